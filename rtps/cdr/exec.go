@@ -1,0 +1,445 @@
+package cdr
+
+import (
+	"fmt"
+	"reflect"
+	"unsafe"
+)
+
+// sliceHeader is the runtime layout of a Go slice.
+type sliceHeader struct {
+	data unsafe.Pointer
+	len  int
+	cap  int
+}
+
+func (t *typ) enc(e *Encoder, p unsafe.Pointer) {
+	switch t.kind {
+	case kBool:
+		e.Bool(*(*bool)(p))
+	case kInt8, kUint8:
+		e.Uint8(*(*uint8)(p))
+	case kInt16, kUint16:
+		e.Uint16(*(*uint16)(p))
+	case kInt32, kUint32, kFloat32:
+		e.Uint32(*(*uint32)(p))
+	case kInt64, kUint64, kFloat64:
+		e.Uint64(*(*uint64)(p))
+	case kString:
+		s := *(*string)(p)
+		if t.bound > 0 && len(s) > t.bound {
+			e.SetErr(fmt.Errorf("%w: string of %d characters, bound %d", ErrBound, len(s), t.bound))
+		}
+		e.String(s)
+	case kSlice:
+		h := (*sliceHeader)(p)
+		if t.bound > 0 && h.len > t.bound {
+			e.SetErr(fmt.Errorf("%w: sequence of %d elements, bound %d", ErrBound, h.len, t.bound))
+		}
+		pos := -1
+		if e.v2 && !t.elem.primitive() {
+			pos = e.BeginDHeader()
+		}
+		e.SeqLen(h.len)
+		t.elem.encElems(e, h.data, h.len)
+		if pos >= 0 {
+			e.EndDHeader(pos)
+		}
+	case kArray:
+		pos := -1
+		if e.v2 && !t.elem.primitive() {
+			pos = e.BeginDHeader()
+		}
+		t.elem.encElems(e, p, t.n)
+		if pos >= 0 {
+			e.EndDHeader(pos)
+		}
+	case kStruct:
+		t.encStruct(e, p, false)
+	case kUnion:
+		t.encUnion(e, p)
+	}
+}
+
+// encElems writes n consecutive elements of type t starting at p.
+func (t *typ) encElems(e *Encoder, p unsafe.Pointer, n int) {
+	if n == 0 {
+		return
+	}
+	if t.primitive() && t.kind != kBool && (t.size == 1 || e.be != hostLE) {
+		e.Align(t.size)
+		e.buf = append(e.buf, unsafe.Slice((*byte)(p), n*t.size)...)
+		return
+	}
+	sz := t.rt.Size()
+	for i := range n {
+		t.enc(e, unsafe.Add(p, uintptr(i)*sz))
+	}
+}
+
+func (t *typ) encStruct(e *Encoder, p unsafe.Pointer, keyOnly bool) {
+	idx := t.all
+	if keyOnly {
+		idx = t.keyFields()
+	}
+	switch {
+	case t.ext == Mutable:
+		pos := -1
+		if e.v2 {
+			pos = e.BeginDHeader()
+		}
+		for _, i := range idx {
+			f := &t.fields[i]
+			fp := unsafe.Add(p, f.off)
+			if f.optional {
+				if fp = *(*unsafe.Pointer)(fp); fp == nil {
+					continue
+				}
+			}
+			m := e.BeginMember(f.id, f.key)
+			f.encValue(e, fp, keyOnly)
+			e.EndMember(m)
+		}
+		e.EndMembers()
+		if pos >= 0 {
+			e.EndDHeader(pos)
+		}
+	case t.ext == Appendable && e.v2 && !keyOnly:
+		pos := e.BeginDHeader()
+		t.encFields(e, p, idx, keyOnly)
+		e.EndDHeader(pos)
+	default:
+		t.encFields(e, p, idx, keyOnly)
+	}
+}
+
+func (t *typ) encFields(e *Encoder, p unsafe.Pointer, idx []int, keyOnly bool) {
+	for _, i := range idx {
+		f := &t.fields[i]
+		fp := unsafe.Add(p, f.off)
+		if !f.optional {
+			f.encValue(e, fp, keyOnly)
+			continue
+		}
+		fp = *(*unsafe.Pointer)(fp)
+		if e.v2 {
+			e.Bool(fp != nil)
+			if fp != nil {
+				f.t.enc(e, fp)
+			}
+			continue
+		}
+		// XCDR1 optional member: a parameter header, length 0 when absent.
+		m := e.BeginMember(f.id, false)
+		if fp != nil {
+			f.t.enc(e, fp)
+		}
+		e.EndMember(m)
+	}
+}
+
+func (f *field) encValue(e *Encoder, p unsafe.Pointer, keyOnly bool) {
+	if keyOnly && f.t.kind == kStruct {
+		f.t.encStruct(e, p, true)
+		return
+	}
+	f.t.enc(e, p)
+}
+
+func (t *typ) encUnion(e *Encoder, p unsafe.Pointer) {
+	pos := -1
+	if e.v2 && t.ext == Appendable {
+		pos = e.BeginDHeader()
+	}
+	df := &t.fields[t.disc]
+	df.t.enc(e, unsafe.Add(p, df.off))
+	if c := t.unionCase(readInt(df.t, unsafe.Add(p, df.off))); c != nil {
+		c.t.enc(e, unsafe.Add(p, c.off))
+	}
+	if pos >= 0 {
+		e.EndDHeader(pos)
+	}
+}
+
+// unionCase returns the member selected by discriminator value v, or nil.
+func (t *typ) unionCase(v int64) *field {
+	var def *field
+	for i := range t.fields {
+		f := &t.fields[i]
+		if i == t.disc {
+			continue
+		}
+		for _, l := range f.labels {
+			if l == v {
+				return f
+			}
+		}
+		if f.isDefault {
+			def = f
+		}
+	}
+	return def
+}
+
+func readInt(t *typ, p unsafe.Pointer) int64 {
+	switch t.kind {
+	case kBool:
+		if *(*bool)(p) {
+			return 1
+		}
+		return 0
+	case kInt8:
+		return int64(*(*int8)(p))
+	case kUint8:
+		return int64(*(*uint8)(p))
+	case kInt16:
+		return int64(*(*int16)(p))
+	case kUint16:
+		return int64(*(*uint16)(p))
+	case kInt32:
+		return int64(*(*int32)(p))
+	case kUint32:
+		return int64(*(*uint32)(p))
+	case kInt64:
+		return *(*int64)(p)
+	case kUint64:
+		return int64(*(*uint64)(p))
+	}
+	return 0
+}
+
+func (t *typ) dec(d *Decoder, p unsafe.Pointer) {
+	switch t.kind {
+	case kBool:
+		*(*bool)(p) = d.Uint8() != 0
+	case kInt8, kUint8:
+		*(*uint8)(p) = d.Uint8()
+	case kInt16, kUint16:
+		*(*uint16)(p) = d.Uint16()
+	case kInt32, kUint32, kFloat32:
+		*(*uint32)(p) = d.Uint32()
+	case kInt64, kUint64, kFloat64:
+		*(*uint64)(p) = d.Uint64()
+	case kString:
+		sp := (*string)(p)
+		b := d.StringBytes()
+		if t.bound > 0 && len(b) > t.bound {
+			d.fail(fmt.Errorf("%w: string of %d characters, bound %d", ErrBound, len(b), t.bound))
+			return
+		}
+		if string(b) != *sp {
+			*sp = string(b)
+		}
+	case kSlice:
+		end := -1
+		if d.v2 && !t.elem.primitive() {
+			end = d.DHeader()
+		}
+		n := d.SeqLen(t.elem.minWire)
+		if t.bound > 0 && n > t.bound {
+			d.fail(fmt.Errorf("%w: sequence of %d elements, bound %d", ErrBound, n, t.bound))
+			return
+		}
+		h := (*sliceHeader)(p)
+		if d.err != nil {
+			h.len = 0
+			return
+		}
+		if h.cap < n {
+			s := reflect.MakeSlice(t.rt, n, n)
+			h.data = s.UnsafePointer()
+			h.cap = n
+		}
+		h.len = n
+		t.elem.decElems(d, h.data, n)
+		if end >= 0 {
+			d.SkipTo(end)
+		}
+	case kArray:
+		end := -1
+		if d.v2 && !t.elem.primitive() {
+			end = d.DHeader()
+		}
+		t.elem.decElems(d, p, t.n)
+		if end >= 0 {
+			d.SkipTo(end)
+		}
+	case kStruct:
+		t.decStruct(d, p, false)
+	case kUnion:
+		t.decUnion(d, p)
+	}
+}
+
+func (t *typ) decElems(d *Decoder, p unsafe.Pointer, n int) {
+	if n == 0 {
+		return
+	}
+	if t.primitive() && t.kind != kBool && (t.size == 1 || d.be != hostLE) {
+		src := d.take(t.size, n*t.size)
+		if src != nil {
+			copy(unsafe.Slice((*byte)(p), n*t.size), src)
+		}
+		return
+	}
+	sz := t.rt.Size()
+	for i := range n {
+		t.dec(d, unsafe.Add(p, uintptr(i)*sz))
+	}
+}
+
+func (t *typ) decStruct(d *Decoder, p unsafe.Pointer, keyOnly bool) {
+	idx := t.all
+	if keyOnly {
+		idx = t.keyFields()
+	}
+	switch {
+	case t.ext == Mutable:
+		t.decMutable(d, p, keyOnly)
+	case t.ext == Appendable && d.v2 && !keyOnly:
+		end := d.DHeader()
+		for n, i := range idx {
+			if d.AtEnd(end) {
+				// An older writer sent fewer members: the rest take their zero value.
+				for _, j := range idx[n:] {
+					t.fields[j].zero(p)
+				}
+				break
+			}
+			t.fields[i].decValue(d, unsafe.Add(p, t.fields[i].off), false)
+		}
+		d.SkipTo(end)
+	default:
+		for _, i := range idx {
+			t.fields[i].decValue(d, unsafe.Add(p, t.fields[i].off), keyOnly)
+		}
+	}
+}
+
+func (t *typ) decMutable(d *Decoder, p unsafe.Pointer, keyOnly bool) {
+	end := len(d.b)
+	if d.v2 {
+		end = d.DHeader()
+	}
+	// Members not on the wire keep no stale value: optional ones become nil, others zero.
+	for i := range t.fields {
+		t.fields[i].zero(p)
+	}
+	hint := 0
+	for {
+		id, mu, mend, ok := d.Member(end)
+		if !ok {
+			break
+		}
+		f := t.member(id, hint)
+		if f == nil {
+			if mu {
+				d.fail(fmt.Errorf("%w: unknown must-understand member id %d in %v", ErrMalformed, id, t.rt))
+				return
+			}
+			d.SkipTo(mend)
+			continue
+		}
+		hint = int(f.id) + 1
+		if f.optional && !d.v2 && mend == d.off {
+			continue // XCDR1 empty parameter: absent
+		}
+		fp := unsafe.Add(p, f.off)
+		if f.optional {
+			fp = f.alloc(fp)
+		}
+		if keyOnly && f.t.kind == kStruct {
+			f.t.decStruct(d, fp, true)
+		} else {
+			f.t.dec(d, fp)
+		}
+		d.SkipTo(mend)
+	}
+	if d.v2 {
+		d.SkipTo(end)
+	}
+}
+
+// member finds the field with member id, trying position hint first.
+func (t *typ) member(id uint32, hint int) *field {
+	if hint < len(t.fields) && t.fields[hint].id == id {
+		return &t.fields[hint]
+	}
+	for i := range t.fields {
+		if t.fields[i].id == id {
+			return &t.fields[i]
+		}
+	}
+	return nil
+}
+
+func (f *field) decValue(d *Decoder, p unsafe.Pointer, keyOnly bool) {
+	if !f.optional {
+		if keyOnly && f.t.kind == kStruct {
+			f.t.decStruct(d, p, true)
+			return
+		}
+		f.t.dec(d, p)
+		return
+	}
+	if d.v2 {
+		if !d.Bool() {
+			*(*unsafe.Pointer)(p) = nil
+			return
+		}
+		f.t.dec(d, f.alloc(p))
+		return
+	}
+	id, _, mend, ok := d.Member(len(d.b))
+	if !ok || id != f.id {
+		d.fail(fmt.Errorf("%w: optional member %s: bad parameter header", ErrMalformed, f.name))
+		return
+	}
+	if mend == d.off {
+		*(*unsafe.Pointer)(p) = nil
+		return
+	}
+	f.t.dec(d, f.alloc(p))
+	d.SkipTo(mend)
+}
+
+// alloc returns the value an optional member's pointer at p points to, allocating it
+// when nil.
+func (f *field) alloc(p unsafe.Pointer) unsafe.Pointer {
+	pp := (*unsafe.Pointer)(p)
+	if *pp == nil {
+		*pp = reflect.New(f.t.rt).UnsafePointer()
+	}
+	return *pp
+}
+
+// zero sets the field in the struct at p to its zero value (nil for optional members).
+func (f *field) zero(p unsafe.Pointer) {
+	fp := unsafe.Add(p, f.off)
+	if f.optional {
+		*(*unsafe.Pointer)(fp) = nil
+		return
+	}
+	reflect.NewAt(f.t.rt, fp).Elem().SetZero()
+}
+
+func (t *typ) decUnion(d *Decoder, p unsafe.Pointer) {
+	end := -1
+	if d.v2 && t.ext == Appendable {
+		end = d.DHeader()
+	}
+	df := &t.fields[t.disc]
+	df.t.dec(d, unsafe.Add(p, df.off))
+	c := t.unionCase(readInt(df.t, unsafe.Add(p, df.off)))
+	for i := range t.fields {
+		if f := &t.fields[i]; i != t.disc && f != c {
+			f.zero(p)
+		}
+	}
+	if c != nil {
+		c.t.dec(d, unsafe.Add(p, c.off))
+	}
+	if end >= 0 {
+		d.SkipTo(end)
+	}
+}
