@@ -28,11 +28,10 @@ type KeyHash [16]byte
 // NewCodec, which compiles a plan from T's fields by reflection, and is safe for
 // concurrent use.
 type Codec[T any] struct {
-	t        *typ
-	marshal  bool // *T implements Marshaler
-	unmarsh  bool // *T implements Unmarshaler
-	keyMax   int  // largest serialized key in bytes, -1 when unbounded
-	keyBytes int  // bytes to hash: key hash is MD5 when keyMax is -1 or > 16
+	t       *typ
+	marshal bool // *T implements Marshaler
+	unmarsh bool // *T implements Unmarshaler
+	keyMax  int  // largest serialized key in bytes, -1 when unbounded: MD5 when -1 or > 16
 }
 
 // NewCodec compiles the codec of T, a struct (or union) type. Members are T's exported

@@ -139,13 +139,9 @@ func TestMutablePLCDR2(t *testing.T) {
 	require.NoError(t, c.Unmarshal(got, &back))
 	require.Equal(t, v, back)
 
-	// Absent optional and reordered members, and an unknown member, decode.
-	in := unhex(t, `000b 0000 1c000000
-		0a000020 01000000 0000 0000
-		00000030 0000000000000840
-		63000020 07000000`)
-	// LC 2 (4 bytes) for id 10? No: id 10 is a string; use LC 5 form instead.
-	in = unhex(t, `000b 0000 28000000
+	// Absent optional and reordered members, an unknown member, and the LC 5 form (NEXTINT
+	// doubling as the string length) decode.
+	in := unhex(t, `000b 0000 28000000
 		0a000050 02000000 7900 0000
 		00400030 0000000000000840
 		63000020 07000000

@@ -27,7 +27,6 @@ var (
 	errShort         = fmt.Errorf("%w: unexpected end of data", ErrMalformed)
 	errHeader        = fmt.Errorf("%w: short encapsulation header", ErrMalformed)
 	errString        = fmt.Errorf("%w: string without terminating NUL", ErrMalformed)
-	errStringLen     = fmt.Errorf("%w: string length 0", ErrMalformed)
 	errSeqLen        = fmt.Errorf("%w: sequence length exceeds the data", ErrMalformed)
 	errDelimiter     = fmt.Errorf("%w: delimiter beyond the data", ErrMalformed)
 	errMemberHeader  = fmt.Errorf("%w: bad member header", ErrMalformed)

@@ -204,8 +204,9 @@ func readInt(t *typ, p unsafe.Pointer) int64 {
 		return *(*int64)(p)
 	case kUint64:
 		return int64(*(*uint64)(p))
+	default:
+		return 0 // not a discriminator type: rejected when the plan is built
 	}
-	return 0
 }
 
 func (t *typ) dec(d *Decoder, p unsafe.Pointer) {

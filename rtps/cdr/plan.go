@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unsafe"
 )
 
 // kind is the wire shape of a Go type in a codec plan.
@@ -372,5 +371,3 @@ func (t *typ) keyFields() []int {
 	}
 	return t.all
 }
-
-func ptrAdd(p unsafe.Pointer, off uintptr) unsafe.Pointer { return unsafe.Add(p, off) }

@@ -1,0 +1,48 @@
+package cdr
+
+import (
+	"testing"
+)
+
+// FuzzDecode decodes arbitrary payloads into several types. It must never panic, never
+// allocate more than the input allows, and whatever decodes must re-encode and decode to
+// the same value.
+func FuzzDecode(f *testing.F) {
+	f.Add(unhex(f, cycloneSample))
+	f.Add(unhex(f, `0009 0000 18000000 07000000 02000000 6100 0000 00000000 0200000000000000`))
+	f.Add(unhex(f, `000b 0000 28000000 0a000050 02000000 7900 0000 00400030 0000000000000840 63000020 07000000 00000020 09000000`))
+	f.Add(unhex(f, `0001 0000 02000000 0100 0200`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 1<<16 {
+			return
+		}
+		fuzzOne[Sample](t, b)
+		fuzzOne[SampleA](t, b)
+		fuzzOne[mut](t, b)
+		fuzzOne[shape](t, b)
+		fuzzOne[nested](t, b)
+		fuzzOne[node](t, b)
+	})
+}
+
+func fuzzOne[T any](t *testing.T, b []byte) {
+	c := MustCodec[T]()
+	var v T
+	if err := c.Unmarshal(b, &v); err != nil {
+		return
+	}
+	var d Decoder
+	_ = d.Reset(b)
+	out, err := c.Marshal(nil, d.Encapsulation(), &v)
+	if err != nil {
+		return // e.g. a union whose discriminator selects nothing still encodes; bounds can't fail here
+	}
+	var back T
+	if err := c.Unmarshal(out, &back); err != nil {
+		t.Fatalf("re-encoded value does not decode: %v\n% x", err, out)
+	}
+	out2, err := c.Marshal(nil, d.Encapsulation(), &back)
+	if err != nil || string(out) != string(out2) {
+		t.Fatalf("round trip differs:\n% x\n% x", out, out2)
+	}
+}
