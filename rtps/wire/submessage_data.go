@@ -1,0 +1,360 @@
+package wire
+
+import "fmt"
+
+// PID_SENTINEL and the parameter header size, needed here only to find the
+// end of an inline QoS ParameterList (RTPS 2.5 §9.4.2.11).
+const (
+	pidSentinel       = 0x0001
+	paramHeaderLen    = 4
+	dataFixedLen      = 20 // extraFlags .. writerSN
+	dataFragFixedLen  = 32 // extraFlags .. sampleSize
+	dataOctetsToQoS   = 16 // standard octetsToInlineQos of DATA
+	dataFragOctetsToQ = 28 // standard octetsToInlineQos of DATA_FRAG
+)
+
+var (
+	errShortData        = fmt.Errorf("wire: DATA: %w", ErrTruncated)
+	errDataKeyAndData   = fmt.Errorf("wire: DATA: both D and K flags set: %w", ErrInvalid)
+	errDataOctetsToQoS  = fmt.Errorf("wire: DATA: octetsToInlineQos not a multiple of 4 or below 16: %w", ErrInvalid)
+	errDataSN           = fmt.Errorf("wire: DATA: writerSN < 1: %w", ErrInvalid)
+	errDataPayload      = fmt.Errorf("wire: DATA: serialized payload shorter than its 4-byte header: %w", ErrTruncated)
+	errShortDataFrag    = fmt.Errorf("wire: DATA_FRAG: %w", ErrTruncated)
+	errFragOctetsToQoS  = fmt.Errorf("wire: DATA_FRAG: octetsToInlineQos not a multiple of 4 or below 28: %w", ErrInvalid)
+	errFragSN           = fmt.Errorf("wire: DATA_FRAG: writerSN < 1: %w", ErrInvalid)
+	errFragZero         = fmt.Errorf("wire: DATA_FRAG: zero fragmentStartingNum, fragmentsInSubmessage or fragmentSize: %w", ErrInvalid)
+	errFragBeyondSample = fmt.Errorf("wire: DATA_FRAG: fragments beyond sampleSize: %w", ErrInvalid)
+	errFragPayload      = fmt.Errorf("wire: DATA_FRAG: payload shorter than its fragments: %w", ErrTruncated)
+	errShortInlineQoS   = fmt.Errorf("wire: inline QoS: ParameterList without sentinel: %w", ErrTruncated)
+)
+
+// inlineQoSLen returns the length of the ParameterList at the start of b, up
+// to and including its PID_SENTINEL. It only walks the parameter headers;
+// the values are the business of the ParameterList decoder.
+func inlineQoSLen(b []byte, be bool) (int, error) {
+	off := 0
+	for {
+		if len(b)-off < paramHeaderLen {
+			return 0, errShortInlineQoS
+		}
+		pid := u16(b[off:], be)
+		l := int(u16(b[off+2:], be))
+		off += paramHeaderLen
+		if pid == pidSentinel {
+			return off, nil
+		}
+		if l > len(b)-off {
+			return 0, errShortInlineQoS
+		}
+		off += l
+	}
+}
+
+// Data is the DATA submessage (RTPS 2.5 §8.3.7.2, §9.4.5.3): one change of
+// a writer, with optional inline QoS and an optional serialized payload.
+//
+// InlineQoS and SerializedPayload alias the parsed input (zero copy): they
+// are valid only as long as the caller keeps the datagram buffer unchanged.
+// InlineQoS is the raw ParameterList including its sentinel, in the
+// submessage's byte order; the Q flag is set exactly when it is non-empty.
+// SerializedPayload starts with the 4-byte encapsulation header unless
+// NonStandardPayload is set.
+type Data struct {
+	// BigEndian selects the byte order of the submessage (E flag clear).
+	BigEndian bool
+	// DataFlag (D) says SerializedPayload holds the data of the sample.
+	DataFlag bool
+	// KeyFlag (K) says SerializedPayload holds the serialized key only.
+	// D and K are never both set.
+	KeyFlag bool
+	// NonStandardPayload (N) says the payload does not follow the standard
+	// SerializedPayload format.
+	NonStandardPayload bool
+	// ExtraFlags is the 16-bit extraFlags field, reserved (0) in RTPS 2.5.
+	ExtraFlags        uint16
+	ReaderID          EntityID
+	WriterID          EntityID
+	WriterSN          SequenceNumber
+	InlineQoS         []byte
+	SerializedPayload []byte
+}
+
+// Kind returns KindData.
+func (d *Data) Kind() SubmessageKind { return KindData }
+
+// flags returns the submessage flags of d without the endianness flag.
+func (d *Data) flags() uint8 {
+	var f uint8
+	if len(d.InlineQoS) > 0 {
+		f |= FlagDataInlineQoS
+	}
+	if d.DataFlag {
+		f |= FlagDataData
+	}
+	if d.KeyFlag {
+		f |= FlagDataKey
+	}
+	if d.NonStandardPayload {
+		f |= FlagDataNonStandard
+	}
+	return f
+}
+
+// bodyLen returns the body size of d without trailing padding.
+func (d *Data) bodyLen() int {
+	n := dataFixedLen + len(d.InlineQoS)
+	if d.DataFlag || d.KeyFlag {
+		n += len(d.SerializedPayload)
+	}
+	return n
+}
+
+// Len returns the wire size of d: submessage header, body and the zero
+// padding that brings the body to a multiple of 4 octets.
+func (d *Data) Len() int {
+	n := d.bodyLen()
+	return SubmessageHeaderLen + n + pad4(n)
+}
+
+// Append appends d, submessage header included, to b. octetsToInlineQos is
+// always 16. The payload is written only when DataFlag or KeyFlag is set,
+// and zero octets pad the submessage to a multiple of 4.
+func (d *Data) Append(b []byte) []byte {
+	n := d.bodyLen()
+	p := pad4(n)
+	b = appendSubmessageHeader(b, KindData, d.flags(), n+p, d.BigEndian)
+	b = appendU16(b, d.ExtraFlags, d.BigEndian)
+	b = appendU16(b, dataOctetsToQoS, d.BigEndian)
+	b = d.ReaderID.Append(b)
+	b = d.WriterID.Append(b)
+	b = d.WriterSN.Append(b, d.BigEndian)
+	b = append(b, d.InlineQoS...)
+	if d.DataFlag || d.KeyFlag {
+		b = append(b, d.SerializedPayload...)
+	}
+	return append(b, zeros[:p]...)
+}
+
+var zeros [4]byte
+
+// ParseData parses the DATA submessage at the start of b (submessage header
+// included) and returns it with the number of bytes consumed.
+func ParseData(b []byte) (Data, int, error) {
+	var d Data
+	flags, body, n, err := frameAs(b, KindData)
+	if err == nil {
+		err = d.decode(flags, body)
+	}
+	if err != nil {
+		return d, 0, err
+	}
+	return d, n, nil
+}
+
+// decode fills d from the flags and body of a DATA submessage. It validates
+// like RTPS 2.5 §8.3.7.2.3 (and Cyclone DDS): writerSN >= 1, not both D and
+// K, octetsToInlineQos a multiple of 4 and at least 16 (extra octets are
+// skipped), inline QoS a ParameterList ending in a sentinel, and a payload
+// of at least 4 octets when D or K is set.
+func (d *Data) decode(flags uint8, body []byte) error {
+	be := flags&FlagEndianness == 0
+	if len(body) < dataFixedLen {
+		return errShortData
+	}
+	if flags&(FlagDataData|FlagDataKey) == FlagDataData|FlagDataKey {
+		return errDataKeyAndData
+	}
+	*d = Data{
+		BigEndian:          be,
+		DataFlag:           flags&FlagDataData != 0,
+		KeyFlag:            flags&FlagDataKey != 0,
+		NonStandardPayload: flags&FlagDataNonStandard != 0,
+		ExtraFlags:         u16(body, be),
+		ReaderID:           EntityID{Key: [3]byte{body[4], body[5], body[6]}, Kind: body[7]},
+		WriterID:           EntityID{Key: [3]byte{body[8], body[9], body[10]}, Kind: body[11]},
+		WriterSN:           snFrom(body[12:], be),
+	}
+	if d.WriterSN < 1 {
+		return errDataSN
+	}
+	if flags&(FlagDataInlineQoS|FlagDataData|FlagDataKey) == 0 {
+		return nil // nothing follows the fixed part; octetsToInlineQos is moot
+	}
+	otq := int(u16(body[2:], be))
+	if otq%4 != 0 || otq < dataOctetsToQoS {
+		return errDataOctetsToQoS
+	}
+	off := 4 + otq
+	if off > len(body) {
+		return errShortData
+	}
+	if flags&FlagDataInlineQoS != 0 {
+		l, err := inlineQoSLen(body[off:], be)
+		if err != nil {
+			return err
+		}
+		d.InlineQoS = body[off : off+l : off+l]
+		off += l
+	}
+	if d.DataFlag || d.KeyFlag {
+		if len(body)-off < 4 && !d.NonStandardPayload {
+			return errDataPayload
+		}
+		d.SerializedPayload = body[off:len(body):len(body)]
+	}
+	return nil
+}
+
+// DataFrag is the DATA_FRAG submessage (RTPS 2.5 §8.3.7.3, §9.4.5.4): one
+// or more consecutive fragments of a change too large for one DATA.
+//
+// InlineQoS and Fragments alias the parsed input, as for Data. Fragments
+// holds FragmentsInSubmessage fragments of FragmentSize octets, the last one
+// possibly shorter when it ends the sample; the first fragment of a sample
+// starts with the 4-byte encapsulation header.
+type DataFrag struct {
+	// BigEndian selects the byte order of the submessage (E flag clear).
+	BigEndian bool
+	// KeyFlag (K) says the fragments are of the serialized key.
+	KeyFlag bool
+	// NonStandardPayload (N) says the payload does not follow the standard
+	// SerializedPayload format.
+	NonStandardPayload bool
+	// ExtraFlags is the 16-bit extraFlags field, reserved (0) in RTPS 2.5.
+	ExtraFlags            uint16
+	ReaderID              EntityID
+	WriterID              EntityID
+	WriterSN              SequenceNumber
+	FragmentStartingNum   FragmentNumber
+	FragmentsInSubmessage uint16
+	FragmentSize          uint16
+	SampleSize            uint32
+	InlineQoS             []byte
+	Fragments             []byte
+}
+
+// Kind returns KindDataFrag.
+func (d *DataFrag) Kind() SubmessageKind { return KindDataFrag }
+
+func (d *DataFrag) flags() uint8 {
+	var f uint8
+	if len(d.InlineQoS) > 0 {
+		f |= FlagDataFragInlineQoS
+	}
+	if d.KeyFlag {
+		f |= FlagDataFragKey
+	}
+	if d.NonStandardPayload {
+		f |= FlagDataFragNonStandard
+	}
+	return f
+}
+
+func (d *DataFrag) bodyLen() int { return dataFragFixedLen + len(d.InlineQoS) + len(d.Fragments) }
+
+// Len returns the wire size of d, submessage header and padding included.
+func (d *DataFrag) Len() int {
+	n := d.bodyLen()
+	return SubmessageHeaderLen + n + pad4(n)
+}
+
+// Append appends d, submessage header included, to b. octetsToInlineQos is
+// always 28; zero octets pad the submessage to a multiple of 4.
+func (d *DataFrag) Append(b []byte) []byte {
+	n := d.bodyLen()
+	p := pad4(n)
+	be := d.BigEndian
+	b = appendSubmessageHeader(b, KindDataFrag, d.flags(), n+p, be)
+	b = appendU16(b, d.ExtraFlags, be)
+	b = appendU16(b, dataFragOctetsToQ, be)
+	b = d.ReaderID.Append(b)
+	b = d.WriterID.Append(b)
+	b = d.WriterSN.Append(b, be)
+	b = appendU32(b, uint32(d.FragmentStartingNum), be)
+	b = appendU16(b, d.FragmentsInSubmessage, be)
+	b = appendU16(b, d.FragmentSize, be)
+	b = appendU32(b, d.SampleSize, be)
+	b = append(b, d.InlineQoS...)
+	b = append(b, d.Fragments...)
+	return append(b, zeros[:p]...)
+}
+
+// ParseDataFrag parses the DATA_FRAG submessage at the start of b
+// (submessage header included) and returns it with the number of bytes
+// consumed.
+func ParseDataFrag(b []byte) (DataFrag, int, error) {
+	var d DataFrag
+	flags, body, n, err := frameAs(b, KindDataFrag)
+	if err == nil {
+		err = d.decode(flags, body)
+	}
+	if err != nil {
+		return d, 0, err
+	}
+	return d, n, nil
+}
+
+// decode fills d from the flags and body of a DATA_FRAG submessage. It
+// validates like RTPS 2.5 §8.3.7.3.3 (and Cyclone DDS): writerSN >= 1,
+// non-zero fragment numbers and sizes, fragments that start within
+// sampleSize, and a payload holding all announced fragments, of which only
+// the last one may be short, and then only if it ends the sample.
+func (d *DataFrag) decode(flags uint8, body []byte) error {
+	be := flags&FlagEndianness == 0
+	if len(body) < dataFragFixedLen {
+		return errShortDataFrag
+	}
+	*d = DataFrag{
+		BigEndian:             be,
+		KeyFlag:               flags&FlagDataFragKey != 0,
+		NonStandardPayload:    flags&FlagDataFragNonStandard != 0,
+		ExtraFlags:            u16(body, be),
+		ReaderID:              EntityID{Key: [3]byte{body[4], body[5], body[6]}, Kind: body[7]},
+		WriterID:              EntityID{Key: [3]byte{body[8], body[9], body[10]}, Kind: body[11]},
+		WriterSN:              snFrom(body[12:], be),
+		FragmentStartingNum:   FragmentNumber(u32(body[20:], be)),
+		FragmentsInSubmessage: u16(body[24:], be),
+		FragmentSize:          u16(body[26:], be),
+		SampleSize:            u32(body[28:], be),
+	}
+	if d.WriterSN < 1 {
+		return errFragSN
+	}
+	start, count, size := uint64(d.FragmentStartingNum), uint64(d.FragmentsInSubmessage), uint64(d.FragmentSize)
+	if start == 0 || count == 0 || size == 0 {
+		return errFragZero
+	}
+	if (start+count-2)*size >= uint64(d.SampleSize) {
+		return errFragBeyondSample
+	}
+	otq := int(u16(body[2:], be))
+	if otq%4 != 0 || otq < dataFragOctetsToQ {
+		return errFragOctetsToQoS
+	}
+	off := 4 + otq
+	if off > len(body) {
+		return errShortDataFrag
+	}
+	if flags&FlagDataFragInlineQoS != 0 {
+		l, err := inlineQoSLen(body[off:], be)
+		if err != nil {
+			return err
+		}
+		d.InlineQoS = body[off : off+l : off+l]
+		off += l
+	}
+	payload := uint64(len(body) - off)
+	switch {
+	case count*size <= payload:
+		// all fragments present in full (plus, perhaps, padding)
+	case (count-1)*size >= payload:
+		return errFragPayload // more than the last fragment is short
+	case (start-1)*size+payload < uint64(d.SampleSize):
+		return errFragPayload // a short last fragment must end the sample
+	}
+	if start == 1 && payload < 4 && !d.NonStandardPayload {
+		return errFragPayload
+	}
+	d.Fragments = body[off:len(body):len(body)]
+	return nil
+}
