@@ -1,0 +1,34 @@
+# make test: everything CI checks, on a fresh Debian 12 machine (installs what is missing).
+GO      ?= go
+GOBIN   := $(shell $(GO) env GOPATH)/bin
+NETNS   := scripts/netns.sh
+FUZZTIME ?= 10s
+
+.PHONY: test deps lint unit fuzz bench-smoke bench
+
+test: deps lint unit fuzz bench-smoke
+
+deps:
+	scripts/deps.sh
+
+lint:
+	@out=$$($(GOBIN)/gofumpt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofumpt: $$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GOBIN)/golangci-lint run ./...
+	$(GO) mod tidy -diff
+
+# Every test runs inside a private network namespace: socket tests reach only loopback there.
+unit:
+	$(NETNS) $(GO) test -race -shuffle=on -timeout 20m ./...
+
+# Each fuzz target briefly, from its committed corpus.
+fuzz:
+	@scripts/fuzz.sh $(FUZZTIME)
+
+# Every benchmark once, so none rots.
+bench-smoke:
+	$(NETNS) $(GO) test -run '^$$' -bench . -benchtime 1x ./... >/dev/null
+	@if [ -f bench/ecs/go.mod ]; then cd bench/ecs && $(GO) test -run '^$$' -bench . -benchtime 1x ./... >/dev/null; fi
+
+bench:
+	$(NETNS) $(GO) test -run '^$$' -bench . -benchmem ./...
