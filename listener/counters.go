@@ -1,0 +1,299 @@
+package listener
+
+import (
+	"math"
+
+	"github.com/ddsgo/ddsgo/qos"
+)
+
+// The counters keep the statuses of DDS 1.4 §2.2.4.1 for the dds package: an event
+// updates the totals and the *Change fields and marks the status changed; Take returns the
+// status, resets the *Change fields to zero and clears the changed mark, as reading a
+// status through get_*_status or a listener invocation does (§2.2.4.2). Changed is the
+// "communication status changed" flag that a StatusCondition's trigger value and the
+// listener dispatch look at.
+//
+// The counters are plain values without locks: the entity that owns one guards it. They
+// allocate nothing, except IncompatibleQosCounter's Take, which returns a new Policies
+// slice. Counts saturate at math.MaxInt32 instead of wrapping.
+
+func inc(v *int32) {
+	if *v < math.MaxInt32 {
+		*v++
+	}
+}
+
+func dec(v *int32) {
+	if *v > math.MinInt32 {
+		*v--
+	}
+}
+
+// Counter keeps a status made of total_count, total_count_change and, for the deadline
+// statuses, last_instance_handle: INCONSISTENT_TOPIC, SAMPLE_LOST, LIVELINESS_LOST,
+// OFFERED_DEADLINE_MISSED and REQUESTED_DEADLINE_MISSED.
+type Counter struct {
+	total, change int32
+	last          InstanceHandle
+	changed       bool
+}
+
+// Increment counts one event, on instance h (HandleNil where the status has no
+// instance).
+func (c *Counter) Increment(h InstanceHandle) {
+	inc(&c.total)
+	inc(&c.change)
+	c.last = h
+	c.changed = true
+}
+
+// Changed reports whether the status changed since it was last taken.
+func (c *Counter) Changed() bool { return c.changed }
+
+func (c *Counter) take() (total, change int32, last InstanceHandle) {
+	total, change, last = c.total, c.change, c.last
+	c.change = 0
+	c.changed = false
+	return total, change, last
+}
+
+// TakeInconsistentTopic returns the status as an InconsistentTopicStatus and resets its
+// change.
+func (c *Counter) TakeInconsistentTopic() InconsistentTopicStatus {
+	t, ch, _ := c.take()
+	return InconsistentTopicStatus{TotalCount: t, TotalCountChange: ch}
+}
+
+// TakeSampleLost returns the status as a SampleLostStatus and resets its change.
+func (c *Counter) TakeSampleLost() SampleLostStatus {
+	t, ch, _ := c.take()
+	return SampleLostStatus{TotalCount: t, TotalCountChange: ch}
+}
+
+// TakeLivelinessLost returns the status as a LivelinessLostStatus and resets its change.
+func (c *Counter) TakeLivelinessLost() LivelinessLostStatus {
+	t, ch, _ := c.take()
+	return LivelinessLostStatus{TotalCount: t, TotalCountChange: ch}
+}
+
+// TakeOfferedDeadlineMissed returns the status as an OfferedDeadlineMissedStatus and
+// resets its change.
+func (c *Counter) TakeOfferedDeadlineMissed() OfferedDeadlineMissedStatus {
+	t, ch, h := c.take()
+	return OfferedDeadlineMissedStatus{TotalCount: t, TotalCountChange: ch, LastInstanceHandle: h}
+}
+
+// TakeRequestedDeadlineMissed returns the status as a RequestedDeadlineMissedStatus and
+// resets its change.
+func (c *Counter) TakeRequestedDeadlineMissed() RequestedDeadlineMissedStatus {
+	t, ch, h := c.take()
+	return RequestedDeadlineMissedStatus{TotalCount: t, TotalCountChange: ch, LastInstanceHandle: h}
+}
+
+// SampleRejectedCounter keeps SAMPLE_REJECTED.
+type SampleRejectedCounter struct {
+	st      SampleRejectedStatus
+	changed bool
+}
+
+// Reject counts a sample of instance h rejected for reason.
+func (c *SampleRejectedCounter) Reject(reason SampleRejectedStatusKind, h InstanceHandle) {
+	inc(&c.st.TotalCount)
+	inc(&c.st.TotalCountChange)
+	c.st.LastReason = reason
+	c.st.LastInstanceHandle = h
+	c.changed = true
+}
+
+// Changed reports whether the status changed since it was last taken.
+func (c *SampleRejectedCounter) Changed() bool { return c.changed }
+
+// Take returns the status and resets its change.
+func (c *SampleRejectedCounter) Take() SampleRejectedStatus {
+	st := c.st
+	c.st.TotalCountChange = 0
+	c.changed = false
+	return st
+}
+
+// WriterLiveliness is what a reader knows of a matched writer's liveliness.
+type WriterLiveliness uint8
+
+// The liveliness states of a writer, as a reader sees it.
+const (
+	// WriterUnknown: not matched (before it is matched, or after it is unmatched).
+	WriterUnknown WriterLiveliness = iota
+	// WriterAlive: matched and alive.
+	WriterAlive
+	// WriterNotAlive: matched, but its liveliness lapsed.
+	WriterNotAlive
+)
+
+// LivelinessCounter keeps LIVELINESS_CHANGED: alive_count and not_alive_count are the
+// matched writers in each state.
+type LivelinessCounter struct {
+	st      LivelinessChangedStatus
+	changed bool
+}
+
+// Transition records that writer h went from one state to another; a transition to the
+// same state changes nothing.
+func (c *LivelinessCounter) Transition(h InstanceHandle, from, to WriterLiveliness) {
+	if from == to {
+		return
+	}
+	switch from {
+	case WriterAlive:
+		dec(&c.st.AliveCount)
+		dec(&c.st.AliveCountChange)
+	case WriterNotAlive:
+		dec(&c.st.NotAliveCount)
+		dec(&c.st.NotAliveCountChange)
+	case WriterUnknown:
+	}
+	switch to {
+	case WriterAlive:
+		inc(&c.st.AliveCount)
+		inc(&c.st.AliveCountChange)
+	case WriterNotAlive:
+		inc(&c.st.NotAliveCount)
+		inc(&c.st.NotAliveCountChange)
+	case WriterUnknown:
+	}
+	c.st.LastPublicationHandle = h
+	c.changed = true
+}
+
+// Changed reports whether the status changed since it was last taken.
+func (c *LivelinessCounter) Changed() bool { return c.changed }
+
+// Take returns the status and resets its changes.
+func (c *LivelinessCounter) Take() LivelinessChangedStatus {
+	st := c.st
+	c.st.AliveCountChange = 0
+	c.st.NotAliveCountChange = 0
+	c.changed = false
+	return st
+}
+
+// MatchedCounter keeps PUBLICATION_MATCHED (of a writer, counting readers) or
+// SUBSCRIPTION_MATCHED (of a reader, counting writers).
+type MatchedCounter struct {
+	total, totalChange     int32
+	current, currentChange int32
+	last                   InstanceHandle
+	changed                bool
+}
+
+// Add counts a match with the remote endpoint h.
+func (c *MatchedCounter) Add(h InstanceHandle) {
+	inc(&c.total)
+	inc(&c.totalChange)
+	inc(&c.current)
+	inc(&c.currentChange)
+	c.last = h
+	c.changed = true
+}
+
+// Remove counts the end of the match with h. With no current match it does nothing.
+func (c *MatchedCounter) Remove(h InstanceHandle) {
+	if c.current == 0 {
+		return
+	}
+	c.current--
+	dec(&c.currentChange)
+	c.last = h
+	c.changed = true
+}
+
+// Current returns current_count, the number of endpoints matched now.
+func (c *MatchedCounter) Current() int32 { return c.current }
+
+// Changed reports whether the status changed since it was last taken.
+func (c *MatchedCounter) Changed() bool { return c.changed }
+
+func (c *MatchedCounter) take() MatchedCounter {
+	old := *c
+	c.totalChange = 0
+	c.currentChange = 0
+	c.changed = false
+	return old
+}
+
+// TakePublicationMatched returns the status of a writer and resets its changes.
+func (c *MatchedCounter) TakePublicationMatched() PublicationMatchedStatus {
+	o := c.take()
+	return PublicationMatchedStatus{
+		TotalCount:             o.total,
+		TotalCountChange:       o.totalChange,
+		CurrentCount:           o.current,
+		CurrentCountChange:     o.currentChange,
+		LastSubscriptionHandle: o.last,
+	}
+}
+
+// TakeSubscriptionMatched returns the status of a reader and resets its changes.
+func (c *MatchedCounter) TakeSubscriptionMatched() SubscriptionMatchedStatus {
+	o := c.take()
+	return SubscriptionMatchedStatus{
+		TotalCount:            o.total,
+		TotalCountChange:      o.totalChange,
+		CurrentCount:          o.current,
+		CurrentCountChange:    o.currentChange,
+		LastPublicationHandle: o.last,
+	}
+}
+
+// IncompatibleQosCounter keeps OFFERED_INCOMPATIBLE_QOS (of a writer) or
+// REQUESTED_INCOMPATIBLE_QOS (of a reader).
+type IncompatibleQosCounter struct {
+	total, change int32
+	last          qos.PolicyID
+	counts        [qos.NumPolicyIDs]int32
+	changed       bool
+}
+
+// Add counts one remote endpoint found incompatible for the given policies, as
+// qos.Compatible returns them; the first becomes last_policy_id. An empty list counts
+// nothing, and unknown ids are not counted per policy.
+func (c *IncompatibleQosCounter) Add(policies []qos.PolicyID) {
+	if len(policies) == 0 {
+		return
+	}
+	inc(&c.total)
+	inc(&c.change)
+	c.last = policies[0]
+	for _, id := range policies {
+		if id > qos.InvalidPolicyID && id < qos.NumPolicyIDs {
+			inc(&c.counts[id])
+		}
+	}
+	c.changed = true
+}
+
+// Changed reports whether the status changed since it was last taken.
+func (c *IncompatibleQosCounter) Changed() bool { return c.changed }
+
+func (c *IncompatibleQosCounter) take() (total, change int32, last qos.PolicyID, policies []QosPolicyCount) {
+	for id, n := range c.counts {
+		if n > 0 {
+			policies = append(policies, QosPolicyCount{PolicyID: qos.PolicyID(id), Count: n})
+		}
+	}
+	total, change, last = c.total, c.change, c.last
+	c.change = 0
+	c.changed = false
+	return total, change, last, policies
+}
+
+// TakeOffered returns the status of a writer and resets its change.
+func (c *IncompatibleQosCounter) TakeOffered() OfferedIncompatibleQosStatus {
+	t, ch, last, p := c.take()
+	return OfferedIncompatibleQosStatus{TotalCount: t, TotalCountChange: ch, LastPolicyID: last, Policies: p}
+}
+
+// TakeRequested returns the status of a reader and resets its change.
+func (c *IncompatibleQosCounter) TakeRequested() RequestedIncompatibleQosStatus {
+	t, ch, last, p := c.take()
+	return RequestedIncompatibleQosStatus{TotalCount: t, TotalCountChange: ch, LastPolicyID: last, Policies: p}
+}

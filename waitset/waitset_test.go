@@ -1,0 +1,385 @@
+package waitset
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// flag is a condition whose value the test sets, counting the evaluations.
+type flag struct {
+	Trigger
+	v     atomic.Bool
+	evals atomic.Int32
+}
+
+func (f *flag) TriggerValue() bool {
+	f.evals.Add(1)
+	return f.v.Load()
+}
+
+func (f *flag) set(v bool) {
+	f.v.Store(v)
+	f.Notify()
+}
+
+// uncomparable is a condition type that == cannot compare.
+type uncomparable struct {
+	*Trigger
+	_ []int
+}
+
+func (uncomparable) TriggerValue() bool { return true }
+
+func TestAttachDetach(t *testing.T) {
+	ws := New()
+	var g1, g2 GuardCondition
+	f := &flag{}
+
+	require.Empty(t, ws.Conditions())
+	require.NoError(t, ws.AttachCondition(&g1))
+	require.NoError(t, ws.AttachCondition(f))
+	require.NoError(t, ws.AttachCondition(&g1), "attaching twice is no error")
+	require.NoError(t, ws.AttachCondition(&g2))
+	require.Equal(t, []Condition{&g1, f, &g2}, ws.Conditions())
+
+	require.NoError(t, ws.DetachCondition(f))
+	require.Equal(t, []Condition{&g1, &g2}, ws.Conditions())
+	err := ws.DetachCondition(f)
+	require.ErrorIs(t, err, ErrPreconditionNotMet)
+	require.EqualError(t, err, "waitset: precondition not met: the condition is not attached")
+
+	require.ErrorIs(t, ws.AttachCondition(nil), ErrBadParameter)
+	require.ErrorIs(t, ws.DetachCondition(nil), ErrBadParameter)
+
+	// The trigger knows the wait set while attached, and only then.
+	require.Len(t, g1.sets, 1)
+	require.Empty(t, f.sets)
+
+	// Conditions returns a copy.
+	cs := ws.Conditions()
+	cs[0] = nil
+	require.Equal(t, []Condition{&g1, &g2}, ws.Conditions())
+
+	// Types that == cannot compare work.
+	u := uncomparable{Trigger: &Trigger{}}
+	require.NoError(t, ws.AttachCondition(u))
+	require.NoError(t, ws.AttachCondition(u))
+	require.Len(t, ws.Conditions(), 3)
+	require.NoError(t, ws.DetachCondition(u))
+	require.Len(t, ws.Conditions(), 2)
+}
+
+func TestConditionInSeveralWaitSets(t *testing.T) {
+	a, b := New(), New()
+	var g GuardCondition
+	require.NoError(t, a.AttachCondition(&g))
+	require.NoError(t, b.AttachCondition(&g))
+	g.SetTriggerValue(true)
+	for _, ws := range []*WaitSet{a, b} {
+		got, err := ws.Wait(context.Background())
+		require.NoError(t, err)
+		require.Equal(t, []Condition{&g}, got)
+	}
+	require.NoError(t, a.DetachCondition(&g))
+	require.Len(t, g.sets, 1)
+	require.Same(t, b, g.sets[0])
+}
+
+func TestWaitReturnsTriggered(t *testing.T) {
+	tests := []struct {
+		name   string
+		values []bool
+		want   []int // indexes of the triggered conditions
+	}{
+		{"one of one", []bool{true}, []int{0}},
+		{"second of three", []bool{false, true, false}, []int{1}},
+		{"all", []bool{true, true, true}, []int{0, 1, 2}},
+		{"first and last", []bool{true, false, true}, []int{0, 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ws WaitSet // the zero value works
+			gs := make([]*GuardCondition, len(tt.values))
+			for i, v := range tt.values {
+				gs[i] = &GuardCondition{}
+				gs[i].SetTriggerValue(v)
+				require.NoError(t, ws.AttachCondition(gs[i]))
+			}
+			var want []Condition
+			for _, i := range tt.want {
+				want = append(want, gs[i])
+			}
+			got, err := ws.Wait(context.Background())
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+
+			// Waiting does not reset the trigger values.
+			got, err = ws.WaitInto(context.Background(), got)
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+		})
+	}
+}
+
+func TestWaitTriggeredEvenWhenContextDone(t *testing.T) {
+	ws := New()
+	var g GuardCondition
+	g.SetTriggerValue(true)
+	require.NoError(t, ws.AttachCondition(&g))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	got, err := ws.Wait(ctx)
+	require.NoError(t, err)
+	require.Equal(t, []Condition{&g}, got)
+}
+
+func TestWaitTimeoutAndCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ws := New()
+		var g GuardCondition
+		require.NoError(t, ws.AttachCondition(&g))
+
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		got, err := ws.Wait(ctx)
+		require.Empty(t, got)
+		require.ErrorIs(t, err, ErrTimeout)
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		require.EqualError(t, err, "waitset: timeout (context deadline exceeded)")
+		require.Equal(t, time.Second, time.Since(start))
+
+		ctx, cancel = context.WithCancel(context.Background())
+		time.AfterFunc(time.Second, cancel)
+		got, err = ws.Wait(ctx)
+		require.Empty(t, got)
+		require.Equal(t, context.Canceled, err)
+		require.NotErrorIs(t, err, ErrTimeout)
+
+		// An empty wait set waits until the deadline too.
+		var empty WaitSet
+		ctx, cancel = context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_, err = empty.Wait(ctx)
+		require.ErrorIs(t, err, ErrTimeout)
+	})
+}
+
+func TestWaitWakesOnNotify(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ws := New()
+		f := &flag{}
+		var g GuardCondition
+		require.NoError(t, ws.AttachCondition(f))
+		require.NoError(t, ws.AttachCondition(&g))
+
+		// A notification without a true trigger value wakes the waiter, which goes back
+		// to sleep; a guard set later ends the wait.
+		go func() {
+			time.Sleep(time.Second)
+			f.Notify()
+			time.Sleep(time.Second)
+			g.SetTriggerValue(true)
+		}()
+		start := time.Now()
+		got, err := ws.Wait(context.Background())
+		require.NoError(t, err)
+		require.Equal(t, []Condition{&g}, got)
+		require.Equal(t, 2*time.Second, time.Since(start))
+		require.Equal(t, int32(3), f.evals.Load(), "evaluated at start, on Notify and on the guard")
+
+		// Setting a guard to false wakes no one.
+		g.SetTriggerValue(false)
+		f.evals.Store(0)
+		go func() {
+			time.Sleep(time.Second)
+			g.SetTriggerValue(false)
+			time.Sleep(time.Second)
+			f.set(true)
+		}()
+		got, err = ws.Wait(context.Background())
+		require.NoError(t, err)
+		require.Equal(t, []Condition{f}, got)
+		require.Equal(t, int32(2), f.evals.Load())
+	})
+}
+
+func TestAttachWakesWaiter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ws := New()
+		var g GuardCondition
+		g.SetTriggerValue(true) // triggered before it is attached: no Notify reaches ws
+		go func() {
+			time.Sleep(time.Second)
+			if err := ws.AttachCondition(&g); err != nil {
+				t.Error(err)
+			}
+		}()
+		got, err := ws.Wait(context.Background())
+		require.NoError(t, err)
+		require.Equal(t, []Condition{&g}, got)
+	})
+}
+
+func TestDetachedConditionDoesNotWake(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ws := New()
+		var g, other GuardCondition
+		require.NoError(t, ws.AttachCondition(&g))
+		require.NoError(t, ws.AttachCondition(&other))
+		require.NoError(t, ws.DetachCondition(&g))
+		go func() {
+			time.Sleep(time.Second)
+			g.SetTriggerValue(true)
+			time.Sleep(time.Second)
+			other.SetTriggerValue(true)
+		}()
+		start := time.Now()
+		got, err := ws.Wait(context.Background())
+		require.NoError(t, err)
+		require.Equal(t, []Condition{&other}, got)
+		require.Equal(t, 2*time.Second, time.Since(start))
+	})
+}
+
+func TestConcurrentWait(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ws := New()
+		var g GuardCondition
+		require.NoError(t, ws.AttachCondition(&g))
+
+		done := make(chan error)
+		go func() {
+			_, err := ws.Wait(context.Background())
+			done <- err
+		}()
+		synctest.Wait() // the first waiter is blocked
+		require.True(t, ws.waiting.Load())
+
+		got, err := ws.Wait(context.Background())
+		require.Empty(t, got)
+		require.ErrorIs(t, err, ErrPreconditionNotMet)
+		require.EqualError(t, err, "waitset: precondition not met: another goroutine is waiting on the wait set")
+
+		g.SetTriggerValue(true)
+		require.NoError(t, <-done)
+
+		// Once the first waiter is gone, waiting is allowed again.
+		got, err = ws.Wait(context.Background())
+		require.NoError(t, err)
+		require.Len(t, got, 1)
+	})
+}
+
+func TestWaitIntoAllocatesNothing(t *testing.T) {
+	ws := New()
+	var a, b GuardCondition
+	f := &flag{}
+	require.NoError(t, ws.AttachCondition(&a))
+	require.NoError(t, ws.AttachCondition(f))
+	require.NoError(t, ws.AttachCondition(&b))
+	a.SetTriggerValue(true)
+	b.SetTriggerValue(true)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	dst := make([]Condition, 0, 3)
+	var err error
+	allocs := testing.AllocsPerRun(100, func() {
+		dst, err = ws.WaitInto(ctx, dst)
+	})
+	require.NoError(t, err)
+	require.Zero(t, allocs)
+	require.Equal(t, []Condition{&a, &b}, dst)
+
+	allocs = testing.AllocsPerRun(100, func() {
+		a.SetTriggerValue(true)
+		f.Notify()
+	})
+	require.Zero(t, allocs, "Notify")
+}
+
+// TestRace exercises every operation from several goroutines at once; run with -race.
+func TestRace(t *testing.T) {
+	ws := New()
+	const n = 4
+	var guards [n]GuardCondition
+	var flags [n]flag
+	for i := range n {
+		require.NoError(t, ws.AttachCondition(&guards[i]))
+	}
+
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	// Setters.
+	for i := range n {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				guards[i].SetTriggerValue(true)
+				guards[i].SetTriggerValue(false)
+				flags[i].set(true)
+				flags[i].set(false)
+			}
+		})
+	}
+	// Attach and detach.
+	wg.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			for i := range n {
+				_ = ws.AttachCondition(&flags[i])
+			}
+			_ = ws.Conditions()
+			for i := range n {
+				_ = ws.DetachCondition(&flags[i])
+			}
+		}
+	})
+	// Two competing waiters: each wait either succeeds or reports the other.
+	var woken atomic.Int32
+	for range 2 {
+		wg.Go(func() {
+			buf := make([]Condition, 0, 2*n)
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+				var err error
+				buf, err = ws.WaitInto(ctx, buf)
+				cancel()
+				switch {
+				case err == nil:
+					if len(buf) == 0 {
+						t.Error("woken without a triggered condition")
+					}
+					woken.Add(1)
+				case errors.Is(err, ErrPreconditionNotMet), errors.Is(err, ErrTimeout):
+				default:
+					t.Error(err)
+				}
+			}
+		})
+	}
+	time.Sleep(200 * time.Millisecond)
+	close(stop)
+	wg.Wait()
+	require.Positive(t, woken.Load())
+}
