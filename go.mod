@@ -1,7 +1,15 @@
 module github.com/ddsgo/ddsgo
 
-go 1.26
+go 1.26.0
 
-require github.com/stretchr/testify v1.12.1
+require (
+	github.com/pion/logging v0.2.4
+	github.com/pion/transport/v3 v3.1.1
+	github.com/stretchr/testify v1.12.1
+	golang.org/x/net v0.62.0
+)
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+)

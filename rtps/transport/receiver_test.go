@@ -1,0 +1,57 @@
+package transport
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// errConn fails its first reads, then returns one datagram, then reports
+// itself closed.
+type errConn struct {
+	mu    sync.Mutex
+	fails int
+	sent  bool
+}
+
+func (c *errConn) ReadFrom(b []byte) (int, netip.AddrPort, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.fails > 0:
+		c.fails--
+		return 0, netip.AddrPort{}, errors.New("boom")
+	case !c.sent:
+		c.sent = true
+		return copy(b, "ok"), netip.MustParseAddrPort("10.0.0.1:1"), nil
+	}
+	return 0, netip.AddrPort{}, fmt.Errorf("read: %w", net.ErrClosed)
+}
+
+func (c *errConn) WriteTo(b []byte, _ netip.AddrPort) (int, error) { return len(b), nil }
+func (c *errConn) LocalAddr() netip.AddrPort                       { return netip.AddrPort{} }
+func (c *errConn) Close() error                                    { return nil }
+
+func TestReceiverErrors(t *testing.T) {
+	checkNoLeaks(t)
+	for _, batch := range []int{1, 4} {
+		q := NewQueue(4)
+		r := StartReceiver(&errConn{fails: 3}, ReceiverConfig{Kind: SocketUserUnicast, Deliver: q.Push, Batch: batch})
+		<-r.Done()
+		require.NoError(t, r.Close())
+		s := r.Stats().Snapshot()
+		require.Equal(t, StatsSnapshot{DatagramsIn: 1, BytesIn: 2, ReadErrors: 3}, s)
+		p := <-q.C()
+		require.Equal(t, "ok", string(p.Data))
+		require.Equal(t, SocketUserUnicast, p.Kind)
+		require.Equal(t, "user-unicast", p.Kind.String())
+		p.Release()
+	}
+	require.Equal(t, "other", SocketKind(99).String())
+	require.Equal(t, StatsSnapshot{Drops: 3, WriteErrors: 1}, StatsSnapshot{Drops: 1}.Add(StatsSnapshot{Drops: 2, WriteErrors: 1}))
+}
