@@ -131,28 +131,55 @@ func TestAppendAllocs(t *testing.T) {
 	require.Equal(t, buf, w.Bytes())
 }
 
-func BenchmarkParseDataMessage(b *testing.B) {
+// dataMessageN is typicalDataMessage with a serialized payload of n bytes.
+func dataMessageN(n int) (Header, InfoTS, Data, Heartbeat) {
 	hdr, ts, d, hb := typicalDataMessage()
-	msg := appendTypical(nil, &hdr, &ts, &d, &hb)
-	var r Reader
-	var ts2 InfoTS
-	var d2 Data
-	var hb2 Heartbeat
-	b.ReportAllocs()
-	b.SetBytes(int64(len(msg)))
-	for b.Loop() {
-		if err := readTypical(&r, msg, &ts2, &d2, &hb2); err != nil {
-			b.Fatal(err)
-		}
+	payload := make([]byte, n)
+	payload[1] = 0x01
+	d.SerializedPayload = payload
+	return hdr, ts, d, hb
+}
+
+// BenchmarkParseDataMessage parses header + INFO_TS + DATA + HEARTBEAT into reused
+// structs, with a 64-byte payload (interop::Sample size) and a 1 KiB octet sequence.
+func BenchmarkParseDataMessage(b *testing.B) {
+	for _, n := range []int{64, 4 + 4 + 1024} {
+		b.Run(payloadName(n), func(b *testing.B) {
+			hdr, ts, d, hb := dataMessageN(n)
+			msg := appendTypical(nil, &hdr, &ts, &d, &hb)
+			var r Reader
+			var ts2 InfoTS
+			var d2 Data
+			var hb2 Heartbeat
+			b.ReportAllocs()
+			b.SetBytes(int64(len(msg)))
+			for b.Loop() {
+				if err := readTypical(&r, msg, &ts2, &d2, &hb2); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
+// BenchmarkAppendDataMessage appends the same message into a reused buffer.
 func BenchmarkAppendDataMessage(b *testing.B) {
-	hdr, ts, d, hb := typicalDataMessage()
-	buf := make([]byte, 0, 1500)
-	b.ReportAllocs()
-	b.SetBytes(int64(HeaderLen + ts.Len() + d.Len() + hb.Len()))
-	for b.Loop() {
-		buf = appendTypical(buf[:0], &hdr, &ts, &d, &hb)
+	for _, n := range []int{64, 4 + 4 + 1024} {
+		b.Run(payloadName(n), func(b *testing.B) {
+			hdr, ts, d, hb := dataMessageN(n)
+			buf := make([]byte, 0, 2048)
+			b.ReportAllocs()
+			b.SetBytes(int64(HeaderLen + ts.Len() + d.Len() + hb.Len()))
+			for b.Loop() {
+				buf = appendTypical(buf[:0], &hdr, &ts, &d, &hb)
+			}
+		})
 	}
+}
+
+func payloadName(n int) string {
+	if n == 64 {
+		return "sample64B"
+	}
+	return "octets1KiB"
 }
