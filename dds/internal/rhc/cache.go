@@ -1,0 +1,548 @@
+package rhc
+
+import (
+	"bytes"
+	"slices"
+	"sync"
+	"time"
+)
+
+// generation is the pair of generation counts of an instance.
+type generation struct {
+	disposed  uint32
+	noWriters uint32
+}
+
+func (g generation) sum() int64 { return int64(g.disposed) + int64(g.noWriters) }
+
+// sample is one stored valid sample.
+type sample[T any] struct {
+	value  T
+	source time.Time
+	writer GUID
+	expiry int64      // Unix nanoseconds after which the sample has expired; 0: never
+	gen    generation // of the instance when the sample was received
+	read   bool
+	gone   bool // scratch: taken by the access in progress
+}
+
+// invalidSample reports the latest state change of an instance that no unread valid
+// sample reports. Its generation counts are the instance's: only a valid sample changes
+// them, and a valid sample removes the invalid one.
+type invalidSample[T any] struct {
+	value  T
+	source time.Time
+	writer GUID
+	read   bool
+}
+
+type instance[T any] struct {
+	handle  InstanceHandle // HandleNil once removed from the cache
+	key     KeyHash
+	state   InstanceState
+	isNew   bool
+	hasInv  bool
+	gen     generation
+	writers []GUID // registered live writers
+	samples ring[sample[T]]
+	inv     invalidSample[T]
+	// lastSource and lastWriter are of the latest accepted write or dispose
+	// (BySourceTimestamp); lastAccepted is the reception time of the latest accepted
+	// sample (MinimumSeparation).
+	lastSource   time.Time
+	lastWriter   GUID
+	lastAccepted time.Time
+	// purgeAt is the autopurge deadline while heapIdx >= 0.
+	purgeAt time.Time
+	heapIdx int
+}
+
+func (in *instance[T]) empty() bool { return in.samples.len() == 0 && !in.hasInv }
+
+func (in *instance[T]) register(w GUID) {
+	if !slices.Contains(in.writers, w) {
+		in.writers = append(in.writers, w)
+	}
+}
+
+// unregister removes w and reports whether it was registered.
+func (in *instance[T]) unregister(w GUID) bool {
+	i := slices.Index(in.writers, w)
+	if i < 0 {
+		return false
+	}
+	in.writers = slices.Delete(in.writers, i, i+1)
+	return true
+}
+
+// needsInvalid reports whether a state change must be reported with an invalid sample:
+// no unread valid sample carries it (Cyclone DDS does the same).
+func (in *instance[T]) needsInvalid() bool {
+	n := in.samples.len()
+	return n == 0 || in.samples.at(n-1).read
+}
+
+// accepts reports whether a change with source timestamp src from writer w may follow
+// the latest accepted change (BY_SOURCE_TIMESTAMP).
+func (in *instance[T]) accepts(src time.Time, w GUID) bool {
+	switch src.Compare(in.lastSource) {
+	case 1:
+		return true
+	case -1:
+		return false
+	}
+	return w == in.lastWriter || bytes.Compare(w[:], in.lastWriter[:]) < 0
+}
+
+// Cache is the history cache of one DataReader: its instances and their samples, with
+// the sample, view and instance states of DDS 1.4 §2.2.2.5. It is safe for concurrent
+// use: the protocol inserts from its goroutine while the application reads and takes
+// from others.
+type Cache[T any] struct {
+	mu  sync.Mutex
+	cfg Config
+
+	depth          int // KEEP_LAST depth, 0 for KEEP_ALL
+	maxSamples     int // 0: unlimited
+	maxInstances   int
+	maxPerInstance int
+	purgeNoWriters time.Duration // 0: never
+	purgeDisposed  time.Duration
+
+	byKey      map[KeyHash]*instance[T]
+	order      []*instance[T] // by ascending handle
+	lastHandle InstanceHandle
+	nSamples   int
+	nInvalid   int
+	lifespan   bool           // some sample was stored with an expiry
+	purge      []*instance[T] // min-heap on purgeAt
+
+	rejected  SampleRejectedStatus
+	lost      SampleLostStatus
+	wantSpace bool // a change was rejected and OnSpaceAvailable has not been called since
+	freed     bool // the operation in progress freed samples or instances
+}
+
+// New returns an empty cache for cfg, or an error wrapping ErrBadParameter or
+// ErrInconsistentPolicy.
+func New[T any](cfg Config) (*Cache[T], error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	c := &Cache[T]{
+		cfg:            cfg,
+		maxSamples:     max(cfg.MaxSamples, 0),
+		maxInstances:   max(cfg.MaxInstances, 0),
+		maxPerInstance: max(cfg.MaxSamplesPerInstance, 0),
+		purgeNoWriters: purgeDelay(cfg.AutopurgeNoWriterSamplesDelay),
+		purgeDisposed:  purgeDelay(cfg.AutopurgeDisposedSamplesDelay),
+		byKey:          make(map[KeyHash]*instance[T]),
+	}
+	if !cfg.KeepAll {
+		c.depth = max(cfg.Depth, 1)
+	}
+	return c, nil
+}
+
+// Insert applies a change received at time now and says what it did. It calls
+// Config.OnDataAvailable (after releasing the lock) when the change made something
+// available to read. The cache copies ch.Value; ch is not retained.
+func (c *Cache[T]) Insert(ch *Change[T], now time.Time) Outcome {
+	c.mu.Lock()
+	c.runPurges(now)
+	o, nda := c.insert(ch, now)
+	c.unlockNotify(nda)
+	return o
+}
+
+// WriterLost unregisters writer w from every instance, as when its liveliness is lost or
+// it is no longer matched: instances left without writers become NOT_ALIVE_NO_WRITERS.
+// The writer is registered again by its next write.
+func (c *Cache[T]) WriterLost(w GUID, now time.Time) {
+	c.mu.Lock()
+	c.runPurges(now)
+	nda := false
+	for i := len(c.order) - 1; i >= 0; i-- {
+		if _, d := c.unregister(c.order[i], w, now, nil, now); d {
+			nda = true
+		}
+	}
+	c.unlockNotify(nda)
+}
+
+// Tick runs the autopurges that are due at now and returns the next autopurge deadline,
+// or the zero time when none is pending. (Expired samples need no tick: they are dropped
+// when read, or when their space is needed.)
+func (c *Cache[T]) Tick(now time.Time) time.Time {
+	c.mu.Lock()
+	c.runPurges(now)
+	var next time.Time
+	if len(c.purge) > 0 {
+		next = c.purge[0].purgeAt
+	}
+	c.unlockNotify(false)
+	return next
+}
+
+// unlockNotify releases the lock, then calls the hooks the operation earned.
+func (c *Cache[T]) unlockNotify(dataAvailable bool) {
+	space := c.wantSpace && c.freed
+	if space {
+		c.wantSpace = false
+	}
+	c.freed = false
+	c.mu.Unlock()
+	if dataAvailable && c.cfg.OnDataAvailable != nil {
+		c.cfg.OnDataAvailable()
+	}
+	if space && c.cfg.OnSpaceAvailable != nil {
+		c.cfg.OnSpaceAvailable()
+	}
+}
+
+func (c *Cache[T]) insert(ch *Change[T], now time.Time) (Outcome, bool) {
+	if ch == nil {
+		return Ignored, false
+	}
+	src := ch.SourceTimestamp
+	if src.IsZero() {
+		src = now
+	}
+	var o, o2 Outcome
+	var nda, nda2 bool
+	switch ch.Kind {
+	case Write:
+		o, nda = c.write(ch, src, now)
+		if o.Rejected() && c.lifespan && c.dropAllExpired(now) {
+			o, nda = c.write(ch, src, now)
+		}
+	case Dispose, DisposeUnregister:
+		o, nda = c.dispose(ch, src, now)
+		if ch.Kind == DisposeUnregister && !o.Rejected() {
+			o2, nda2 = c.unregister(c.byKey[ch.KeyHash], ch.Writer, src, &ch.Value, now)
+			if o2 == Accepted {
+				o = Accepted
+			}
+			nda = nda || nda2
+		}
+	case Unregister:
+		o, nda = c.unregister(c.byKey[ch.KeyHash], ch.Writer, src, &ch.Value, now)
+	default:
+		return Ignored, false
+	}
+	if o.Rejected() {
+		c.reject(o, ch.KeyHash)
+	}
+	return o, nda
+}
+
+func (c *Cache[T]) reject(o Outcome, key KeyHash) {
+	c.rejected.TotalCount = addSat(c.rejected.TotalCount, 1)
+	c.rejected.TotalCountChange = addSat(c.rejected.TotalCountChange, 1)
+	c.rejected.LastReason = o.Reason()
+	c.rejected.LastInstanceHandle = HandleNil
+	if in := c.byKey[key]; in != nil {
+		c.rejected.LastInstanceHandle = in.handle
+	}
+	c.wantSpace = true
+	c.freed = false
+}
+
+// write stores a sample. Everything that can refuse it is checked before anything
+// changes, so that a refused sample leaves no trace but the writer's registration with
+// an alive instance.
+func (c *Cache[T]) write(ch *Change[T], src, now time.Time) (Outcome, bool) {
+	in := c.byKey[ch.KeyHash]
+	alive := in != nil && in.state == AliveInstanceState
+	var expiry int64
+	if ch.Lifespan > 0 && ch.Lifespan < neverDelay {
+		exp := src.Add(ch.Lifespan)
+		if exp.Before(now) {
+			if alive {
+				in.register(ch.Writer)
+			}
+			return DroppedExpired, false
+		}
+		expiry = max(unixNano(exp), 1)
+	}
+	if in == nil {
+		if c.maxInstances > 0 && len(c.order) >= c.maxInstances {
+			return RejectedByInstancesLimit, false
+		}
+		if c.maxSamples > 0 && c.nSamples >= c.maxSamples {
+			return RejectedBySamplesLimit, false
+		}
+		in = c.newInstance(ch.KeyHash, AliveInstanceState)
+	} else {
+		var o Outcome
+		switch {
+		case c.cfg.BySourceTimestamp && !in.accepts(src, ch.Writer):
+			o = DroppedOutOfOrder
+		case alive && c.cfg.MinimumSeparation > 0 && now.Sub(in.lastAccepted) < c.cfg.MinimumSeparation:
+			o = DroppedByTimeFilter
+		case c.depth > 0 && in.samples.len() >= c.depth:
+			// KEEP_LAST replaces the oldest sample: no limit is reached.
+		case c.maxSamples > 0 && c.nSamples >= c.maxSamples:
+			o = RejectedBySamplesLimit
+		case c.maxPerInstance > 0 && in.samples.len() >= c.maxPerInstance:
+			o = RejectedBySamplesPerInstanceLimit
+		}
+		if o != Accepted {
+			if alive {
+				in.register(ch.Writer)
+			}
+			return o, false
+		}
+		if !alive {
+			c.rebirth(in)
+		}
+	}
+	in.register(ch.Writer)
+	if c.depth > 0 && in.samples.len() >= c.depth {
+		in.samples.popFront()
+		c.nSamples--
+	}
+	if in.hasInv {
+		c.clearInvalid(in)
+	}
+	*in.samples.push() = sample[T]{
+		value:  ch.Value,
+		source: src,
+		writer: ch.Writer,
+		expiry: expiry,
+		gen:    in.gen,
+	}
+	c.nSamples++
+	if expiry != 0 {
+		c.lifespan = true
+	}
+	in.lastSource, in.lastWriter, in.lastAccepted = src, ch.Writer, now
+	return Accepted, true
+}
+
+// rebirth makes a NOT_ALIVE instance ALIVE again with a new generation and view state
+// NEW: the count of the state it leaves goes up.
+func (c *Cache[T]) rebirth(in *instance[T]) {
+	switch in.state {
+	case NotAliveDisposedInstanceState:
+		in.gen.disposed++
+	case NotAliveNoWritersInstanceState:
+		in.gen.noWriters++
+	default: // already alive
+	}
+	in.state = AliveInstanceState
+	in.isNew = true
+	c.unqueuePurge(in)
+}
+
+// dispose applies a dispose. The disposing writer is registered, as a write would
+// register it. A dispose of an unknown instance creates it, NOT_ALIVE_DISPOSED, so that
+// the application learns of it.
+func (c *Cache[T]) dispose(ch *Change[T], src, now time.Time) (Outcome, bool) {
+	in := c.byKey[ch.KeyHash]
+	if in == nil {
+		if c.maxInstances > 0 && len(c.order) >= c.maxInstances {
+			return RejectedByInstancesLimit, false
+		}
+		in = c.newInstance(ch.KeyHash, NotAliveDisposedInstanceState)
+	} else {
+		if c.cfg.BySourceTimestamp && !in.accepts(src, ch.Writer) {
+			if in.state == AliveInstanceState {
+				in.register(ch.Writer)
+			}
+			return DroppedOutOfOrder, false
+		}
+		if in.state == NotAliveDisposedInstanceState {
+			in.register(ch.Writer)
+			in.lastSource, in.lastWriter = src, ch.Writer
+			return Ignored, false
+		}
+		in.state = NotAliveDisposedInstanceState
+	}
+	in.register(ch.Writer)
+	in.lastSource, in.lastWriter = src, ch.Writer
+	c.queuePurge(in, now)
+	if in.needsInvalid() {
+		c.setInvalid(in, ch.Writer, src, &ch.Value)
+	}
+	return Accepted, true
+}
+
+// unregister removes writer w from instance in (nil: unknown instance). value is the
+// key value for the invalid sample, nil for none.
+func (c *Cache[T]) unregister(in *instance[T], w GUID, src time.Time, value *T, now time.Time) (Outcome, bool) {
+	if in == nil || !in.unregister(w) {
+		return Ignored, false
+	}
+	if len(in.writers) > 0 {
+		return Accepted, false
+	}
+	if in.state == AliveInstanceState {
+		in.state = NotAliveNoWritersInstanceState
+		c.queuePurge(in, now)
+		if in.needsInvalid() {
+			c.setInvalid(in, w, src, value)
+		}
+		return Accepted, true
+	}
+	// Disposed, and now without writers: nothing more to report.
+	if in.empty() {
+		c.removeInstance(in)
+	}
+	return Accepted, false
+}
+
+func (c *Cache[T]) newInstance(key KeyHash, state InstanceState) *instance[T] {
+	c.lastHandle++
+	in := &instance[T]{
+		handle:  c.lastHandle,
+		key:     key,
+		state:   state,
+		isNew:   true,
+		heapIdx: -1,
+	}
+	in.samples.limit = c.depth
+	c.byKey[key] = in
+	c.order = append(c.order, in) // handles only grow: order stays sorted
+	return in
+}
+
+// removeInstance forgets an instance with all it holds.
+func (c *Cache[T]) removeInstance(in *instance[T]) {
+	c.unqueuePurge(in)
+	if i, ok := c.find(in.handle); ok {
+		c.order = slices.Delete(c.order, i, i+1)
+	}
+	delete(c.byKey, in.key)
+	c.nSamples -= in.samples.len()
+	in.samples.clear()
+	if in.hasInv {
+		c.clearInvalid(in)
+	}
+	in.handle = HandleNil
+	c.freed = true
+}
+
+// find returns the index in c.order of the instance with handle h, or where it would be.
+func (c *Cache[T]) find(h InstanceHandle) (int, bool) {
+	return slices.BinarySearchFunc(c.order, h, func(in *instance[T], h InstanceHandle) int {
+		switch {
+		case in.handle < h:
+			return -1
+		case in.handle > h:
+			return 1
+		}
+		return 0
+	})
+}
+
+func (c *Cache[T]) setInvalid(in *instance[T], w GUID, src time.Time, value *T) {
+	if !in.hasInv {
+		in.hasInv = true
+		c.nInvalid++
+	}
+	in.inv = invalidSample[T]{source: src, writer: w}
+	if value != nil {
+		in.inv.value = *value
+	}
+}
+
+func (c *Cache[T]) clearInvalid(in *instance[T]) {
+	in.hasInv = false
+	in.inv = invalidSample[T]{}
+	c.nInvalid--
+}
+
+// dropExpired removes the expired samples of in, and in itself when that leaves it
+// empty and without writers. It returns how many samples it removed.
+func (c *Cache[T]) dropExpired(in *instance[T], now time.Time) int {
+	t := unixNano(now)
+	n := in.samples.filter(func(s *sample[T]) bool { return s.expiry == 0 || s.expiry >= t })
+	if n > 0 {
+		c.nSamples -= n
+		c.freed = true
+		if in.empty() && len(in.writers) == 0 {
+			c.removeInstance(in)
+		}
+	}
+	return n
+}
+
+// unixNano is t.UnixNano saturated to the int64 range, for timestamps from peers.
+func unixNano(t time.Time) int64 {
+	return int64(t.Sub(time.Unix(0, 0)))
+}
+
+// dropAllExpired drops the expired samples of every instance and reports whether there
+// were any.
+func (c *Cache[T]) dropAllExpired(now time.Time) bool {
+	dropped := false
+	for i := len(c.order) - 1; i >= 0; i-- {
+		if c.dropExpired(c.order[i], now) > 0 {
+			dropped = true
+		}
+	}
+	return dropped
+}
+
+// Lookup returns the handle of the instance with key hash k, or HandleNil.
+func (c *Cache[T]) Lookup(k KeyHash) InstanceHandle {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if in := c.byKey[k]; in != nil {
+		return in.handle
+	}
+	return HandleNil
+}
+
+// InstanceKey returns the key hash of the instance with handle h.
+func (c *Cache[T]) InstanceKey(h InstanceHandle) (KeyHash, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if i, ok := c.find(h); ok {
+		return c.order[i].key, true
+	}
+	return KeyHash{}, false
+}
+
+// Stats returns the current numbers of instances and samples.
+func (c *Cache[T]) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return Stats{Instances: len(c.order), Samples: c.nSamples, InvalidSamples: c.nInvalid}
+}
+
+// AddSamplesLost adds n samples that the protocol knows will never arrive (a GAP, or
+// data a best-effort reader skipped) to SampleLostStatus.
+func (c *Cache[T]) AddSamplesLost(n int) {
+	if n <= 0 {
+		return
+	}
+	c.mu.Lock()
+	c.lost.TotalCount = addSat(c.lost.TotalCount, n)
+	c.lost.TotalCountChange = addSat(c.lost.TotalCountChange, n)
+	c.mu.Unlock()
+}
+
+// SampleLostStatus returns SAMPLE_LOST_STATUS; reset clears TotalCountChange, as reading
+// the status through the DCPS API does.
+func (c *Cache[T]) SampleLostStatus(reset bool) SampleLostStatus {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.lost
+	if reset {
+		c.lost.TotalCountChange = 0
+	}
+	return s
+}
+
+// SampleRejectedStatus returns SAMPLE_REJECTED_STATUS; reset clears TotalCountChange.
+func (c *Cache[T]) SampleRejectedStatus(reset bool) SampleRejectedStatus {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.rejected
+	if reset {
+		c.rejected.TotalCountChange = 0
+	}
+	return s
+}
