@@ -1,0 +1,69 @@
+// Package discovery holds the data of the RTPS Simple Discovery Protocols
+// (OMG DDSI-RTPS 2.5 §8.5, §9.6.2): what a participant announces about
+// itself in SPDP and about its writers and readers in SEDP, their encoding as
+// ParameterLists, the conversion of the QoS policies between their wire form
+// and the qos package, and the matching of writers with readers. It moves no
+// data: which built-in writer sends what, leases and timers belong to the
+// participant built on top of package rtps.
+//
+// # Participants
+//
+// [ParticipantData] is SPDPdiscoveredParticipantData: GUID prefix, protocol
+// version, vendor, domain id and tag, locators, lease duration, the set of
+// built-in endpoints, user data, entity name, properties and the
+// vendor-specific parameters kept raw. [ProcessProperties] gives the
+// __ProcessName, __Pid and __Hostname properties Cyclone DDS announces.
+//
+// # Endpoints
+//
+// [EndpointData] is DiscoveredWriterData or DiscoveredReaderData: endpoint
+// and participant GUIDs, topic and type names, the full QoS set as
+// [EndpointQos], optional locators (the participant's default locators apply
+// when there are none: [EndpointData.Locators]), TYPE_INFORMATION raw, a
+// writer's maximum serialized size, a reader's content filter. Whether it is
+// a writer or a reader, and whether its topic is keyed, follows from the
+// entity kind of its GUID. [TopicData] is DiscoveredTopicData, decoded when a
+// peer sends it.
+//
+// [WriterQos] and [ReaderQos] build an EndpointQos from the qos package's
+// entity QoS; [EndpointQos.Offered] and [EndpointQos.Requested] give them
+// back for matching. A policy absent from the wire has the DDS default for
+// the kind of endpoint ([DefaultWriterQos], [DefaultReaderQos]): a remote
+// writer that says nothing is RELIABLE, a reader BEST_EFFORT. On the wire
+// reliability is 1 (best effort) or 2 (reliable), Cyclone DDS sends KEEP_ALL
+// with depth -1 (kept as is), and DURATION_INFINITE is qos.Infinite.
+//
+// # Encoding and decoding
+//
+// Append writes a complete serialized payload: the PL_CDR_LE encapsulation
+// header, the ParameterList and its sentinel, always little-endian because
+// Fast DDS reads enum kinds from their first octet. The Parse functions and
+// the [Decoder] methods read PL_CDR_LE and PL_CDR_BE. Like the peers they
+// skip unknown parameters and let a repeated one override the earlier, but
+// reject the whole list for an unknown must-understand parameter, a malformed
+// value, an enum out of range or a negative duration. Vendor-specific
+// parameters are kept raw with the vendor that sent them; a [Decoder] is told
+// the vendor of the message, or takes it from PID_VENDORID.
+//
+// A participant or endpoint that goes away is announced by a DATA whose
+// inline STATUS_INFO says disposed or unregistered: Cyclone DDS sends the
+// serialized key with the K flag, Fast DDS only an inline KEY_HASH.
+// [Decoder.Disposal] reads both forms; [Disposal.AppendInlineQoS] and
+// [Disposal.AppendKey] write both at once.
+//
+// # Matching
+//
+// [Match] decides whether a writer and a reader communicate: topic name,
+// type name, keyed kind, the requested/offered QoS (qos.Compatible) and
+// partitions (qos.PartitionsMatch). Types are compared by name only: when
+// both sides send TYPE_INFORMATION, Cyclone DDS compares type hashes
+// instead, and type assignability is not decided here yet.
+//
+// # Limits
+//
+// A hostile or broken peer must not make a participant hold unbounded
+// memory. [Limits] bounds locators, strings, properties, partitions and
+// opaque values per entity while decoding, and gives the caller the bounds
+// on remote participants and endpoints; anything beyond them is an error
+// wrapping [ErrLimit], for the caller to count and drop.
+package discovery
