@@ -1,0 +1,111 @@
+// Package rtps is the RTPS 2.5 protocol engine of ddsgo (OMG DDSI-RTPS,
+// formal/22-04-01, chapter 8.4): the stateful writers and readers, their
+// history, the reliability protocol (HEARTBEAT, ACKNACK, GAP,
+// HEARTBEAT_FRAG, NACK_FRAG) and fragmentation. Messages are encoded and
+// decoded by package rtps/wire; the participant, the receiver that routes
+// incoming submessages and the event loop build on the types here.
+//
+// # Model
+//
+// A Writer or a Reader is a state machine without goroutines or timers.
+// Every method takes the current time; the endpoints report their next
+// deadline through the Schedule callback of their config (and return it
+// from Tick), and the participant's event loop calls Tick when it comes.
+// Each endpoint has its own mutex: user goroutines call Writer.Write
+// directly, the receive goroutine calls the Handle methods and the event
+// loop calls Tick. Outgoing messages go through a Sender while the lock is
+// held, so Send must neither block for long nor call back into an endpoint;
+// in particular it must not deliver synchronously to a local endpoint
+// (queue it), or a writer and a reader of one process could deadlock.
+//
+// # Writer
+//
+// Write assigns the next sequence number, stores the change in the
+// WriterHistory and sends it at once to every matched reader: one datagram
+// per destination locator (readers of one participant share it), readerId
+// UNKNOWN, INFO_TS with the source timestamp first. A payload above
+// FragmentThreshold goes as DATA_FRAGs of FragmentSize octets, as many per
+// submessage as fit in MaxMessageSize (Cyclone DDS: 1344 and 14720), then a
+// HEARTBEAT_FRAG. Disposes and unregisters carry inline PID_STATUS_INFO and
+// PID_KEY_HASH (Fast DDS ignores them without the key hash) and, when the
+// change has one, the serialized key with the K flag.
+//
+// A best-effort writer (or a reliable writer for best-effort readers) sends
+// once. A reliable writer keeps a proxy per reliable reader (RTPS §8.4.7.5):
+// the highest SN acknowledged and the SNs requested. It piggy-backs a
+// HEARTBEAT (F and L flags clear) on new data every PiggybackEvery writes or
+// when the last one is older than a quarter of HeartbeatPeriod, and sends
+// one every HeartbeatPeriod while some reader has unacknowledged changes:
+// directed (INFO_DST, readerId) when one reader lags, to every destination
+// otherwise. An ACKNACK with a count above the last one acknowledges what is
+// below its base and requests its bitmap; after NackResponseDelay the
+// writer resends the requested changes still in the history, GAPs those it
+// no longer has (replaced by KEEP_LAST, or before a volatile reader
+// matched), and adds a directed HEARTBEAT. A NACK_FRAG makes it resend the
+// requested fragments. A non-final ACKNACK is always answered with a
+// HEARTBEAT.
+//
+// A volatile reader starts acknowledged up to the last SN written when it
+// matched, and gets a GAP for everything before; a reliable reader of a
+// transient-local writer gets a HEARTBEAT announcing the history and asks
+// for it; a best-effort one gets the history sent at once.
+//
+// # History
+//
+// WriterHistory holds changes in SN order with KEEP_LAST depth per instance
+// (key hash) or KEEP_ALL, within max_samples, max_instances and
+// max_samples_per_instance. Changes acknowledged by every reliable reader
+// are dropped at once by a volatile writer; a transient-local writer keeps
+// them for late joiners but drops the oldest acknowledged ones when a limit
+// needs room. When only unacknowledged changes fill a KEEP_ALL history,
+// Write fails with ErrHistoryFull; the caller waits on Writer.AckWait for
+// acknowledgments (up to max_blocking_time) and tries again.
+// Writer.AckedByAll serves wait_for_acknowledgments. The history owns the
+// payloads written and hands each back through WriterConfig.Release when it
+// drops it, so that the caller can pool them: a steady-state Write
+// allocates nothing.
+//
+// # Reader
+//
+// A Reader keeps a proxy per matched writer (RTPS §8.4.10.4). With a
+// reliable writer it delivers strictly in SN order and exactly once: changes
+// ahead of the next expected one wait in a window of Window SNs and at most
+// MaxBufferedBytes (beyond that they are dropped, counted, and asked for
+// again). A HEARTBEAT whose count is new updates the last SN known; its
+// firstSN skips (and counts lost) what the writer no longer has. Unless it
+// is final with nothing missing, it is answered after
+// HeartbeatResponseDelay by an ACKNACK (F set, like Cyclone DDS) whose base
+// is the next expected SN and whose bitmap lists the missing ones, plus
+// NACK_FRAGs for the samples partially received. A GAP marks SNs
+// irrelevant, which lets delivery move on. Adding a reliable writer sends a
+// pre-emptive ACKNACK (base 1, empty set), as Cyclone DDS does. With a
+// best-effort writer (or a best-effort reader) a change is delivered when
+// its SN is above the last delivered one and dropped otherwise.
+//
+// DATA_FRAGs are reassembled in buffers of the announced sample size,
+// bounded by MaxSampleSize per sample and MaxReassemblyBytes and
+// MaxReassemblies per writer. When room runs out a reliable reader gives up
+// the reassembly with the highest SN (needed last) and a best-effort one
+// the oldest; reassemblies of SNs already delivered or skipped are freed.
+// Fragments inconsistent with the reassembly in progress are counted and
+// dropped.
+//
+// The deliver callback receives a Sample whose Payload aliases the receive
+// buffer or a reader buffer, valid only during the call. Kind and KeyHash
+// come from the inline PID_STATUS_INFO and PID_KEY_HASH; KeyOnly says the
+// payload is a serialized key. HandleData of an in-order, non-fragmented
+// sample allocates nothing.
+//
+// # Participant duties
+//
+// The participant (1) matches endpoints through discovery and calls
+// AddReader / AddWriter (RemoveReader / RemoveWriter when unmatched or when
+// a lease expires), with the remote locators; (2) routes each entity
+// submessage of an incoming datagram, with the source prefix from the
+// header (or INFO_SRC), the INFO_TS timestamp and the INFO_DST filter:
+// DATA, DATA_FRAG, HEARTBEAT, HEARTBEAT_FRAG and GAP to the local readers
+// matched with the writer GUID (all of them for readerId UNKNOWN, else the
+// one named), ACKNACK and NACK_FRAG to the local writer named by writerId;
+// (3) keeps one timer at the earliest deadline reported by Schedule and
+// calls Tick on the endpoints that are due.
+package rtps
