@@ -1,0 +1,460 @@
+/*
+ * Shared by the interop peers (C and C++): command line, deterministic sample
+ * contents and JSON output. The contract is described in interop/README.md.
+ * Header-only; every function is static so each peer gets its own copy.
+ */
+#ifndef INTEROP_PEER_COMMON_H
+#define INTEROP_PEER_COMMON_H
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Exit codes shared by all peers. */
+enum {
+  PEER_OK = 0,
+  PEER_TIMEOUT = 1, /* not everything happened before -timeout */
+  PEER_USAGE = 2,   /* bad command line, or a feature this peer lacks */
+  PEER_FAILED = 3   /* a DDS call failed */
+};
+
+struct peer_args {
+  int pub;             /* -role pub|sub */
+  int domain;          /* -domain N */
+  const char *topic;   /* -topic T */
+  long count;          /* -count N: samples written / expected */
+  double rate;         /* -rate HZ: writes per second, 0 = no pause */
+  int reliable;        /* -reliable | -best-effort */
+  int transient_local; /* -transient-local | -volatile */
+  int keep_last;       /* -keep-last N, 0 = KEEP_ALL */
+  int keys;            /* -keys N: ids 1..N */
+  long payload;        /* -payload BYTES: values has payload/8 doubles */
+  double timeout;      /* -timeout DUR, seconds */
+  int dispose;         /* -dispose: dispose every key after writing, then unregister */
+  int unregister;      /* -unregister: unregister every key after writing */
+  int xcdr2;           /* -xcdr2: force XCDR2 data representation */
+  int appendable;      /* -appendable: use the @appendable type interop::SampleA */
+  const char *type;    /* -type NAME: register the type under this name */
+  int wait_readers;    /* -wait-readers N: publisher waits for N matched readers */
+  double settle;       /* -settle DUR, seconds: pause between matching and the first write */
+  double linger;       /* -linger DUR, seconds: stay after the last write (pub) or sample (sub) */
+  int quiet;           /* -quiet: do not print samples */
+};
+
+static void peer_usage(const char *prog)
+{
+  fprintf(stderr,
+          "usage: %s -role pub|sub [-domain N] [-topic T] [-count N] [-rate HZ]\n"
+          "  [-reliable|-best-effort] [-transient-local|-volatile] [-keep-last N (0 = keep all)]\n"
+          "  [-keys N] [-payload BYTES] [-timeout DUR] [-dispose] [-unregister] [-xcdr2]\n"
+          "  [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]\n"
+          "  [-quiet]\n"
+          "DUR is seconds (\"2.5\") or Go form (\"500ms\", \"5s\", \"1m\").\n",
+          prog);
+}
+
+/* peer_parse_duration accepts "2", "2.5", "500ms", "5s", "1m30s", "250us", "10ns", "1h". */
+static int peer_parse_duration(const char *s, double *out)
+{
+  double total = 0;
+  int parts = 0;
+  if (*s == 0)
+    return -1;
+  while (*s) {
+    char *end;
+    double v;
+    errno = 0;
+    v = strtod(s, &end);
+    if (end == s || errno != 0 || v < 0 || !isfinite(v))
+      return -1;
+    s = end;
+    if (*s == 0) {
+      if (parts > 0)
+        return -1; /* "1m30" is ambiguous */
+      total += v;
+      break;
+    }
+    if (strncmp(s, "ns", 2) == 0) { total += v * 1e-9; s += 2; }
+    else if (strncmp(s, "us", 2) == 0) { total += v * 1e-6; s += 2; }
+    else if (strncmp(s, "ms", 2) == 0) { total += v * 1e-3; s += 2; }
+    else if (*s == 's') { total += v; s += 1; }
+    else if (*s == 'm') { total += v * 60; s += 1; }
+    else if (*s == 'h') { total += v * 3600; s += 1; }
+    else return -1;
+    parts++;
+  }
+  *out = total;
+  return 0;
+}
+
+static int peer_parse_long(const char *s, long lo, long hi, long *out)
+{
+  char *end;
+  long v;
+  errno = 0;
+  v = strtol(s, &end, 10);
+  if (end == s || *end != 0 || errno != 0 || v < lo || v > hi)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+/* peer_parse_args parses Go flag style arguments: "-name value", "-name=value",
+ * and "--name" forms. Returns 0 on success, PEER_USAGE after printing why not. */
+static int peer_parse_args(int argc, char **argv, struct peer_args *a)
+{
+  int i;
+  int have_role = 0;
+  memset(a, 0, sizeof(*a));
+  a->domain = 0;
+  a->topic = "ddsgo_interop";
+  a->count = 10;
+  a->rate = 0;
+  a->reliable = 1;
+  a->transient_local = 0;
+  a->keep_last = 0;
+  a->keys = 1;
+  a->payload = 16;
+  a->timeout = 10;
+  a->wait_readers = 1;
+  a->settle = 0.5;
+  a->linger = 0;
+  for (i = 1; i < argc; i++) {
+    char name[64];
+    const char *arg = argv[i];
+    const char *val = NULL;
+    const char *eq;
+    long n;
+    if (arg[0] != '-')
+      goto bad;
+    arg++;
+    if (arg[0] == '-')
+      arg++;
+    eq = strchr(arg, '=');
+    if (eq) {
+      size_t len = (size_t)(eq - arg);
+      if (len >= sizeof(name))
+        goto bad;
+      memcpy(name, arg, len);
+      name[len] = 0;
+      val = eq + 1;
+    } else {
+      if (strlen(arg) >= sizeof(name))
+        goto bad;
+      strcpy(name, arg);
+    }
+#define BOOLFLAG(flag, field, value) \
+    if (strcmp(name, flag) == 0) { \
+      if (val && strcmp(val, "true") != 0) goto bad; \
+      a->field = value; \
+      continue; \
+    }
+    BOOLFLAG("reliable", reliable, 1)
+    BOOLFLAG("best-effort", reliable, 0)
+    BOOLFLAG("transient-local", transient_local, 1)
+    BOOLFLAG("volatile", transient_local, 0)
+    BOOLFLAG("dispose", dispose, 1)
+    BOOLFLAG("unregister", unregister, 1)
+    BOOLFLAG("xcdr2", xcdr2, 1)
+    BOOLFLAG("appendable", appendable, 1)
+    BOOLFLAG("quiet", quiet, 1)
+#undef BOOLFLAG
+    if (strcmp(name, "h") == 0 || strcmp(name, "help") == 0) {
+      peer_usage(argv[0]);
+      exit(0);
+    }
+    if (val == NULL) {
+      if (i + 1 >= argc)
+        goto bad;
+      val = argv[++i];
+    }
+    if (strcmp(name, "role") == 0) {
+      if (strcmp(val, "pub") == 0) a->pub = 1;
+      else if (strcmp(val, "sub") == 0) a->pub = 0;
+      else goto bad;
+      have_role = 1;
+    } else if (strcmp(name, "domain") == 0) {
+      if (peer_parse_long(val, 0, 232, &n)) goto bad;
+      a->domain = (int)n;
+    } else if (strcmp(name, "topic") == 0) {
+      a->topic = val;
+    } else if (strcmp(name, "count") == 0) {
+      if (peer_parse_long(val, 0, 100000000, &a->count)) goto bad;
+    } else if (strcmp(name, "rate") == 0) {
+      char *end;
+      a->rate = strtod(val, &end);
+      if (end == val || *end != 0 || a->rate < 0 || !isfinite(a->rate)) goto bad;
+    } else if (strcmp(name, "keep-last") == 0) {
+      if (peer_parse_long(val, 0, 1000000, &n)) goto bad;
+      a->keep_last = (int)n;
+    } else if (strcmp(name, "keys") == 0) {
+      if (peer_parse_long(val, 1, 1000000, &n)) goto bad;
+      a->keys = (int)n;
+    } else if (strcmp(name, "payload") == 0) {
+      if (peer_parse_long(val, 0, 64L << 20, &a->payload)) goto bad;
+    } else if (strcmp(name, "timeout") == 0) {
+      if (peer_parse_duration(val, &a->timeout)) goto bad;
+    } else if (strcmp(name, "type") == 0) {
+      a->type = val;
+    } else if (strcmp(name, "wait-readers") == 0) {
+      if (peer_parse_long(val, 0, 1000000, &n)) goto bad;
+      a->wait_readers = (int)n;
+    } else if (strcmp(name, "settle") == 0) {
+      if (peer_parse_duration(val, &a->settle)) goto bad;
+    } else if (strcmp(name, "linger") == 0) {
+      if (peer_parse_duration(val, &a->linger)) goto bad;
+    } else {
+      goto bad;
+    }
+  }
+  if (!have_role) {
+    fprintf(stderr, "%s: -role pub|sub is required\n", argv[0]);
+    peer_usage(argv[0]);
+    return PEER_USAGE;
+  }
+  if (a->dispose && a->unregister) {
+    fprintf(stderr, "%s: -dispose and -unregister are exclusive\n", argv[0]);
+    return PEER_USAGE;
+  }
+  return 0;
+bad:
+  fprintf(stderr, "%s: bad argument near \"%s\"\n", argv[0], argv[i < argc ? i : argc - 1]);
+  peer_usage(argv[0]);
+  return PEER_USAGE;
+}
+
+/* Deterministic contents: sample number seq (1-based, over all keys). */
+static int32_t peer_id(const struct peer_args *a, uint64_t seq)
+{
+  return (int32_t)(1 + (seq - 1) % (uint64_t)a->keys);
+}
+
+static uint32_t peer_nvalues(const struct peer_args *a)
+{
+  return (uint32_t)(a->payload / 8);
+}
+
+static double peer_value(uint64_t seq, uint32_t i)
+{
+  return (double)seq + (double)i / 8.0;
+}
+
+static void peer_text(char *buf, size_t size, int32_t id, uint64_t seq)
+{
+  snprintf(buf, size, "ddsgo %d %llu", (int)id, (unsigned long long)seq);
+}
+
+/* peer_format_double writes v the way Go's encoding/json writes a float64:
+ * the shortest decimal that round-trips, in plain notation when
+ * 1e-6 <= |v| < 1e21 (or v == 0) and in exponent notation otherwise
+ * ("1e+21", "1.5e-7"). buf must hold at least 32 bytes. */
+static void peer_format_double(char *buf, size_t size, double v)
+{
+  char tmp[40];
+  char digits[24];
+  int nd = 0, exp10 = 0, prec, neg = 0;
+  char *p = buf;
+  double av = fabs(v);
+  if (v == 0) {
+    snprintf(buf, size, signbit(v) ? "-0" : "0");
+    return;
+  }
+  if (!isfinite(v)) {
+    snprintf(buf, size, "null"); /* Go refuses these; never produced here */
+    return;
+  }
+  /* shortest %.Ne that parses back to v */
+  for (prec = 0; prec < 17; prec++) {
+    snprintf(tmp, sizeof tmp, "%.*e", prec, v);
+    if (strtod(tmp, NULL) == v)
+      break;
+  }
+  /* tmp: [-]d[.ddd]e[+-]XX */
+  {
+    const char *s = tmp;
+    if (*s == '-') { neg = 1; s++; }
+    for (; *s && *s != 'e'; s++)
+      if (*s >= '0' && *s <= '9')
+        digits[nd++] = *s;
+    exp10 = atoi(s + 1); /* value = 0.d1d2... * 10^(exp10+1) */
+    while (nd > 1 && digits[nd - 1] == '0')
+      nd--;
+    digits[nd] = 0;
+  }
+  if (neg)
+    *p++ = '-';
+  if (av < 1e-6 || av >= 1e21) {
+    int i;
+    *p++ = digits[0];
+    if (nd > 1) {
+      *p++ = '.';
+      for (i = 1; i < nd; i++)
+        *p++ = digits[i];
+    }
+    /* Go: at least two exponent digits, but encoding/json trims "e-07" to "e-7" */
+    if (exp10 < 0 && exp10 > -10)
+      snprintf(p, size - (size_t)(p - buf), "e-%d", -exp10);
+    else
+      snprintf(p, size - (size_t)(p - buf), "e%c%02d", exp10 < 0 ? '-' : '+', exp10 < 0 ? -exp10 : exp10);
+    return;
+  }
+  {
+    int point = exp10 + 1; /* digits before the decimal point */
+    int i;
+    if (point <= 0) {
+      *p++ = '0';
+      *p++ = '.';
+      for (i = 0; i < -point; i++)
+        *p++ = '0';
+      for (i = 0; i < nd; i++)
+        *p++ = digits[i];
+    } else {
+      for (i = 0; i < point; i++)
+        *p++ = i < nd ? digits[i] : '0';
+      if (nd > point) {
+        *p++ = '.';
+        for (i = point; i < nd; i++)
+          *p++ = digits[i];
+      }
+    }
+    *p = 0;
+  }
+}
+
+/* Output goes through one buffer per line so that large samples print fast. */
+struct peer_line {
+  char *buf;
+  size_t len, cap;
+};
+
+static void peer_line_reserve(struct peer_line *l, size_t extra)
+{
+  if (l->len + extra + 1 > l->cap) {
+    size_t cap = l->cap ? l->cap : 256;
+    while (l->len + extra + 1 > cap)
+      cap *= 2;
+    l->buf = (char *)realloc(l->buf, cap);
+    if (l->buf == NULL) {
+      fprintf(stderr, "out of memory\n");
+      exit(PEER_FAILED);
+    }
+    l->cap = cap;
+  }
+}
+
+static void peer_line_add(struct peer_line *l, const char *s)
+{
+  size_t n = strlen(s);
+  peer_line_reserve(l, n);
+  memcpy(l->buf + l->len, s, n + 1);
+  l->len += n;
+}
+
+/* peer_line_add_string appends a JSON string, escaped like Go's encoding/json
+ * (which also escapes <, > and &). */
+static void peer_line_add_string(struct peer_line *l, const char *s)
+{
+  char esc[8];
+  peer_line_add(l, "\"");
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"') peer_line_add(l, "\\\"");
+    else if (c == '\\') peer_line_add(l, "\\\\");
+    else if (c == '\n') peer_line_add(l, "\\n");
+    else if (c == '\r') peer_line_add(l, "\\r");
+    else if (c == '\t') peer_line_add(l, "\\t");
+    else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+      snprintf(esc, sizeof esc, "\\u%04x", c);
+      peer_line_add(l, esc);
+    } else {
+      char one[2] = {(char)c, 0};
+      peer_line_add(l, one);
+    }
+  }
+  peer_line_add(l, "\"");
+}
+
+/* peer_print_sample prints {"id":1,"text":"ddsgo 1 1","values":[1,1.125],"seq":1}. */
+static void peer_print_sample(struct peer_line *l, int32_t id, const char *text,
+                              const double *values, uint32_t n, uint64_t seq)
+{
+  char num[48];
+  uint32_t i;
+  l->len = 0;
+  snprintf(num, sizeof num, "{\"id\":%d,\"text\":", (int)id);
+  peer_line_add(l, num);
+  peer_line_add_string(l, text);
+  peer_line_add(l, ",\"values\":[");
+  for (i = 0; i < n; i++) {
+    if (i > 0)
+      peer_line_add(l, ",");
+    peer_format_double(num, sizeof num, values[i]);
+    peer_line_add(l, num);
+  }
+  snprintf(num, sizeof num, "],\"seq\":%llu}\n", (unsigned long long)seq);
+  peer_line_add(l, num);
+  fwrite(l->buf, 1, l->len, stdout);
+  fflush(stdout);
+}
+
+/* peer_print_state prints {"id":1,"state":"disposed"} (or "unregistered"). */
+static void peer_print_state(int32_t id, const char *state)
+{
+  printf("{\"id\":%d,\"state\":\"%s\"}\n", (int)id, state);
+  fflush(stdout);
+}
+
+/* Instance state transitions seen by a subscriber, per id in [1, keys]. */
+struct peer_states {
+  unsigned char *state; /* keys+1 entries, bit 1 disposed, bit 2 unregistered reported */
+  int keys;
+  int dispose;          /* 1: -dispose (count disposed), 0: -unregister */
+};
+
+/* peer_note_state prints the first disposed / unregistered transition of
+ * each id and returns 1 when it is the kind of event the run expects. */
+static int peer_note_state(struct peer_states *t, int32_t id, int disposed, int no_writers)
+{
+  unsigned char bit;
+  const char *name;
+  if (disposed) { bit = 1; name = "disposed"; }
+  else if (no_writers) { bit = 2; name = "unregistered"; }
+  else return 0;
+  if (id < 1 || id > t->keys || (t->state[id] & bit))
+    return 0;
+  t->state[id] |= bit;
+  peer_print_state(id, name);
+  return (bit == 1) == (t->dispose != 0);
+}
+
+static double peer_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void peer_sleep(double seconds)
+{
+  struct timespec ts;
+  if (seconds <= 0)
+    return;
+  ts.tv_sec = (time_t)seconds;
+  ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+  }
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* INTEROP_PEER_COMMON_H */
