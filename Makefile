@@ -4,12 +4,16 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 NETNS   := scripts/netns.sh
 FUZZTIME ?= 10s
 
-.PHONY: test deps lint unit fuzz bench-smoke bench
+.PHONY: test deps peers lint unit fuzz bench-smoke bench
 
-test: deps lint unit fuzz bench-smoke
+test: deps lint peers unit fuzz bench-smoke
 
 deps:
 	scripts/deps.sh
+
+# The real peers (Cyclone DDS and Fast DDS programs) the interop tests run.
+peers:
+	$(MAKE) -C interop
 
 lint:
 	@out=$$($(GOBIN)/gofumpt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofumpt: $$out"; exit 1; fi

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pkgs=(
-	iproute2 tshark make gcc g++ cmake pkg-config
+	iproute2 util-linux tshark build-essential pkg-config
 	cyclonedds-tools libddsc0debian cyclonedds-dev
 	libfastrtps-dev libfastcdr-dev fastddsgen fastdds-tools default-jre-headless
 )
