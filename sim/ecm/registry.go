@@ -1,0 +1,195 @@
+package ecm
+
+import (
+	"fmt"
+	"reflect"
+	"unsafe"
+
+	"github.com/ddsgo/ddsgo/rtps/cdr"
+)
+
+// ComponentID identifies a component type within one Manager. IDs are assigned by
+// registration in order, starting at 0; the serialized state refers to component types
+// by name, so two managers may number the same type differently.
+type ComponentID uint16
+
+// MaxComponentTypes is the number of component types one Manager can register.
+const MaxComponentTypes = 256
+
+// Codec serializes one component type for the state of package ecm. Encode appends v to
+// the encoder; Decode reads a value into v, reporting problems through the decoder's
+// sticky error (cdr.Decoder.SetErr) so that malformed input never panics. A zero Codec
+// (both functions nil) selects the default reflection codec when T is a plain type (see
+// the package documentation); otherwise the type is left out of serialized state.
+//
+// Equal, when set, reports whether two values are equal; it decides whether
+// SetComponentData changed anything and how EntitiesByComponents matches. When nil,
+// values are compared with reflect.DeepEqual.
+type Codec[T any] struct {
+	Encode func(enc *cdr.Encoder, v *T)
+	Decode func(dec *cdr.Decoder, v *T)
+	Equal  func(a, b *T) bool
+}
+
+// typeInfo is the type-erased registration of one component type.
+type typeInfo struct {
+	name      string
+	rtype     reflect.Type
+	newColumn func() column
+	// serializable reports whether the type has a codec.
+	serializable bool
+	// check decodes a value into a scratch value (to validate a state before applying it).
+	check func(d *cdr.Decoder)
+}
+
+type registry struct {
+	types  []typeInfo
+	byKey  map[uintptr]ComponentID
+	byName map[string]ComponentID
+	// cache is a direct-mapped cache of byKey: looking a type up costs a few
+	// instructions instead of a map access, which keeps typed accessors small enough for
+	// the processor to overlap the memory accesses of consecutive calls.
+	cache [64]cacheEntry
+}
+
+type cacheEntry struct {
+	key uintptr
+	id  ComponentID
+}
+
+func cacheSlot(key uintptr) int { return int(key>>5) & 63 }
+
+// typeKey returns a process-unique key for T: the address of the runtime type descriptor
+// of *T, read from an interface's type word. It is cheaper than hashing a reflect.Type.
+func typeKey[T any]() uintptr {
+	var p any = (*T)(nil)
+	return (*[2]uintptr)(unsafe.Pointer(&p))[0]
+}
+
+// lookup returns the id of T if T is registered with m.
+func lookup[T any](m *Manager) (ComponentID, bool) {
+	key := typeKey[T]()
+	if c := &m.reg.cache[cacheSlot(key)]; c.key == key {
+		return c.id, true
+	}
+	return m.reg.lookupSlow(key)
+}
+
+func (r *registry) lookupSlow(key uintptr) (ComponentID, bool) {
+	id, ok := r.byKey[key]
+	return id, ok
+}
+
+// defaultName is the name given to a type registered implicitly: its package path and
+// type name, or its type literal.
+func defaultName(t reflect.Type) string {
+	if t.Name() != "" && t.PkgPath() != "" {
+		return t.PkgPath() + "." + t.Name()
+	}
+	return t.String()
+}
+
+// Register registers component type T under name with codec and returns its id. An empty
+// name selects the default name (package path and type name). Registering a type again
+// with the same name returns its id and replaces its codec when codec is not zero.
+// Register panics when name is taken by another type, when T is already registered under
+// another name, or when MaxComponentTypes types are registered: these are programming
+// errors, not input errors.
+func Register[T any](m *Manager, name string, codec Codec[T]) ComponentID {
+	rt := reflect.TypeFor[T]()
+	if name == "" {
+		name = defaultName(rt)
+	}
+	key := typeKey[T]()
+	if id, ok := m.reg.byKey[key]; ok {
+		if m.reg.types[id].name != name {
+			panic(fmt.Sprintf("ecm: type %v registered as %q, not %q", rt, m.reg.types[id].name, name))
+		}
+		if codec.Encode != nil || codec.Decode != nil || codec.Equal != nil {
+			t := &m.reg.types[id]
+			t.serializable, t.newColumn, t.check = columnFactory(codec)
+			m.updateCodec(id)
+		}
+		return id
+	}
+	if _, ok := m.reg.byName[name]; ok {
+		panic(fmt.Sprintf("ecm: component name %q already registered", name))
+	}
+	if len(m.reg.types) >= MaxComponentTypes {
+		panic("ecm: too many component types")
+	}
+	id := ComponentID(len(m.reg.types))
+	ser, nc, check := columnFactory(codec)
+	m.reg.types = append(m.reg.types, typeInfo{name: name, rtype: rt, newColumn: nc, serializable: ser, check: check})
+	m.reg.byKey[key] = id
+	m.reg.byName[name] = id
+	if c := &m.reg.cache[cacheSlot(key)]; c.key == 0 {
+		*c = cacheEntry{key, id}
+	}
+	m.periodic = append(m.periodic, 0)
+	return id
+}
+
+// ID returns the id of component type T, registering T with the default name and codec
+// if needed.
+func ID[T any](m *Manager) ComponentID {
+	if id, ok := lookup[T](m); ok {
+		return id
+	}
+	return Register(m, "", Codec[T]{})
+}
+
+// LookupID returns the id of component type T and whether T is registered. It never
+// registers, so it is safe on a Reader.
+func LookupID[T any](s Source) (ComponentID, bool) {
+	m, _ := s.source()
+	return lookup[T](m)
+}
+
+// ComponentName returns the registered name of a component type, or "" if id is unknown.
+func (m *Manager) ComponentName(id ComponentID) string {
+	if int(id) >= len(m.reg.types) {
+		return ""
+	}
+	return m.reg.types[id].name
+}
+
+// ComponentIDByName returns the id of the component type registered under name.
+func (m *Manager) ComponentIDByName(name string) (ComponentID, bool) {
+	id, ok := m.reg.byName[name]
+	return id, ok
+}
+
+// ComponentTypeCount returns the number of registered component types; their ids are
+// 0 to ComponentTypeCount()-1.
+func (m *Manager) ComponentTypeCount() int { return len(m.reg.types) }
+
+// columnFactory returns whether codec (or the default codec) can serialize T, a
+// constructor of columns bound to the codec, and a function that decodes and drops a
+// value.
+func columnFactory[T any](codec Codec[T]) (bool, func() column, func(*cdr.Decoder)) {
+	ops := &colOps[T]{enc: codec.Encode, dec: codec.Decode, eq: codec.Equal}
+	if ops.enc == nil && ops.dec == nil {
+		if enc, dec, ok := defaultCodec[T](); ok {
+			ops.enc, ops.dec = enc, dec
+		}
+	}
+	if ops.eq == nil {
+		ops.eq = func(a, b *T) bool { return reflect.DeepEqual(*a, *b) }
+	}
+	ser := ops.enc != nil && ops.dec != nil
+	check := func(d *cdr.Decoder) {
+		var v T
+		ops.dec(d, &v)
+	}
+	return ser, func() column { return &col[T]{ops: ops} }, check
+}
+
+// updateCodec points the existing columns of type id at its new codec.
+func (m *Manager) updateCodec(id ComponentID) {
+	for _, a := range m.archs {
+		if ci := a.colIdx[id]; ci != 0 {
+			a.cols[ci-1].setOps(m.reg.types[id].newColumn())
+		}
+	}
+}
