@@ -1,0 +1,82 @@
+// Package sim is the simulation layer: a systems runner over an ecm.Manager in the
+// manner of Gazebo Sim, entity queries with the filters of ROS simulation_interfaces,
+// world files in a subset of SDF, and the TriggeredPublisher system.
+//
+// # Systems and phases
+//
+// A System is any value; the optional interfaces it implements say what it does:
+// Configurer (read its configuration once, when added), Resetter, PreUpdater,
+// Updater and PostUpdater. A Runner calls, in every step:
+//
+//  1. PreUpdate of every PreUpdater, then
+//  2. Update of every Updater, both on the runner's goroutine with the *ecm.Manager,
+//     ordered by priority (smaller first; equal priorities in the order the systems
+//     were added), then
+//  3. PostUpdate of every PostUpdater with an ecm.Reader, a read-only view: a
+//     PostUpdater cannot change the Manager at compile time. The PostUpdate calls run
+//     in parallel, one goroutine each, and the step ends when all have returned.
+//
+// Then the runner ends the step of the Manager (ecm's EndStep: entities are no longer
+// new, removal requests are processed, removed components forgotten, change states
+// cleared). A system's priority is the integer in the <gz:system_priority> element
+// of its configuration, else its Priority method (Prioritizer), else 0; the
+// constants PhysicsPriority etc. are Gazebo's. Systems added during a step take part
+// from the next one.
+//
+// # Time
+//
+// UpdateInfo follows Gazebo. SimTime is the time reached at the end of the step, so
+// the first unpaused step has SimTime == Dt == StepSize and Iterations == 1. A paused
+// step still calls every phase, with Dt == 0 and SimTime and Iterations unchanged.
+// RealTime is the wall time spent unpaused since the start, at the start of the step.
+//
+// Run steps until its context ends or it took N unpaused steps (paused steps do not
+// count). With a RealTimeFactor f > 0, each unpaused step is given StepSize/f of wall
+// time, sleeping what is left after the systems ran; when the systems are slower the
+// schedule restarts from the current time rather than catching up. 0 runs as fast as
+// possible. While paused, Run takes a step every Config.PausedPeriod, or at once when
+// a control arrives. SetPaused, Step (n unpaused steps, then paused again, as
+// Gazebo's multi-step; only while paused), Reset and SetRealTimeFactor may be called
+// from any goroutine and apply from the next step. RunOnce takes one step without
+// sleeping. Wall time comes from a Clock, which tests replace.
+//
+// # Reset
+//
+// Before its first step a Runner serializes the whole Manager (ecm's State); after a
+// Reset the next step is a reset step, as in Gazebo: every entity is removed and the
+// initial state applied (SetState), SimTime returns to Config.InitialSimTime with a
+// negative Dt (the jump back), Iterations and RealTime to 0; then, in the order they
+// were added, systems that implement Resetter are reset, and the others are made
+// anew by their Factory and configured again (Gazebo reloads such plugins; here they
+// keep their place in the order) or, without a Factory, kept as they are. The reset
+// step runs no update phase. Component types without a codec are not part of the
+// state and do not survive a reset.
+//
+// # Entity queries
+//
+// GetEntities, or CompileFilter and Filter.AppendEntities, select the named entities
+// (those with a Name component) that pass an EntityFilters, as simulation_interfaces'
+// GetEntities: the name is matched as a whole against a POSIX extended regular
+// expression, categories match any, tags match any or all, bounds must overlap (a
+// sphere, an axis-aligned box or a convex hull, tested exactly by GJK distance), and
+// all filters must pass. Results come in ascending entity order with a Result code
+// of simulation_interfaces (ResultOK even when nothing matches); a malformed filter
+// gives ResultInvalidArgument (a code of ours, as simulation_interfaces leaves codes
+// above 100 to services) and an unknown bounds type ResultFeatureUnsupported, never
+// a panic. The standard components are Name, Pose, Category, Tags and Bounds, with
+// World, Model, Link and Static from world files (RegisterComponents).
+//
+// # World files
+//
+// LoadWorld builds a world from an SDF subset (world, model, link, pose, static,
+// nested models, plugin) and adds the systems of its <plugin> elements, made by a
+// Registry of factories and configured with their <plugin> element kept as an
+// Element tree. Malformed files give *LineError values with the line number.
+//
+// # TriggeredPublisher
+//
+// TriggeredPublisher is Gazebo's system of that name over a Bus (MemBus in process;
+// DDS topics later): when a message on its input topic matches its criteria it
+// publishes its output messages, at once or after a delay in simulation time.
+// Messages are Msg trees written in a subset of the protobuf text format.
+package sim

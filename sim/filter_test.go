@@ -1,0 +1,217 @@
+package sim
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ddsgo/ddsgo/sim/ecm"
+)
+
+// filterWorld builds:
+//
+//	1 world
+//	2 robot_1     robot, tags mobile+arm, at (0,0,0), sphere r=0.5
+//	3 robot_12    robot, tags mobile, at (10,0,0), box ±1
+//	4 alice       human, tags walker, at (3,0,0), no bounds
+//	5 crate       no category, tags static, no pose
+//	6 shelf       static object, at (0,5,0) yawed 90°, box x∈[0,4] y∈[-0.1,0.1]
+//	7 sky         dynamic object, empty bounds (unbounded)
+//	8 shelf/top   link of shelf at (0,0,2) relative, sphere r=0.1
+//	9 bad         robot, malformed bounds
+//	10 (no name)  at (0,0,0)
+func filterWorld(t *testing.T) *ecm.Manager {
+	t.Helper()
+	m := ecm.New()
+	RegisterComponents(m)
+	at := func(x, y, z float64) Pose { return Pose{Position: Vector3{x, y, z}, Orientation: IdentityQuaternion} }
+	add := func(name string, pose *Pose, cat *Category, tags Tags, b *Bounds) ecm.Entity {
+		e := m.CreateEntity()
+		ecm.CreateComponent(m, e, Name(name))
+		if pose != nil {
+			ecm.CreateComponent(m, e, *pose)
+		}
+		if cat != nil {
+			ecm.CreateComponent(m, e, *cat)
+		}
+		if tags != nil {
+			ecm.CreateComponent(m, e, tags)
+		}
+		if b != nil {
+			ecm.CreateComponent(m, e, *b)
+		}
+		return e
+	}
+	robot, human, static, dynamic := CategoryRobot, CategoryHuman, CategoryStaticObject, CategoryDynamicObject
+	p := func(x, y, z float64) *Pose { v := at(x, y, z); return &v }
+	world := add("world", nil, nil, nil, nil)
+	add("robot_1", p(0, 0, 0), &robot, Tags{"mobile", "arm"}, &Bounds{Type: BoundsSphere, Points: []Vector3{{}, {X: 0.5}}})
+	add("robot_12", p(10, 0, 0), &robot, Tags{"mobile"}, &Bounds{Type: BoundsBox, Points: []Vector3{{1, 1, 1}, {-1, -1, -1}}})
+	add("alice", p(3, 0, 0), &human, Tags{"walker"}, nil)
+	add("crate", nil, nil, Tags{"static"}, nil)
+	shelfPose := Pose{Position: Vector3{0, 5, 0}, Orientation: QuaternionFromEuler(0, 0, math.Pi/2)}
+	shelf := add("shelf", &shelfPose, &static, nil, &Bounds{Type: BoundsBox, Points: []Vector3{{0, -0.1, 0}, {4, 0.1, 1}}})
+	add("sky", nil, &dynamic, nil, &Bounds{Type: BoundsEmpty})
+	top := add("top", p(0, 0, 2), nil, nil, &Bounds{Type: BoundsSphere, Points: []Vector3{{}, {X: 0.1}}})
+	m.SetParentEntity(top, shelf)
+	add("bad", p(0, 0, 0), &robot, nil, &Bounds{Type: BoundsSphere, Points: []Vector3{{}}})
+	ecm.CreateComponent(m, m.CreateEntity(), at(0, 0, 0))
+	for e := ecm.Entity(2); e <= 7; e++ {
+		m.SetParentEntity(e, world)
+	}
+	return m
+}
+
+func sphere(x, y, z, r float64) Bounds {
+	return Bounds{Type: BoundsSphere, Points: []Vector3{{x, y, z}, {X: r}}}
+}
+
+func TestGetEntities(t *testing.T) {
+	m := filterWorld(t)
+	tests := []struct {
+		name string
+		f    EntityFilters
+		want []ecm.Entity
+	}{
+		{"all named", EntityFilters{}, []ecm.Entity{1, 2, 3, 4, 5, 6, 7, 8, 9}},
+		{"regex whole name", EntityFilters{Name: "robot_[0-9]"}, []ecm.Entity{2}},
+		{"regex repeat", EntityFilters{Name: "robot_[0-9]+"}, []ecm.Entity{2, 3}},
+		{"prefix is not whole", EntityFilters{Name: "rob"}, nil},
+		{"leftmost-longest alternation", EntityFilters{Name: "robot_1|robot_12"}, []ecm.Entity{2, 3}},
+		{"anchors inside", EntityFilters{Name: "^s.*$"}, []ecm.Entity{6, 7}},
+		{"posix class", EntityFilters{Name: "[[:alpha:]]+"}, []ecm.Entity{1, 4, 5, 6, 7, 8, 9}},
+		{"categories any", EntityFilters{Categories: []Category{CategoryHuman, CategoryStaticObject}}, []ecm.Entity{4, 6}},
+		{"missing category is object", EntityFilters{Categories: []Category{CategoryObject}}, []ecm.Entity{1, 5, 8}},
+		{"tags any", EntityFilters{Tags: TagsFilter{Tags: []string{"arm", "walker"}}}, []ecm.Entity{2, 4}},
+		{"tags all", EntityFilters{Tags: TagsFilter{Tags: []string{"mobile", "arm"}, Mode: TagsAll}}, []ecm.Entity{2}},
+		{"tags all one", EntityFilters{Tags: TagsFilter{Tags: []string{"mobile"}, Mode: TagsAll}}, []ecm.Entity{2, 3}},
+		// Sphere of radius 1 at (1.4,0,0): robot_1 (r .5 at 0) overlaps; alice (point
+		// at 3) does not; sky is unbounded; bad is malformed; world has no pose.
+		{"sphere", EntityFilters{Bounds: sphere(1.4, 0, 0, 1)}, []ecm.Entity{2, 7}},
+		{"sphere touching point", EntityFilters{Bounds: sphere(2, 0, 0, 1)}, []ecm.Entity{4, 7}},
+		{"sphere reaches box", EntityFilters{Bounds: sphere(8.5, 0.5, 0, 0.6)}, []ecm.Entity{3, 7}},
+		{"sphere misses box corner", EntityFilters{Bounds: sphere(8.5, 1.5, 0, 0.6)}, []ecm.Entity{7}},
+		// The shelf box is yawed 90°: it spans y ∈ [5, 9] at x ≈ 0.
+		{"rotated box", EntityFilters{Bounds: sphere(0, 8, 0.5, 0.2)}, []ecm.Entity{6, 7}},
+		{"rotated box not along x", EntityFilters{Bounds: sphere(3, 5, 0.5, 0.2)}, []ecm.Entity{7}},
+		// The link top is at shelf + (0,0,2) = (0,5,2).
+		{"child pose composed", EntityFilters{Bounds: sphere(0, 5, 2.15, 0.1)}, []ecm.Entity{7, 8}},
+		{"box", EntityFilters{Bounds: Bounds{Type: BoundsBox, Points: []Vector3{{2.5, -1, -1}, {12, 1, 1}}}}, []ecm.Entity{3, 4, 7}},
+		// The tetrahedron is x+y+z <= 5 above (-1,-1,-1): the shelf's corner (-0.1,5,0)
+		// is inside, robot_12 and top are not.
+		{"convex hull", EntityFilters{Bounds: Bounds{Type: BoundsConvexHull, Points: []Vector3{{-1, -1, -1}, {7, -1, -1}, {-1, 7, -1}, {-1, -1, 7}}}}, []ecm.Entity{2, 4, 6, 7}},
+		{"flat convex hull", EntityFilters{Bounds: Bounds{Type: BoundsConvexHull, Points: []Vector3{{-1, -1, 0}, {4, -1, 0}, {-1, 4, 0}}}}, []ecm.Entity{2, 4, 7}},
+		{"and", EntityFilters{Name: "robot.*", Categories: []Category{CategoryRobot}, Tags: TagsFilter{Tags: []string{"mobile"}}, Bounds: sphere(10, 0, 0, 0.1)}, []ecm.Entity{3}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, res := GetEntities(m, tt.f)
+			require.Equal(t, Result{Code: ResultOK}, res)
+			require.NoError(t, res.Err())
+			require.Equal(t, tt.want, got)
+			// The same through a Reader.
+			got, _ = GetEntities(m.Reader(), tt.f)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestBadFilters(t *testing.T) {
+	m := filterWorld(t)
+	tests := []struct {
+		name string
+		f    EntityFilters
+		code ResultCode
+		msg  string
+	}{
+		{"unbalanced", EntityFilters{Name: "robot("}, ResultInvalidArgument, "name filter: error parsing regexp: missing closing )"},
+		{"escape from anchors", EntityFilters{Name: "a)|(b"}, ResultInvalidArgument, "name filter"},
+		{"perl class", EntityFilters{Name: `\d+`}, ResultInvalidArgument, "name filter"},
+		{"perl flags", EntityFilters{Name: "(?i)robot"}, ResultInvalidArgument, "name filter"},
+		{"category", EntityFilters{Categories: []Category{3}}, ResultInvalidArgument, "unknown category 3"},
+		{"tags mode", EntityFilters{Tags: TagsFilter{Tags: []string{"x"}, Mode: 2}}, ResultInvalidArgument, "tags filter mode"},
+		{"bounds type", EntityFilters{Bounds: Bounds{Type: 9}}, ResultFeatureUnsupported, "unsupported type 9"},
+		{"sphere points", EntityFilters{Bounds: Bounds{Type: BoundsSphere, Points: []Vector3{{}}}}, ResultInvalidArgument, "sphere needs 2 points"},
+		{"sphere radius", EntityFilters{Bounds: sphere(0, 0, 0, -1)}, ResultInvalidArgument, "negative sphere radius"},
+		{"box points", EntityFilters{Bounds: Bounds{Type: BoundsBox, Points: []Vector3{{}, {}, {}}}}, ResultInvalidArgument, "box needs 2 points"},
+		{"hull points", EntityFilters{Bounds: Bounds{Type: BoundsConvexHull, Points: []Vector3{{}, {X: 1}}}}, ResultInvalidArgument, "at least 3 points"},
+		{"hull collinear", EntityFilters{Bounds: Bounds{Type: BoundsConvexHull, Points: []Vector3{{}, {X: 1}, {X: 2}}}}, ResultInvalidArgument, "collinear"},
+		{"nan", EntityFilters{Bounds: sphere(math.NaN(), 0, 0, 1)}, ResultInvalidArgument, "non-finite"},
+		{"empty with points", EntityFilters{Bounds: Bounds{Points: []Vector3{{}}}}, ResultInvalidArgument, "empty bounds with points"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, res := GetEntities(m, tt.f)
+			require.Nil(t, got)
+			require.Equal(t, tt.code, res.Code)
+			require.Contains(t, res.Message, tt.msg)
+			err := res.Err()
+			var re *ResultError
+			require.ErrorAs(t, err, &re)
+			require.Equal(t, tt.code, re.Code)
+			require.Contains(t, err.Error(), "sim: "+tt.code.String())
+			_, err = CompileFilter(tt.f)
+			require.ErrorAs(t, err, &re)
+		})
+	}
+}
+
+func TestFilterMatch(t *testing.T) {
+	m := filterWorld(t)
+	f, err := CompileFilter(EntityFilters{Name: "alice|crate"})
+	require.NoError(t, err)
+	require.True(t, f.Match(m, 4))
+	require.False(t, f.Match(m, 3))
+	require.False(t, f.Match(m, 10), "unnamed")
+	require.False(t, f.Match(m, 99), "no entity")
+	require.Equal(t, []ecm.Entity{7, 4, 5}, f.AppendEntities([]ecm.Entity{7}, m))
+}
+
+func TestHullDistance(t *testing.T) {
+	cube := func(x float64) []Vector3 {
+		return shapeOf(Bounds{Type: BoundsBox, Points: []Vector3{{x, 0, 0}, {x + 1, 1, 1}}}, Pose{}).pts
+	}
+	tests := []struct {
+		name string
+		a, b []Vector3
+		want float64
+	}{
+		{"separated cubes", cube(0), cube(2), 1},
+		{"touching cubes", cube(0), cube(1), 0},
+		{"overlapping cubes", cube(0), cube(0.5), 0},
+		{"point inside", cube(0), []Vector3{{0.5, 0.5, 0.5}}, 0},
+		{"point to face", cube(0), []Vector3{{0.5, 0.5, 3}}, 2},
+		{"point to edge", cube(0), []Vector3{{2, 2, 0.5}}, math.Sqrt2},
+		{"point to corner", cube(0), []Vector3{{2, 2, 2}}, math.Sqrt(3)},
+		{"point to triangle", []Vector3{{0, 0, 0}, {2, 0, 0}, {0, 2, 0}}, []Vector3{{0.5, 0.5, -1}}, 1},
+		{"segments", []Vector3{{-1, 0, 0}, {1, 0, 0}}, []Vector3{{0, -1, 2}, {0, 1, 2}}, 2},
+		{"same point", []Vector3{{1, 2, 3}}, []Vector3{{1, 2, 3}}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.InDelta(t, tt.want, hullDistance(tt.a, tt.b), 1e-9)
+			require.InDelta(t, tt.want, hullDistance(tt.b, tt.a), 1e-9)
+		})
+	}
+}
+
+func TestPoseMath(t *testing.T) {
+	q := QuaternionFromEuler(0, 0, math.Pi/2)
+	v := q.Rotate(Vector3{1, 0, 0})
+	require.InDelta(t, 0, v.X, 1e-12)
+	require.InDelta(t, 1, v.Y, 1e-12)
+	// Roll then pitch then yaw about fixed axes: x → (pitch 90°) -z → (yaw) -z.
+	q = QuaternionFromEuler(0, math.Pi/2, math.Pi/2)
+	v = q.Rotate(Vector3{1, 0, 0})
+	require.InDelta(t, 0, v.X, 1e-12)
+	require.InDelta(t, 0, v.Y, 1e-12)
+	require.InDelta(t, -1, v.Z, 1e-12)
+	require.Equal(t, Vector3{1, 2, 3}, Quaternion{}.Rotate(Vector3{1, 2, 3}), "zero quaternion is the identity")
+
+	parent := Pose{Position: Vector3{1, 0, 0}, Orientation: QuaternionFromEuler(0, 0, math.Pi/2)}
+	child := Pose{Position: Vector3{1, 0, 0}, Orientation: IdentityQuaternion}
+	w := parent.Compose(child)
+	require.InDelta(t, 1, w.Position.X, 1e-12)
+	require.InDelta(t, 1, w.Position.Y, 1e-12)
+}
