@@ -108,4 +108,28 @@
 // one named), ACKNACK and NACK_FRAG to the local writer named by writerId;
 // (3) keeps one timer at the earliest deadline reported by Schedule and
 // calls Tick on the endpoints that are due.
+//
+// # Engine
+//
+// [Engine] does (2) and (3) for one participant, and discovery does (1) on
+// top of it. NewEngine opens the transport (the GUID prefix starts with our
+// vendor id 01.dd, see [NewGUIDPrefix]) and starts the event loop: one
+// goroutine that takes each datagram from the transport's bounded queue and
+// routes it, runs the functions posted with [Engine.Post], and calls the
+// [Timer]s due, with one time.Timer set to the earliest deadline of a heap.
+// Engine.NewWriter and Engine.NewReader give each endpoint a Timer as its
+// Schedule callback; discovery adds timers of its own (announcements,
+// leases). [Engine.MatchWriter] also routes the writer's submessages to the
+// reader; DATA of a stateless built-in writer (SPDP) goes to the
+// [RawDataHandler] set with [Engine.HandleRaw], from any participant.
+//
+// The engine is the endpoints' Sender. A message for one of its own unicast
+// locators (a writer and a reader of the same participant) is copied into a
+// local queue that the event loop reads like the network, never delivered
+// synchronously. Datagrams that are not RTPS, that are malformed (the rest
+// of the message is dropped at the first invalid submessage, RTPS 2.5
+// §8.3.4.1), our own multicast echoes, submessages behind an INFO_DST for
+// another participant and submessages for endpoints that are not there are
+// dropped and counted ([EngineStats]). Routing an in-order DATA allocates
+// nothing.
 package rtps

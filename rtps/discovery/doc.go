@@ -2,9 +2,9 @@
 // (OMG DDSI-RTPS 2.5 §8.5, §9.6.2): what a participant announces about
 // itself in SPDP and about its writers and readers in SEDP, their encoding as
 // ParameterLists, the conversion of the QoS policies between their wire form
-// and the qos package, and the matching of writers with readers. It moves no
-// data: which built-in writer sends what, leases and timers belong to the
-// participant built on top of package rtps.
+// and the qos package, and the matching of writers with readers; and
+// [Participant], the running participant that announces, discovers and
+// matches over an rtps.Engine.
 //
 // # Participants
 //
@@ -66,4 +66,39 @@
 // opaque values per entity while decoding, and gives the caller the bounds
 // on remote participants and endpoints; anything beyond them is an error
 // wrapping [ErrLimit], for the caller to count and drop.
+//
+// # Participant
+//
+// [NewParticipant] opens the sockets (an rtps.Engine) and runs the
+// discovery protocols:
+//
+//   - SPDP: the participant announces itself at once and 4 more times 100 ms
+//     apart (like Fast DDS), then every Config.AnnouncePeriod, to the SPDP
+//     multicast group, the static peers and the participants it knows; a
+//     newly discovered participant gets a directed announcement first.
+//     Every datagram from a participant renews its lease; when the lease
+//     expires, or the participant disposes itself, it is removed and its
+//     endpoints are unmatched.
+//   - SEDP: reliable, transient-local, keyed built-in writers and readers
+//     (0x3c2/0x3c7 publications, 0x4c2/0x4c7 subscriptions), matched with
+//     those the remote BUILTIN_ENDPOINT_SET announces. Matching them sends a
+//     HEARTBEAT from our writers and a pre-emptive ACKNACK from our readers,
+//     so that neither side waits for a periodic HEARTBEAT (the 1 s stall
+//     between Cyclone DDS and Fast DDS). Local endpoints are announced with
+//     their EndpointData keyed by GUID and withdrawn by a dispose and
+//     unregister with inline KEY_HASH and STATUS_INFO.
+//   - The participant message protocol (WLP, 0x200c2/0x200c7): an
+//     AUTOMATIC liveliness message every third of the lease.
+//
+// Every endpoint discovered, remote or local (a participant matches its own
+// writers and readers), is matched with the local ones by [Match]; the rtps
+// endpoints get the remote locators (or the participant's defaults), and
+// the [MatchListener] of the local endpoint is told on a serial dispatcher
+// goroutine, never under a lock. [Limits] bound remote participants and
+// endpoints; what is refused is counted in [Stats].
+//
+// Lock order: Participant.mu, then an endpoint's lock, then the engine's
+// registry and timer locks. Deliver callbacks of the built-in readers hold
+// their reader's lock, so they only decode and post the rest to the event
+// loop.
 package discovery
