@@ -1,0 +1,303 @@
+package dds
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ddsgo/ddsgo/qos"
+	"github.com/ddsgo/ddsgo/rtps"
+	"github.com/ddsgo/ddsgo/rtps/cdr"
+	"github.com/stretchr/testify/require"
+)
+
+func TestWriteTake(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	w, r := endpoints[message](t, p, "msgs", nil, reliableReader())
+	ts := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+	for i := range 3 {
+		m := message{ID: int32(i), Text: "hello", Values: []float64{float64(i)}, Seq: 1}
+		require.NoError(t, w.WriteWithTimestamp(&m, ts))
+	}
+	m := message{ID: 0, Text: "again", Seq: 2}
+	require.NoError(t, w.Write(&m))
+
+	data, infos, err := r.Read(0, States{})
+	require.NoError(t, err)
+	require.Len(t, data, 4)
+	for i, info := range infos {
+		require.True(t, info.ValidData)
+		require.Equal(t, NotReadSampleState, info.SampleState)
+		require.Equal(t, NewViewState, info.ViewState)
+		require.Equal(t, AliveInstanceState, info.InstanceState)
+		require.Equal(t, w.InstanceHandle(), info.PublicationHandle)
+		require.Equal(t, r.LookupInstance(&data[i]), info.InstanceHandle)
+		require.Equal(t, w.LookupInstance(&data[i]), info.InstanceHandle)
+	}
+	for i := range data {
+		if data[i].ID == 1 {
+			require.Equal(t, ts, infos[i].SourceTimestamp)
+			require.Equal(t, message{ID: 1, Text: "hello", Values: []float64{1}, Seq: 1}, data[i])
+		}
+	}
+
+	// Read again: READ and NOT_NEW; only NOT_READ selects nothing.
+	_, infos, err = r.Read(0, States{})
+	require.NoError(t, err)
+	require.Equal(t, ReadSampleState, infos[0].SampleState)
+	require.Equal(t, NotNewViewState, infos[0].ViewState)
+	_, _, err = r.Read(0, NotReadStates)
+	require.ErrorIs(t, err, ErrNoData)
+
+	// Take up to 2, then the rest.
+	data, _, err = r.Take(2, States{})
+	require.NoError(t, err)
+	require.Len(t, data, 2)
+	data, _, err = r.Take(0, States{})
+	require.NoError(t, err)
+	require.Len(t, data, 2)
+	_, _, err = r.Take(0, States{})
+	require.ErrorIs(t, err, ErrNoData)
+
+	// The encapsulation of a final type is XCDR1.
+	fw := w.ew.(*fakeWriter)
+	fw.record = true
+	require.NoError(t, w.Write(&m))
+	require.Equal(t, []byte{0x00, byte(cdr.CDRLE)}, fw.changes[0].Payload[:2])
+}
+
+func TestInstanceStates(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	w, r := endpoints[point](t, p, "points", nil, reliableReader())
+	fw := w.ew.(*fakeWriter)
+	fw.record = true
+
+	a, b, c := point{ID: 1, X: 1}, point{ID: 2, X: 2}, point{ID: 3, X: 3}
+	for _, v := range []*point{&a, &b, &c} {
+		require.NoError(t, w.Write(v))
+	}
+	ha := w.LookupInstance(&a)
+	require.False(t, ha.IsNil())
+	require.NoError(t, w.Dispose(&a))
+	require.NoError(t, w.UnregisterInstance(&b)) // autodispose: disposed too
+	q := w.Qos()
+	q.WriterDataLifecycle.AutodisposeUnregisteredInstances = false
+	require.NoError(t, w.SetQos(q))
+	require.NoError(t, w.UnregisterInstanceHandle(w.LookupInstance(&c)))
+	require.ErrorIs(t, w.UnregisterInstance(&c), ErrPreconditionNotMet)
+	require.Equal(t, HandleNil, w.LookupInstance(&c))
+
+	// Dispose and unregister send the serialized key and the key hash.
+	kinds := []rtps.ChangeKind{}
+	for _, ch := range fw.changes {
+		kinds = append(kinds, ch.Kind)
+	}
+	require.Equal(t, []rtps.ChangeKind{rtps.Alive, rtps.Alive, rtps.Alive, rtps.NotAliveDisposed, rtps.NotAliveDisposedUnregistered, rtps.NotAliveUnregistered}, kinds)
+	dispose := fw.changes[3]
+	require.Equal(t, []byte{0, 1, 0, 0, 1, 0, 0, 0}, dispose.Payload)
+	require.Equal(t, w.codec.KeyHash(&a), cdr.KeyHash(dispose.KeyHash))
+
+	st := map[int32]InstanceState{}
+	valid := map[int32]bool{}
+	for prev := HandleNil; ; {
+		data, infos, err := r.TakeNextInstance(prev, 0, States{})
+		if err != nil {
+			require.ErrorIs(t, err, ErrNoData)
+			break
+		}
+		prev = infos[0].InstanceHandle
+		for i := range data {
+			st[data[i].ID] = infos[i].InstanceState
+			valid[data[i].ID] = valid[data[i].ID] || infos[i].ValidData
+		}
+	}
+	require.Equal(t, map[int32]InstanceState{
+		1: NotAliveDisposedInstanceState,
+		2: NotAliveDisposedInstanceState,
+		3: NotAliveNoWritersInstanceState,
+	}, st)
+	require.Equal(t, map[int32]bool{1: true, 2: true, 3: true}, valid)
+
+	// Writing a disposed instance makes it alive again, in a new generation.
+	require.NoError(t, w.Write(&a))
+	data, infos, err := r.ReadInstance(ha, 0, States{})
+	require.NoError(t, err)
+	require.Equal(t, a, data[len(data)-1])
+	require.Equal(t, AliveInstanceState, infos[0].InstanceState)
+	require.Equal(t, int32(1), infos[len(infos)-1].DisposedGenerationCount)
+	_, _, err = r.ReadInstance(listenerHandle(99), 0, States{})
+	require.ErrorIs(t, err, ErrBadParameter)
+
+	// Keys from handles.
+	var k point
+	require.NoError(t, w.GetKeyValue(&k, ha))
+	require.Equal(t, point{ID: 1}, k)
+	k = point{}
+	require.NoError(t, r.GetKeyValue(&k, ha))
+	require.Equal(t, point{ID: 1}, k)
+	_, infos, err = r.ReadInstance(ha, 0, States{})
+	require.NoError(t, err)
+	require.Equal(t, ReadSampleState, infos[0].SampleState) // GetKeyValue read nothing
+
+	h, err := w.RegisterInstance(&point{ID: 7})
+	require.NoError(t, err)
+	require.Equal(t, h, w.LookupInstance(&point{ID: 7}))
+	require.Equal(t, HandleNil, r.LookupInstance(&point{ID: 7}))
+	require.NoError(t, w.DisposeInstance(h))
+	require.ErrorIs(t, w.Dispose(&point{ID: 7}), nil)
+	require.ErrorIs(t, w.DisposeInstance(listenerHandle(98)), ErrPreconditionNotMet)
+	_, err = w.RegisterInstance(nil)
+	require.ErrorIs(t, err, ErrBadParameter)
+	require.ErrorIs(t, w.Write(nil), ErrBadParameter)
+}
+
+// listenerHandle returns the handle of an instance of point with id.
+func listenerHandle(id int32) InstanceHandle {
+	c := cdr.MustCodec[point]()
+	return listenerHandleFromKeyHash(c.KeyHash(&point{ID: id}))
+}
+
+func listenerHandleFromKeyHash(kh cdr.KeyHash) InstanceHandle {
+	var h InstanceHandle
+	for i := range h {
+		h[i] = kh[i] ^ handleMask[i]
+	}
+	return h
+}
+
+func TestDeleteWriterUnregisters(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	w, r := endpoints[point](t, p, "points", nil, reliableReader())
+	require.NoError(t, w.Write(&point{ID: 1}))
+	require.NoError(t, w.Publisher().DeleteDataWriter(w))
+	_, infos, err := r.Take(0, States{})
+	require.NoError(t, err)
+	require.Equal(t, NotAliveDisposedInstanceState, infos[len(infos)-1].InstanceState)
+}
+
+func TestReaderResourceLimits(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	rq := reliableReader()
+	rq.ResourceLimits.MaxSamples = 2
+	w, r := endpoints[point](t, p, "points", nil, rq)
+	for i := range 3 {
+		require.NoError(t, w.Write(&point{ID: int32(i)}))
+	}
+	st, err := r.SampleRejectedStatus()
+	require.NoError(t, err)
+	require.Equal(t, int32(1), st.TotalCount)
+	require.Equal(t, int32(1), st.TotalCountChange)
+	st, err = r.SampleRejectedStatus()
+	require.NoError(t, err)
+	require.Zero(t, st.TotalCountChange)
+
+	// An undecodable payload is a lost sample.
+	r.deliver(&rtps.Sample{Writer: w.ew.GUID(), Payload: []byte{0, 1, 0, 0, 1}})
+	ls, err := r.SampleLostStatus()
+	require.NoError(t, err)
+	require.Equal(t, int32(1), ls.TotalCount)
+}
+
+func TestAppendableXCDR2(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	w, r := endpoints[appendable](t, p, "app", nil, reliableReader())
+	fw := w.ew.(*fakeWriter)
+	fw.record = true
+	require.Equal(t, []qos.DataRepresentationID{qos.XCDR2}, fw.cfg.Qos.DataRepresentation.Value)
+	require.NoError(t, w.Write(&appendable{ID: 4, V: 5}))
+	require.Equal(t, []byte{0x00, byte(cdr.DCDR2LE)}, fw.changes[0].Payload[:2])
+	require.NoError(t, w.Dispose(&appendable{ID: 4}))
+	require.Equal(t, []byte{0x00, byte(cdr.CDR2LE)}, fw.changes[1].Payload[:2])
+	data, _, err := r.Take(0, States{})
+	require.NoError(t, err)
+	require.Equal(t, appendable{ID: 4, V: 5}, data[0])
+}
+
+func TestIncompatibleAndMatched(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	wq := qos.DefaultDataWriterQos()
+	wq.Reliability.Kind = qos.BestEffort
+	w, r := endpoints[point](t, p, "points", &wq, reliableReader())
+	ws, err := w.OfferedIncompatibleQosStatus()
+	require.NoError(t, err)
+	require.Equal(t, int32(1), ws.TotalCount)
+	require.Equal(t, qos.ReliabilityPolicyID, ws.LastPolicyID)
+	rs, err := r.RequestedIncompatibleQosStatus()
+	require.NoError(t, err)
+	require.Equal(t, int32(1), rs.TotalCount)
+	ms, err := w.PublicationMatchedStatus()
+	require.NoError(t, err)
+	require.Zero(t, ms.CurrentCount)
+
+	// A matching reader.
+	r2, err := CreateDataReader[point](r.Subscriber(), w.Topic(), nil, nil, 0)
+	require.NoError(t, err)
+	ms, err = w.PublicationMatchedStatus()
+	require.NoError(t, err)
+	require.Equal(t, int32(1), ms.CurrentCount)
+	require.Equal(t, r2.InstanceHandle(), ms.LastSubscriptionHandle)
+	subs, err := w.MatchedSubscriptions()
+	require.NoError(t, err)
+	require.Equal(t, []InstanceHandle{r2.InstanceHandle()}, subs)
+	d, err := w.MatchedSubscriptionData(subs[0])
+	require.NoError(t, err)
+	require.Equal(t, "points", d.TopicName)
+	require.Equal(t, p.InstanceHandle(), d.ParticipantKey)
+	sm, err := r2.SubscriptionMatchedStatus()
+	require.NoError(t, err)
+	require.Equal(t, int32(1), sm.TotalCount)
+	lc, err := r2.LivelinessChangedStatus()
+	require.NoError(t, err)
+	require.Equal(t, int32(1), lc.AliveCount)
+
+	require.NoError(t, r.Subscriber().DeleteDataReader(r2))
+	ms, err = w.PublicationMatchedStatus()
+	require.NoError(t, err)
+	require.Zero(t, ms.CurrentCount)
+	require.Equal(t, int32(-1), ms.CurrentCountChange)
+}
+
+func TestRemoteEntities(t *testing.T) {
+	net := &fakeNet{}
+	p1 := testParticipant(t, net, nil)
+	p2 := testParticipant(t, net, nil)
+	ps, err := p1.DiscoveredParticipants()
+	require.NoError(t, err)
+	require.Equal(t, []InstanceHandle{p2.InstanceHandle()}, ps)
+	pd, err := p1.DiscoveredParticipantData(ps[0])
+	require.NoError(t, err)
+	require.Equal(t, p2.InstanceHandle(), pd.Key)
+
+	w, _ := endpoints[point](t, p1, "points", nil, nil)
+	tt, _ := NewTopicType[point]("test::points")
+	topic, err := p2.CreateTopic("points", tt, nil, nil, 0)
+	require.NoError(t, err)
+	sub, err := p2.CreateSubscriber(nil, nil, 0)
+	require.NoError(t, err)
+	r, err := CreateDataReader[point](sub, topic, nil, nil, 0)
+	require.NoError(t, err)
+	require.NoError(t, w.Write(&point{ID: 5}))
+	data, _, err := r.Take(0, States{})
+	require.NoError(t, err)
+	require.Equal(t, []point{{ID: 5}}, data)
+
+	// The remote writer is an entity of p2's ECM under the remote participant.
+	pubs, err := r.MatchedPublications()
+	require.NoError(t, err)
+	require.Equal(t, []InstanceHandle{w.InstanceHandle()}, pubs)
+	d, err := r.MatchedPublicationData(pubs[0])
+	require.NoError(t, err)
+	require.Equal(t, p1.InstanceHandle(), d.ParticipantKey)
+	require.Equal(t, qos.Reliable, d.Qos.Reliability.Kind)
+
+	require.NoError(t, p1.DeleteContainedEntities())
+	require.NoError(t, Factory().DeleteParticipant(p1))
+	ps, err = p2.DiscoveredParticipants()
+	require.NoError(t, err)
+	require.Empty(t, ps)
+	pubs, err = r.MatchedPublications()
+	require.NoError(t, err)
+	require.Empty(t, pubs)
+	_, infos, err := r.Read(0, States{})
+	require.NoError(t, err)
+	require.Equal(t, NotAliveDisposedInstanceState, infos[0].InstanceState)
+}

@@ -1,0 +1,66 @@
+package dds
+
+import (
+	"context"
+
+	"github.com/ddsgo/ddsgo/qos"
+	"github.com/ddsgo/ddsgo/rtps"
+	"github.com/ddsgo/ddsgo/rtps/discovery"
+	"github.com/ddsgo/ddsgo/rtps/wire"
+)
+
+// engine is what the package needs of a running RTPS participant: the facade of package
+// rtps/discovery (discovery.Participant) behind an interface, so that tests run against
+// an in-memory fake.
+type engine interface {
+	GUIDPrefix() wire.GuidPrefix
+	NewWriter(cfg endpointConfig) (engineWriter, error)
+	NewReader(cfg endpointConfig, deliver func(*rtps.Sample)) (engineReader, error)
+	// Participants returns the discovered (remote, alive) participants.
+	Participants() []discovery.ParticipantData
+	// OnParticipant registers the function called when a remote participant is
+	// discovered (alive) or lost, on the engine's dispatcher goroutine.
+	OnParticipant(fn func(p discovery.ParticipantData, alive bool))
+	Close() error
+}
+
+// endpointConfig is discovery.EndpointConfig, plus Release.
+type endpointConfig struct {
+	Topic, Type     string
+	Keyed           bool
+	Qos             discovery.EndpointQos
+	TypeInformation []byte
+	// Listener is called on the engine's dispatcher goroutine, never under its locks.
+	Listener matchListener
+	// Release, for writers, receives the payload of every change the writer history
+	// drops, so that its buffer can be reused.
+	Release func([]byte)
+}
+
+// matchListener is discovery.MatchListener.
+type matchListener interface {
+	OnMatch(local wire.GUID, remote *discovery.EndpointData)
+	OnUnmatch(local wire.GUID, remote wire.GUID)
+	OnIncompatible(local wire.GUID, remote *discovery.EndpointData, policies []qos.PolicyID)
+}
+
+// engineWriter is discovery.LocalWriter.
+type engineWriter interface {
+	GUID() wire.GUID
+	// Write stores the change in the history (which owns c.Payload from then on) and
+	// sends it; it blocks up to max_blocking_time when a KEEP_ALL history is full.
+	Write(c rtps.Change) (wire.SequenceNumber, error)
+	WaitForAcknowledgments(ctx context.Context) error
+	UpdateQos(q discovery.EndpointQos) error
+	Close() error
+}
+
+// engineReader is discovery.LocalReader.
+type engineReader interface {
+	GUID() wire.GUID
+	UpdateQos(q discovery.EndpointQos) error
+	Close() error
+}
+
+// engineFactory starts the engine of a participant.
+type engineFactory func(domain int, cfg Config, q qos.DomainParticipantQos) (engine, error)

@@ -1,0 +1,251 @@
+package dds
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/ddsgo/ddsgo/dds/internal/dispatch"
+	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/sim/ecm"
+	"github.com/ddsgo/ddsgo/waitset"
+)
+
+// Entity is what every DCPS entity has (Entity of DDS 1.4 §2.2.2.1.2): its handle,
+// enabling, its StatusCondition and its changed statuses. The entities are
+// *DomainParticipant, *Publisher, *Subscriber, *Topic, *DataWriter[T] and
+// *DataReader[T].
+type Entity interface {
+	// InstanceHandle returns the entity's handle, made from its GUID. It is HandleNil
+	// until the entity is enabled.
+	InstanceHandle() InstanceHandle
+	// Enable enables the entity.
+	Enable() error
+	// StatusCondition returns the entity's StatusCondition.
+	StatusCondition() *StatusCondition
+	// StatusChanges returns the statuses changed since they were last read.
+	StatusChanges() listener.StatusMask
+}
+
+// entityKind is the kind of an entity of the participant's ECM.
+type entityKind uint8
+
+const (
+	kindParticipant entityKind = iota + 1
+	kindPublisher
+	kindSubscriber
+	kindTopic
+	kindWriter
+	kindReader
+	kindRemoteParticipant
+	kindRemoteWriter
+	kindRemoteReader
+)
+
+// The ECM components of the entities of a participant.
+type (
+	// kindComp says what the entity is.
+	kindComp struct{ Kind entityKind }
+	// handleComp is the entity's handle (its GUID); HandleNil until enabled.
+	handleComp struct{ Handle InstanceHandle }
+	// enabledComp is the enabled flag.
+	enabledComp struct{ Enabled bool }
+	// nameComp is a topic's name and type name, or an endpoint's topic's.
+	nameComp struct{ Topic, Type string }
+	// listenerComp is the listener and its mask.
+	listenerComp struct {
+		Listener any
+		Mask     listener.StatusMask
+	}
+	// objComp refers to the Go object of a local entity.
+	objComp struct{ obj entityObject }
+	// topicRefComp is the topic entity a writer or reader uses.
+	topicRefComp struct{ Topic ecm.Entity }
+	// matchesComp is the list of remote endpoints matched with a local endpoint.
+	matchesComp struct{ Handles []InstanceHandle }
+	// remoteParticipantComp is what a discovered participant announced.
+	remoteParticipantComp struct{ Data ParticipantBuiltinTopicData }
+	// remoteEndpointComp is what a matched remote endpoint announced, and the number of
+	// local endpoints matched with it.
+	remoteEndpointComp struct {
+		Data EndpointBuiltinTopicData
+		Refs int
+	}
+	// statusComp refers to the status block of a local entity.
+	statusComp struct{ s *statusBlock }
+)
+
+// entityObject is a local entity's Go object.
+type entityObject interface {
+	listener.Entity
+	core() *entity
+	// enableSelf enables the entity alone (its parent is enabled); called with the
+	// participant's op lock held, not its lock.
+	enableSelf() error
+	// teardown releases the entity's resources after it left the ECM: it closes the
+	// engine endpoint. Called with the op lock held, not the participant's lock.
+	teardown()
+}
+
+// entity is the part of every local entity the package handles alike.
+type entity struct {
+	p      *DomainParticipant
+	parent *entity
+	ent    ecm.Entity
+	kind   entityKind
+	self   entityObject
+
+	enabled atomic.Bool
+	deleted atomic.Bool
+	// lmask is the mask of the entity's listener, or 0 without a listener: what
+	// the hot paths check before posting to the dispatcher.
+	lmask atomic.Uint32
+
+	status statusBlock
+	cond   StatusCondition
+	slot   dispatch.Slot
+}
+
+// statusBlock keeps the communication statuses of an entity. changes is the
+// status-changed mask, written under mu and read atomically.
+type statusBlock struct {
+	mu           sync.Mutex
+	changes      atomic.Uint32
+	matched      listener.MatchedCounter
+	incompatible listener.IncompatibleQosCounter
+	deadline     listener.Counter
+	livelinessL  listener.Counter
+	liveliness   listener.LivelinessCounter
+	sampleLost   listener.Counter
+	rejected     listener.SampleRejectedCounter
+	inconsistent listener.Counter
+}
+
+// setChanged marks k changed; the caller holds s.mu.
+func (s *statusBlock) setChanged(k listener.StatusKind) { s.changes.Or(uint32(k)) }
+
+// clearChanged marks k read.
+func (s *statusBlock) clearChanged(k listener.StatusKind) { s.changes.And(^uint32(k)) }
+
+// InstanceHandle returns the entity's handle, made from its GUID; HandleNil while it is
+// not enabled.
+func (e *entity) InstanceHandle() InstanceHandle {
+	e.p.mu.Lock()
+	defer e.p.mu.Unlock()
+	if e.deleted.Load() {
+		return HandleNil
+	}
+	h, _ := ecm.ComponentData[handleComp](e.p.m, e.ent)
+	return h.Handle
+}
+
+// StatusCondition returns the entity's StatusCondition (get_statuscondition).
+func (e *entity) StatusCondition() *StatusCondition { return &e.cond }
+
+// StatusChanges returns the statuses that changed since they were last read
+// (get_status_changes).
+func (e *entity) StatusChanges() listener.StatusMask {
+	return listener.StatusMask(e.status.changes.Load())
+}
+
+// core returns e.
+func (e *entity) core() *entity { return e }
+
+// init sets up e as a new entity of p under parent; the caller holds p.mu and adds the
+// kind's components after.
+func (e *entity) init(p *DomainParticipant, parent *entity, kind entityKind, self entityObject, l any, mask listener.StatusMask) {
+	e.p, e.parent, e.kind, e.self = p, parent, kind, self
+	e.cond.e = e
+	e.cond.enabled.Store(uint32(listener.MaskAll))
+	e.slot.Handle = e.dispatch
+	e.ent = p.m.CreateEntity()
+	ecm.CreateComponent(p.m, e.ent, kindComp{kind})
+	ecm.CreateComponent(p.m, e.ent, handleComp{})
+	ecm.CreateComponent(p.m, e.ent, enabledComp{})
+	ecm.CreateComponent(p.m, e.ent, objComp{self})
+	ecm.CreateComponent(p.m, e.ent, statusComp{&e.status})
+	e.setListenerLocked(l, mask)
+	if parent != nil {
+		p.m.SetParentEntity(e.ent, parent.ent)
+	}
+}
+
+// setListenerLocked stores the listener; the caller holds p.mu.
+func (e *entity) setListenerLocked(l any, mask listener.StatusMask) {
+	ecm.SetComponentData(e.p.m, e.ent, listenerComp{Listener: l, Mask: mask})
+	if l == nil {
+		mask = 0
+	}
+	e.lmask.Store(uint32(mask))
+}
+
+// check returns ErrAlreadyDeleted for a deleted entity and ErrNotEnabled for a disabled
+// one.
+func (e *entity) check() error {
+	if e.deleted.Load() {
+		return ErrAlreadyDeleted
+	}
+	if !e.enabled.Load() {
+		return ErrNotEnabled
+	}
+	return nil
+}
+
+// alive returns ErrAlreadyDeleted for a deleted entity.
+func (e *entity) alive() error {
+	if e.deleted.Load() {
+		return ErrAlreadyDeleted
+	}
+	return nil
+}
+
+// listens reports whether the listener of e or of an entity containing it handles k.
+func (e *entity) listens(k listener.StatusKind) bool {
+	for x := e; x != nil; x = x.parent {
+		if x.lmask.Load()&uint32(k) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// raised notifies the StatusCondition and the listeners of a change of k. Call it after
+// setting the change, outside every lock but the caller's own.
+func (e *entity) raised(k listener.StatusKind) {
+	e.cond.Notify()
+	if e.listens(k) && e.enabled.Load() {
+		e.p.disp.Post(&e.slot, uint32(k))
+	}
+}
+
+// StatusCondition is the condition of an entity's communication statuses
+// (StatusCondition of DDS 1.4 §2.2.2.1.9): it is triggered when a status in its enabled
+// set has changed and was not read since. Attach it to a waitset.WaitSet.
+type StatusCondition struct {
+	waitset.Trigger
+	e       *entity
+	enabled atomic.Uint32
+}
+
+// TriggerValue reports whether an enabled status changed since it was last read.
+func (c *StatusCondition) TriggerValue() bool {
+	return c.e.status.changes.Load()&c.enabled.Load() != 0
+}
+
+// EnabledStatuses returns the statuses the condition watches (get_enabled_statuses); all
+// of them by default.
+func (c *StatusCondition) EnabledStatuses() listener.StatusMask {
+	return listener.StatusMask(c.enabled.Load())
+}
+
+// SetEnabledStatuses sets the statuses the condition watches (set_enabled_statuses).
+func (c *StatusCondition) SetEnabledStatuses(m listener.StatusMask) error {
+	if err := c.e.alive(); err != nil {
+		return err
+	}
+	c.enabled.Store(uint32(m))
+	c.Notify()
+	return nil
+}
+
+// Entity returns the entity the condition belongs to (get_entity).
+func (c *StatusCondition) Entity() Entity { return c.e.self.(Entity) }

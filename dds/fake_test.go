@@ -1,0 +1,310 @@
+package dds
+
+import (
+	"context"
+	"sync"
+
+	"github.com/ddsgo/ddsgo/qos"
+	"github.com/ddsgo/ddsgo/rtps"
+	"github.com/ddsgo/ddsgo/rtps/discovery"
+	"github.com/ddsgo/ddsgo/rtps/wire"
+)
+
+// fakeNet connects fake engines: the endpoints of all its engines match as the real
+// discovery would, and writes are delivered at once to the matched readers.
+type fakeNet struct {
+	mu      sync.Mutex
+	engines []*fakeEngine
+	next    byte
+}
+
+// factory returns the engine factory of participants on n.
+func (n *fakeNet) factory() engineFactory {
+	return func(int, Config, qos.DomainParticipantQos) (engine, error) {
+		n.mu.Lock()
+		n.next++
+		e := &fakeEngine{net: n, prefix: wire.GuidPrefix{0x01, 0xdd, n.next}}
+		others := append([]*fakeEngine(nil), n.engines...)
+		n.engines = append(n.engines, e)
+		n.mu.Unlock()
+		for _, o := range others {
+			o.participant(e, true)
+		}
+		return e, nil
+	}
+}
+
+type fakeEngine struct {
+	net    *fakeNet
+	prefix wire.GuidPrefix
+	mu     sync.Mutex
+	key    uint32
+	onPart func(discovery.ParticipantData, bool)
+	// endpoints of this engine
+	writers []*fakeWriter
+	readers []*fakeReader
+}
+
+func (e *fakeEngine) participant(other *fakeEngine, alive bool) {
+	e.mu.Lock()
+	fn := e.onPart
+	e.mu.Unlock()
+	if fn != nil {
+		fn(discovery.ParticipantData{GUIDPrefix: other.prefix}, alive)
+	}
+}
+
+func (e *fakeEngine) GUIDPrefix() wire.GuidPrefix { return e.prefix }
+
+func (e *fakeEngine) OnParticipant(fn func(discovery.ParticipantData, bool)) {
+	e.mu.Lock()
+	e.onPart = fn
+	e.mu.Unlock()
+	e.net.mu.Lock()
+	others := append([]*fakeEngine(nil), e.net.engines...)
+	e.net.mu.Unlock()
+	for _, o := range others {
+		if o != e {
+			fn(discovery.ParticipantData{GUIDPrefix: o.prefix}, true)
+		}
+	}
+}
+
+func (e *fakeEngine) Participants() []discovery.ParticipantData {
+	e.net.mu.Lock()
+	defer e.net.mu.Unlock()
+	var out []discovery.ParticipantData
+	for _, o := range e.net.engines {
+		if o != e {
+			out = append(out, discovery.ParticipantData{GUIDPrefix: o.prefix})
+		}
+	}
+	return out
+}
+
+func (e *fakeEngine) Close() error {
+	e.net.mu.Lock()
+	for i, o := range e.net.engines {
+		if o == e {
+			e.net.engines = append(e.net.engines[:i], e.net.engines[i+1:]...)
+			break
+		}
+	}
+	others := append([]*fakeEngine(nil), e.net.engines...)
+	e.net.mu.Unlock()
+	for _, o := range others {
+		o.participant(e, false)
+	}
+	return nil
+}
+
+func (e *fakeEngine) guid(kind byte) wire.GUID {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.key++
+	return wire.GUID{Prefix: e.prefix, Entity: wire.EntityID{Key: [3]byte{0, byte(e.key >> 8), byte(e.key)}, Kind: kind}}
+}
+
+func endpointData(g wire.GUID, cfg endpointConfig) *discovery.EndpointData {
+	return &discovery.EndpointData{
+		GUID:            g,
+		ParticipantGUID: wire.GUID{Prefix: g.Prefix, Entity: wire.EntityIDParticipant},
+		TopicName:       cfg.Topic,
+		TypeName:        cfg.Type,
+		Qos:             cfg.Qos,
+	}
+}
+
+func (e *fakeEngine) NewWriter(cfg endpointConfig) (engineWriter, error) {
+	kind := byte(wire.EntityKindWriterNoKey)
+	if cfg.Keyed {
+		kind = wire.EntityKindWriterWithKey
+	}
+	w := &fakeWriter{e: e, cfg: cfg}
+	w.data = endpointData(e.guid(kind), cfg)
+	e.mu.Lock()
+	e.writers = append(e.writers, w)
+	e.mu.Unlock()
+	for _, r := range e.net.readers() {
+		e.net.match(w, r)
+	}
+	return w, nil
+}
+
+func (e *fakeEngine) NewReader(cfg endpointConfig, deliver func(*rtps.Sample)) (engineReader, error) {
+	kind := byte(wire.EntityKindReaderNoKey)
+	if cfg.Keyed {
+		kind = wire.EntityKindReaderWithKey
+	}
+	r := &fakeReader{e: e, cfg: cfg, deliver: deliver}
+	r.data = endpointData(e.guid(kind), cfg)
+	e.mu.Lock()
+	e.readers = append(e.readers, r)
+	e.mu.Unlock()
+	for _, w := range e.net.writers() {
+		e.net.match(w, r)
+	}
+	return r, nil
+}
+
+func (n *fakeNet) readers() []*fakeReader {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var out []*fakeReader
+	for _, e := range n.engines {
+		e.mu.Lock()
+		out = append(out, e.readers...)
+		e.mu.Unlock()
+	}
+	return out
+}
+
+func (n *fakeNet) writers() []*fakeWriter {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var out []*fakeWriter
+	for _, e := range n.engines {
+		e.mu.Lock()
+		out = append(out, e.writers...)
+		e.mu.Unlock()
+	}
+	return out
+}
+
+// match matches w and r as discovery would and tells both listeners.
+func (n *fakeNet) match(w *fakeWriter, r *fakeReader) {
+	res := discovery.Match(w.data, r.data)
+	switch {
+	case res.Matched():
+		w.mu.Lock()
+		w.matched = append(w.matched, r)
+		w.mu.Unlock()
+		w.cfg.Listener.OnMatch(w.data.GUID, r.data)
+		r.cfg.Listener.OnMatch(r.data.GUID, w.data)
+	case len(res.Incompatible) > 0:
+		w.cfg.Listener.OnIncompatible(w.data.GUID, r.data, res.Incompatible)
+		r.cfg.Listener.OnIncompatible(r.data.GUID, w.data, res.Incompatible)
+	}
+}
+
+type fakeWriter struct {
+	e    *fakeEngine
+	cfg  endpointConfig
+	data *discovery.EndpointData
+
+	mu      sync.Mutex
+	matched []*fakeReader
+	sn      wire.SequenceNumber
+	last    []byte
+	sample  rtps.Sample
+	closed  bool
+	changes []rtps.Change // when recording
+	record  bool
+}
+
+func (w *fakeWriter) GUID() wire.GUID { return w.data.GUID }
+
+// Write delivers c to the matched readers and keeps it as the only change of its
+// history, releasing the previous one.
+func (w *fakeWriter) Write(c rtps.Change) (wire.SequenceNumber, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return 0, context.Canceled
+	}
+	w.sn++
+	if w.record {
+		rc := c
+		rc.Payload = append([]byte(nil), c.Payload...)
+		w.changes = append(w.changes, rc)
+	}
+	s := &w.sample
+	*s = rtps.Sample{
+		Writer:          w.data.GUID,
+		SN:              w.sn,
+		Kind:            c.Kind,
+		KeyHash:         c.KeyHash,
+		HasKeyHash:      w.cfg.Keyed && c.Kind != rtps.Alive,
+		KeyOnly:         c.Kind != rtps.Alive,
+		SourceTimestamp: c.Timestamp,
+		Payload:         c.Payload,
+	}
+	for _, r := range w.matched {
+		r.deliver(s)
+	}
+	if w.last != nil && w.cfg.Release != nil {
+		w.cfg.Release(w.last)
+	}
+	w.last = c.Payload
+	return w.sn, nil
+}
+
+func (w *fakeWriter) WaitForAcknowledgments(context.Context) error { return nil }
+
+func (w *fakeWriter) UpdateQos(q discovery.EndpointQos) error {
+	w.data.Qos = q
+	return nil
+}
+
+func (w *fakeWriter) Close() error {
+	w.mu.Lock()
+	w.closed = true
+	matched := w.matched
+	w.matched = nil
+	w.mu.Unlock()
+	for _, r := range matched {
+		r.cfg.Listener.OnUnmatch(r.data.GUID, w.data.GUID)
+		w.cfg.Listener.OnUnmatch(w.data.GUID, r.data.GUID)
+	}
+	w.e.mu.Lock()
+	for i, x := range w.e.writers {
+		if x == w {
+			w.e.writers = append(w.e.writers[:i], w.e.writers[i+1:]...)
+			break
+		}
+	}
+	w.e.mu.Unlock()
+	return nil
+}
+
+type fakeReader struct {
+	e       *fakeEngine
+	cfg     endpointConfig
+	data    *discovery.EndpointData
+	deliver func(*rtps.Sample)
+}
+
+func (r *fakeReader) GUID() wire.GUID { return r.data.GUID }
+
+func (r *fakeReader) UpdateQos(q discovery.EndpointQos) error {
+	r.data.Qos = q
+	return nil
+}
+
+func (r *fakeReader) Close() error {
+	for _, w := range r.e.net.writers() {
+		w.mu.Lock()
+		found := false
+		for i, x := range w.matched {
+			if x == r {
+				w.matched = append(w.matched[:i], w.matched[i+1:]...)
+				found = true
+				break
+			}
+		}
+		w.mu.Unlock()
+		if found {
+			w.cfg.Listener.OnUnmatch(w.data.GUID, r.data.GUID)
+			r.cfg.Listener.OnUnmatch(r.data.GUID, w.data.GUID)
+		}
+	}
+	r.e.mu.Lock()
+	for i, x := range r.e.readers {
+		if x == r {
+			r.e.readers = append(r.e.readers[:i], r.e.readers[i+1:]...)
+			break
+		}
+	}
+	r.e.mu.Unlock()
+	return nil
+}

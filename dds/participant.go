@@ -1,0 +1,748 @@
+package dds
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/ddsgo/ddsgo/dds/internal/dispatch"
+	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/qos"
+	"github.com/ddsgo/ddsgo/rtps/discovery"
+	"github.com/ddsgo/ddsgo/rtps/wire"
+	"github.com/ddsgo/ddsgo/sim/ecm"
+)
+
+// Local entity kinds of the GUIDs of publishers, subscribers and topics, which RTPS
+// does not announce: the group kinds of RTPS 2.5 §9.3.1.2 and a vendor-specific kind
+// for topics.
+const (
+	topicEntityKind = wire.EntityKindVendorFlag | 0x05
+)
+
+// participantDefaults are the default QoS a participant gives the entities it creates.
+type participantDefaults struct {
+	Publisher  qos.PublisherQos
+	Subscriber qos.SubscriberQos
+	Topic      qos.TopicQos
+}
+
+// DomainParticipant is a participant in a DDS domain (DomainParticipant of DDS 1.4
+// §2.2.2.2.1): the factory of publishers, subscribers and topics, and the owner of the
+// RTPS participant that discovers and talks to the other participants of the domain.
+//
+// Its entities, local and discovered, live in its entity-component manager (see
+// Entities).
+type DomainParticipant struct {
+	entity
+
+	factory *DomainParticipantFactory
+	domain  int
+	opts    options
+	now     func() time.Time
+
+	// opMu serializes the operations that change the entity graph (create, delete,
+	// enable, set QoS); it is held while calling the engine, p.mu is not.
+	opMu sync.Mutex
+	// mu guards m and what the components hold.
+	mu      sync.Mutex
+	m       *ecm.Manager
+	prefix  wire.GuidPrefix
+	nextKey uint32
+
+	eng  engine
+	disp *dispatch.Dispatcher
+}
+
+func newParticipant(f *DomainParticipantFactory, domain int, q qos.DomainParticipantQos, l listener.DomainParticipantListener, mask listener.StatusMask, o options) *DomainParticipant {
+	p := &DomainParticipant{
+		factory: f,
+		domain:  domain,
+		opts:    o,
+		now:     o.cfg.Now,
+		m:       ecm.New(),
+		disp:    dispatch.New(),
+	}
+	if p.now == nil {
+		p.now = time.Now
+	}
+	p.mu.Lock()
+	p.init(p, nil, kindParticipant, p, listenerOf(l), mask)
+	ecm.CreateComponent(p.m, p.ent, q)
+	ecm.CreateComponent(p.m, p.ent, participantDefaults{
+		Publisher:  qos.DefaultPublisherQos(),
+		Subscriber: qos.DefaultSubscriberQos(),
+		Topic:      qos.DefaultTopicQos(),
+	})
+	p.mu.Unlock()
+	return p
+}
+
+// listenerOf returns l as a stored listener: nil for a nil interface.
+func listenerOf[L any](l L) any {
+	if any(l) == nil {
+		return nil
+	}
+	return l
+}
+
+// DomainID returns the participant's domain id (get_domain_id).
+func (p *DomainParticipant) DomainID() int { return p.domain }
+
+// Enable enables the participant: it starts its RTPS participant, which starts
+// discovery, and enables the entities it contains when its ENTITY_FACTORY QoS says so.
+func (p *DomainParticipant) Enable() error {
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	return p.enable(p)
+}
+
+func (p *DomainParticipant) enableSelf() error {
+	p.mu.Lock()
+	q, _ := ecm.ComponentData[qos.DomainParticipantQos](p.m, p.ent)
+	p.mu.Unlock()
+	eng, err := p.opts.engine(p.domain, p.opts.cfg, q)
+	if err != nil {
+		return wrapErr(ErrError, err, "starting the RTPS participant")
+	}
+	p.eng = eng
+	p.mu.Lock()
+	p.prefix = eng.GUIDPrefix()
+	ecm.SetComponentData(p.m, p.ent, handleComp{listener.HandleFromGUID(guidBytes(wire.GUID{Prefix: p.prefix, Entity: wire.EntityIDParticipant}))})
+	p.mu.Unlock()
+	eng.OnParticipant(p.onParticipant)
+	return nil
+}
+
+// teardown stops the engine.
+func (p *DomainParticipant) teardown() {
+	if p.eng != nil {
+		_ = p.eng.Close()
+	}
+}
+
+// guidBytes returns the 16 bytes of g.
+func guidBytes(g wire.GUID) [16]byte {
+	var b [16]byte
+	copy(b[:], g.Prefix[:])
+	copy(b[12:], g.Entity.Key[:])
+	b[15] = g.Entity.Kind
+	return b
+}
+
+// localGUID allocates the handle of a publisher, subscriber or topic; the caller holds
+// p.mu.
+func (p *DomainParticipant) localHandle(kind byte) InstanceHandle {
+	p.nextKey++
+	k := p.nextKey
+	return listener.HandleFromGUID(guidBytes(wire.GUID{Prefix: p.prefix, Entity: wire.EntityID{Key: [3]byte{byte(k >> 16), byte(k >> 8), byte(k)}, Kind: kind}}))
+}
+
+// enable enables o, and its children when its ENTITY_FACTORY QoS says so. The caller
+// holds p.opMu.
+func (p *DomainParticipant) enable(o entityObject) error {
+	e := o.core()
+	if err := e.alive(); err != nil {
+		return err
+	}
+	if e.enabled.Load() {
+		return nil
+	}
+	if e.parent != nil && !e.parent.enabled.Load() {
+		return errorf(ErrPreconditionNotMet, "the entity's factory is not enabled")
+	}
+	if err := o.enableSelf(); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	ecm.SetComponentData(p.m, e.ent, enabledComp{true})
+	e.enabled.Store(true)
+	var children []entityObject
+	if p.autoenable(e) {
+		children = p.childrenLocked(e)
+	}
+	p.mu.Unlock()
+	// Statuses that changed while the entity was being enabled (a match the engine
+	// reported at once) reach the listeners now.
+	if ch := e.status.changes.Load(); ch != 0 {
+		e.cond.Notify()
+		p.disp.Post(&e.slot, ch)
+	}
+	for _, c := range children {
+		if err := p.enable(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// autoenable reports whether e's ENTITY_FACTORY enables the entities it creates; the
+// caller holds p.mu.
+func (p *DomainParticipant) autoenable(e *entity) bool {
+	switch e.kind {
+	case kindParticipant:
+		q, _ := ecm.ComponentData[qos.DomainParticipantQos](p.m, e.ent)
+		return q.EntityFactory.AutoenableCreatedEntities
+	case kindPublisher:
+		q, _ := ecm.ComponentData[qos.PublisherQos](p.m, e.ent)
+		return q.EntityFactory.AutoenableCreatedEntities
+	case kindSubscriber:
+		q, _ := ecm.ComponentData[qos.SubscriberQos](p.m, e.ent)
+		return q.EntityFactory.AutoenableCreatedEntities
+	default:
+		return false
+	}
+}
+
+// childrenLocked returns the objects of e's children, topics first (writers and
+// readers need theirs enabled); the caller holds p.mu.
+func (p *DomainParticipant) childrenLocked(e *entity) []entityObject {
+	var out []entityObject
+	for _, c := range p.m.Children(e.ent) {
+		if o, ok := ecm.Get[objComp](p.m, c); ok {
+			out = append(out, o.obj)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b entityObject) int {
+		ta, tb := a.core().kind == kindTopic, b.core().kind == kindTopic
+		switch {
+		case ta && !tb:
+			return -1
+		case tb && !ta:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// create runs fn, which sets up a new entity under p.mu, and enables the entity when
+// its factory is enabled and autoenables; on an enable error the entity is deleted.
+func (p *DomainParticipant) create(o entityObject, parent *entity, fn func()) error {
+	p.mu.Lock()
+	fn()
+	auto := parent.enabled.Load() && p.autoenable(parent)
+	p.mu.Unlock()
+	if !auto {
+		return nil
+	}
+	if err := p.enable(o); err != nil {
+		_ = p.remove(o, true)
+		return err
+	}
+	return nil
+}
+
+// remove deletes o, and with recursive everything it contains. The caller holds
+// p.opMu.
+func (p *DomainParticipant) remove(o entityObject, recursive bool) error {
+	e := o.core()
+	if err := e.alive(); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	if !recursive && (len(p.m.Children(e.ent)) > 0 || busy(o)) {
+		p.mu.Unlock()
+		return errorf(ErrPreconditionNotMet, "the entity still contains entities")
+	}
+	if e.kind == kindTopic && p.topicInUse(e.ent) {
+		p.mu.Unlock()
+		return errorf(ErrPreconditionNotMet, "the topic has writers or readers")
+	}
+	var objs []entityObject
+	for _, d := range p.m.Descendants(e.ent) {
+		if oc, ok := ecm.Get[objComp](p.m, d); ok {
+			oc.obj.core().deleted.Store(true)
+			objs = append(objs, oc.obj)
+		}
+	}
+	p.m.RequestRemoveEntity(e.ent, true)
+	p.m.ProcessRemoveEntityRequests()
+	p.mu.Unlock()
+	// Descendants come in creation order: tear the children down first.
+	for i := len(objs) - 1; i >= 0; i-- {
+		objs[i].teardown()
+	}
+	return nil
+}
+
+// busier is implemented by entities that contain things other than entities (a reader's
+// conditions).
+type busier interface{ busy() bool }
+
+func busy(o entityObject) bool {
+	b, ok := o.(busier)
+	return ok && b.busy()
+}
+
+// topicInUse reports whether a writer or reader uses topic t; the caller holds p.mu.
+func (p *DomainParticipant) topicInUse(t ecm.Entity) bool {
+	used := false
+	ecm.EachRO1(p.m, func(_ ecm.Entity, r topicRefComp) bool {
+		used = r.Topic == t
+		return !used
+	})
+	return used
+}
+
+// deleteChildren deletes the children of e, and what they contain: not-topic children
+// first, since topics cannot go while writers or readers use them.
+func (p *DomainParticipant) deleteChildren(e *entity) error {
+	if err := e.alive(); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	children := p.childrenLocked(e)
+	p.mu.Unlock()
+	slices.Reverse(children) // topics last
+	for _, c := range children {
+		if err := p.remove(c, true); err != nil && !errors.Is(err, ErrAlreadyDeleted) {
+			return err
+		}
+	}
+	return nil
+}
+
+// DeleteContainedEntities deletes every publisher, subscriber and topic of the
+// participant, with their writers, readers and conditions (delete_contained_entities):
+// a recursive removal from the participant's entity graph.
+func (p *DomainParticipant) DeleteContainedEntities() error {
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	return p.deleteChildren(&p.entity)
+}
+
+// Qos returns the participant's QoS (get_qos).
+func (p *DomainParticipant) Qos() qos.DomainParticipantQos {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	q, _ := ecm.ComponentData[qos.DomainParticipantQos](p.m, p.ent)
+	return q.Clone()
+}
+
+// SetQos changes the participant's QoS (set_qos).
+func (p *DomainParticipant) SetQos(q qos.DomainParticipantQos) error {
+	return setQos(&p.entity, q)
+}
+
+// Listener returns the participant's listener (get_listener).
+func (p *DomainParticipant) Listener() listener.DomainParticipantListener {
+	l, _ := p.listener().(listener.DomainParticipantListener)
+	return l
+}
+
+// SetListener sets the participant's listener and the statuses it handles
+// (set_listener). A nil listener handles nothing.
+func (p *DomainParticipant) SetListener(l listener.DomainParticipantListener, mask listener.StatusMask) error {
+	return p.setListener(listenerOf(l), mask)
+}
+
+// listener returns e's listener.
+func (e *entity) listener() any {
+	e.p.mu.Lock()
+	defer e.p.mu.Unlock()
+	lc, _ := ecm.ComponentData[listenerComp](e.p.m, e.ent)
+	return lc.Listener
+}
+
+func (e *entity) setListener(l any, mask listener.StatusMask) error {
+	if err := e.alive(); err != nil {
+		return err
+	}
+	e.p.mu.Lock()
+	defer e.p.mu.Unlock()
+	e.setListenerLocked(l, mask)
+	return nil
+}
+
+// qosValue is the method set of the QoS types of the entities.
+type qosValue[Q any] interface {
+	Validate() error
+	CheckChange(next Q) error
+	Clone() Q
+}
+
+// setQos validates q and stores it as e's QoS; once e is enabled, only changeable
+// policies may change.
+func setQos[Q qosValue[Q]](e *entity, q Q) error {
+	if err := e.alive(); err != nil {
+		return err
+	}
+	if err := q.Validate(); err != nil {
+		return qosErr(err)
+	}
+	p := e.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e.enabled.Load() {
+		cur, _ := ecm.ComponentData[Q](p.m, e.ent)
+		if err := cur.CheckChange(q); err != nil {
+			return qosErr(err)
+		}
+	}
+	ecm.SetComponentData(p.m, e.ent, q.Clone())
+	return nil
+}
+
+// getQos returns a copy of e's QoS of type Q.
+func getQos[Q qosValue[Q]](e *entity) Q {
+	e.p.mu.Lock()
+	defer e.p.mu.Unlock()
+	q, _ := ecm.ComponentData[Q](e.p.m, e.ent)
+	return q.Clone()
+}
+
+// defaults returns the participant's default QoS.
+func (p *DomainParticipant) defaults() participantDefaults {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d, _ := ecm.ComponentData[participantDefaults](p.m, p.ent)
+	return d
+}
+
+func (p *DomainParticipant) setDefaults(fn func(d *participantDefaults)) error {
+	if err := p.alive(); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d, _ := ecm.ComponentData[participantDefaults](p.m, p.ent)
+	fn(&d)
+	ecm.SetComponentData(p.m, p.ent, d)
+	return nil
+}
+
+// DefaultPublisherQos returns the QoS CreatePublisher uses for a nil QoS.
+func (p *DomainParticipant) DefaultPublisherQos() qos.PublisherQos {
+	return p.defaults().Publisher.Clone()
+}
+
+// SetDefaultPublisherQos sets the QoS CreatePublisher uses for a nil QoS.
+func (p *DomainParticipant) SetDefaultPublisherQos(q qos.PublisherQos) error {
+	if err := q.Validate(); err != nil {
+		return qosErr(err)
+	}
+	return p.setDefaults(func(d *participantDefaults) { d.Publisher = q.Clone() })
+}
+
+// DefaultSubscriberQos returns the QoS CreateSubscriber uses for a nil QoS.
+func (p *DomainParticipant) DefaultSubscriberQos() qos.SubscriberQos {
+	return p.defaults().Subscriber.Clone()
+}
+
+// SetDefaultSubscriberQos sets the QoS CreateSubscriber uses for a nil QoS.
+func (p *DomainParticipant) SetDefaultSubscriberQos(q qos.SubscriberQos) error {
+	if err := q.Validate(); err != nil {
+		return qosErr(err)
+	}
+	return p.setDefaults(func(d *participantDefaults) { d.Subscriber = q.Clone() })
+}
+
+// DefaultTopicQos returns the QoS CreateTopic uses for a nil QoS.
+func (p *DomainParticipant) DefaultTopicQos() qos.TopicQos {
+	return p.defaults().Topic.Clone()
+}
+
+// SetDefaultTopicQos sets the QoS CreateTopic uses for a nil QoS.
+func (p *DomainParticipant) SetDefaultTopicQos(q qos.TopicQos) error {
+	if err := q.Validate(); err != nil {
+		return qosErr(err)
+	}
+	return p.setDefaults(func(d *participantDefaults) { d.Topic = q.Clone() })
+}
+
+// CreatePublisher creates a publisher (create_publisher). A nil q means the default
+// publisher QoS. The publisher is enabled when the participant is and its ENTITY_FACTORY
+// QoS autoenables.
+func (p *DomainParticipant) CreatePublisher(q *qos.PublisherQos, l listener.PublisherListener, mask listener.StatusMask) (*Publisher, error) {
+	if err := p.alive(); err != nil {
+		return nil, err
+	}
+	pq := p.defaults().Publisher
+	if q != nil {
+		pq = q.Clone()
+	}
+	if err := pq.Validate(); err != nil {
+		return nil, qosErr(err)
+	}
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	pub := &Publisher{}
+	err := p.create(pub, &p.entity, func() {
+		pub.init(p, &p.entity, kindPublisher, pub, listenerOf(l), mask)
+		ecm.CreateComponent(p.m, pub.ent, pq)
+		ecm.CreateComponent(p.m, pub.ent, publisherDefaults{qos.DefaultDataWriterQos()})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return pub, nil
+}
+
+// DeletePublisher deletes a publisher that has no writers left (delete_publisher).
+func (p *DomainParticipant) DeletePublisher(pub *Publisher) error {
+	if pub == nil || pub.p != p {
+		return errorf(ErrPreconditionNotMet, "the publisher is not the participant's")
+	}
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	return p.remove(pub, false)
+}
+
+// CreateSubscriber creates a subscriber (create_subscriber). A nil q means the default
+// subscriber QoS.
+func (p *DomainParticipant) CreateSubscriber(q *qos.SubscriberQos, l listener.SubscriberListener, mask listener.StatusMask) (*Subscriber, error) {
+	if err := p.alive(); err != nil {
+		return nil, err
+	}
+	sq := p.defaults().Subscriber
+	if q != nil {
+		sq = q.Clone()
+	}
+	if err := sq.Validate(); err != nil {
+		return nil, qosErr(err)
+	}
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	sub := &Subscriber{}
+	err := p.create(sub, &p.entity, func() {
+		sub.init(p, &p.entity, kindSubscriber, sub, listenerOf(l), mask)
+		ecm.CreateComponent(p.m, sub.ent, sq)
+		ecm.CreateComponent(p.m, sub.ent, subscriberDefaults{qos.DefaultDataReaderQos()})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sub, nil
+}
+
+// DeleteSubscriber deletes a subscriber that has no readers left (delete_subscriber).
+func (p *DomainParticipant) DeleteSubscriber(sub *Subscriber) error {
+	if sub == nil || sub.p != p {
+		return errorf(ErrPreconditionNotMet, "the subscriber is not the participant's")
+	}
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	return p.remove(sub, false)
+}
+
+// CreateTopic creates a topic of type ts (create_topic). A nil q means the default topic
+// QoS. Creating a topic whose name a topic of another type has fails with
+// ErrPreconditionNotMet.
+func (p *DomainParticipant) CreateTopic(name string, ts TypeSupport, q *qos.TopicQos, l listener.TopicListener, mask listener.StatusMask) (*Topic, error) {
+	if err := p.alive(); err != nil {
+		return nil, err
+	}
+	if name == "" || ts == nil {
+		return nil, errorf(ErrBadParameter, "a topic needs a name and a type")
+	}
+	tq := p.defaults().Topic
+	if q != nil {
+		tq = q.Clone()
+	}
+	if err := tq.Validate(); err != nil {
+		return nil, qosErr(err)
+	}
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	if t := p.lookupTopic(name); t != nil && t.TypeName() != ts.TypeName() {
+		return nil, errorf(ErrPreconditionNotMet, "topic %q has type %q, not %q", name, t.TypeName(), ts.TypeName())
+	}
+	t := &Topic{name: name, ts: ts}
+	err := p.create(t, &p.entity, func() {
+		t.init(p, &p.entity, kindTopic, t, listenerOf(l), mask)
+		ecm.CreateComponent(p.m, t.ent, tq)
+		ecm.CreateComponent(p.m, t.ent, nameComp{Topic: name, Type: ts.TypeName()})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// DeleteTopic deletes a topic that no writer or reader uses (delete_topic).
+func (p *DomainParticipant) DeleteTopic(t *Topic) error {
+	if t == nil || t.p != p {
+		return errorf(ErrPreconditionNotMet, "the topic is not the participant's")
+	}
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	return p.remove(t, false)
+}
+
+// lookupTopic returns the first topic named name.
+func (p *DomainParticipant) lookupTopic(name string) *Topic {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, e := range p.m.ChildrenByComponents(p.ent, ecm.Match(kindComp{kindTopic})) {
+		n, _ := ecm.ComponentData[nameComp](p.m, e)
+		if n.Topic == name {
+			o, _ := ecm.ComponentData[objComp](p.m, e)
+			return o.obj.(*Topic)
+		}
+	}
+	return nil
+}
+
+// LookupTopicDescription returns the participant's topic named name, or nil
+// (lookup_topicdescription).
+func (p *DomainParticipant) LookupTopicDescription(name string) TopicDescription {
+	if t := p.lookupTopic(name); t != nil {
+		return t
+	}
+	return nil
+}
+
+// FindTopic waits until the participant has a topic named name and returns it
+// (find_topic). Only local topics are found: the returned Topic is the one
+// CreateTopic made, not a separate proxy. When ctx ends first the error matches
+// ErrTimeout.
+func (p *DomainParticipant) FindTopic(ctx context.Context, name string) (*Topic, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if t := p.lookupTopic(name); t != nil {
+			return t, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, wrapErr(ErrTimeout, ctx.Err(), "topic "+name)
+		case <-tick.C:
+		}
+	}
+}
+
+// IgnoreParticipant is not supported (ignore_participant).
+func (p *DomainParticipant) IgnoreParticipant(InstanceHandle) error { return ErrUnsupported }
+
+// IgnoreTopic is not supported (ignore_topic).
+func (p *DomainParticipant) IgnoreTopic(InstanceHandle) error { return ErrUnsupported }
+
+// IgnorePublication is not supported (ignore_publication).
+func (p *DomainParticipant) IgnorePublication(InstanceHandle) error { return ErrUnsupported }
+
+// IgnoreSubscription is not supported (ignore_subscription).
+func (p *DomainParticipant) IgnoreSubscription(InstanceHandle) error { return ErrUnsupported }
+
+// AssertLiveliness asserts the liveliness of the participant (assert_liveliness). The
+// engine asserts AUTOMATIC liveliness with its SPDP announcements; MANUAL_BY_PARTICIPANT
+// writers are not distinguished yet, so this only checks that the participant is
+// enabled.
+func (p *DomainParticipant) AssertLiveliness() error { return p.check() }
+
+// CurrentTime returns the participant's current time (get_current_time).
+func (p *DomainParticipant) CurrentTime() (time.Time, error) {
+	if err := p.check(); err != nil {
+		return time.Time{}, err
+	}
+	return p.now(), nil
+}
+
+// ContainsEntity reports whether h is the handle of an entity the participant contains,
+// directly or not (contains_entity).
+func (p *DomainParticipant) ContainsEntity(h InstanceHandle) (bool, error) {
+	if err := p.check(); err != nil {
+		return false, err
+	}
+	if h.IsNil() {
+		return false, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, e := range p.m.EntitiesByComponents(ecm.Match(handleComp{h})) {
+		if e == p.ent {
+			continue
+		}
+		if k, _ := ecm.ComponentData[kindComp](p.m, e); k.Kind <= kindReader {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// DiscoveredParticipants returns the handles of the participants discovered in the
+// domain (get_discovered_participants).
+func (p *DomainParticipant) DiscoveredParticipants() ([]InstanceHandle, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []InstanceHandle
+	ecm.EachRO2(p.m, func(_ ecm.Entity, k kindComp, h handleComp) bool {
+		if k.Kind == kindRemoteParticipant {
+			out = append(out, h.Handle)
+		}
+		return true
+	})
+	return out, nil
+}
+
+// DiscoveredParticipantData returns what the discovered participant h announced
+// (get_discovered_participant_data); ErrBadParameter when h is not one.
+func (p *DomainParticipant) DiscoveredParticipantData(h InstanceHandle) (ParticipantBuiltinTopicData, error) {
+	if err := p.check(); err != nil {
+		return ParticipantBuiltinTopicData{}, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	e := p.m.EntityByComponents(ecm.Match(kindComp{kindRemoteParticipant}), ecm.Match(handleComp{h}))
+	d, ok := ecm.ComponentData[remoteParticipantComp](p.m, e)
+	if !ok {
+		return ParticipantBuiltinTopicData{}, errorf(ErrBadParameter, "no discovered participant %v", h)
+	}
+	return d.Data, nil
+}
+
+// Entities calls fn with a read-only view of the participant's entity-component
+// manager, under the participant's lock: fn must not call the participant. Every entity
+// of the participant is an ECM entity, with containment as the parent graph; the
+// discovered participants are roots with their matched endpoints as children.
+func (p *DomainParticipant) Entities(fn func(r ecm.Reader)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fn(p.m.Reader())
+}
+
+// onParticipant records a participant discovered or lost.
+func (p *DomainParticipant) onParticipant(d discovery.ParticipantData, alive bool) {
+	h := listener.HandleFromGUID(guidBytes(d.GUID()))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.deleted.Load() || d.GUIDPrefix == p.prefix {
+		return
+	}
+	e := p.m.EntityByComponents(ecm.Match(kindComp{kindRemoteParticipant}), ecm.Match(handleComp{h}))
+	if !alive {
+		if e != ecm.Null {
+			p.m.RequestRemoveEntity(e, true)
+			p.m.ProcessRemoveEntityRequests()
+		}
+		return
+	}
+	if e == ecm.Null {
+		e = p.m.CreateEntity()
+		ecm.CreateComponent(p.m, e, kindComp{kindRemoteParticipant})
+		ecm.CreateComponent(p.m, e, handleComp{h})
+	}
+	ecm.SetComponentData(p.m, e, remoteParticipantComp{ParticipantBuiltinTopicData{Key: h, Data: d}})
+}
+
+// remoteParticipant returns the entity of the discovered participant with prefix
+// prefix, creating it if needed; the caller holds p.mu.
+func (p *DomainParticipant) remoteParticipant(prefix wire.GuidPrefix) ecm.Entity {
+	h := listener.HandleFromGUID(guidBytes(wire.GUID{Prefix: prefix, Entity: wire.EntityIDParticipant}))
+	e := p.m.EntityByComponents(ecm.Match(kindComp{kindRemoteParticipant}), ecm.Match(handleComp{h}))
+	if e == ecm.Null {
+		e = p.m.CreateEntity()
+		ecm.CreateComponent(p.m, e, kindComp{kindRemoteParticipant})
+		ecm.CreateComponent(p.m, e, handleComp{h})
+		ecm.CreateComponent(p.m, e, remoteParticipantComp{ParticipantBuiltinTopicData{Key: h}})
+	}
+	return e
+}

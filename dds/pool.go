@@ -1,0 +1,41 @@
+package dds
+
+import "sync"
+
+// Bounds of a writer's buffer pool.
+const (
+	poolBuffers   = 64      // buffers kept
+	poolMaxBuffer = 1 << 20 // larger buffers are left to the garbage collector
+	poolNewBuffer = 256     // capacity of a new buffer
+)
+
+// bufPool recycles the payload buffers of a writer: the writer takes one to serialize a
+// sample and the engine gives it back when its history drops the change.
+type bufPool struct {
+	mu   sync.Mutex
+	free [][]byte
+}
+
+func (p *bufPool) get() []byte {
+	p.mu.Lock()
+	if n := len(p.free); n > 0 {
+		b := p.free[n-1]
+		p.free[n-1] = nil
+		p.free = p.free[:n-1]
+		p.mu.Unlock()
+		return b
+	}
+	p.mu.Unlock()
+	return make([]byte, 0, poolNewBuffer)
+}
+
+func (p *bufPool) put(b []byte) {
+	if cap(b) == 0 || cap(b) > poolMaxBuffer {
+		return
+	}
+	p.mu.Lock()
+	if len(p.free) < poolBuffers {
+		p.free = append(p.free, b[:0])
+	}
+	p.mu.Unlock()
+}

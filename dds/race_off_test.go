@@ -1,0 +1,5 @@
+//go:build !race
+
+package dds
+
+const raceEnabled = false

@@ -1,0 +1,111 @@
+package dds
+
+import (
+	"context"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/qos"
+	"github.com/ddsgo/ddsgo/rtps/transport/memnet"
+	"github.com/ddsgo/ddsgo/waitset"
+	"github.com/stretchr/testify/require"
+)
+
+// memParticipant creates a participant with the real engine on a host of n.
+func memParticipant(t *testing.T, n *memnet.Network, name string, addr string) *DomainParticipant {
+	t.Helper()
+	h, err := n.AddHost(name, netip.MustParseAddr(addr))
+	require.NoError(t, err)
+	p, err := CreateParticipant(7, nil, nil, 0, WithConfig(Config{Net: h, Name: name}))
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		require.NoError(t, p.DeleteContainedEntities())
+		require.NoError(t, Factory().DeleteParticipant(p))
+	})
+	return p
+}
+
+// waitStatus waits until the entity's status condition for k triggers.
+func waitStatus(t *testing.T, e Entity, k listener.StatusKind) {
+	t.Helper()
+	c := e.StatusCondition()
+	require.NoError(t, c.SetEnabledStatuses(listener.StatusMask(k)))
+	ws := waitset.New()
+	require.NoError(t, ws.AttachCondition(c))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := ws.Wait(ctx)
+	require.NoError(t, err, "waiting for %v", k)
+}
+
+func TestRTPSEngine(t *testing.T) {
+	n, err := memnet.New(memnet.Config{Seed: 1})
+	require.NoError(t, err)
+	t.Cleanup(n.Close)
+	pa := memParticipant(t, n, "a", "10.0.0.1")
+	pb := memParticipant(t, n, "b", "10.0.0.2")
+
+	tt, err := NewTopicType[message]("interop::Sample")
+	require.NoError(t, err)
+	ta, err := pa.CreateTopic("Sample", tt, nil, nil, 0)
+	require.NoError(t, err)
+	tb, err := pb.CreateTopic("Sample", tt, nil, nil, 0)
+	require.NoError(t, err)
+	pub, err := pa.CreatePublisher(nil, nil, 0)
+	require.NoError(t, err)
+	sub, err := pb.CreateSubscriber(nil, nil, 0)
+	require.NoError(t, err)
+	wq := qos.DefaultDataWriterQos()
+	wq.Durability.Kind = qos.TransientLocal
+	wq.History = qos.History{Kind: qos.KeepAll}
+	w, err := CreateDataWriter[message](pub, ta, &wq, nil, 0)
+	require.NoError(t, err)
+	for i := range 3 {
+		require.NoError(t, w.Write(&message{ID: int32(i), Text: "early", Seq: 1}))
+	}
+
+	// A late-joining transient-local reader gets the history.
+	rq := reliableReader()
+	rq.Durability.Kind = qos.TransientLocal
+	r, err := CreateDataReader[message](sub, tb, rq, nil, 0)
+	require.NoError(t, err)
+	waitStatus(t, w, listener.PublicationMatched)
+	ms, err := w.PublicationMatchedStatus()
+	require.NoError(t, err)
+	require.Equal(t, int32(1), ms.CurrentCount)
+	require.Equal(t, r.InstanceHandle(), ms.LastSubscriptionHandle)
+
+	require.NoError(t, w.Write(&message{ID: 1, Text: "late", Values: []float64{1, 2}, Seq: 2}))
+	require.NoError(t, w.Dispose(&message{ID: 2}))
+	require.NoError(t, w.WaitForAcknowledgments(context.Background()))
+
+	got := map[int32][]message{}
+	states := map[int32]InstanceState{}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(got) < 3 || len(got[1]) < 2 || states[2] != NotAliveDisposedInstanceState {
+		require.True(t, time.Now().Before(deadline), "samples: %v %v", got, states)
+		data, infos, err := r.Take(0, States{})
+		if err != nil {
+			require.ErrorIs(t, err, ErrNoData)
+			time.Sleep(5 * time.Millisecond)
+			continue
+		}
+		for i := range data {
+			states[data[i].ID] = infos[i].InstanceState
+			if infos[i].ValidData {
+				got[data[i].ID] = append(got[data[i].ID], data[i])
+				require.Equal(t, w.InstanceHandle(), infos[i].PublicationHandle)
+			}
+		}
+	}
+	require.Equal(t, []message{{ID: 1, Text: "early", Seq: 1}, {ID: 1, Text: "late", Values: []float64{1, 2}, Seq: 2}}, got[1])
+
+	parts, err := pb.DiscoveredParticipants()
+	require.NoError(t, err)
+	require.Contains(t, parts, pa.InstanceHandle())
+	pubs, err := r.MatchedPublications()
+	require.NoError(t, err)
+	require.Equal(t, []InstanceHandle{w.InstanceHandle()}, pubs)
+}

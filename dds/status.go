@@ -1,0 +1,195 @@
+package dds
+
+import (
+	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/sim/ecm"
+)
+
+// dispatch is the dispatcher's handler of e: it calls, for each kind posted, the
+// listener of the lowest entity whose mask enables it (e, then its parents). It runs on
+// the dispatcher goroutine, outside every lock of the package.
+func (e *entity) dispatch(kinds uint32) {
+	for k := kinds; k != 0; k &= k - 1 {
+		if e.deleted.Load() || e.p.deleted.Load() {
+			return
+		}
+		e.deliver(listener.StatusKind(k & -k))
+	}
+}
+
+// findListener returns the listener of the lowest entity, from e up, whose mask has k.
+func (p *DomainParticipant) findListener(e *entity, k listener.StatusKind) any {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for x := e.ent; x != ecm.Null; x = p.m.ParentEntity(x) {
+		lc, ok := ecm.Get[listenerComp](p.m, x)
+		if ok && lc.Listener != nil && lc.Mask.Has(k) {
+			return lc.Listener
+		}
+	}
+	return nil
+}
+
+// dataOnReadersListener returns the listener that takes DATA_ON_READERS for subscriber
+// s, or nil.
+func (p *DomainParticipant) dataOnReadersListener(s *entity) listener.SubscriberListener {
+	l, _ := p.findListener(s, listener.DataOnReaders).(listener.SubscriberListener)
+	return l
+}
+
+func (e *entity) deliver(k listener.StatusKind) {
+	p := e.p
+	self := e.self
+	switch k {
+	case listener.DataOnReaders:
+		if l := p.dataOnReadersListener(e); l != nil {
+			e.status.clearChanged(k)
+			l.OnDataOnReaders(self)
+		}
+		return
+	case listener.DataAvailable:
+		// DATA_ON_READERS, handled by the subscriber's slot, takes precedence.
+		if e.parent != nil && p.dataOnReadersListener(e.parent) != nil {
+			return
+		}
+	default:
+	}
+	l := p.findListener(e, k)
+	if l == nil {
+		return
+	}
+	s := &e.status
+	switch k {
+	case listener.InconsistentTopic:
+		if tl, ok := l.(listener.TopicListener); ok {
+			tl.OnInconsistentTopic(self, s.takeInconsistentTopic())
+		}
+	case listener.OfferedDeadlineMissed, listener.OfferedIncompatibleQos, listener.LivelinessLost, listener.PublicationMatched:
+		wl, ok := l.(listener.DataWriterListener)
+		if !ok {
+			return
+		}
+		switch k {
+		case listener.OfferedDeadlineMissed:
+			wl.OnOfferedDeadlineMissed(self, s.takeOfferedDeadlineMissed())
+		case listener.OfferedIncompatibleQos:
+			wl.OnOfferedIncompatibleQos(self, s.takeOfferedIncompatibleQos())
+		case listener.LivelinessLost:
+			wl.OnLivelinessLost(self, s.takeLivelinessLost())
+		default:
+			wl.OnPublicationMatched(self, s.takePublicationMatched())
+		}
+	default:
+		rl, ok := l.(listener.DataReaderListener)
+		if !ok {
+			return
+		}
+		switch k {
+		case listener.RequestedDeadlineMissed:
+			rl.OnRequestedDeadlineMissed(self, s.takeRequestedDeadlineMissed())
+		case listener.RequestedIncompatibleQos:
+			rl.OnRequestedIncompatibleQos(self, s.takeRequestedIncompatibleQos())
+		case listener.SampleRejected:
+			rl.OnSampleRejected(self, s.takeSampleRejected())
+		case listener.LivelinessChanged:
+			rl.OnLivelinessChanged(self, s.takeLivelinessChanged())
+		case listener.DataAvailable:
+			s.clearChanged(k)
+			rl.OnDataAvailable(self)
+		case listener.SubscriptionMatched:
+			rl.OnSubscriptionMatched(self, s.takeSubscriptionMatched())
+		case listener.SampleLost:
+			rl.OnSampleLost(self, s.takeSampleLost())
+		default:
+		}
+	}
+}
+
+// The take methods return a status and reset its changes, as reading it does.
+
+func (s *statusBlock) takeInconsistentTopic() listener.InconsistentTopicStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clearChanged(listener.InconsistentTopic)
+	return s.inconsistent.TakeInconsistentTopic()
+}
+
+func (s *statusBlock) takeOfferedDeadlineMissed() listener.OfferedDeadlineMissedStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clearChanged(listener.OfferedDeadlineMissed)
+	return s.deadline.TakeOfferedDeadlineMissed()
+}
+
+func (s *statusBlock) takeRequestedDeadlineMissed() listener.RequestedDeadlineMissedStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clearChanged(listener.RequestedDeadlineMissed)
+	return s.deadline.TakeRequestedDeadlineMissed()
+}
+
+func (s *statusBlock) takeOfferedIncompatibleQos() listener.OfferedIncompatibleQosStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clearChanged(listener.OfferedIncompatibleQos)
+	return s.incompatible.TakeOffered()
+}
+
+func (s *statusBlock) takeRequestedIncompatibleQos() listener.RequestedIncompatibleQosStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clearChanged(listener.RequestedIncompatibleQos)
+	return s.incompatible.TakeRequested()
+}
+
+func (s *statusBlock) takeLivelinessLost() listener.LivelinessLostStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clearChanged(listener.LivelinessLost)
+	return s.livelinessL.TakeLivelinessLost()
+}
+
+func (s *statusBlock) takeLivelinessChanged() listener.LivelinessChangedStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clearChanged(listener.LivelinessChanged)
+	return s.liveliness.Take()
+}
+
+func (s *statusBlock) takePublicationMatched() listener.PublicationMatchedStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clearChanged(listener.PublicationMatched)
+	return s.matched.TakePublicationMatched()
+}
+
+func (s *statusBlock) takeSubscriptionMatched() listener.SubscriptionMatchedStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clearChanged(listener.SubscriptionMatched)
+	return s.matched.TakeSubscriptionMatched()
+}
+
+func (s *statusBlock) takeSampleRejected() listener.SampleRejectedStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clearChanged(listener.SampleRejected)
+	return s.rejected.Take()
+}
+
+func (s *statusBlock) takeSampleLost() listener.SampleLostStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clearChanged(listener.SampleLost)
+	return s.sampleLost.TakeSampleLost()
+}
+
+// event updates the status of kind k with fn under the status lock, marks it changed and
+// notifies the condition and the listeners.
+func (e *entity) event(k listener.StatusKind, fn func(s *statusBlock)) {
+	e.status.mu.Lock()
+	fn(&e.status)
+	e.status.setChanged(k)
+	e.status.mu.Unlock()
+	e.raised(k)
+}

@@ -1,0 +1,212 @@
+package dds
+
+import (
+	"sync"
+
+	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/qos"
+	"github.com/ddsgo/ddsgo/sim/ecm"
+)
+
+// subscriberDefaults is the default reader QoS of a subscriber.
+type subscriberDefaults struct{ Reader qos.DataReaderQos }
+
+// Subscriber groups DataReaders (Subscriber of DDS 1.4 §2.2.2.5.1). Make one with
+// DomainParticipant.CreateSubscriber and its readers with CreateDataReader.
+type Subscriber struct {
+	entity
+	accessMu sync.Mutex
+	access   int
+}
+
+// AnyDataReader is a DataReader[T] of any T.
+type AnyDataReader interface {
+	Entity
+	TopicDescription() TopicDescription
+	Subscriber() *Subscriber
+	core() *entity
+}
+
+// Participant returns the participant that created the subscriber.
+func (sub *Subscriber) Participant() *DomainParticipant { return sub.p }
+
+// Enable enables the subscriber, and its readers when its ENTITY_FACTORY QoS
+// autoenables (enable).
+func (sub *Subscriber) Enable() error {
+	sub.p.opMu.Lock()
+	defer sub.p.opMu.Unlock()
+	return sub.p.enable(sub)
+}
+
+func (sub *Subscriber) enableSelf() error {
+	sub.p.mu.Lock()
+	defer sub.p.mu.Unlock()
+	ecm.SetComponentData(sub.p.m, sub.ent, handleComp{sub.p.localHandle(0x09)})
+	return nil
+}
+
+func (sub *Subscriber) teardown() {}
+
+// Qos returns the subscriber's QoS (get_qos).
+func (sub *Subscriber) Qos() qos.SubscriberQos { return getQos[qos.SubscriberQos](&sub.entity) }
+
+// SetQos changes the subscriber's QoS (set_qos). A change of PARTITION or GROUP_DATA is
+// announced again for every reader.
+func (sub *Subscriber) SetQos(q qos.SubscriberQos) error {
+	sub.p.opMu.Lock()
+	defer sub.p.opMu.Unlock()
+	if err := setQos(&sub.entity, q); err != nil {
+		return err
+	}
+	return sub.p.reannounceChildren(&sub.entity)
+}
+
+// Listener returns the subscriber's listener (get_listener).
+func (sub *Subscriber) Listener() listener.SubscriberListener {
+	l, _ := sub.listener().(listener.SubscriberListener)
+	return l
+}
+
+// SetListener sets the subscriber's listener and the statuses it handles
+// (set_listener).
+func (sub *Subscriber) SetListener(l listener.SubscriberListener, mask listener.StatusMask) error {
+	return sub.setListener(listenerOf(l), mask)
+}
+
+// DefaultDataReaderQos returns the QoS CreateDataReader uses for a nil QoS.
+func (sub *Subscriber) DefaultDataReaderQos() qos.DataReaderQos {
+	sub.p.mu.Lock()
+	defer sub.p.mu.Unlock()
+	d, _ := ecm.ComponentData[subscriberDefaults](sub.p.m, sub.ent)
+	return d.Reader.Clone()
+}
+
+// SetDefaultDataReaderQos sets the QoS CreateDataReader uses for a nil QoS.
+func (sub *Subscriber) SetDefaultDataReaderQos(q qos.DataReaderQos) error {
+	if err := sub.alive(); err != nil {
+		return err
+	}
+	if err := q.Validate(); err != nil {
+		return qosErr(err)
+	}
+	sub.p.mu.Lock()
+	defer sub.p.mu.Unlock()
+	ecm.SetComponentData(sub.p.m, sub.ent, subscriberDefaults{q.Clone()})
+	return nil
+}
+
+// CopyFromTopicQos returns r with the policies it shares with the topic QoS t replaced
+// by t's (copy_from_topic_qos).
+func (sub *Subscriber) CopyFromTopicQos(r qos.DataReaderQos, t qos.TopicQos) qos.DataReaderQos {
+	return r.FromTopic(t)
+}
+
+// DeleteDataReader deletes a reader of the subscriber that has no read conditions left
+// (delete_datareader).
+func (sub *Subscriber) DeleteDataReader(r AnyDataReader) error {
+	if r == nil || r.core().parent != &sub.entity {
+		return errorf(ErrPreconditionNotMet, "the reader is not the subscriber's")
+	}
+	sub.p.opMu.Lock()
+	defer sub.p.opMu.Unlock()
+	return sub.p.remove(r.core().self, false)
+}
+
+// LookupDataReader returns a reader of the subscriber on the topic named topic, or nil
+// (lookup_datareader).
+func (sub *Subscriber) LookupDataReader(topic string) AnyDataReader {
+	o := sub.p.lookupEndpoint(&sub.entity, topic)
+	if o == nil {
+		return nil
+	}
+	return o.(AnyDataReader)
+}
+
+// DeleteContainedEntities deletes every reader of the subscriber with its conditions
+// (delete_contained_entities).
+func (sub *Subscriber) DeleteContainedEntities() error {
+	sub.p.opMu.Lock()
+	defer sub.p.opMu.Unlock()
+	return sub.p.deleteChildren(&sub.entity)
+}
+
+// readerObject is what the subscriber needs of a DataReader[T].
+type readerObject interface {
+	AnyDataReader
+	hasSamples(st States) bool
+}
+
+// DataReaders returns the readers of the subscriber that have samples in the states st
+// (get_datareaders).
+func (sub *Subscriber) DataReaders(st States) ([]AnyDataReader, error) {
+	if err := sub.check(); err != nil {
+		return nil, err
+	}
+	sub.p.mu.Lock()
+	children := sub.p.childrenLocked(&sub.entity)
+	sub.p.mu.Unlock()
+	var out []AnyDataReader
+	for _, c := range children {
+		if r, ok := c.(readerObject); ok && r.hasSamples(st) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// NotifyDataReaders calls the DataAvailable function of the listeners of the readers
+// whose DATA_AVAILABLE status changed (notify_datareaders), on the calling goroutine.
+func (sub *Subscriber) NotifyDataReaders() error {
+	if err := sub.check(); err != nil {
+		return err
+	}
+	p := sub.p
+	type call struct {
+		l listener.DataReaderListener
+		r entityObject
+	}
+	var calls []call
+	p.mu.Lock()
+	for _, c := range p.childrenLocked(&sub.entity) {
+		e := c.core()
+		if !listener.StatusMask(e.status.changes.Load()).Has(listener.DataAvailable) {
+			continue
+		}
+		lc, _ := ecm.ComponentData[listenerComp](p.m, e.ent)
+		if l, ok := lc.Listener.(listener.DataReaderListener); ok && lc.Mask.Has(listener.DataAvailable) {
+			calls = append(calls, call{l, c})
+		}
+	}
+	p.mu.Unlock()
+	for _, c := range calls {
+		c.r.core().status.clearChanged(listener.DataAvailable)
+		c.l.OnDataAvailable(c.r)
+	}
+	return nil
+}
+
+// BeginAccess starts a coherent access to the subscriber's readers (begin_access).
+// Coherent and ordered access are not implemented: it only counts.
+func (sub *Subscriber) BeginAccess() error {
+	if err := sub.check(); err != nil {
+		return err
+	}
+	sub.accessMu.Lock()
+	sub.access++
+	sub.accessMu.Unlock()
+	return nil
+}
+
+// EndAccess ends a BeginAccess (end_access); ErrPreconditionNotMet without one.
+func (sub *Subscriber) EndAccess() error {
+	if err := sub.check(); err != nil {
+		return err
+	}
+	sub.accessMu.Lock()
+	defer sub.accessMu.Unlock()
+	if sub.access == 0 {
+		return errorf(ErrPreconditionNotMet, "EndAccess without BeginAccess")
+	}
+	sub.access--
+	return nil
+}

@@ -1,0 +1,149 @@
+package dds
+
+import (
+	"time"
+
+	"github.com/ddsgo/ddsgo/dds/internal/rhc"
+	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/rtps/discovery"
+)
+
+// InstanceHandle identifies an entity (local or discovered: its GUID) or an instance of a
+// topic (from its key hash). It is listener.InstanceHandle.
+type InstanceHandle = listener.InstanceHandle
+
+// HandleNil is HANDLE_NIL, no entity or instance.
+var HandleNil = listener.HandleNil
+
+// SampleState is SampleStateKind of DDS 1.4 §2.2.2.5.4 as a bit mask: whether a sample
+// was read before. As a mask the zero value selects every sample.
+type SampleState uint8
+
+// The sample states and their union.
+const (
+	ReadSampleState    = SampleState(rhc.ReadSampleState)
+	NotReadSampleState = SampleState(rhc.NotReadSampleState)
+	AnySampleState     = ReadSampleState | NotReadSampleState
+)
+
+// String returns the spec names joined with "|", e.g. "NOT_READ".
+func (s SampleState) String() string { return rhc.SampleState(s).String() }
+
+// ViewState is ViewStateKind as a bit mask: whether the current generation of an instance
+// was seen before. As a mask the zero value selects every instance.
+type ViewState uint8
+
+// The view states and their union.
+const (
+	NewViewState    = ViewState(rhc.NewViewState)
+	NotNewViewState = ViewState(rhc.NotNewViewState)
+	AnyViewState    = NewViewState | NotNewViewState
+)
+
+// String returns the spec names joined with "|", e.g. "NEW".
+func (s ViewState) String() string { return rhc.ViewState(s).String() }
+
+// InstanceState is InstanceStateKind as a bit mask: whether an instance is alive,
+// disposed, or without live writers. As a mask the zero value selects every instance.
+type InstanceState uint8
+
+// The instance states and the usual unions.
+const (
+	AliveInstanceState             = InstanceState(rhc.AliveInstanceState)
+	NotAliveDisposedInstanceState  = InstanceState(rhc.NotAliveDisposedInstanceState)
+	NotAliveNoWritersInstanceState = InstanceState(rhc.NotAliveNoWritersInstanceState)
+	NotAliveInstanceState          = NotAliveDisposedInstanceState | NotAliveNoWritersInstanceState
+	AnyInstanceState               = AliveInstanceState | NotAliveInstanceState
+)
+
+// String returns the spec names joined with "|", e.g. "NOT_ALIVE_DISPOSED".
+func (s InstanceState) String() string { return rhc.InstanceState(s).String() }
+
+// States selects samples by their sample, view and instance states, the masks of read and
+// take and of a ReadCondition. A zero field selects every state: the zero States selects
+// every sample.
+type States struct {
+	Sample   SampleState
+	View     ViewState
+	Instance InstanceState
+}
+
+// NotReadStates selects the samples not read before, of any instance.
+var NotReadStates = States{Sample: NotReadSampleState}
+
+// SampleInfo is the SampleInfo of DDS 1.4 §2.2.2.5.5 that comes with every sample read or
+// taken.
+type SampleInfo struct {
+	SampleState   SampleState
+	ViewState     ViewState
+	InstanceState InstanceState
+	// ValidData is false for a sample that only reports a change of the instance state
+	// (a dispose, an unregister, the loss of the writers); its value then holds only
+	// the key fields, if those were received.
+	ValidData bool
+	// SourceTimestamp is the writer's timestamp, or the reception time when the writer
+	// sent none.
+	SourceTimestamp time.Time
+	// InstanceHandle identifies the instance (the same handle the DataWriter and
+	// DataReader LookupInstance return for its key).
+	InstanceHandle InstanceHandle
+	// PublicationHandle identifies the writer: its GUID.
+	PublicationHandle        InstanceHandle
+	DisposedGenerationCount  int32
+	NoWritersGenerationCount int32
+	SampleRank               int32
+	GenerationRank           int32
+	AbsoluteGenerationRank   int32
+}
+
+func (s *SampleInfo) from(r *rhc.SampleInfo) {
+	*s = SampleInfo{
+		SampleState:              SampleState(r.SampleState),
+		ViewState:                ViewState(r.ViewState),
+		InstanceState:            InstanceState(r.InstanceState),
+		ValidData:                r.ValidData,
+		SourceTimestamp:          r.SourceTimestamp,
+		InstanceHandle:           listener.HandleFromKeyHash(r.KeyHash),
+		PublicationHandle:        listener.HandleFromGUID(r.PublicationHandle),
+		DisposedGenerationCount:  r.DisposedGenerationCount,
+		NoWritersGenerationCount: r.NoWritersGenerationCount,
+		SampleRank:               r.SampleRank,
+		GenerationRank:           r.GenerationRank,
+		AbsoluteGenerationRank:   r.AbsoluteGenerationRank,
+	}
+}
+
+// handleMask is HandleFromKeyHash of the zero key hash: the mask that turns a key hash
+// into an instance handle and back.
+var handleMask = listener.HandleFromKeyHash([16]byte{})
+
+// keyHashOf returns the key hash of the instance with handle h.
+func keyHashOf(h InstanceHandle) [16]byte {
+	var k [16]byte
+	for i := range k {
+		k[i] = h[i] ^ handleMask[i]
+	}
+	return k
+}
+
+// ParticipantBuiltinTopicData describes a discovered participant (the
+// ParticipantBuiltinTopicData of DDS 1.4 §2.2.5, with what discovery adds).
+type ParticipantBuiltinTopicData struct {
+	// Key is the participant's handle, made from its GUID.
+	Key InstanceHandle
+	// Data is what the participant announced in SPDP.
+	Data discovery.ParticipantData
+}
+
+// EndpointBuiltinTopicData describes a writer (PublicationBuiltinTopicData) or a reader
+// (SubscriptionBuiltinTopicData) matched with a local endpoint.
+type EndpointBuiltinTopicData struct {
+	// Key is the endpoint's handle and ParticipantKey its participant's, made from
+	// their GUIDs.
+	Key            InstanceHandle
+	ParticipantKey InstanceHandle
+	TopicName      string
+	TypeName       string
+	// Qos is the QoS the endpoint announced.
+	Qos discovery.EndpointQos
+}
