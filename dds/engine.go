@@ -24,25 +24,8 @@ type engine interface {
 	Close() error
 }
 
-// endpointConfig is discovery.EndpointConfig, plus Release.
-type endpointConfig struct {
-	Topic, Type     string
-	Keyed           bool
-	Qos             discovery.EndpointQos
-	TypeInformation []byte
-	// Listener is called on the engine's dispatcher goroutine, never under its locks.
-	Listener matchListener
-	// Release, for writers, receives the payload of every change the writer history
-	// drops, so that its buffer can be reused.
-	Release func([]byte)
-}
-
-// matchListener is discovery.MatchListener.
-type matchListener interface {
-	OnMatch(local wire.GUID, remote *discovery.EndpointData)
-	OnUnmatch(local wire.GUID, remote wire.GUID)
-	OnIncompatible(local wire.GUID, remote *discovery.EndpointData, policies []qos.PolicyID)
-}
+// endpointConfig is what a local endpoint is created with.
+type endpointConfig = discovery.EndpointConfig
 
 // engineWriter is discovery.LocalWriter.
 type engineWriter interface {

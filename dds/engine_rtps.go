@@ -39,19 +39,8 @@ func startRTPS(domain int, cfg Config, q qos.DomainParticipantQos) (engine, erro
 	return rtpsEngine{p}, nil
 }
 
-func endpointConfigOf(cfg endpointConfig) discovery.EndpointConfig {
-	return discovery.EndpointConfig{
-		Topic:           cfg.Topic,
-		Type:            cfg.Type,
-		Keyed:           cfg.Keyed,
-		Qos:             cfg.Qos,
-		TypeInformation: cfg.TypeInformation,
-		Listener:        cfg.Listener,
-	}
-}
-
 func (e rtpsEngine) NewWriter(cfg endpointConfig) (engineWriter, error) {
-	w, err := e.Participant.NewWriter(endpointConfigOf(cfg))
+	w, err := e.Participant.NewWriter(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +48,7 @@ func (e rtpsEngine) NewWriter(cfg endpointConfig) (engineWriter, error) {
 }
 
 func (e rtpsEngine) NewReader(cfg endpointConfig, deliver func(*rtps.Sample)) (engineReader, error) {
-	r, err := e.Participant.NewReader(endpointConfigOf(cfg), deliver)
+	r, err := e.Participant.NewReader(cfg, deliver)
 	if err != nil {
 		return nil, err
 	}

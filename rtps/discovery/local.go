@@ -25,6 +25,10 @@ type EndpointConfig struct {
 	// Listener, if not nil, is told about matches, on the participant's
 	// serial dispatcher goroutine, never under a lock.
 	Listener MatchListener
+	// Release, for writers, receives the payload of every change the writer's
+	// history drops (acknowledged, replaced or removed), so that the caller can
+	// reuse its buffer; nil lets the garbage collector have it.
+	Release func([]byte)
 }
 
 // MatchListener learns which remote (or local) endpoints a local endpoint
@@ -86,6 +90,7 @@ func (p *Participant) NewWriter(cfg EndpointConfig) (*LocalWriter, error) {
 			MaxSamplesPerInstance: int(q.ResourceLimits.MaxSamplesPerInstance),
 		},
 		MaxMessageSize: p.cfg.MaxMessageSize, FragmentSize: p.cfg.FragmentSize,
+		Release: cfg.Release,
 	}
 	l, err := p.newLocal(cfg, kind, func(g wire.GUID) (*rtps.Writer, *rtps.Reader) {
 		wc.GUID = g
