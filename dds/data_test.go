@@ -7,6 +7,7 @@ import (
 	"github.com/ddsgo/ddsgo/qos"
 	"github.com/ddsgo/ddsgo/rtps"
 	"github.com/ddsgo/ddsgo/rtps/cdr"
+	"github.com/ddsgo/ddsgo/rtps/wire"
 	"github.com/stretchr/testify/require"
 )
 
@@ -86,14 +87,15 @@ func TestInstanceStates(t *testing.T) {
 	require.ErrorIs(t, w.UnregisterInstance(&c), ErrPreconditionNotMet)
 	require.Equal(t, HandleNil, w.LookupInstance(&c))
 
-	// Dispose and unregister send the serialized key and the key hash.
+	// Dispose and unregister send the key hash; with a key of at most 16 bytes the hash
+	// is the key, and no payload goes with it (what Fast DDS requires).
 	kinds := []rtps.ChangeKind{}
 	for _, ch := range fw.changes {
 		kinds = append(kinds, ch.Kind)
 	}
 	require.Equal(t, []rtps.ChangeKind{rtps.Alive, rtps.Alive, rtps.Alive, rtps.NotAliveDisposed, rtps.NotAliveDisposedUnregistered, rtps.NotAliveUnregistered}, kinds)
 	dispose := fw.changes[3]
-	require.Equal(t, []byte{0, 1, 0, 0, 1, 0, 0, 0}, dispose.Payload)
+	require.Empty(t, dispose.Payload)
 	require.Equal(t, w.codec.KeyHash(&a), cdr.KeyHash(dispose.KeyHash))
 
 	st := map[int32]InstanceState{}
@@ -206,7 +208,7 @@ func TestAppendableXCDR2(t *testing.T) {
 	require.NoError(t, w.Write(&appendable{ID: 4, V: 5}))
 	require.Equal(t, []byte{0x00, byte(cdr.DCDR2LE)}, fw.changes[0].Payload[:2])
 	require.NoError(t, w.Dispose(&appendable{ID: 4}))
-	require.Equal(t, []byte{0x00, byte(cdr.CDR2LE)}, fw.changes[1].Payload[:2])
+	require.Empty(t, fw.changes[1].Payload) // the key hash is the key
 	data, _, err := r.Take(0, States{})
 	require.NoError(t, err)
 	require.Equal(t, appendable{ID: 4, V: 5}, data[0])
@@ -300,4 +302,38 @@ func TestRemoteEntities(t *testing.T) {
 	_, infos, err := r.Read(0, States{})
 	require.NoError(t, err)
 	require.Equal(t, NotAliveDisposedInstanceState, infos[0].InstanceState)
+}
+
+type named struct {
+	Name string `dds:"key"`
+	V    int32
+}
+
+// A key that can exceed 16 bytes is hashed with MD5, so disposes carry the serialized key,
+// and the reader recovers the instance from it; short keys travel in the hash alone and the
+// reader decodes the key from the hash.
+func TestDisposePayloadByKeySize(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	w, r := endpoints[named](t, p, "named", nil, reliableReader())
+	fw := w.ew.(*fakeWriter)
+	fw.record = true
+	require.NoError(t, w.Write(&named{Name: "a long instance name", V: 1}))
+	require.NoError(t, w.Dispose(&named{Name: "a long instance name"}))
+	require.Equal(t, []byte{0x00, byte(cdr.CDRLE)}, fw.changes[1].Payload[:2])
+	_, infos, err := r.Take(0, States{})
+	require.NoError(t, err)
+	require.Equal(t, NotAliveDisposedInstanceState, infos[len(infos)-1].InstanceState)
+
+	// A dispose that arrives with only the key hash (Fast DDS's form) for an instance the
+	// reader never saw still names its key.
+	w2, r2 := endpoints[message](t, p, "short", nil, reliableReader())
+	kh := w2.codec.KeyHash(&message{ID: 42})
+	r2.deliver(&rtps.Sample{Writer: w2.ew.GUID(), Kind: rtps.NotAliveDisposed, KeyHash: wire.KeyHash(kh), HasKeyHash: true})
+	_, infos, err = r2.Read(0, States{})
+	require.NoError(t, err)
+	require.Len(t, infos, 1)
+	require.False(t, infos[0].ValidData)
+	var key message
+	require.NoError(t, r2.GetKeyValue(&key, infos[0].InstanceHandle))
+	require.Equal(t, int32(42), key.ID)
 }

@@ -353,6 +353,9 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) {
 			} else {
 				haveKey = r.codec.Unmarshal(s.Payload, &ch.Value) == nil
 			}
+		} else if s.HasKeyHash && r.codec.KeyHashIsKey() {
+			// No payload (Fast DDS's form, and ours for short keys): the hash is the key.
+			haveKey = r.codec.DecodeKeyHash(cdr.KeyHash(s.KeyHash), &ch.Value) == nil
 		}
 	}
 	switch {

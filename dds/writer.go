@@ -191,8 +191,7 @@ func (w *DataWriter[T]) teardown() {
 	now := wire.TimeFromTime(w.p.now())
 	w.mu.Lock()
 	for kh, key := range w.instances {
-		payload := append(w.pool.get(), key...)
-		_, _ = w.ew.Write(rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: now, Payload: payload})
+		_, _ = w.ew.Write(rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: now, Payload: w.keyPayload(key)})
 		delete(w.instances, kh)
 	}
 	w.mu.Unlock()
@@ -343,9 +342,21 @@ func (w *DataWriter[T]) instanceChange(kind rtps.ChangeKind, v *T, h InstanceHan
 	if kind != rtps.NotAliveDisposed {
 		delete(w.instances, kh)
 	}
-	payload := append(w.pool.get(), key...)
+	payload := w.keyPayload(key)
 	w.mu.Unlock()
 	return w.send(kind, kh, payload, ts)
+}
+
+// keyPayload returns the payload of a dispose or unregister of the instance whose
+// serialized key is key: none when the key hash is the key itself, as Fast DDS sends them
+// (Fast DDS 2.9 copies a key payload of up to 16 bytes over the instance handle it took
+// from the inline KEY_HASH, encapsulation header included, and drops the change), and
+// the serialized key otherwise.
+func (w *DataWriter[T]) keyPayload(key []byte) []byte {
+	if w.codec.KeyHashIsKey() {
+		return nil
+	}
+	return append(w.pool.get(), key...)
 }
 
 // Dispose disposes the instance of *v (dispose): readers see it NOT_ALIVE_DISPOSED.

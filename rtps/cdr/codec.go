@@ -143,6 +143,25 @@ func (c *Codec[T]) DecodeKey(d *Decoder, v *T) {
 	c.t.decStruct(d, unsafe.Pointer(v), true)
 }
 
+// KeyHashIsKey reports whether T's key hash holds the key itself (the key can never
+// serialize to more than 16 bytes) rather than an MD5 digest of it. Then a reader can
+// recover the key from the hash alone (DecodeKeyHash), and a dispose needs no payload.
+func (c *Codec[T]) KeyHashIsKey() bool {
+	return len(c.t.keys) > 0 && c.keyMax >= 0 && c.keyMax <= 16
+}
+
+// DecodeKeyHash sets the key members of v from a key hash that holds the key itself
+// (KeyHashIsKey); other members are untouched. It fails for a digest.
+func (c *Codec[T]) DecodeKeyHash(h KeyHash, v *T) error {
+	if !c.KeyHashIsKey() {
+		return fmt.Errorf("cdr: the key hash of %v is a digest, not the key", c.t.rt)
+	}
+	var d Decoder
+	d.ResetBody(h[:], true, true)
+	c.t.decStruct(&d, unsafe.Pointer(v), true)
+	return d.Err()
+}
+
 // KeyHash computes v's key hash: the key members serialized in big-endian XCDR2, zero-padded
 // to 16 bytes when the key can never exceed 16 bytes, otherwise the MD5 digest of that
 // serialization. A type without key members has the zero key hash.

@@ -456,3 +456,18 @@ func TestMarshalerFastPathMatchesReflection(t *testing.T) {
 	h := handSample(v)
 	require.Equal(t, MustCodec[Sample]().KeyHash(&v), MustCodec[handSample]().KeyHash(&h))
 }
+
+func TestDecodeKeyHash(t *testing.T) {
+	c := MustCodec[Sample]()
+	require.True(t, c.KeyHashIsKey())
+	var v Sample
+	require.NoError(t, c.DecodeKeyHash(c.KeyHash(&Sample{ID: -7}), &v))
+	require.Equal(t, int32(-7), v.ID)
+
+	type sk struct {
+		Name string `dds:"key"`
+	}
+	cs := MustCodec[sk]()
+	require.False(t, cs.KeyHashIsKey())
+	require.Error(t, cs.DecodeKeyHash(KeyHash{}, &sk{}))
+}
