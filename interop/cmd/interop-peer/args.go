@@ -1,0 +1,217 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Exit codes of the peer contract (interop/README.md).
+const (
+	exitOK      = 0 // success
+	exitTimeout = 1 // not everything happened before -timeout
+	exitUsage   = 2 // bad command line
+	exitFailed  = 3 // a DDS call failed
+)
+
+// args is the command line of the peer contract.
+type args struct {
+	pub            bool          // -role pub|sub
+	domain         int           // -domain N
+	topic          string        // -topic T
+	count          int64         // -count N: samples written / expected
+	rate           float64       // -rate HZ: writes per second, 0 = no pause
+	reliable       bool          // -reliable | -best-effort
+	transientLocal bool          // -transient-local | -volatile
+	keepLast       int           // -keep-last N, 0 = KEEP_ALL
+	keys           int           // -keys N: ids 1..N
+	payload        int64         // -payload BYTES: values has payload/8 doubles
+	timeout        time.Duration // -timeout DUR: the whole run
+	dispose        bool          // -dispose: dispose every key after writing, then unregister
+	unregister     bool          // -unregister: unregister every key after writing
+	xcdr2          bool          // -xcdr2: XCDR2 data representation for the final type
+	appendable     bool          // -appendable: the appendable type interop::SampleA
+	typeName       string        // -type NAME: register the type under NAME
+	waitReaders    int           // -wait-readers N: the publisher waits for N matched readers
+	settle         time.Duration // -settle DUR: pause between matching and the first write
+	linger         time.Duration // -linger DUR: stay after the last write or sample
+	quiet          bool          // -quiet: do not print samples
+}
+
+// setFlag is a boolean flag that stores value into *dst when given, so that a pair of
+// flags (-reliable, -best-effort) share one variable and the last one wins.
+type setFlag struct {
+	dst   *bool
+	value bool
+}
+
+func (f setFlag) IsBoolFlag() bool { return true }
+
+func (f setFlag) String() string { return "" }
+
+func (f setFlag) Set(s string) error {
+	if s != "true" {
+		return errors.New("takes no value")
+	}
+	*f.dst = f.value
+	return nil
+}
+
+// intFlag is an integer flag limited to [lo, hi].
+type intFlag struct {
+	dst    *int64
+	lo, hi int64
+}
+
+func (f intFlag) String() string { return "" }
+
+func (f intFlag) Set(s string) error {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < f.lo || v > f.hi {
+		return fmt.Errorf("want an integer in %d..%d", f.lo, f.hi)
+	}
+	*f.dst = v
+	return nil
+}
+
+// durFlag is a duration: seconds ("2", "0.5") or Go syntax ("500ms", "1m30s").
+type durFlag struct{ dst *time.Duration }
+
+func (f durFlag) String() string { return "" }
+
+func (f durFlag) Set(s string) error {
+	d, err := parseDuration(s)
+	if err != nil {
+		return err
+	}
+	*f.dst = d
+	return nil
+}
+
+// parseDuration parses a non-negative duration in seconds or in Go syntax.
+func parseDuration(s string) (time.Duration, error) {
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		if v < 0 || math.IsNaN(v) || v > float64(math.MaxInt64)/1e9 {
+			return 0, errors.New("bad duration")
+		}
+		return time.Duration(v * 1e9), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, errors.New("bad duration")
+	}
+	return d, nil
+}
+
+// rateFlag is a non-negative finite number.
+type rateFlag struct{ dst *float64 }
+
+func (f rateFlag) String() string { return "" }
+
+func (f rateFlag) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return errors.New("want a non-negative number")
+	}
+	*f.dst = v
+	return nil
+}
+
+// roleFlag is -role pub|sub.
+type roleFlag struct {
+	pub, set *bool
+}
+
+func (f roleFlag) String() string { return "" }
+
+func (f roleFlag) Set(s string) error {
+	switch s {
+	case "pub":
+		*f.pub = true
+	case "sub":
+		*f.pub = false
+	default:
+		return errors.New("want pub or sub")
+	}
+	*f.set = true
+	return nil
+}
+
+const usage = `usage: interop-peer -role pub|sub [-domain N] [-topic T] [-count N] [-rate HZ]
+  [-reliable|-best-effort] [-transient-local|-volatile] [-keep-last N (0 = keep all)]
+  [-keys N] [-payload BYTES] [-timeout DUR] [-dispose] [-unregister] [-xcdr2]
+  [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]
+  [-quiet]
+DUR is seconds ("2.5") or Go form ("500ms", "5s", "1m").
+`
+
+// parseArgs parses the command line; on failure it returns the exit status (exitOK for
+// -h) after writing why to stderr.
+func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
+	a := args{
+		topic:       "ddsgo_interop",
+		count:       10,
+		reliable:    true,
+		keys:        1,
+		payload:     16,
+		timeout:     10 * time.Second,
+		waitReaders: 1,
+		settle:      500 * time.Millisecond,
+	}
+	var domain, keepLast, keys, waitReaders int64 = 0, 0, 1, 1
+	var role bool
+	fs := flag.NewFlagSet("interop-peer", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	fs.Var(roleFlag{&a.pub, &role}, "role", "pub or sub")
+	fs.Var(intFlag{&domain, 0, 232}, "domain", "domain id")
+	fs.StringVar(&a.topic, "topic", a.topic, "topic name")
+	fs.Var(intFlag{&a.count, 0, 100000000}, "count", "samples")
+	fs.Var(rateFlag{&a.rate}, "rate", "writes per second")
+	fs.Var(setFlag{&a.reliable, true}, "reliable", "reliable")
+	fs.Var(setFlag{&a.reliable, false}, "best-effort", "best effort")
+	fs.Var(setFlag{&a.transientLocal, true}, "transient-local", "transient local")
+	fs.Var(setFlag{&a.transientLocal, false}, "volatile", "volatile")
+	fs.Var(intFlag{&keepLast, 0, 1000000}, "keep-last", "KEEP_LAST depth, 0 = KEEP_ALL")
+	fs.Var(intFlag{&keys, 1, 1000000}, "keys", "instances")
+	fs.Var(intFlag{&a.payload, 0, 64 << 20}, "payload", "bytes of values")
+	fs.Var(durFlag{&a.timeout}, "timeout", "time limit")
+	fs.Var(setFlag{&a.dispose, true}, "dispose", "dispose after writing")
+	fs.Var(setFlag{&a.unregister, true}, "unregister", "unregister after writing")
+	fs.Var(setFlag{&a.xcdr2, true}, "xcdr2", "XCDR2")
+	fs.Var(setFlag{&a.appendable, true}, "appendable", "appendable type")
+	fs.StringVar(&a.typeName, "type", "", "type name")
+	fs.Var(intFlag{&waitReaders, 0, 1000000}, "wait-readers", "readers to wait for")
+	fs.Var(durFlag{&a.settle}, "settle", "pause before the first write")
+	fs.Var(durFlag{&a.linger}, "linger", "stay after the end")
+	fs.Var(setFlag{&a.quiet, true}, "quiet", "print no samples")
+	if err := fs.Parse(argv); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return a, exitOK, false
+		}
+		return a, exitUsage, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "interop-peer: unexpected argument %q\n%s", fs.Arg(0), usage)
+		return a, exitUsage, false
+	}
+	if !role {
+		fmt.Fprintf(stderr, "interop-peer: -role pub|sub is required\n%s", usage)
+		return a, exitUsage, false
+	}
+	if a.dispose && a.unregister {
+		fmt.Fprintln(stderr, "interop-peer: -dispose and -unregister are exclusive")
+		return a, exitUsage, false
+	}
+	if strings.TrimSpace(a.topic) == "" {
+		fmt.Fprintln(stderr, "interop-peer: empty -topic")
+		return a, exitUsage, false
+	}
+	a.domain, a.keepLast, a.keys, a.waitReaders = int(domain), int(keepLast), int(keys), int(waitReaders)
+	return a, exitOK, true
+}

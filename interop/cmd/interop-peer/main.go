@@ -1,0 +1,406 @@
+// Command interop-peer is the ddsgo side of the interop tests: a publisher or subscriber
+// of interop::Sample with the command line and output of the peer contract in
+// interop/README.md, shared with the Cyclone DDS and Fast DDS peer programs, so that any
+// two of them can run against each other and their outputs be compared line by line.
+//
+//	interop-peer -role sub -keys 3 -count 30 &
+//	interop-peer -role pub -keys 3 -count 30
+//
+// It uses only the public API of ddsgo: packages dds, qos, listener and waitset.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/qos"
+	"github.com/ddsgo/ddsgo/rtps/cdr"
+	"github.com/ddsgo/ddsgo/waitset"
+)
+
+// Sample is interop::Sample of interop/idl/Sample.idl (final).
+type Sample struct {
+	ID     int32 `dds:"key"`
+	Text   string
+	Values []float64
+	Seq    uint64
+}
+
+// SampleA is interop::SampleA, the same members in an appendable type.
+type SampleA Sample
+
+// CDRExtensibility makes SampleA appendable.
+func (SampleA) CDRExtensibility() cdr.Extensibility { return cdr.Appendable }
+
+// jsonSample is a sample as the peers print it: fields in this order, doubles and
+// strings as encoding/json writes them.
+type jsonSample struct {
+	ID     int32     `json:"id"`
+	Text   string    `json:"text"`
+	Values []float64 `json:"values"`
+	Seq    uint64    `json:"seq"`
+}
+
+// jsonState is an instance state event line.
+type jsonState struct {
+	ID    int32  `json:"id"`
+	State string `json:"state"`
+}
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// peer is one run: its arguments, output and deadline.
+type peer struct {
+	a       args
+	ctx     context.Context // canceled at the deadline (-timeout) or by the caller
+	parent  context.Context // canceled by the caller only: bounds -linger
+	out     *bufio.Writer
+	enc     *json.Encoder
+	stderr  io.Writer
+	started time.Time
+}
+
+// run runs the peer with command line argv and returns the exit status. Canceling ctx
+// ends the run early (as a timeout).
+func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
+	a, code, ok := parseArgs(argv, stderr)
+	if !ok {
+		return code
+	}
+	dctx, cancel := context.WithTimeout(ctx, a.timeout)
+	defer cancel()
+	out := bufio.NewWriterSize(stdout, 1<<16)
+	defer func() { _ = out.Flush() }()
+	pr := &peer{a: a, ctx: dctx, parent: ctx, out: out, enc: json.NewEncoder(out), stderr: stderr, started: time.Now()}
+	if a.appendable {
+		return runType(pr, "interop::SampleA", func(s *Sample) *SampleA { return (*SampleA)(s) }, func(s *SampleA) *Sample { return (*Sample)(s) })
+	}
+	return runType(pr, "interop::Sample", func(s *Sample) *Sample { return s }, func(s *Sample) *Sample { return s })
+}
+
+func (pr *peer) failf(format string, v ...any) int {
+	fmt.Fprintf(pr.stderr, "go peer: "+format+"\n", v...)
+	return exitFailed
+}
+
+func (pr *peer) timeoutf(format string, v ...any) int {
+	fmt.Fprintf(pr.stderr, "go peer: timeout after %v: "+format+"\n", append([]any{time.Since(pr.started).Round(time.Millisecond)}, v...)...)
+	return exitTimeout
+}
+
+// sleep pauses for d, or until the caller cancels the run.
+func (pr *peer) sleep(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+func (pr *peer) printSample(s *Sample) {
+	if pr.a.quiet {
+		return
+	}
+	v := s.Values
+	if v == nil {
+		v = []float64{} // "[]", not "null"
+	}
+	_ = pr.enc.Encode(jsonSample{ID: s.ID, Text: s.Text, Values: v, Seq: s.Seq})
+	_ = pr.out.Flush()
+}
+
+func (pr *peer) printState(id int32, state string) {
+	_ = pr.enc.Encode(jsonState{ID: id, State: state})
+	_ = pr.out.Flush()
+}
+
+// runType runs the peer with topic type T (Sample or SampleA), converted from and to
+// Sample by to and from.
+func runType[T any](pr *peer, typeName string, to func(*Sample) *T, from func(*T) *Sample) int {
+	a := pr.a
+	if a.typeName != "" {
+		typeName = a.typeName
+	}
+	tt, err := dds.NewTopicType[T](typeName)
+	if err != nil {
+		return pr.failf("type: %v", err)
+	}
+	p, err := dds.CreateParticipant(a.domain, nil, nil, 0)
+	if err != nil {
+		return pr.failf("creating the participant: %v", err)
+	}
+	defer func() {
+		if err := p.DeleteContainedEntities(); err != nil {
+			fmt.Fprintf(pr.stderr, "go peer: deleting the entities: %v\n", err)
+		}
+		if err := dds.Factory().DeleteParticipant(p); err != nil {
+			fmt.Fprintf(pr.stderr, "go peer: deleting the participant: %v\n", err)
+		}
+	}()
+	topic, err := p.CreateTopic(a.topic, tt, nil, nil, 0)
+	if err != nil {
+		return pr.failf("creating the topic: %v", err)
+	}
+	if a.pub {
+		return runPub(pr, p, topic, to)
+	}
+	return runSub(pr, p, topic, tt, from)
+}
+
+// setCommon sets the policies writers and readers share.
+func setCommon(a args, rel *qos.Reliability, dur *qos.Durability, hist *qos.History, dr *qos.DataRepresentation) {
+	rel.Kind = qos.BestEffort
+	if a.reliable {
+		rel.Kind = qos.Reliable
+		rel.MaxBlockingTime = a.timeout
+	}
+	dur.Kind = qos.Volatile
+	if a.transientLocal {
+		dur.Kind = qos.TransientLocal
+	}
+	*hist = qos.History{Kind: qos.KeepAll, Depth: 1}
+	if a.keepLast > 0 {
+		*hist = qos.History{Kind: qos.KeepLast, Depth: int32(a.keepLast)}
+	}
+	if a.xcdr2 {
+		dr.Value = []qos.DataRepresentationID{qos.XCDR2}
+	}
+}
+
+// waitMatched waits until the writer has matched n readers.
+func waitMatched[T any](pr *peer, w *dds.DataWriter[T], n int) int {
+	sc := w.StatusCondition()
+	if err := sc.SetEnabledStatuses(listener.StatusMask(listener.PublicationMatched)); err != nil {
+		return pr.failf("status condition: %v", err)
+	}
+	ws := waitset.New()
+	if err := ws.AttachCondition(sc); err != nil {
+		return pr.failf("waitset: %v", err)
+	}
+	for {
+		// Reading the status resets its trigger; a match after this read sets it again.
+		st, err := w.PublicationMatchedStatus()
+		if err != nil {
+			return pr.failf("publication matched status: %v", err)
+		}
+		if int(st.CurrentCount) >= n {
+			return exitOK
+		}
+		if _, err := ws.Wait(pr.ctx); err != nil {
+			if pr.ctx.Err() != nil {
+				return pr.timeoutf("%d of %d readers matched", st.CurrentCount, n)
+			}
+			return pr.failf("waiting for readers: %v", err)
+		}
+	}
+}
+
+func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic, to func(*Sample) *T) int {
+	a := pr.a
+	pub, err := p.CreatePublisher(nil, nil, 0)
+	if err != nil {
+		return pr.failf("creating the publisher: %v", err)
+	}
+	wq := qos.DefaultDataWriterQos()
+	setCommon(a, &wq.Reliability, &wq.Durability, &wq.History, &wq.DataRepresentation)
+	// What a transient-local writer keeps for late joiners is its history.
+	wq.DurabilityService.HistoryKind, wq.DurabilityService.HistoryDepth = wq.History.Kind, wq.History.Depth
+	// Deleting the writer must not dispose: only -dispose disposes.
+	wq.WriterDataLifecycle.AutodisposeUnregisteredInstances = false
+	w, err := dds.CreateDataWriter[T](pub, topic, &wq, nil, 0)
+	if err != nil {
+		return pr.failf("creating the writer: %v", err)
+	}
+	if code := waitMatched(pr, w, a.waitReaders); code != exitOK {
+		return code
+	}
+	// The writer may match a reader before that reader matches the writer, which would
+	// drop (volatile) or not yet request what is written now.
+	if a.waitReaders > 0 {
+		pr.sleep(pr.ctx, a.settle)
+	}
+
+	n := int(a.payload / 8)
+	s := Sample{Values: make([]float64, n)}
+	next := time.Now()
+	for seq := uint64(1); seq <= uint64(a.count); seq++ {
+		s.ID = int32(1 + (seq-1)%uint64(a.keys))
+		s.Seq = seq
+		s.Text = fmt.Sprintf("ddsgo %d %d", s.ID, seq)
+		for i := range s.Values {
+			s.Values[i] = float64(seq) + float64(i)/8
+		}
+		if err := w.Write(to(&s)); err != nil {
+			if errors.Is(err, dds.ErrTimeout) {
+				return pr.timeoutf("write %d: %v", seq, err)
+			}
+			return pr.failf("write %d: %v", seq, err)
+		}
+		pr.printSample(&s)
+		if a.rate > 0 {
+			next = next.Add(time.Duration(float64(time.Second) / a.rate))
+			pr.sleep(pr.ctx, time.Until(next))
+		}
+	}
+
+	if a.dispose || a.unregister {
+		for id := int32(1); id <= int32(a.keys); id++ {
+			k := Sample{ID: id}
+			if a.dispose {
+				if err := w.Dispose(to(&k)); err != nil {
+					return pr.failf("dispose %d: %v", id, err)
+				}
+				pr.printState(id, "disposed")
+			} else {
+				if err := w.UnregisterInstance(to(&k)); err != nil {
+					return pr.failf("unregister %d: %v", id, err)
+				}
+				pr.printState(id, "unregistered")
+			}
+		}
+		if a.dispose {
+			for id := int32(1); id <= int32(a.keys); id++ {
+				if err := w.UnregisterInstance(to(&Sample{ID: id})); err != nil {
+					return pr.failf("unregister %d: %v", id, err)
+				}
+			}
+		}
+	}
+
+	if a.reliable {
+		if err := w.WaitForAcknowledgments(pr.ctx); err != nil {
+			if errors.Is(err, dds.ErrTimeout) || pr.ctx.Err() != nil {
+				return pr.timeoutf("waiting for acknowledgements: %v", err)
+			}
+			return pr.failf("waiting for acknowledgements: %v", err)
+		}
+	}
+	pr.sleep(pr.parent, a.linger)
+	return exitOK
+}
+
+// stateTracker reports the first disposed and the first unregistered transition of
+// each instance.
+type stateTracker struct {
+	seen    map[int32]uint8 // bit 1: disposed reported, bit 2: unregistered reported
+	keys    int32
+	dispose bool // -dispose counts disposed events, -unregister unregistered ones
+}
+
+// note prints the transition if it is the first of its kind for id and reports whether
+// it is an event the run waits for.
+func (t *stateTracker) note(pr *peer, id int32, st dds.InstanceState) bool {
+	var bit uint8
+	var name string
+	switch st {
+	case dds.NotAliveDisposedInstanceState:
+		bit, name = 1, "disposed"
+	case dds.NotAliveNoWritersInstanceState:
+		bit, name = 2, "unregistered"
+	default:
+		return false
+	}
+	if id < 1 || id > t.keys || t.seen[id]&bit != 0 {
+		return false
+	}
+	t.seen[id] |= bit
+	pr.printState(id, name)
+	return (bit == 1) == t.dispose
+}
+
+func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic, tt *dds.TopicType[T], from func(*T) *Sample) int {
+	a := pr.a
+	sub, err := p.CreateSubscriber(nil, nil, 0)
+	if err != nil {
+		return pr.failf("creating the subscriber: %v", err)
+	}
+	rq := qos.DefaultDataReaderQos()
+	setCommon(a, &rq.Reliability, &rq.Durability, &rq.History, &rq.DataRepresentation)
+	r, err := dds.CreateDataReader[T](sub, topic, &rq, nil, 0)
+	if err != nil {
+		return pr.failf("creating the reader: %v", err)
+	}
+	rc, err := r.CreateReadCondition(dds.States{})
+	if err != nil {
+		return pr.failf("read condition: %v", err)
+	}
+	ws := waitset.New()
+	if err := ws.AttachCondition(rc); err != nil {
+		return pr.failf("waitset: %v", err)
+	}
+
+	wantEvents := int64(0)
+	if a.dispose || a.unregister {
+		wantEvents = int64(a.keys)
+	}
+	track := stateTracker{seen: map[int32]uint8{}, keys: int32(a.keys), dispose: a.dispose}
+	// ids of instance handles, for state changes that come without the key
+	var ids map[dds.InstanceHandle]int32
+	idOf := func(v *Sample, h dds.InstanceHandle) int32 {
+		if v.ID != 0 {
+			return v.ID
+		}
+		if ids == nil {
+			ids = make(map[dds.InstanceHandle]int32, a.keys)
+			for id := int32(1); id <= int32(a.keys); id++ {
+				var k T
+				from(&k).ID = id
+				ids[listener.HandleFromKeyHash(tt.Codec().KeyHash(&k))] = id
+			}
+		}
+		return ids[h]
+	}
+
+	var got, events int64
+	for got < a.count || events < wantEvents {
+		if pr.ctx.Err() != nil {
+			return pr.timeoutf("%d of %d samples, %d of %d events", got, a.count, events, wantEvents)
+		}
+		wctx, cancel := context.WithTimeout(pr.ctx, 100*time.Millisecond)
+		_, err := ws.Wait(wctx)
+		cancel()
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+			return pr.failf("wait: %v", err)
+		}
+		for {
+			data, infos, err := r.Take(64, dds.States{})
+			if errors.Is(err, dds.ErrNoData) {
+				break
+			}
+			if err != nil {
+				return pr.failf("take: %v", err)
+			}
+			for i := range data {
+				if infos[i].ValidData {
+					got++
+					pr.printSample(from(&data[i]))
+				}
+			}
+			// A dispose or unregister arriving while the instance has unread samples
+			// may show only as their instance state: report each transition once,
+			// after the samples taken with it.
+			for i := range data {
+				if wantEvents > 0 && track.note(pr, idOf(from(&data[i]), infos[i].InstanceHandle), infos[i].InstanceState) {
+					events++
+				}
+			}
+		}
+	}
+	// Stay a while so that the writer gets the last acknowledgements.
+	pr.sleep(pr.parent, a.linger)
+	return exitOK
+}
