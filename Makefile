@@ -4,7 +4,13 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 NETNS   := scripts/netns.sh
 FUZZTIME ?= 10s
 
-.PHONY: test deps peers lint unit fuzz bench-smoke bench
+.PHONY: test deps peers lint unit fuzz bench-smoke bench selftest
+
+# The main job: ddsping's self test (discovery and round trips between two participants in
+# one process) inside a private network namespace. Built first: the namespace has no network.
+selftest:
+	$(GO) build -o bin/ddsping ./cmd/ddsping
+	$(NETNS) bin/ddsping selftest
 
 test: deps lint peers unit fuzz bench-smoke
 

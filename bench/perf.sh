@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# bench/perf.sh: ddsgo's ddsping against Cyclone DDS's ddsperf, side by side, inside one
+# private network namespace (scripts/netns.sh): round trips at 16 B, 1 KiB, 16 KiB and
+# 64 KiB (reliable) and reliable throughput at 1 KiB and 64 KiB. Prints a Markdown table
+# of medians and the ratio ddsgo/Cyclone.
+#
+# Usage: bench/perf.sh            (about 2 minutes)
+#   SECS=5     seconds per run
+#   REPS=1     runs per cell (the table shows the median of the runs)
+#   SIZES="16 1024 16384 65536"   round-trip payload sizes
+#   TPSIZES="1024 65536"          throughput payload sizes
+#   GOMAXPROCS1=1                 add a column with ddsping under GOMAXPROCS=1
+#   OUT=dir                       keep the raw outputs there (default: a temp dir)
+#
+# Needs Go and ddsperf (Debian package cyclonedds-tools). Every run is bounded in time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ "${DDSGO_NETNS:-}" != "1" ]; then
+	exec scripts/netns.sh "$0" "$@"
+fi
+
+SECS=${SECS:-5}
+REPS=${REPS:-1}
+SIZES=${SIZES:-"16 1024 16384 65536"}
+TPSIZES=${TPSIZES:-"1024 65536"}
+GOMAXPROCS1=${GOMAXPROCS1:-1}
+OUT=${OUT:-$(mktemp -d /tmp/ddsgo-perf.XXXXXX)}
+mkdir -p "$OUT"
+command -v ddsperf >/dev/null || { echo "perf.sh: ddsperf not found (apt-get install cyclonedds-tools)" >&2; exit 2; }
+
+BIN="$OUT/ddsping"
+go build -o "$BIN" ./cmd/ddsping
+BOUND=$((SECS + 15)) # hard limit of every process
+
+# median reads numbers, one per line, and prints their median ("-" when none).
+median() {
+	sort -g | awk '{v[NR] = $1} END {
+		if (NR == 0) { print "-"; exit }
+		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# skip1 drops the first line (the second of discovery and warm-up) unless it is the only
+# one; trim drops the first and the last (partial seconds) unless fewer than three.
+skip1() { awk '{v[NR] = $0} END {for (i = (NR > 1 ? 2 : 1); i <= NR; i++) print v[i]}'; }
+trim() { awk '{v[NR] = $0} END {a = 1; b = NR; if (NR > 2) {a = 2; b = NR - 1}; for (i = a; i <= b; i++) print v[i]}'; }
+
+# ddsperf_p50 FILE: the median of the per-second round-trip medians (µs), skipping the
+# first second.
+ddsperf_p50() {
+	{ grep -o ' 50% [0-9.]*us' "$1" || true; } | skip1 | sed 's/ 50% //; s/us//' | median
+}
+
+# ddsping_p50 FILE: the same from ddsping ping -json interval lines.
+ddsping_p50() {
+	{ grep '"t":' "$1" || true; } | skip1 | { grep -o '"p50_ns":[0-9]*' || true; } | cut -d: -f2 |
+		awk '{printf "%.1f\n", $1 / 1000}' | median
+}
+
+# ddsperf_rate FILE: the median of the per-second receive rates (samples/s), without the
+# first and the last (partial) seconds.
+ddsperf_rate() {
+	{ grep -o 'rate [0-9.]* kS/s' "$1" || true; } | awk '{print $2 * 1000}' | trim | median
+}
+
+# ddsping_rate FILE: the same from ddsping sub -json interval lines.
+ddsping_rate() {
+	{ grep '"t":' "$1" || true; } | { grep -o '"samples_per_s":[0-9.e+]*' || true; } | cut -d: -f2 | trim | median
+}
+
+rtt_ddsperf() { # SIZE MODE(listener|waitset) REP
+	local f="$OUT/rtt-ddsperf-$2-$1-$3.txt"
+	timeout $BOUND ddsperf -D$((SECS + 2)) pong "$2" >"$OUT/pong.txt" 2>&1 &
+	local pong=$!
+	sleep 0.3
+	timeout $BOUND ddsperf -D"$SECS" ping size "$1" "$2" >"$f" 2>&1 || true
+	wait $pong || true
+	ddsperf_p50 "$f"
+}
+
+rtt_ddsping() { # SIZE GOMAXPROCS REP
+	local f="$OUT/rtt-ddsping-g$2-$1-$3.txt"
+	GOMAXPROCS=$2 timeout $BOUND "$BIN" pong -duration $((SECS + 2))s >"$OUT/pong.txt" 2>&1 &
+	local pong=$!
+	GOMAXPROCS=$2 timeout $BOUND "$BIN" ping -size "$1" -duration "${SECS}s" -json >"$f" 2>&1 || true
+	wait $pong || true
+	ddsping_p50 "$f"
+}
+
+tp_ddsperf() { # SIZE REP
+	local f="$OUT/tp-ddsperf-$1-$2.txt"
+	timeout $BOUND ddsperf -D$((SECS + 2)) sub >"$f" 2>&1 &
+	local sub=$!
+	sleep 0.3
+	timeout $BOUND ddsperf -D"$SECS" pub size "$1" >"$OUT/pub.txt" 2>&1 || true
+	wait $sub || true
+	ddsperf_rate "$f"
+}
+
+tp_ddsping() { # SIZE REP
+	local f="$OUT/tp-ddsping-$1-$2.txt"
+	timeout $BOUND "$BIN" sub -duration $((SECS + 2))s -json >"$f" 2>&1 &
+	local sub=$!
+	sleep 0.3
+	timeout $BOUND "$BIN" pub -size "$1" -duration "${SECS}s" >"$OUT/pub.txt" 2>&1 || true
+	wait $sub || true
+	ddsping_rate "$f"
+}
+
+# cell FUNC ARGS...: the median over REPS runs.
+cell() {
+	local fn=$1
+	shift
+	for r in $(seq "$REPS"); do "$fn" "$@" "$r"; done | { grep -v '^-$' || true; } | median
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f\n", a / b }'; }
+
+echo "# ddsgo ddsping vs Cyclone DDS ddsperf, $(date -u +%Y-%m-%d), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# $(dpkg-query -W -f='cyclonedds-tools ${Version}' cyclonedds-tools 2>/dev/null || echo ddsperf), $(go version | cut -d' ' -f3), ${SECS} s per run, ${REPS} run(s) per cell, raw output in $OUT"
+echo
+echo "Round trip, reliable, median of the per-second medians (µs):"
+echo
+hdr="| payload | ddsping | ddsperf (listener) | ratio | ddsperf waitset | ratio"
+sep="|---|---|---|---|---|---"
+[ "$GOMAXPROCS1" = 1 ] && hdr="$hdr | ddsping GOMAXPROCS=1 | ratio" && sep="$sep|---|---"
+echo "$hdr |"
+echo "$sep|"
+for s in $SIZES; do
+	g=$(cell rtt_ddsping "$s" "$(nproc)")
+	c=$(cell rtt_ddsperf "$s" listener)
+	cw=$(cell rtt_ddsperf "$s" waitset)
+	line="| $s B | $g | $c | $(ratio "$g" "$c") | $cw | $(ratio "$g" "$cw")"
+	if [ "$GOMAXPROCS1" = 1 ]; then
+		g1=$(cell rtt_ddsping "$s" 1)
+		line="$line | $g1 | $(ratio "$g1" "$c")"
+	fi
+	echo "$line |"
+done
+echo
+echo "Throughput, reliable KEEP_ALL, median of the per-second receive rates (samples/s):"
+echo
+echo "| payload | ddsping pub/sub | ddsperf pub/sub | ratio | ddsping MB/s | ddsperf MB/s |"
+echo "|---|---|---|---|---|---|"
+for s in $TPSIZES; do
+	g=$(cell tp_ddsping "$s")
+	c=$(cell tp_ddsperf "$s")
+	mb() { awk -v r="$1" -v s="$2" 'BEGIN { if (r == "-") print "-"; else printf "%.0f\n", r * s / 1e6 }'; }
+	echo "| $s B | $(printf '%.0f' "$g" 2>/dev/null || echo "$g") | $(printf '%.0f' "$c" 2>/dev/null || echo "$c") | $(ratio "$g" "$c") | $(mb "$g" "$s") | $(mb "$c" "$s") |"
+done

@@ -1,0 +1,235 @@
+// Command ddsping is the diagnostic tool to reach for when DDS "doesn't work": who is on
+// the domain, what matches and why not, round-trip latency and throughput.
+//
+// Usage:
+//
+//	ddsping selftest [-size N] [-multicast]   pong and ping in one process on loopback
+//	ddsping pong                              echo the pings of every pinger
+//	ddsping ping [-size N] [-rate HZ] [-count N | -duration D] [-best-effort]
+//	ddsping sub                               count the samples of every publisher
+//	ddsping pub [-size N] [-rate HZ] [-duration D] [-best-effort]
+//	ddsping list                              participants and endpoints of the domain
+//	ddsping watch                             list, then every change as it happens
+//
+// Every subcommand takes -domain N (0), -interface NAME and -peer HOST (repeatable),
+// -no-multicast, -json, -v (log to stderr) and -cpuprofile / -memprofile FILE.
+//
+// # Round trip
+//
+// ping writes samples of type ddsping::Sample (a key, a sequence number, a timestamp and
+// a payload of -size bytes) on topic ddsping_ping and pong writes each back on
+// ddsping_pong; best-effort pingers use ddsping_ping_be and ddsping_pong_be, which pong
+// serves too. With -rate 0 (the default) ping keeps one sample outstanding and sends
+// the next as soon as the answer arrives, like Cyclone DDS's ddsperf ping. Every second,
+// and at the end, it prints the round-trip statistics: mean, min, 50 %, 90 %, 99 %,
+// max and count, plus the pongs lost and the memory allocated per round trip.
+//
+// # Throughput
+//
+// pub writes as fast as it can (reliable, KEEP_ALL, blocking when the readers fall
+// behind) on ddsping_data, sub takes and prints every second the samples/s, MB/s of
+// payload and the samples lost (gaps in the sequence numbers).
+//
+// # Exit status
+//
+// 0 when the run worked; 1 when no peer matched in time, a reliable run lost samples
+// or the selftest failed; 2 for bad arguments.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"time"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// errFailed reports a run that worked as a program but failed its purpose (exit 1).
+var errFailed = errors.New("ddsping: failed")
+
+// options are the flags every subcommand has.
+type options struct {
+	domain      int
+	interfaces  []string
+	peers       []string
+	noMulticast bool
+	json        bool
+	verbose     bool
+	cpuProfile  string
+	memProfile  string
+	logger      *slog.Logger
+	out         io.Writer
+}
+
+// listFlag is a repeatable string flag that also splits on commas.
+type listFlag struct{ v *[]string }
+
+func (l listFlag) String() string {
+	if l.v == nil {
+		return ""
+	}
+	return strings.Join(*l.v, ",")
+}
+
+func (l listFlag) Set(s string) error {
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			*l.v = append(*l.v, f)
+		}
+	}
+	return nil
+}
+
+// register adds the common flags to fs.
+func (o *options) register(fs *flag.FlagSet) {
+	fs.IntVar(&o.domain, "domain", 0, "DDS domain id")
+	fs.Var(listFlag{&o.interfaces}, "interface", "network interface to use, by name or address (repeatable; default: all)")
+	fs.Var(listFlag{&o.peers}, "peer", "static unicast peer, host or host:port (repeatable)")
+	fs.BoolVar(&o.noMulticast, "no-multicast", false, "no multicast discovery: only -peer")
+	fs.BoolVar(&o.json, "json", false, "print results as JSON lines")
+	fs.BoolVar(&o.verbose, "v", false, "log the participant's records to stderr")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile to `file`")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write an allocation profile to `file` at the end")
+}
+
+// command is a subcommand: its flags are registered on fs, then run runs it.
+type command struct {
+	name, summary string
+	setup         func(fs *flag.FlagSet, o *options) func(ctx context.Context) error
+}
+
+var commands = []command{
+	{"selftest", "run pong and ping in this process on loopback and report discovery and round trips", setupSelftest},
+	{"ping", "send timestamped samples to pong and report round-trip times", setupPing},
+	{"pong", "echo the samples of every pinger", setupPong},
+	{"pub", "publish samples as fast as possible (throughput)", setupPub},
+	{"sub", "receive samples and report throughput and losses", setupSub},
+	{"list", "list the participants and endpoints of the domain and why they match or not", setupList},
+	{"watch", "list, then report participants and endpoints as they come and go", setupWatch},
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: ddsping COMMAND [flags]   (ddsping COMMAND -h for its flags)")
+	fmt.Fprintln(w)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+}
+
+// run runs the subcommand args[0] and returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	var cmd *command
+	for i := range commands {
+		if commands[i].name == args[0] {
+			cmd = &commands[i]
+		}
+	}
+	if cmd == nil {
+		if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+			usage(stdout)
+			return 0
+		}
+		fmt.Fprintf(stderr, "ddsping: unknown command %q\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	fs := flag.NewFlagSet("ddsping "+cmd.name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	o := &options{out: stdout}
+	o.register(fs)
+	body := cmd.setup(fs, o)
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "ddsping %s: unexpected argument %q\n", cmd.name, fs.Arg(0))
+		return 2
+	}
+	if o.verbose {
+		o.logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "ddsping:", err)
+			return 2
+		}
+		defer func() { _ = f.Close() }()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, "ddsping:", err)
+			return 2
+		}
+		defer pprof.StopCPUProfile()
+	}
+	err := body(ctx)
+	if o.memProfile != "" {
+		if perr := writeMemProfile(o.memProfile); perr != nil {
+			fmt.Fprintln(stderr, "ddsping:", perr)
+		}
+	}
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "ddsping %s: %v\n", cmd.name, err)
+		return 2
+	case errors.Is(err, errFailed):
+		fmt.Fprintf(stderr, "ddsping %s: %v\n", cmd.name, err)
+		return 1
+	default:
+		fmt.Fprintf(stderr, "ddsping %s: %v\n", cmd.name, err)
+		return 1
+	}
+}
+
+// errUsage reports a bad combination of flags (exit 2).
+var errUsage = errors.New("bad arguments")
+
+func writeMemProfile(name string) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// mallocs returns the number of heap allocations so far.
+func mallocs() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.Mallocs
+}
+
+// durationUntil returns a context that ends after d (never when d is 0) or with ctx.
+func durationUntil(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}

@@ -1,0 +1,239 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ddsgo/ddsgo/internal/netns"
+	"github.com/stretchr/testify/require"
+)
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// runCmd runs ddsping with args and returns its exit status and output.
+func runCmd(t *testing.T, ctx context.Context, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut syncBuffer
+	code := run(ctx, args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// background runs ddsping with args until the test ends.
+func background(t *testing.T, args ...string) *syncBuffer {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		run(ctx, args, &out, &out)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return &out
+}
+
+func TestUsage(t *testing.T) {
+	code, _, stderr := runCmd(t, context.Background())
+	require.Equal(t, 2, code)
+	require.Contains(t, stderr, "selftest")
+	code, _, stderr = runCmd(t, context.Background(), "nonsense")
+	require.Equal(t, 2, code)
+	require.Contains(t, stderr, `unknown command "nonsense"`)
+	code, _, _ = runCmd(t, context.Background(), "ping", "-size", "-1")
+	require.Equal(t, 2, code)
+	code, stdout, _ := runCmd(t, context.Background(), "help")
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "watch")
+}
+
+func TestSelftest(t *testing.T) {
+	netns.Require(t)
+	start := time.Now()
+	code, stdout, stderr := runCmd(t, context.Background(), "selftest", "-domain", "41")
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	require.Less(t, time.Since(start), 10*time.Second)
+	for _, want := range []string{
+		`ddsping selftest pong  saw "ddsping selftest ping"`,
+		`ddsping selftest ping  saw "ddsping selftest pong"`,
+		"matched pong's on ddsping_ping + ddsping_pong",
+		"matched pong's on ddsping_ping_be + ddsping_pong_be",
+		"selftest: OK",
+	} {
+		require.Contains(t, stdout, want)
+	}
+	// Each phase stops after its count or 1 s (the race detector is slow).
+	require.Regexp(t, `round trip, 16 B payload, reliable: [1-9]\d* in .*, 0 lost`, stdout)
+	require.Regexp(t, `round trip, 16 B payload, best-effort: [1-9]\d* in`, stdout)
+	require.Regexp(t, `round trip, 64 KiB payload, reliable: [1-9]\d* in .*, 0 lost`, stdout)
+	require.Regexp(t, `50% [\d.]+us 90% [\d.]+us 99% [\d.]+us max [\d.]+us cnt [1-9]`, stdout)
+	t.Log("\n" + stdout)
+}
+
+func TestSelftestMulticastJSON(t *testing.T) {
+	netns.Require(t)
+	code, stdout, stderr := runCmd(t, context.Background(), "selftest", "-domain", "42", "-multicast", "-json", "-size", "100")
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	var rep selftestReport
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rep))
+	require.True(t, rep.OK)
+	require.Len(t, rep.Seen, 2)
+	require.Equal(t, "ddsgo", rep.Seen[0].Participant.Vendor)
+	require.NotEmpty(t, rep.Seen[0].Participant.PID)
+	require.Len(t, rep.Matches, 2)
+	require.Len(t, rep.RoundTrip, 3)
+	require.Equal(t, 100, rep.RoundTrip[0].Size)
+	require.Positive(t, rep.RoundTrip[0].RTT.Count)
+	require.LessOrEqual(t, rep.RoundTrip[0].RTT.Count, uint64(2000))
+	require.Positive(t, rep.RoundTrip[0].RTT.P50)
+	require.LessOrEqual(t, rep.RoundTrip[0].RTT.Min, rep.RoundTrip[0].RTT.P50)
+	require.LessOrEqual(t, rep.RoundTrip[0].RTT.P99, rep.RoundTrip[0].RTT.Max)
+}
+
+func TestPingPong(t *testing.T) {
+	netns.Require(t)
+	pong := background(t, "pong", "-domain", "43")
+	for _, mode := range [][]string{nil, {"-best-effort"}, {"-rate", "500"}} {
+		args := append([]string{"ping", "-domain", "43", "-count", "200", "-size", "1000", "-json", "-interval", "0"}, mode...)
+		code, stdout, stderr := runCmd(t, context.Background(), args...)
+		require.Equal(t, 0, code, "%v\nstdout:\n%s\nstderr:\n%s", mode, stdout, stderr)
+		var res pingResult
+		require.NoError(t, json.Unmarshal([]byte(stdout), &res), stdout)
+		require.Equal(t, uint64(200), res.RTT.Count, "%v", mode)
+		require.Equal(t, 1000, res.Size)
+		require.Equal(t, mode == nil || mode[0] == "-rate", res.Reliable)
+		require.Zero(t, res.Lost, "%v", mode)
+	}
+	require.Eventually(t, func() bool { return strings.Contains(pong.String(), "answering") }, time.Second, 10*time.Millisecond)
+}
+
+func TestPingNoPong(t *testing.T) {
+	netns.Require(t)
+	code, stdout, stderr := runCmd(t, context.Background(), "ping", "-domain", "44", "-wait", "300ms")
+	require.Equal(t, 1, code, stdout)
+	require.Contains(t, stderr, "no match within")
+}
+
+func TestPubSub(t *testing.T) {
+	netns.Require(t)
+	sub := background(t, "sub", "-domain", "45")
+	code, stdout, stderr := runCmd(t, context.Background(), "pub", "-domain", "45", "-size", "2000", "-duration", "500ms")
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	require.Contains(t, stdout, "pub: written")
+	require.Eventually(t, func() bool {
+		return strings.Contains(sub.String(), "received")
+	}, 3*time.Second, 20*time.Millisecond, sub.String())
+	require.NotContains(t, sub.String(), "lost on a reliable topic")
+}
+
+func TestList(t *testing.T) {
+	netns.Require(t)
+	background(t, "pong", "-domain", "46")
+	code, stdout, stderr := runCmd(t, context.Background(), "list", "-domain", "46", "-wait", "500ms")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "domain 46: 1 participants")
+	require.Contains(t, stdout, `"ddsping pong" ddsgo, `)
+
+	code, stdout, stderr = runCmd(t, context.Background(), "list", "-domain", "46", "-wait", "500ms", "-json")
+	require.Equal(t, 0, code, stderr)
+	var got struct {
+		Participants []partRow `json:"participants"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &got))
+	require.Len(t, got.Participants, 1)
+	require.Equal(t, "ddsping pong", got.Participants[0].Name)
+	require.NotEmpty(t, got.Participants[0].Host)
+}
+
+func TestWatch(t *testing.T) {
+	netns.Require(t)
+	out := background(t, "watch", "-domain", "47")
+	time.Sleep(100 * time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var sink syncBuffer
+		run(ctx, []string{"pong", "-domain", "47"}, &sink, &sink)
+	}()
+	require.Eventually(t, func() bool {
+		return strings.Contains(out.String(), `participant new  "ddsping pong"`)
+	}, 5*time.Second, 20*time.Millisecond, out.String())
+	cancel()
+	<-done
+	require.Eventually(t, func() bool {
+		return strings.Contains(out.String(), `participant gone "ddsping pong"`)
+	}, 5*time.Second, 20*time.Millisecond, out.String())
+}
+
+func TestHist(t *testing.T) {
+	var h hist
+	require.Equal(t, rttStats{}, h.stats())
+	for i := 1; i <= 1000; i++ {
+		h.add(time.Duration(i) * time.Microsecond)
+	}
+	s := h.stats()
+	require.Equal(t, uint64(1000), s.Count)
+	require.Equal(t, time.Microsecond, s.Min)
+	require.Equal(t, time.Millisecond, s.Max)
+	require.InDelta(t, 500500, float64(s.Mean), 1)
+	for _, c := range []struct {
+		got  time.Duration
+		want float64
+	}{{s.P50, 500e3}, {s.P90, 900e3}, {s.P99, 990e3}} {
+		require.InEpsilon(t, c.want, float64(c.got), 0.01)
+	}
+	var o hist
+	o.add(2 * time.Second)
+	o.add(-time.Second) // clamped to 0
+	h.merge(&o)
+	require.Equal(t, uint64(1002), h.stats().Count)
+	require.Equal(t, 2*time.Second, h.stats().Max)
+	require.Equal(t, time.Duration(0), h.stats().Min)
+	for v := range uint64(1 << 20) {
+		if v%997 == 0 || v < 300 {
+			require.InEpsilon(t, float64(v+1), float64(bucketValue(bucket(v))+1), 0.01, "%d", v)
+		}
+	}
+	require.Equal(t, histBuckets-1, bucket(1<<62))
+	require.Equal(t, "mean 500.5us min 1.0us 50% 500.0us 90% 900.0us 99% 990.0us max 1000.0us cnt 1000", fmtRounded(s))
+}
+
+// fmtRounded formats s with the percentiles rounded to whole microseconds, as the
+// buckets place them within 1 %.
+func fmtRounded(s rttStats) string {
+	r := func(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
+	s.P50, s.P90, s.P99 = r(s.P50), r(s.P90), r(s.P99)
+	return s.String()
+}
+
+func TestBytesString(t *testing.T) {
+	require.Equal(t, "16 B", bytesString(16))
+	require.Equal(t, "1 KiB", bytesString(1024))
+	require.Equal(t, "64 KiB", bytesString(64<<10))
+	require.Equal(t, "1 MiB", bytesString(1<<20))
+	require.Equal(t, "1500 B", bytesString(1500))
+}

@@ -1,0 +1,593 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+
+	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/waitset"
+)
+
+// takeBatch is how many samples one take returns at most.
+const takeBatch = 64
+
+// ponger echoes the samples of the ping topics, reliable and best-effort.
+type ponger struct {
+	pairs []pongPair
+	ws    *waitset.WaitSet
+	// Echoed counts the samples written back.
+	echoed uint64
+}
+
+type pongPair struct {
+	r  *dds.DataReader[sample]
+	rc *dds.ReadCondition[sample]
+	w  *dds.DataWriter[sample]
+}
+
+// newPonger creates the readers and writers of pong in n.
+func newPonger(n *node) (*ponger, error) {
+	p := &ponger{ws: waitset.New()}
+	for _, reliable := range []bool{true, false} {
+		ping, pong := pingTopics(reliable)
+		wq, rq := endpointQos(reliable, pingDepth)
+		w, err := n.writer(pong, wq)
+		if err != nil {
+			return nil, err
+		}
+		r, err := n.reader(ping, rq)
+		if err != nil {
+			return nil, err
+		}
+		rc, err := r.CreateReadCondition(dds.States{})
+		if err != nil {
+			return nil, err
+		}
+		if err := p.ws.AttachCondition(rc); err != nil {
+			return nil, err
+		}
+		p.pairs = append(p.pairs, pongPair{r: r, rc: rc, w: w})
+	}
+	return p, nil
+}
+
+// run echoes samples until ctx ends.
+func (p *ponger) run(ctx context.Context) error {
+	conds := make([]waitset.Condition, 0, len(p.pairs))
+	data := make([]sample, takeBatch)
+	infos := make([]dds.SampleInfo, takeBatch)
+	for {
+		var err error
+		conds, err = p.ws.WaitInto(ctx, conds)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		for i := range p.pairs {
+			pp := &p.pairs[i]
+			for {
+				n, err := pp.r.TakeInto(data, infos, dds.States{})
+				if errors.Is(err, dds.ErrNoData) || n == 0 {
+					break
+				}
+				if err != nil {
+					return err
+				}
+				for j := range n {
+					if !infos[j].ValidData {
+						continue
+					}
+					if err := pp.w.Write(&data[j]); err != nil && ctx.Err() == nil {
+						return fmt.Errorf("pong: %w", err)
+					}
+					p.echoed++
+				}
+				clear(data[:n])
+			}
+		}
+	}
+}
+
+func setupPong(fs *flag.FlagSet, o *options) func(context.Context) error {
+	dur := fs.Duration("duration", 0, "stop after this long (0: run until interrupted)")
+	return func(ctx context.Context) error {
+		n, err := newNode(o, "ddsping pong")
+		if err != nil {
+			return err
+		}
+		defer n.close()
+		p, err := newPonger(n)
+		if err != nil {
+			return err
+		}
+		if !o.json {
+			fmt.Fprintf(o.out, "pong: domain %d, answering %s and %s\n", o.domain, topicPing, topicPingBE)
+		}
+		ctx, cancel := durationUntil(ctx, *dur)
+		defer cancel()
+		err = p.run(ctx)
+		if o.json {
+			return json.NewEncoder(o.out).Encode(map[string]any{"echoed": p.echoed})
+		}
+		fmt.Fprintf(o.out, "pong: echoed %d samples\n", p.echoed)
+		return err
+	}
+}
+
+// pingConfig is what a ping run measures.
+type pingConfig struct {
+	size     int
+	rate     float64
+	count    int
+	duration time.Duration
+	reliable bool
+	// wait bounds the wait for pong to match.
+	wait time.Duration
+	// warmup is the number of round trips not counted.
+	warmup int
+	// interval is the period of the statistics lines; 0 prints none.
+	interval time.Duration
+}
+
+// pinger sends pings and times the pongs.
+type pinger struct {
+	cfg  pingConfig
+	id   uint32
+	w    *dds.DataWriter[sample]
+	r    *dds.DataReader[sample]
+	rc   *dds.ReadCondition[sample]
+	ws   *waitset.WaitSet
+	tick waitset.GuardCondition
+}
+
+// pingResult is the outcome of a ping run.
+type pingResult struct {
+	Size         int      `json:"size"`
+	Reliable     bool     `json:"reliable"`
+	Rate         float64  `json:"rate_hz"`
+	RTT          rttStats `json:"rtt"`
+	Sent         uint64   `json:"sent"`
+	Received     uint64   `json:"received"`
+	Lost         uint64   `json:"lost"`
+	Seconds      float64  `json:"seconds"`
+	AllocsPerRTT float64  `json:"allocs_per_roundtrip"`
+}
+
+// newPinger creates the writer and reader of a pinger in n.
+func newPinger(n *node, cfg pingConfig) (*pinger, error) {
+	p := &pinger{cfg: cfg, id: rand.Uint32(), ws: waitset.New()}
+	ping, pong := pingTopics(cfg.reliable)
+	wq, rq := endpointQos(cfg.reliable, pingDepth)
+	var err error
+	if p.w, err = n.writer(ping, wq); err != nil {
+		return nil, err
+	}
+	if p.r, err = n.reader(pong, rq); err != nil {
+		return nil, err
+	}
+	if p.rc, err = p.r.CreateReadCondition(dds.States{}); err != nil {
+		return nil, err
+	}
+	if err := p.ws.AttachCondition(p.rc); err != nil {
+		return nil, err
+	}
+	if err := p.ws.AttachCondition(&p.tick); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// close deletes the pinger's reader and writer from n.
+func (p *pinger) close(n *node) error {
+	if err := p.ws.DetachCondition(p.rc); err != nil {
+		return err
+	}
+	if err := p.r.DeleteReadCondition(p.rc); err != nil {
+		return err
+	}
+	if err := n.sub.DeleteDataReader(p.r); err != nil {
+		return err
+	}
+	return n.pub.DeleteDataWriter(p.w)
+}
+
+// waitMatch waits until the ping writer and the pong reader are both matched and
+// returns how long that took.
+func waitMatch(ctx context.Context, w *dds.DataWriter[sample], r *dds.DataReader[sample]) (time.Duration, error) {
+	start := time.Now()
+	ws := waitset.New()
+	wc, rc := w.StatusCondition(), r.StatusCondition()
+	if err := wc.SetEnabledStatuses(listener.StatusMask(listener.PublicationMatched)); err != nil {
+		return 0, err
+	}
+	if err := rc.SetEnabledStatuses(listener.StatusMask(listener.SubscriptionMatched)); err != nil {
+		return 0, err
+	}
+	if err := ws.AttachCondition(wc); err != nil {
+		return 0, err
+	}
+	if err := ws.AttachCondition(rc); err != nil {
+		return 0, err
+	}
+	for {
+		ws1, err := w.PublicationMatchedStatus()
+		if err != nil {
+			return 0, err
+		}
+		rs, err := r.SubscriptionMatchedStatus()
+		if err != nil {
+			return 0, err
+		}
+		if ws1.CurrentCount > 0 && rs.CurrentCount > 0 {
+			return time.Since(start), nil
+		}
+		if _, err := ws.Wait(ctx); err != nil {
+			return time.Since(start), fmt.Errorf("%w: no match within %v (writer matched %d readers, reader matched %d writers)",
+				errFailed, time.Since(start).Round(time.Millisecond), ws1.CurrentCount, rs.CurrentCount)
+		}
+	}
+}
+
+// intervalFunc receives the statistics of the round trips of one interval.
+type intervalFunc func(elapsed time.Duration, s rttStats)
+
+// run pings until the count or the duration is reached or ctx ends. It calls report
+// every cfg.interval.
+func (p *pinger) run(ctx context.Context, report intervalFunc) (pingResult, error) {
+	cfg := p.cfg
+	res := pingResult{Size: cfg.size, Reliable: cfg.reliable, Rate: cfg.rate}
+	ctx, cancel := durationUntil(ctx, cfg.duration)
+	defer cancel()
+
+	// A ticker goroutine raises the guard every 10 ms: interval reports and the
+	// timeout of a lost ping.
+	const tickPeriod = 10 * time.Millisecond
+	tctx, tcancel := context.WithCancel(context.Background())
+	defer tcancel()
+	go func() {
+		t := time.NewTicker(tickPeriod)
+		defer t.Stop()
+		for {
+			select {
+			case <-tctx.Done():
+				return
+			case <-t.C:
+				p.tick.SetTriggerValue(true)
+			}
+		}
+	}()
+
+	m := &pingRun{p: p, out: sample{ID: p.id, Payload: make([]byte, cfg.size)}}
+	m.start = time.Now()
+	m.lastReport = m.start
+	if cfg.warmup == 0 {
+		m.startMeasuring()
+	}
+	// Pacing: with a rate, a sender goroutine writes; without, the loop writes the
+	// next ping when the answer to the last arrives (one outstanding).
+	senderDone := make(chan error, 1)
+	sctx, scancel := context.WithCancel(ctx)
+	defer scancel()
+	if cfg.rate > 0 {
+		go func() { senderDone <- m.pace(sctx) }()
+	} else if err := m.send(); err != nil {
+		return res, err
+	}
+
+	err := m.loop(ctx, report)
+	if cfg.rate > 0 {
+		scancel()
+		if serr := <-senderDone; err == nil && serr != nil {
+			err = serr
+		}
+		// Collect the answers still in flight, for a fair loss count.
+		gctx, gcancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		m.drain = true
+		if derr := m.loop(gctx, nil); err == nil && derr != nil {
+			err = derr
+		}
+		gcancel()
+	}
+	m.finish()
+	if cfg.interval > 0 && m.iv.n > 0 && report != nil {
+		report(time.Since(m.start), m.iv.stats())
+	}
+	res.RTT = m.total.stats()
+	res.Received = m.total.n
+	res.Seconds = m.seconds
+	res.AllocsPerRTT = m.allocsPerRTT
+	res.Sent = m.sentMeasured.Load()
+	if cfg.rate == 0 {
+		res.Lost = m.lost
+		// The ping outstanding at the end is neither received nor lost.
+		res.Sent = min(res.Sent, res.Received+res.Lost)
+	} else {
+		res.Lost = res.Sent - min(res.Sent, res.Received)
+	}
+	if err != nil {
+		return res, err
+	}
+	if !m.measuring.Load() || m.total.n == 0 {
+		return res, fmt.Errorf("%w: no answer from pong (%d pings sent)", errFailed, m.sent.Load())
+	}
+	return res, nil
+}
+
+// pingRun is the state of one run of a pinger.
+type pingRun struct {
+	p   *pinger
+	out sample
+	// sent counts every ping, sentMeasured those sent after the warm-up; measuring
+	// says the warm-up is over. The pacing goroutine updates them.
+	sent, sentMeasured atomic.Uint64
+	measuring          atomic.Bool
+	warm               int
+	answered           bool
+	drain              bool
+	lost               uint64
+	lastSent           time.Time
+	start, lastReport  time.Time
+	measureStart       time.Time
+	allocs0            uint64
+	total, iv          hist
+	// Filled by finish.
+	done         bool
+	seconds      float64
+	allocsPerRTT float64
+}
+
+// send writes the next ping (one outstanding).
+func (m *pingRun) send() error {
+	m.out.Seq++
+	m.out.Stamp = now()
+	m.lastSent = time.Now()
+	m.answered = false
+	m.sent.Add(1)
+	if m.measuring.Load() {
+		m.sentMeasured.Add(1)
+	}
+	return m.p.w.Write(&m.out)
+}
+
+// pace writes pings at the configured rate until ctx ends; it returns a write error.
+func (m *pingRun) pace(ctx context.Context) error {
+	period := time.Duration(float64(time.Second) / m.p.cfg.rate)
+	next := time.Now()
+	s := sample{ID: m.out.ID, Payload: m.out.Payload}
+	for ctx.Err() == nil {
+		if c := m.p.cfg.count; c > 0 && m.sentMeasured.Load() >= uint64(c) {
+			return nil
+		}
+		next = next.Add(period)
+		if d := time.Until(next); d > 0 {
+			time.Sleep(d)
+		}
+		s.Seq++
+		s.Stamp = now()
+		m.sent.Add(1)
+		if m.measuring.Load() {
+			m.sentMeasured.Add(1)
+		}
+		if err := m.p.w.Write(&s); err != nil && ctx.Err() == nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// startMeasuring ends the warm-up.
+func (m *pingRun) startMeasuring() {
+	m.measureStart, m.allocs0 = time.Now(), mallocs()
+	m.measuring.Store(true)
+}
+
+// finish records the duration and allocations of the measurement.
+func (m *pingRun) finish() {
+	if m.done || !m.measuring.Load() {
+		return
+	}
+	m.done = true
+	m.seconds = time.Since(m.measureStart).Seconds()
+	if n := m.total.n; n > 0 {
+		m.allocsPerRTT = float64(mallocs()-m.allocs0) / float64(n)
+	}
+}
+
+// loop takes the pongs until the count is reached or ctx ends; in drain mode it
+// stops as soon as every ping is answered.
+func (m *pingRun) loop(ctx context.Context, report intervalFunc) error {
+	p, cfg := m.p, m.p.cfg
+	data := make([]sample, takeBatch)
+	infos := make([]dds.SampleInfo, takeBatch)
+	conds := make([]waitset.Condition, 0, 2)
+	for {
+		if m.drain && m.total.n >= m.sentMeasured.Load() {
+			return nil
+		}
+		var err error
+		conds, err = p.ws.WaitInto(ctx, conds)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		for _, c := range conds {
+			if c != waitset.Condition(&p.tick) {
+				continue
+			}
+			p.tick.SetTriggerValue(false)
+			if cfg.interval > 0 && report != nil && time.Since(m.lastReport) >= cfg.interval {
+				m.lastReport = time.Now()
+				report(time.Since(m.start), m.iv.stats())
+				m.iv.reset()
+			}
+			// A lost ping (or pong) is given up after a timeout, shorter while
+			// warming up, when a pong writer may not yet know our reader.
+			timeout := time.Second
+			if !m.measuring.Load() {
+				timeout = 20 * time.Millisecond
+			}
+			if cfg.rate == 0 && !m.drain && time.Since(m.lastSent) > timeout {
+				if m.measuring.Load() {
+					m.lost++
+				}
+				if err := m.send(); err != nil {
+					return err
+				}
+			}
+		}
+		for {
+			n, err := p.r.TakeInto(data, infos, dds.States{})
+			if n == 0 || errors.Is(err, dds.ErrNoData) {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			for i := range n {
+				m.pong(&data[i], &infos[i])
+			}
+			clear(data[:n])
+		}
+		if cfg.count > 0 && int(m.total.n) >= cfg.count && !m.drain {
+			m.finish()
+			return nil
+		}
+		if cfg.rate == 0 && m.answered {
+			if err := m.send(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// pong records the answer s.
+func (m *pingRun) pong(s *sample, info *dds.SampleInfo) {
+	if !info.ValidData || s.ID != m.p.id {
+		return
+	}
+	rtt := time.Duration(now() - s.Stamp)
+	if m.p.cfg.rate == 0 {
+		if s.Seq != m.out.Seq {
+			return // the answer to a ping given up on
+		}
+		m.answered = true
+	}
+	if !m.measuring.Load() {
+		if m.warm++; m.warm >= m.p.cfg.warmup {
+			m.startMeasuring()
+		}
+		return
+	}
+	if c := m.p.cfg.count; c > 0 && m.total.n >= uint64(c) {
+		return // answers to the pings in flight at the end of a paced run
+	}
+	m.total.add(rtt)
+	m.iv.add(rtt)
+}
+
+func setupPing(fs *flag.FlagSet, o *options) func(context.Context) error {
+	var cfg pingConfig
+	bestEffort := fs.Bool("best-effort", false, "best-effort instead of reliable")
+	fs.Bool("reliable", true, "reliable (the default)")
+	fs.IntVar(&cfg.size, "size", 16, "payload `bytes` per sample")
+	fs.Float64Var(&cfg.rate, "rate", 0, "pings per second (0: as fast as possible, one outstanding)")
+	fs.IntVar(&cfg.count, "count", 0, "stop after N round trips (0: no limit)")
+	fs.DurationVar(&cfg.duration, "duration", 10*time.Second, "stop after this long (0: no limit)")
+	fs.DurationVar(&cfg.wait, "wait", 10*time.Second, "how long to wait for pong to match")
+	fs.IntVar(&cfg.warmup, "warmup", 10, "round trips not counted at the start")
+	fs.DurationVar(&cfg.interval, "interval", time.Second, "period of the statistics lines (0: only the summary)")
+	return func(ctx context.Context) error {
+		cfg.reliable = !*bestEffort
+		if cfg.size < 0 || cfg.rate < 0 || cfg.count < 0 || cfg.warmup < 0 {
+			return fmt.Errorf("%w: -size, -rate, -count and -warmup may not be negative", errUsage)
+		}
+		n, err := newNode(o, "ddsping ping")
+		if err != nil {
+			return err
+		}
+		defer n.close()
+		p, err := newPinger(n, cfg)
+		if err != nil {
+			return err
+		}
+		if !o.json {
+			fmt.Fprintf(o.out, "ping: domain %d, %s, %s payload, waiting for pong\n", o.domain, reliability(cfg.reliable), bytesString(cfg.size))
+		}
+		wctx, cancel := context.WithTimeout(ctx, cfg.wait)
+		d, err := waitMatch(wctx, p.w, p.r)
+		cancel()
+		if err != nil {
+			return err
+		}
+		if !o.json {
+			fmt.Fprintf(o.out, "ping: matched pong after %v\n", d.Round(time.Microsecond))
+		}
+		res, err := p.run(ctx, func(el time.Duration, s rttStats) {
+			printInterval(o, el, cfg.size, s)
+		})
+		printPingResult(o, res)
+		if err == nil && cfg.reliable && res.Lost > 0 {
+			err = fmt.Errorf("%w: %d pongs lost on a reliable topic", errFailed, res.Lost)
+		}
+		return err
+	}
+}
+
+// printInterval prints the statistics of one interval.
+func printInterval(o *options, el time.Duration, size int, s rttStats) {
+	if o.json {
+		_ = json.NewEncoder(o.out).Encode(map[string]any{"t": el.Seconds(), "size": size, "rtt": s})
+		return
+	}
+	fmt.Fprintf(o.out, "%8.3f  size %d %v\n", el.Seconds(), size, s)
+}
+
+// printPingResult prints the summary of a ping run.
+func printPingResult(o *options, r pingResult) {
+	if o.json {
+		_ = json.NewEncoder(o.out).Encode(r)
+		return
+	}
+	writePingResult(o.out, "", r)
+}
+
+func writePingResult(w io.Writer, indent string, r pingResult) {
+	rate := 0.0
+	if r.Seconds > 0 {
+		rate = float64(r.RTT.Count) / r.Seconds
+	}
+	fmt.Fprintf(w, "%sround trip, %s payload, %s: %d in %.2f s (%.0f/s), %d lost\n",
+		indent, bytesString(r.Size), reliability(r.Reliable), r.RTT.Count, r.Seconds, rate, r.Lost)
+	fmt.Fprintf(w, "%s  %v\n", indent, r.RTT)
+	fmt.Fprintf(w, "%s  %.1f heap allocations per round trip (whole process)\n", indent, r.AllocsPerRTT)
+}
+
+func reliability(reliable bool) string {
+	if reliable {
+		return "reliable"
+	}
+	return "best-effort"
+}
+
+// bytesString formats a size: "16 B", "1 KiB", "1500 B".
+func bytesString(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
+}
