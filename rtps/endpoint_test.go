@@ -527,3 +527,51 @@ func TestResponseDelays(t *testing.T) {
 	r.HandleHeartbeat(remotePrefix, &hb, now)
 	require.False(t, r.Deadline().IsZero())
 }
+
+// TestPiggybackHeartbeatFinal: a HEARTBEAT that only announces new data is final (readers
+// with nothing missing stay quiet, as with Cyclone DDS) until enough is unacknowledged, or a
+// bounded KEEP_ALL history is half full; RequestAcks asks for ACKNACKs at once.
+func TestPiggybackHeartbeatFinal(t *testing.T) {
+	var rec recorder
+	now := time.Now()
+	w := NewWriter(WriterConfig{
+		GUID: localWriterID, Reliable: true, PiggybackEvery: 4,
+		History: HistoryConfig{KeepAll: true},
+	}, &rec)
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	rec.msgs = nil // the HEARTBEAT that greets a new reader
+	rec.msgs = nil // the HEARTBEAT that greets a new reader
+	_, err := w.Write(Change{Payload: payload(1, 0)}, now)
+	require.NoError(t, err)
+	_, _, _, hbs := rec.all(t)
+	require.Len(t, hbs, 1)
+	require.True(t, hbs[0].Final, "first write after everything was acknowledged")
+
+	for i := 2; i <= 8; i++ {
+		_, err := w.Write(Change{Payload: payload(uint64(i), 0)}, now)
+		require.NoError(t, err)
+	}
+	_, _, _, hbs = rec.all(t)
+	last := hbs[len(hbs)-1]
+	require.False(t, last.Final, "more than PiggybackEvery unacknowledged")
+
+	rec.msgs = nil
+	w.RequestAcks(now)
+	_, _, _, hbs = rec.all(t)
+	require.Len(t, hbs, 1)
+	require.False(t, hbs[0].Final)
+
+	// A bounded KEEP_ALL history asks once it is half full.
+	var rec2 recorder
+	w2 := NewWriter(WriterConfig{
+		GUID: localWriterID, Reliable: true, PiggybackEvery: 100,
+		History: HistoryConfig{KeepAll: true, MaxSamples: 4},
+	}, &rec2)
+	w2.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	for i := 1; i <= 2; i++ {
+		_, err := w2.Write(Change{Payload: payload(uint64(i), 0)}, now.Add(time.Duration(i)*time.Second))
+		require.NoError(t, err)
+	}
+	_, _, _, hbs = rec2.all(t)
+	require.False(t, hbs[len(hbs)-1].Final, "half of a 4-sample history unacknowledged")
+}

@@ -54,8 +54,8 @@ func route(q *queue, w *rtps.Writer, r *rtps.Reader, now time.Time) {
 	}
 }
 
-// A reliable writer and reader exchanging a sample; the acknowledgment
-// frees the writer's history.
+// A reliable writer and reader exchanging a sample; the acknowledgment,
+// asked for by the periodic HEARTBEAT, frees the writer's history.
 func Example() {
 	now := time.Unix(1_700_000_000, 0)
 	loc := []wire.Locator{{Kind: wire.LocatorKindUDPv4, Port: 7411}}
@@ -73,7 +73,15 @@ func Example() {
 	sn, _ := w.Write(rtps.Change{Payload: []byte{0, 1, 0, 0, 42, 0, 0, 0}, Timestamp: wire.TimeFromTime(now)}, now)
 	route(&q, w, r, now)
 	fmt.Println("acknowledged:", w.AckedByAll(sn), "history:", w.HistoryLen())
+
+	// The HEARTBEAT that went with the sample was final: the reader, missing nothing,
+	// stayed quiet. The periodic HEARTBEAT asks for the acknowledgment.
+	now = now.Add(100 * time.Millisecond)
+	w.Tick(now)
+	route(&q, w, r, now)
+	fmt.Println("acknowledged:", w.AckedByAll(sn), "history:", w.HistoryLen())
 	// Output:
 	// sample 1 from 00000103: 00 01 00 00 2a 00 00 00
+	// acknowledged: false history: 1
 	// acknowledged: true history: 0
 }

@@ -361,7 +361,12 @@ func (w *Writer) Write(c Change, now time.Time) (wire.SequenceNumber, error) {
 			w.sinceHB++
 			if w.sinceHB >= w.cfg.PiggybackEvery || now.Sub(w.lastHB) >= w.cfg.HeartbeatPeriod/4 ||
 				w.ackedAll == c.SN-1 {
-				w.appendHeartbeat(wire.EntityIDUnknown, w.hbFirst(1), now)
+				// Like Cyclone DDS, a HEARTBEAT that only announces new data is
+				// final: readers with nothing missing stay quiet, so a sample
+				// costs one datagram, not two. It asks for ACKNACKs once enough
+				// is unacknowledged to matter (and the periodic HEARTBEAT always
+				// does), so a KEEP_ALL history frees space before it fills.
+				w.appendHeartbeatFinal(wire.EntityIDUnknown, w.hbFirst(1), now, !w.needAcks(c.SN))
 			}
 		}
 		w.mb.flush()
@@ -391,9 +396,37 @@ func (w *Writer) hbFirst(rel wire.SequenceNumber) wire.SequenceNumber {
 	return max(first, min(rel, w.lastSN+1))
 }
 
+// needAcks reports whether, with lastSN written, the writer should ask its readers for
+// acknowledgments now: more than PiggybackEvery changes unacknowledged, or a bounded
+// KEEP_ALL history half full.
+func (w *Writer) needAcks(lastSN wire.SequenceNumber) bool {
+	unacked := int(lastSN - w.ackedAll)
+	if unacked > w.cfg.PiggybackEvery {
+		return true
+	}
+	h := w.cfg.History
+	return h.KeepAll && h.MaxSamples > 0 && 2*unacked >= h.MaxSamples
+}
+
+// RequestAcks sends a HEARTBEAT that asks the readers that have not acknowledged
+// everything for an ACKNACK now, rather than at the next periodic HEARTBEAT: for a
+// writer about to block on a full history, or one waiting for acknowledgments.
+func (w *Writer) RequestAcks(now time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.reliable > 0 && w.ackedAll < w.lastSN {
+		w.sendHeartbeats(now)
+	}
+}
+
 func (w *Writer) appendHeartbeat(reader wire.EntityID, first wire.SequenceNumber, now time.Time) {
+	w.appendHeartbeatFinal(reader, first, now, false)
+}
+
+func (w *Writer) appendHeartbeatFinal(reader wire.EntityID, first wire.SequenceNumber, now time.Time, final bool) {
 	w.hbCount++
 	hb := wire.Heartbeat{
+		Final:    final,
 		ReaderID: reader,
 		WriterID: w.cfg.GUID.Entity,
 		FirstSN:  first,

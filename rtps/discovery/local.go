@@ -301,8 +301,10 @@ func (w *LocalWriter) Write(c rtps.Change) (wire.SequenceNumber, error) {
 			defer timer.Stop()
 		}
 		// Take the channel before looking again, so that no
-		// acknowledgment is missed in between.
+		// acknowledgment is missed in between; ask for the ACKNACKs now
+		// instead of at the next periodic HEARTBEAT.
 		ch := w.w.AckWait()
+		w.w.RequestAcks(now)
 		if w.w.Full(c.KeyHash) {
 			select {
 			case <-ch:
@@ -319,10 +321,15 @@ func (w *LocalWriter) Write(c rtps.Change) (wire.SequenceNumber, error) {
 // ctx's error).
 func (w *LocalWriter) WaitForAcknowledgments(ctx context.Context) error {
 	sn := w.w.LastSN()
+	asked := false
 	for {
 		ch := w.w.AckWait()
 		if w.w.AckedByAll(sn) {
 			return nil
+		}
+		if !asked {
+			w.w.RequestAcks(w.p.eng.Now())
+			asked = true
 		}
 		select {
 		case <-ch:
