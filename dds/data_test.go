@@ -337,3 +337,22 @@ func TestDisposePayloadByKeySize(t *testing.T) {
 	require.NoError(t, r2.GetKeyValue(&key, infos[0].InstanceHandle))
 	require.Equal(t, int32(42), key.ID)
 }
+
+// Discovered endpoints are listed whether they match a local one or not.
+func TestDiscoveredEndpoints(t *testing.T) {
+	net := &fakeNet{}
+	p1 := testParticipant(t, net, nil)
+	p2 := testParticipant(t, net, nil)
+	endpoints[point](t, p1, "points", nil, nil)
+	pubs, err := p2.DiscoveredPublications()
+	require.NoError(t, err)
+	require.Len(t, pubs, 1)
+	require.Equal(t, "points", pubs[0].TopicName)
+	require.Equal(t, p1.InstanceHandle(), pubs[0].ParticipantKey)
+	subs, err := p2.DiscoveredSubscriptions()
+	require.NoError(t, err)
+	require.Len(t, subs, 1)
+	own, err := p1.DiscoveredPublications()
+	require.NoError(t, err)
+	require.Empty(t, own)
+}

@@ -18,6 +18,8 @@ type engine interface {
 	NewReader(cfg endpointConfig, deliver func(*rtps.Sample)) (engineReader, error)
 	// Participants returns the discovered (remote, alive) participants.
 	Participants() []discovery.ParticipantData
+	// Endpoints returns the remote endpoints discovered, matched or not.
+	Endpoints() []discovery.EndpointData
 	// OnParticipant registers the function called when a remote participant is
 	// discovered (alive) or lost, on the engine's dispatcher goroutine.
 	OnParticipant(fn func(p discovery.ParticipantData, alive bool))

@@ -70,6 +70,21 @@ func (e *fakeEngine) OnParticipant(fn func(discovery.ParticipantData, bool)) {
 	}
 }
 
+func (e *fakeEngine) Endpoints() []discovery.EndpointData {
+	var out []discovery.EndpointData
+	for _, w := range e.net.writers() {
+		if w.data.GUID.Prefix != e.prefix {
+			out = append(out, *w.data)
+		}
+	}
+	for _, r := range e.net.readers() {
+		if r.data.GUID.Prefix != e.prefix {
+			out = append(out, *r.data)
+		}
+	}
+	return out
+}
+
 func (e *fakeEngine) Participants() []discovery.ParticipantData {
 	e.net.mu.Lock()
 	defer e.net.mu.Unlock()
@@ -105,7 +120,7 @@ func (e *fakeEngine) guid(kind byte) wire.GUID {
 	return wire.GUID{Prefix: e.prefix, Entity: wire.EntityID{Key: [3]byte{0, byte(e.key >> 8), byte(e.key)}, Kind: kind}}
 }
 
-func endpointData(g wire.GUID, cfg endpointConfig) *discovery.EndpointData {
+func fakeEndpointData(g wire.GUID, cfg endpointConfig) *discovery.EndpointData {
 	return &discovery.EndpointData{
 		GUID:            g,
 		ParticipantGUID: wire.GUID{Prefix: g.Prefix, Entity: wire.EntityIDParticipant},
@@ -121,7 +136,7 @@ func (e *fakeEngine) NewWriter(cfg endpointConfig) (engineWriter, error) {
 		kind = wire.EntityKindWriterWithKey
 	}
 	w := &fakeWriter{e: e, cfg: cfg}
-	w.data = endpointData(e.guid(kind), cfg)
+	w.data = fakeEndpointData(e.guid(kind), cfg)
 	e.mu.Lock()
 	e.writers = append(e.writers, w)
 	e.mu.Unlock()
@@ -137,7 +152,7 @@ func (e *fakeEngine) NewReader(cfg endpointConfig, deliver func(*rtps.Sample)) (
 		kind = wire.EntityKindReaderWithKey
 	}
 	r := &fakeReader{e: e, cfg: cfg, deliver: deliver}
-	r.data = endpointData(e.guid(kind), cfg)
+	r.data = fakeEndpointData(e.guid(kind), cfg)
 	e.mu.Lock()
 	e.readers = append(e.readers, r)
 	e.mu.Unlock()

@@ -108,13 +108,7 @@ func (p *DomainParticipant) addRemoteEndpoint(d *discovery.EndpointData, h Insta
 	ecm.CreateComponent(p.m, e, kindComp{kind})
 	ecm.CreateComponent(p.m, e, handleComp{h})
 	ecm.CreateComponent(p.m, e, nameComp{Topic: d.TopicName, Type: d.TypeName})
-	ecm.CreateComponent(p.m, e, remoteEndpointComp{Refs: 1, Data: EndpointBuiltinTopicData{
-		Key:            h,
-		ParticipantKey: listener.HandleFromGUID(guidBytes(d.ParticipantGUID)),
-		TopicName:      d.TopicName,
-		TypeName:       d.TypeName,
-		Qos:            d.Qos,
-	}})
+	ecm.CreateComponent(p.m, e, remoteEndpointComp{Refs: 1, Data: endpointData(d)})
 	p.m.SetParentEntity(e, p.remoteParticipant(d.GUID.Prefix))
 }
 
@@ -169,4 +163,16 @@ func (e *entity) matchedData(h InstanceHandle) (EndpointBuiltinTopicData, error)
 		}
 	}
 	return EndpointBuiltinTopicData{}, errorf(ErrBadParameter, "%v is not known", h)
+}
+
+// endpointData is the builtin-topic form of what discovery reported of an endpoint.
+func endpointData(d *discovery.EndpointData) EndpointBuiltinTopicData {
+	return EndpointBuiltinTopicData{
+		Key:            listener.HandleFromGUID(guidBytes(d.GUID)),
+		ParticipantKey: listener.HandleFromGUID(guidBytes(d.ParticipantGUID)),
+		TopicName:      d.TopicName,
+		TypeName:       d.TypeName,
+		Keyed:          d.Keyed(),
+		Qos:            d.Qos,
+	}
 }

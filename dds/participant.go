@@ -683,6 +683,32 @@ func (p *DomainParticipant) DiscoveredParticipants() ([]InstanceHandle, error) {
 	return out, nil
 }
 
+// DiscoveredPublications returns every remote writer discovery knows of, matched with a
+// local reader or not (the DCPSPublication builtin topic's contents).
+func (p *DomainParticipant) DiscoveredPublications() ([]EndpointBuiltinTopicData, error) {
+	return p.discoveredEndpoints(true)
+}
+
+// DiscoveredSubscriptions returns every remote reader discovery knows of, matched with a
+// local writer or not (the DCPSSubscription builtin topic's contents).
+func (p *DomainParticipant) DiscoveredSubscriptions() ([]EndpointBuiltinTopicData, error) {
+	return p.discoveredEndpoints(false)
+}
+
+func (p *DomainParticipant) discoveredEndpoints(writers bool) ([]EndpointBuiltinTopicData, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	var out []EndpointBuiltinTopicData
+	eps := p.eng.Endpoints()
+	for i := range eps {
+		if eps[i].IsWriter() == writers {
+			out = append(out, endpointData(&eps[i]))
+		}
+	}
+	return out, nil
+}
+
 // DiscoveredParticipantData returns what the discovered participant h announced
 // (get_discovered_participant_data); ErrBadParameter when h is not one.
 func (p *DomainParticipant) DiscoveredParticipantData(h InstanceHandle) (ParticipantBuiltinTopicData, error) {

@@ -136,7 +136,7 @@ type ParticipantBuiltinTopicData struct {
 }
 
 // EndpointBuiltinTopicData describes a writer (PublicationBuiltinTopicData) or a reader
-// (SubscriptionBuiltinTopicData) matched with a local endpoint.
+// (SubscriptionBuiltinTopicData) discovered in SEDP.
 type EndpointBuiltinTopicData struct {
 	// Key is the endpoint's handle and ParticipantKey its participant's, made from
 	// their GUIDs.
@@ -144,6 +144,8 @@ type EndpointBuiltinTopicData struct {
 	ParticipantKey InstanceHandle
 	TopicName      string
 	TypeName       string
+	// Keyed says the topic has a key (from the endpoint's entity kind, as peers match).
+	Keyed bool
 	// Qos is the QoS the endpoint announced.
 	Qos discovery.EndpointQos
 }

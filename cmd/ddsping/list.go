@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/qos"
 )
 
 // vendors names the RTPS vendor ids (OMG's registry, RTPS 2.5 §8.3.3.1 and
@@ -39,6 +40,20 @@ type partRow struct {
 	Process string `json:"process,omitempty"`
 	Domain  string `json:"domain,omitempty"`
 	Lease   string `json:"lease"`
+	handle  dds.InstanceHandle
+}
+
+// label names the participant for humans: its entity name, else process and pid, else
+// vendor and GUID prefix.
+func (r partRow) label() string {
+	switch {
+	case r.Name != "":
+		return r.Name
+	case r.Process != "":
+		return r.Process + " pid " + r.PID
+	default:
+		return r.Vendor + " " + r.Handle
+	}
 }
 
 // describe formats the row without its name.
@@ -76,6 +91,7 @@ func participantRow(p *dds.DomainParticipant, h dds.InstanceHandle) (partRow, er
 		Name:   pd.EntityName,
 		Vendor: vendor,
 		Lease:  pd.LeaseDuration.String(),
+		handle: h,
 	}
 	row.Host, _ = pd.Properties.Get("__Hostname")
 	row.PID, _ = pd.Properties.Get("__Pid")
@@ -106,8 +122,92 @@ func participants(p *dds.DomainParticipant) ([]partRow, error) {
 	return rows, nil
 }
 
-// noEndpoints explains why list shows no endpoints.
-const noEndpoints = "endpoints: not shown: package dds does not give the discovered publications and subscriptions yet"
+// endpointLine describes a discovered writer or reader in one line.
+func endpointLine(names map[dds.InstanceHandle]string, e dds.EndpointBuiltinTopicData) string {
+	q := e.Qos
+	key := "keyed"
+	if !e.Keyed {
+		key = "no key"
+	}
+	part := ""
+	if len(q.Partition.Name) > 0 {
+		part = fmt.Sprintf(" partitions %q", q.Partition.Name)
+	}
+	return fmt.Sprintf("topic %q type %q (%s) %v %v%s, participant %q",
+		e.TopicName, e.TypeName, key, q.Reliability.Kind, q.Durability.Kind, part, orDash(names[e.ParticipantKey]))
+}
+
+// whyNot explains why writer w and reader r do not communicate, or returns "" when they
+// match: topic, type name, key, partitions and the request-offered policies, as DDS
+// matches them.
+func whyNot(w, r dds.EndpointBuiltinTopicData) string {
+	var why []string
+	if w.TypeName != r.TypeName {
+		why = append(why, fmt.Sprintf("type names differ (%q vs %q)", w.TypeName, r.TypeName))
+	}
+	if w.Keyed != r.Keyed {
+		why = append(why, "one side has a key, the other not")
+	}
+	if bad := qos.Compatible(w.Qos.Offered(), r.Qos.Requested()); len(bad) > 0 {
+		names := make([]string, len(bad))
+		for i, id := range bad {
+			names[i] = id.String()
+		}
+		why = append(why, "incompatible QoS: "+strings.Join(names, ", "))
+	}
+	if !qos.PartitionsMatch(w.Qos.Partition.Name, r.Qos.Partition.Name) {
+		why = append(why, fmt.Sprintf("partitions do not match (%q vs %q)", w.Qos.Partition.Name, r.Qos.Partition.Name))
+	}
+	return strings.Join(why, "; ")
+}
+
+// printEndpoints lists the discovered writers and readers and, for every topic with both,
+// which pairs match and why the others do not.
+func printEndpoints(o *options, p *dds.DomainParticipant, rows []partRow) error {
+	pubs, err := p.DiscoveredPublications()
+	if err != nil {
+		return err
+	}
+	subs, err := p.DiscoveredSubscriptions()
+	if err != nil {
+		return err
+	}
+	names := map[dds.InstanceHandle]string{}
+	for _, r := range rows {
+		names[r.handle] = r.label()
+	}
+	byTopic := func(a, b dds.EndpointBuiltinTopicData) int { return strings.Compare(a.TopicName, b.TopicName) }
+	slices.SortFunc(pubs, byTopic)
+	slices.SortFunc(subs, byTopic)
+	fmt.Fprintf(o.out, "writers (%d):\n", len(pubs))
+	for _, w := range pubs {
+		fmt.Fprintf(o.out, "  %s\n", endpointLine(names, w))
+	}
+	fmt.Fprintf(o.out, "readers (%d):\n", len(subs))
+	for _, r := range subs {
+		fmt.Fprintf(o.out, "  %s\n", endpointLine(names, r))
+	}
+	fmt.Fprintln(o.out, "matching:")
+	pairs := 0
+	for _, w := range pubs {
+		for _, r := range subs {
+			if w.TopicName != r.TopicName {
+				continue
+			}
+			pairs++
+			from, to := orDash(names[w.ParticipantKey]), orDash(names[r.ParticipantKey])
+			if why := whyNot(w, r); why != "" {
+				fmt.Fprintf(o.out, "  %q: writer of %q -> reader of %q: NO MATCH: %s\n", w.TopicName, from, to, why)
+			} else {
+				fmt.Fprintf(o.out, "  %q: writer of %q -> reader of %q: match\n", w.TopicName, from, to)
+			}
+		}
+	}
+	if pairs == 0 {
+		fmt.Fprintln(o.out, "  no topic has both a writer and a reader")
+	}
+	return nil
+}
 
 func setupList(fs *flag.FlagSet, o *options) func(context.Context) error {
 	wait := fs.Duration("wait", 2*time.Second, "how long to listen for participants")
@@ -132,8 +232,7 @@ func setupList(fs *flag.FlagSet, o *options) func(context.Context) error {
 		for _, r := range rows {
 			fmt.Fprintf(o.out, "  %q %s\n", r.Name, r.describe())
 		}
-		fmt.Fprintln(o.out, noEndpoints)
-		return nil
+		return printEndpoints(o, n.p, rows)
 	}
 }
 
@@ -149,7 +248,7 @@ func setupWatch(fs *flag.FlagSet, o *options) func(context.Context) error {
 		defer cancel()
 		start := time.Now()
 		if !o.json {
-			fmt.Fprintf(o.out, "watching domain %d\n%s\n", o.domain, noEndpoints)
+			fmt.Fprintf(o.out, "watching domain %d (participants; ddsping list shows endpoints and matching)\n", o.domain)
 		}
 		known := map[string]partRow{}
 		t := time.NewTicker(100 * time.Millisecond)

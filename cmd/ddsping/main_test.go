@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/internal/netns"
+	"github.com/ddsgo/ddsgo/qos"
 	"github.com/stretchr/testify/require"
 )
 
@@ -156,6 +158,9 @@ func TestList(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, "domain 46: 1 participants")
 	require.Contains(t, stdout, `"ddsping pong" ddsgo, `)
+	// pong's endpoints, and how its writers and readers pair up among themselves.
+	require.Contains(t, stdout, `topic "ddsping_pong" type "ddsping::Sample"`)
+	require.Contains(t, stdout, "matching:")
 
 	code, stdout, stderr = runCmd(t, context.Background(), "list", "-domain", "46", "-wait", "500ms", "-json")
 	require.Equal(t, 0, code, stderr)
@@ -236,4 +241,21 @@ func TestBytesString(t *testing.T) {
 	require.Equal(t, "64 KiB", bytesString(64<<10))
 	require.Equal(t, "1 MiB", bytesString(1<<20))
 	require.Equal(t, "1500 B", bytesString(1500))
+}
+
+func TestWhyNot(t *testing.T) {
+	w := dds.EndpointBuiltinTopicData{TopicName: "t", TypeName: "a::T", Keyed: true}
+	w.Qos.Reliability.Kind = qos.BestEffort
+	r := w
+	r.Qos.Reliability.Kind = qos.Reliable
+	require.Contains(t, whyNot(w, r), "incompatible QoS: Reliability")
+	r.Qos.Reliability.Kind = qos.BestEffort
+	require.Empty(t, whyNot(w, r))
+	r.TypeName = "b::T"
+	r.Keyed = false
+	r.Qos.Partition.Name = []string{"x"}
+	why := whyNot(w, r)
+	require.Contains(t, why, "type names differ")
+	require.Contains(t, why, "one side has a key")
+	require.Contains(t, why, "partitions do not match")
 }
