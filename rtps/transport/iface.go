@@ -23,7 +23,7 @@ func UsableInterfaces(all []Interface) []Interface {
 // With want empty it returns [UsableInterfaces]; when there is none, the
 // loopback interfaces that are up and have an IPv4 address (inside a test
 // namespace lo is the only interface). Otherwise every entry of want names
-// one interface, by name ("eth0") or by one of its addresses ("10.0.0.2");
+// one interface, by name ("eth0") or by one of its addresses ("192.0.2.2");
 // loopback is allowed when chosen this way. Each selected interface must be
 // up and have an IPv4 address; duplicates are removed. Errors wrap
 // [ErrNoInterface].

@@ -38,7 +38,7 @@
 //	synctest.Test(t, func(t *testing.T) {
 //		n, _ := memnet.New(memnet.Config{Seed: 1, Impairments: memnet.Impairments{Loss: 0.2}})
 //		defer n.Close()
-//		h, _ := n.AddHost("a", netip.MustParseAddr("10.0.0.1"))
+//		h, _ := n.AddHost("a", netip.MustParseAddr("192.0.2.1"))
 //		tr, _ := transport.Open(transport.Config{Net: h, Deliver: q.Push})
 //		defer tr.Close()
 //		...
