@@ -15,7 +15,10 @@ import (
 type engine interface {
 	GUIDPrefix() wire.GuidPrefix
 	NewWriter(cfg endpointConfig) (engineWriter, error)
-	NewReader(cfg endpointConfig, deliver func(*rtps.Sample)) (engineReader, error)
+	// NewReader creates a reader that passes the samples of matched writers to deliver,
+	// on the engine's receive goroutine; deliver returns false to refuse a sample (the
+	// cache has no room), which a reliable reader asks for again after Retry.
+	NewReader(cfg endpointConfig, deliver rtps.DeliverFunc) (engineReader, error)
 	// Participants returns the discovered (remote, alive) participants.
 	Participants() []discovery.ParticipantData
 	// Endpoints returns the remote endpoints discovered, matched or not.
@@ -43,6 +46,9 @@ type engineWriter interface {
 // engineReader is discovery.LocalReader.
 type engineReader interface {
 	GUID() wire.GUID
+	// Retry makes the reader ask again for the samples deliver refused. It does not
+	// block and may be called from any goroutine, deliver included.
+	Retry()
 	UpdateQos(q discovery.EndpointQos) error
 	Close() error
 }

@@ -47,7 +47,7 @@ func (e rtpsEngine) NewWriter(cfg endpointConfig) (engineWriter, error) {
 	return w, nil
 }
 
-func (e rtpsEngine) NewReader(cfg endpointConfig, deliver func(*rtps.Sample)) (engineReader, error) {
+func (e rtpsEngine) NewReader(cfg endpointConfig, deliver rtps.DeliverFunc) (engineReader, error) {
 	r, err := e.Participant.NewReader(cfg, deliver)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package dds
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ddsgo/ddsgo/qos"
 	"github.com/ddsgo/ddsgo/rtps"
@@ -146,7 +147,7 @@ func (e *fakeEngine) NewWriter(cfg endpointConfig) (engineWriter, error) {
 	return w, nil
 }
 
-func (e *fakeEngine) NewReader(cfg endpointConfig, deliver func(*rtps.Sample)) (engineReader, error) {
+func (e *fakeEngine) NewReader(cfg endpointConfig, deliver rtps.DeliverFunc) (engineReader, error) {
 	kind := byte(wire.EntityKindReaderNoKey)
 	if cfg.Keyed {
 		kind = wire.EntityKindReaderWithKey
@@ -286,10 +287,14 @@ type fakeReader struct {
 	e       *fakeEngine
 	cfg     endpointConfig
 	data    *discovery.EndpointData
-	deliver func(*rtps.Sample)
+	deliver rtps.DeliverFunc
+	retries atomic.Int32
 }
 
 func (r *fakeReader) GUID() wire.GUID { return r.data.GUID }
+
+// Retry counts the calls: the fake writers do not resend refused samples.
+func (r *fakeReader) Retry() { r.retries.Add(1) }
 
 func (r *fakeReader) UpdateQos(q discovery.EndpointQos) error {
 	r.data.Qos = q

@@ -35,6 +35,9 @@ type DataReader[T any] struct {
 
 	cache atomic.Pointer[rhc.Cache[T]]
 	er    engineReader // set by enableSelf, before enabled
+	// retrier is er for the cache's OnSpaceAvailable hook, which may run before
+	// enableSelf sets er (on the engine's goroutine).
+	retrier atomic.Pointer[engineReader]
 
 	// dmu guards the delivery scratch state.
 	dmu       sync.Mutex
@@ -189,6 +192,7 @@ func (r *DataReader[T]) enableSelf() error {
 	p.mu.Unlock()
 	cfg := cacheConfig(rq)
 	cfg.OnDataAvailable = r.onData
+	cfg.OnSpaceAvailable = r.onSpace
 	cache, err := rhc.New[T](cfg)
 	if err != nil {
 		code := ErrBadParameter
@@ -209,6 +213,7 @@ func (r *DataReader[T]) enableSelf() error {
 		return wrapErr(ErrError, err, "creating the RTPS reader")
 	}
 	r.er = er
+	r.retrier.Store(&er)
 	p.mu.Lock()
 	ecm.SetComponentData(p.m, r.ent, handleComp{listener.HandleFromGUID(guidBytes(er.GUID()))})
 	p.mu.Unlock()
@@ -309,11 +314,14 @@ func (r *DataReader[T]) SetListener(l listener.DataReaderListener, mask listener
 }
 
 // deliver is the engine's delivery callback: it decodes a change into the cache. It
-// runs on the engine's receive goroutine and does not block.
-func (r *DataReader[T]) deliver(s *rtps.Sample) {
+// runs on the engine's receive goroutine and does not block. It refuses (false) a
+// change the cache rejects for its resource limits: a reliable reader leaves it
+// unacknowledged and asks for it again when onSpace says there is room. Changes that
+// cannot be decoded are accepted and counted lost.
+func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 	cache := r.cache.Load()
 	if cache == nil || r.deleted.Load() {
-		return
+		return true
 	}
 	r.dmu.Lock()
 	ch := &r.scratch
@@ -332,7 +340,7 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) {
 		if err := r.codec.Unmarshal(s.Payload, &ch.Value); err != nil {
 			r.dmu.Unlock()
 			r.lost()
-			return
+			return true
 		}
 		haveKey = true
 	default:
@@ -369,7 +377,7 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) {
 		ch.Value = zero
 		r.dmu.Unlock()
 		r.lost()
-		return
+		return true
 	}
 	out := cache.Insert(ch, r.p.now())
 	kh := ch.KeyHash
@@ -382,6 +390,18 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) {
 		r.status.setChanged(listener.SampleRejected)
 		r.status.mu.Unlock()
 		r.raised(listener.SampleRejected)
+		return false
+	}
+	return true
+}
+
+// onSpace is the cache's OnSpaceAvailable hook: take, a purge or an expiry made room
+// after a rejection, so the engine asks the writers for the refused samples again. It
+// runs with no cache lock held, on a user goroutine or the engine's (Retry only posts
+// work to the engine's event loop).
+func (r *DataReader[T]) onSpace() {
+	if er := r.retrier.Load(); er != nil {
+		(*er).Retry()
 	}
 }
 

@@ -1,6 +1,7 @@
 package rtps
 
 import (
+	"encoding/binary"
 	"testing"
 	"time"
 
@@ -76,7 +77,7 @@ func TestWriterWriteAllocs(t *testing.T) {
 
 func TestReaderHandleDataAllocs(t *testing.T) {
 	n := 0
-	r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true}, func(*Sample) { n++ }, &discard{})
+	r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true}, func(*Sample) bool { n++; return true }, &discard{})
 	now := time.Unix(1_700_000_000, 0)
 	r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
 	// Inline QoS with a key hash, as Fast DDS sends.
@@ -108,7 +109,7 @@ func BenchmarkWriterWrite(b *testing.B) {
 }
 
 func BenchmarkReaderHandleData(b *testing.B) {
-	r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true}, func(*Sample) {}, &discard{})
+	r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true}, func(*Sample) bool { return true }, &discard{})
 	now := time.Unix(1_700_000_000, 0)
 	r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
 	d := wire.Data{WriterID: remoteWriter.Entity, DataFlag: true, SerializedPayload: payload(1, 52)}
@@ -116,5 +117,68 @@ func BenchmarkReaderHandleData(b *testing.B) {
 	for b.Loop() {
 		d.WriterSN++
 		r.HandleData(remotePrefix, &d, wire.TimeZero, now)
+	}
+}
+
+// TestReaderFragmentAllocs: reassembly buffers are pooled, so fragmented
+// samples allocate nothing in steady state, in order or not.
+func TestReaderFragmentAllocs(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		size     int
+		swapped  bool // each odd SN completes before the even one before it
+		maxBytes int
+	}{
+		{name: "in order", size: 4000},
+		{name: "large", size: 20000},
+		{name: "out of order", size: 20000, swapped: true},
+		{name: "tight limit", size: 5000, swapped: true, maxBytes: 10000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := 0
+			r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true, MaxReassemblyBytes: tc.maxBytes},
+				func(s *Sample) bool {
+					if payloadSeq(s.Payload) != uint64(s.SN) {
+						t.Fatalf("sample %d carries %d", s.SN, payloadSeq(s.Payload))
+					}
+					n++
+					return true
+				}, &discard{})
+			now := time.Unix(1_700_000_000, 0)
+			r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+			const fs = 1024
+			p := payload(0, tc.size-12)
+			d := wire.DataFrag{WriterID: remoteWriter.Entity, FragmentsInSubmessage: 4, FragmentSize: fs, SampleSize: uint32(len(p))}
+			frags := func(sn wire.SequenceNumber) {
+				binary.LittleEndian.PutUint64(p[4:], uint64(sn))
+				d.WriterSN = sn
+				for off := 0; off < len(p); off += 4 * fs {
+					d.FragmentStartingNum = wire.FragmentNumber(off/fs + 1)
+					end := min(off+4*fs, len(p))
+					d.FragmentsInSubmessage = uint16((end - off + fs - 1) / fs)
+					d.Fragments = p[off:end]
+					r.HandleDataFrag(remotePrefix, &d, wire.TimeZero, now)
+				}
+			}
+			sn := wire.SequenceNumber(1)
+			step := func() {
+				if tc.swapped {
+					frags(sn + 1)
+					frags(sn)
+					sn += 2
+					return
+				}
+				frags(sn)
+				sn++
+			}
+			// Warm up past the window: its slots keep the buffers of up to
+			// 8 KiB they held (see maxSlotRetain).
+			for range 600 {
+				step()
+			}
+			require.Zero(t, testing.AllocsPerRun(200, step))
+			require.Equal(t, int(sn-1), n)
+			require.Zero(t, r.MemoryInUse())
+		})
 	}
 }

@@ -41,9 +41,27 @@
 // below its base and requests its bitmap; after NackResponseDelay the
 // writer resends the requested changes still in the history, GAPs those it
 // no longer has (replaced by KEEP_LAST, or before a volatile reader
-// matched), and adds a directed HEARTBEAT. A NACK_FRAG makes it resend the
-// requested fragments. A non-final ACKNACK is always answered with a
+// matched), and adds a directed HEARTBEAT. A change resent to a reader is
+// not resent to it again within NackSuppression (5 ms, Cyclone DDS's
+// retransmit merging period): a reader that NACKs again before the repair
+// arrives (at the next HEARTBEAT, or because the repair was lost) is
+// ignored for that change, which stops the storm of identical repairs when
+// a burst overflows the reader's socket buffer. A NACK_FRAG makes it resend
+// the requested fragments. A non-final ACKNACK is always answered with a
 // HEARTBEAT.
+//
+// With reliable readers, a writer keeps at most MaxUnackedBytes (1 MiB,
+// half of a 2 MiB receive buffer, counting 1 KiB per datagram besides the
+// payloads) and MaxUnackedChanges (256, half of a reader's Window) sent but
+// not acknowledged by every reliable reader. Write never waits for it:
+// it stores the change and, when the window is full, leaves it for later.
+// The ACKNACKs that move the window send the changes waiting, as many DATA
+// per datagram as fit in MaxMessageSize, with GAPs for those KEEP_LAST
+// replaced meanwhile. HEARTBEATs announce only what was sent, and the writer
+// asks for acknowledgments (a HEARTBEAT without F) once half of the window
+// is used. The window only moves forward: a transient-local late joiner
+// holds it until it has caught up with the others. Best-effort readers
+// alone do not open a window.
 //
 // A volatile reader starts acknowledged up to the last SN written when it
 // matched, and gets a GAP for everything before; a reliable reader of a
@@ -88,13 +106,26 @@
 // the reassembly with the highest SN (needed last) and a best-effort one
 // the oldest; reassemblies of SNs already delivered or skipped are freed.
 // Fragments inconsistent with the reassembly in progress are counted and
-// dropped.
+// dropped. The buffers of delivered or abandoned reassemblies go back to a
+// pool of the reader (at most MaxReassemblies buffers, MaxReassemblyBytes in
+// all), so that fragmented samples allocate nothing in steady state.
 //
 // The deliver callback receives a Sample whose Payload aliases the receive
 // buffer or a reader buffer, valid only during the call. Kind and KeyHash
 // come from the inline PID_STATUS_INFO and PID_KEY_HASH; KeyOnly says the
 // payload is a serialized key. HandleData of an in-order, non-fragmented
 // sample allocates nothing.
+//
+// The callback returns false to refuse a sample (the reader history cache
+// rejected it for its resource limits). A best-effort reader drops it and
+// goes on. A reliable reader drops the payload but does not move past its
+// SN: that change stays unacknowledged, the changes after it wait in the
+// window (one refused when it comes out of the window is dropped too), and
+// every ACKNACK asks for it again. When the callback can take samples again,
+// Reader.Retry sends at once an ACKNACK asking for the refused change of
+// each writer, and delivery resumes in order, exactly once, when it is
+// resent. Retry takes the reader's lock: call it from the event loop
+// (Engine.Post), never from the callback.
 //
 // # Participant duties
 //

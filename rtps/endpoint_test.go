@@ -32,11 +32,12 @@ func TestReliableKeepAllUnderLoss(t *testing.T) {
 	})
 	var next uint64
 	bad := 0
-	r := rn.reader(testReaderID, ReaderConfig{Reliable: true, HeartbeatResponseDelay: time.Millisecond}, func(s *Sample) {
+	r := rn.reader(testReaderID, ReaderConfig{Reliable: true, HeartbeatResponseDelay: time.Millisecond}, func(s *Sample) bool {
 		if payloadSeq(s.Payload) != next || s.SN != wire.SequenceNumber(next+1) {
 			bad++
 		}
 		next++
+		return true
 	})
 	net.match(w, wn, r, rn)
 	written := uint64(0)

@@ -233,7 +233,7 @@ func (e *Engine) NewWriter(cfg WriterConfig) *Writer {
 // NewReader creates a reader of this participant. deliver runs on the
 // event loop with the reader's lock held: it must not block nor call into
 // the reader (Post work that needs more).
-func (e *Engine) NewReader(cfg ReaderConfig, deliver func(*Sample)) *Reader {
+func (e *Engine) NewReader(cfg ReaderConfig, deliver DeliverFunc) *Reader {
 	t := e.NewTimer(nil)
 	cfg.Schedule = t.Schedule
 	cfg.Version, cfg.Vendor = e.cfg.Version, e.cfg.Vendor

@@ -30,10 +30,10 @@ type safeCollector struct {
 	c  collector
 }
 
-func (s *safeCollector) deliver(x *Sample) {
+func (s *safeCollector) deliver(x *Sample) bool {
 	s.mu.Lock()
-	s.c.deliver(x)
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	return s.c.deliver(x)
 }
 
 func (s *safeCollector) len() int {
@@ -171,7 +171,7 @@ func TestEngineReceiveAllocs(t *testing.T) {
 		wg := wire.GUID{Prefix: src, Entity: wire.EntityIDFromUint32(0x103)}
 		rg := wire.GUID{Prefix: a.GUIDPrefix(), Entity: wire.EntityIDFromUint32(0x104)}
 		delivered := 0
-		r := a.NewReader(ReaderConfig{GUID: rg}, func(*Sample) { delivered++ })
+		r := a.NewReader(ReaderConfig{GUID: rg}, func(*Sample) bool { delivered++; return true })
 		a.MatchWriter(r, WriterProxyInfo{GUID: wg})
 		hdr := wire.Header{Version: wire.ProtocolVersion21, Vendor: wire.VendorCyclone, Prefix: src}
 		msgs := make([][]byte, 200)

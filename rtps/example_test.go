@@ -64,8 +64,9 @@ func Example() {
 	var q queue
 
 	w := rtps.NewWriter(rtps.WriterConfig{GUID: wg, Reliable: true, History: rtps.HistoryConfig{KeepAll: true}}, &q)
-	r := rtps.NewReader(rtps.ReaderConfig{GUID: rg, Reliable: true}, func(s *rtps.Sample) {
+	r := rtps.NewReader(rtps.ReaderConfig{GUID: rg, Reliable: true}, func(s *rtps.Sample) bool {
 		fmt.Printf("sample %d from %v: % x\n", s.SN, s.Writer.Entity, s.Payload)
+		return true // false would refuse it: the reader would ask for it again
 	}, &q)
 	w.AddReader(rtps.ReaderProxyInfo{GUID: rg, Reliable: true, Unicast: loc}, now)
 	r.AddWriter(rtps.WriterProxyInfo{GUID: wg, Reliable: true, Unicast: loc}, now)

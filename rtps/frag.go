@@ -2,14 +2,16 @@ package rtps
 
 import (
 	"math/bits"
+	"slices"
 	"time"
 
 	"github.com/ddsgo/ddsgo/rtps/wire"
 )
 
 // reassembly collects the fragments of one change (RTPS 2.5 §8.4.14.1).
-// Its buffer is allocated at the sample size the first DATA_FRAG claims,
-// which MaxSampleSize and the per-writer MaxReassemblyBytes bound.
+// Its buffer has the sample size the first DATA_FRAG claims, which
+// MaxSampleSize and the per-writer MaxReassemblyBytes bound; it comes from
+// the reader's fragPool and goes back there once the sample is delivered.
 type reassembly struct {
 	sn       wire.SequenceNumber
 	size     int
@@ -134,6 +136,7 @@ func (r *Reader) HandleDataFrag(src wire.GuidPrefix, d *wire.DataFrag, ts wire.T
 	m := ra.meta
 	buf := ra.buf
 	ra.buf = nil
+	r.pool.putFrag(ra, r.cfg.MaxReassemblies)
 	r.receive(p, sn, &m, buf, true)
 }
 
@@ -153,17 +156,15 @@ func (r *Reader) newReassembly(p *writerProxy, sn wire.SequenceNumber, size, fs 
 			return nil
 		}
 		r.removeFrag(p, victim)
-		r.recycle(victim.buf, true)
+		r.freeFrag(victim)
 		r.stats.ReassemblyEvicted++
 	}
+	ra := r.pool.getFrag()
 	total := (size + fs - 1) / fs
-	ra := &reassembly{sn: sn, size: size, fragSize: fs, total: total, have: make([]uint64, (total+63)/64)}
-	if cap(r.spare) >= size {
-		ra.buf = r.spare[:size]
-		r.spare = nil
-	} else {
-		ra.buf = make([]byte, size)
-	}
+	ra.sn, ra.size, ra.fragSize, ra.total = sn, size, fs, total
+	ra.have = slices.Grow(ra.have[:0], (total+63)/64)[:(total+63)/64]
+	clear(ra.have)
+	ra.buf = r.pool.get(size)
 	p.frags = append(p.frags, ra)
 	p.fragBytes += size
 	return ra
@@ -191,16 +192,112 @@ func (r *Reader) dropFragsBelow(p *writerProxy) {
 			continue
 		}
 		r.removeFrag(p, ra)
-		r.recycle(ra.buf, true)
+		r.freeFrag(ra)
 		r.stats.ReassemblyEvicted++
 	}
 }
 
-// recycle keeps a reader-owned buffer for the next reassembly.
+// freeFrag gives a reassembly given up, and its buffer, back to the pool.
+func (r *Reader) freeFrag(ra *reassembly) {
+	r.recycle(ra.buf, true)
+	ra.buf = nil
+	r.pool.putFrag(ra, r.cfg.MaxReassemblies)
+}
+
+// recycle gives a reader-owned buffer back to the pool for the next
+// reassemblies.
 func (r *Reader) recycle(b []byte, owned bool) {
-	if owned && b != nil && cap(b) > cap(r.spare) {
-		r.spare = b[:0]
+	if owned {
+		r.pool.put(b, r.cfg.MaxReassemblies, r.cfg.MaxReassemblyBytes)
 	}
+}
+
+// fragPool keeps the buffers of delivered or abandoned reassemblies, and
+// the reassemblies themselves, so that fragmented samples allocate nothing
+// in steady state. It keeps at most MaxReassemblies buffers of at most
+// MaxReassemblyBytes in all (the larger ones when it must choose), and as
+// many reassemblies.
+type fragPool struct {
+	bufs  [][]byte
+	bytes int // capacity of bufs in all
+	ras   []*reassembly
+}
+
+// get returns a buffer of n octets (not zeroed), the smallest pooled one
+// that fits or a new one.
+func (fp *fragPool) get(n int) []byte {
+	best := -1
+	for i, b := range fp.bufs {
+		if cap(b) >= n && (best < 0 || cap(b) < cap(fp.bufs[best])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return make([]byte, n)
+	}
+	b := fp.bufs[best]
+	fp.remove(best)
+	return b[:n]
+}
+
+// put keeps b within maxBufs buffers and maxBytes octets, dropping smaller
+// buffers to make room for it, or b itself.
+func (fp *fragPool) put(b []byte, maxBufs, maxBytes int) {
+	c := cap(b)
+	if c == 0 || c > maxBytes {
+		return
+	}
+	for len(fp.bufs) >= maxBufs || fp.bytes+c > maxBytes {
+		small := 0
+		for i, x := range fp.bufs {
+			if cap(x) < cap(fp.bufs[small]) {
+				small = i
+			}
+		}
+		if len(fp.bufs) == 0 || cap(fp.bufs[small]) >= c {
+			return
+		}
+		fp.remove(small)
+	}
+	fp.bufs = append(fp.bufs, b[:0])
+	fp.bytes += c
+}
+
+// remove takes the buffer at i out of the pool.
+func (fp *fragPool) remove(i int) {
+	last := len(fp.bufs) - 1
+	fp.bytes -= cap(fp.bufs[i])
+	fp.bufs[i] = fp.bufs[last]
+	fp.bufs[last] = nil
+	fp.bufs = fp.bufs[:last]
+}
+
+// maxPooledBitmap is the largest fragment bitmap (in words) a pooled
+// reassembly keeps.
+const maxPooledBitmap = 256
+
+// getFrag returns a cleared reassembly, with the bitmap capacity it had.
+func (fp *fragPool) getFrag() *reassembly {
+	k := len(fp.ras)
+	if k == 0 {
+		return &reassembly{}
+	}
+	ra := fp.ras[k-1]
+	fp.ras[k-1] = nil
+	fp.ras = fp.ras[:k-1]
+	*ra = reassembly{have: ra.have}
+	return ra
+}
+
+// putFrag keeps ra, whose buffer is gone, for getFrag: at most maxRAs.
+func (fp *fragPool) putFrag(ra *reassembly, maxRAs int) {
+	if len(fp.ras) >= maxRAs {
+		return
+	}
+	if cap(ra.have) > maxPooledBitmap {
+		ra.have = nil
+	}
+	fp.ras = append(fp.ras, ra)
 }
 
 // appendNackFrags adds NACK_FRAGs for the fragments ra lacks: up to

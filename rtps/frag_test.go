@@ -10,7 +10,7 @@ import (
 	"github.com/ddsgo/ddsgo/rtps/wire"
 )
 
-func newHostileReader(t testing.TB, reliable bool, deliver func(*Sample)) *Reader {
+func newHostileReader(t testing.TB, reliable bool, deliver DeliverFunc) *Reader {
 	r := NewReader(ReaderConfig{
 		GUID:               localReaderID,
 		Reliable:           reliable,
@@ -47,7 +47,7 @@ func frag(sn wire.SequenceNumber, sampleSize uint32, start, count, fs int, fill 
 
 func TestReassemblyHostileSender(t *testing.T) {
 	delivered := 0
-	r := newHostileReader(t, true, func(*Sample) { delivered++ })
+	r := newHostileReader(t, true, func(*Sample) bool { delivered++; return true })
 	now := time.Unix(0, 0)
 	stats := func() ReaderStats { return r.Stats() }
 
@@ -74,7 +74,7 @@ func TestReassemblyHostileSender(t *testing.T) {
 	// refused by the wire decoder already, and ignored here.
 	r2 := newHostileReader(t, true, nil)
 	var got []byte
-	r2.deliver = func(s *Sample) { got = append([]byte(nil), s.Payload...) }
+	r2.deliver = func(s *Sample) bool { got = append([]byte(nil), s.Payload...); return true }
 	d = frag(1, 2500, 1, 2, 1000, 'a')
 	r2.HandleDataFrag(remotePrefix, &d, wire.TimeInvalid, now)
 	d = frag(1, 2500, 2, 1, 1000, 'b') // overlap: ignored
@@ -133,7 +133,7 @@ func FuzzReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		readers := []*Reader{newHostileReader(t, true, nil), newHostileReader(t, false, nil)}
 		for _, r := range readers {
-			r.deliver = func(s *Sample) { _ = s.Payload }
+			r.deliver = func(s *Sample) bool { return len(s.Payload)%3 != 0 } // refuse some too
 		}
 		now := time.Unix(0, 0)
 		u32 := func(b []byte, i int) uint32 {

@@ -35,7 +35,7 @@ func TestGoldenReplay(t *testing.T) {
 					return r
 				}
 				r := NewReader(ReaderConfig{GUID: wire.GUID{Prefix: localPrefix, Entity: wire.EntityIDFromUint32(testReaderID)}, Reliable: true},
-					func(s *Sample) {
+					func(s *Sample) bool {
 						require.Greater(t, s.SN, last[g], "%v out of order", g)
 						last[g] = s.SN
 						delivered++
@@ -43,6 +43,7 @@ func TestGoldenReplay(t *testing.T) {
 							notAlive++
 							require.True(t, s.HasKeyHash || len(s.Payload) > 0, "not-alive change without key")
 						}
+						return true
 					}, &discard{})
 				r.AddWriter(WriterProxyInfo{GUID: g, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
 				readers[g] = r

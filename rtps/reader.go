@@ -101,9 +101,17 @@ type Sample struct {
 	Payload []byte
 }
 
+// DeliverFunc receives the samples a Reader delivers. It returns whether
+// it accepted the sample: false refuses it (the reader history cache has
+// no room). A reliable reader then keeps that change unacknowledged and
+// stops delivering that writer's changes until it receives it again (see
+// Reader.Retry); a best-effort reader drops it.
+type DeliverFunc func(*Sample) bool
+
 // ReaderStats are counters of a Reader.
 type ReaderStats struct {
-	Delivered         uint64 // samples passed to the deliver callback
+	Delivered         uint64 // samples passed to the deliver callback and accepted
+	Refused           uint64 // samples the deliver callback refused (dropped; reliable: asked for again)
 	Consumed          uint64 // changes without data to deliver (filtered, no payload nor status)
 	Duplicates        uint64 // changes received again, dropped
 	Old               uint64 // best effort: changes older than the last delivered, dropped
@@ -167,6 +175,9 @@ type writerProxy struct {
 	frags     []*reassembly
 	fragBytes int
 	ackAt     time.Time
+	// refused says the deliver callback refused next: delivery from this
+	// writer waits for next to come again, which Retry asks for.
+	refused bool
 }
 
 // Reader is the stateful RTPS reader (RTPS 2.5 §8.4.10), best-effort or
@@ -177,19 +188,20 @@ type writerProxy struct {
 type Reader struct {
 	mu       sync.Mutex
 	cfg      ReaderConfig
-	deliver  func(*Sample)
+	deliver  DeliverFunc
 	writers  map[wire.GUID]*writerProxy
 	list     []*writerProxy
 	mb       msgBuilder
 	sample   Sample
-	spare    []byte // one recycled reassembly buffer
+	pool     fragPool
 	reported time.Time
 	stats    ReaderStats
 }
 
 // NewReader returns a reader that passes the samples it delivers to
-// deliver and sends ACKNACKs and NACK_FRAGs through out.
-func NewReader(cfg ReaderConfig, deliver func(*Sample), out Sender) *Reader {
+// deliver (nil accepts and drops them) and sends ACKNACKs and NACK_FRAGs
+// through out.
+func NewReader(cfg ReaderConfig, deliver DeliverFunc, out Sender) *Reader {
 	cfg.setDefaults()
 	r := &Reader{cfg: cfg, deliver: deliver, writers: make(map[wire.GUID]*writerProxy)}
 	r.mb.init(wire.Header{Version: cfg.Version, Vendor: cfg.Vendor, Prefix: cfg.GUID.Prefix}, DefaultMaxMessageSize, out)
@@ -346,7 +358,7 @@ func (r *Reader) receive(p *writerProxy, sn wire.SequenceNumber, m *sampleMeta, 
 		}
 		p.next = sn + 1
 		r.dropFragsBelow(p)
-		r.deliverOne(p, sn, m, payload)
+		r.deliverOne(p, sn, m, payload) // a refusal just drops it
 		r.recycle(payload, owned)
 		return
 	}
@@ -356,8 +368,13 @@ func (r *Reader) receive(p *writerProxy, sn wire.SequenceNumber, m *sampleMeta, 
 		r.recycle(payload, owned)
 		return
 	case sn == p.next:
-		r.deliverOne(p, sn, m, payload)
+		ok := r.deliverOne(p, sn, m, payload)
 		r.recycle(payload, owned)
+		if !ok {
+			p.refused = true
+			return
+		}
+		p.refused = false
 		p.next++
 		r.drain(p)
 		return
@@ -405,11 +422,12 @@ func (r *Reader) held(p *writerProxy, sn wire.SequenceNumber) bool {
 }
 
 // deliverOne passes a change to the deliver callback, unless it carries
-// nothing to deliver.
-func (r *Reader) deliverOne(p *writerProxy, sn wire.SequenceNumber, m *sampleMeta, payload []byte) {
+// nothing to deliver, and reports whether the change was consumed (false:
+// the callback refused it).
+func (r *Reader) deliverOne(p *writerProxy, sn wire.SequenceNumber, m *sampleMeta, payload []byte) bool {
 	if m.skip {
 		r.stats.Consumed++
-		return
+		return true
 	}
 	r.sample = Sample{
 		Writer:          p.info.GUID,
@@ -421,30 +439,40 @@ func (r *Reader) deliverOne(p *writerProxy, sn wire.SequenceNumber, m *sampleMet
 		SourceTimestamp: m.ts,
 		Payload:         payload,
 	}
-	r.stats.Delivered++
-	if r.deliver != nil {
-		r.deliver(&r.sample)
+	if r.deliver != nil && !r.deliver(&r.sample) {
+		r.sample.Payload = nil
+		r.stats.Refused++
+		return false
 	}
+	r.sample.Payload = nil
+	r.stats.Delivered++
+	return true
 }
 
-// drain delivers the buffered changes that follow next in order.
+// drain delivers the buffered changes that follow next in order. When the
+// callback refuses one, its slot is emptied and next stays on it.
 func (r *Reader) drain(p *writerProxy) {
-	for p.slots != nil {
+	for p.slots != nil && !p.refused {
 		s := &p.slots[uint64(p.next)%uint64(len(p.slots))]
 		if s.state == slotEmpty || s.sn != p.next {
 			break
 		}
-		r.release(p, s, true)
+		if !r.release(p, s, true) {
+			p.refused = true
+			break
+		}
 		p.next++
 	}
 	r.dropFragsBelow(p)
 }
 
-// release empties a slot, delivering its sample first with deliver.
-func (r *Reader) release(p *writerProxy, s *slot, deliver bool) {
+// release empties a slot, delivering its sample first with deliver, and
+// reports whether the sample (if delivered) was accepted.
+func (r *Reader) release(p *writerProxy, s *slot, deliver bool) bool {
+	ok := true
 	if s.state == slotSample {
 		if deliver {
-			r.deliverOne(p, s.sn, &s.meta, s.buf)
+			ok = r.deliverOne(p, s.sn, &s.meta, s.buf)
 		}
 		p.bufBytes -= len(s.buf)
 		if cap(s.buf) > maxSlotRetain {
@@ -453,13 +481,15 @@ func (r *Reader) release(p *writerProxy, s *slot, deliver bool) {
 		}
 	}
 	s.state = slotEmpty
+	return ok
 }
 
 // maxSlotRetain is the largest buffer a window slot keeps for reuse.
 const maxSlotRetain = 8 << 10
 
 // advanceTo moves next to target, delivering in order what the window
-// holds below it; with lost, the changes not held count as lost.
+// holds below it; with lost, the changes not held count as lost. Changes
+// the callback refuses there are dropped: the writer no longer has them.
 func (r *Reader) advanceTo(p *writerProxy, target wire.SequenceNumber, lost bool) {
 	if target <= p.next {
 		return
@@ -480,6 +510,7 @@ func (r *Reader) advanceTo(p *writerProxy, target wire.SequenceNumber, lost bool
 		r.stats.Lost += uint64(span)
 	}
 	p.next = target
+	p.refused = false
 	if target-1 > p.maxSeen {
 		p.maxSeen = target - 1
 	}
@@ -627,6 +658,21 @@ func (r *Reader) sendAck(p *writerProxy) {
 		r.appendNackFrags(p, ra)
 	}
 	r.mb.flush()
+}
+
+// Retry asks again, at once, every writer for the change the deliver
+// callback refused last (an ACKNACK whose bitmap starts with it), so that
+// delivery resumes when the writer resends it. Call it when the callback
+// can accept samples again; it must not be called from the callback (the
+// reader's lock is held there): post it to the event loop instead.
+func (r *Reader) Retry(now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range r.list {
+		if p.refused {
+			r.sendAck(p)
+		}
+	}
 }
 
 // Tick sends the ACKNACKs that are due at now and returns the next

@@ -105,7 +105,7 @@ func (nd *simNode) writer(entity uint32, cfg WriterConfig) *Writer {
 	return w
 }
 
-func (nd *simNode) reader(entity uint32, cfg ReaderConfig, deliver func(*Sample)) *Reader {
+func (nd *simNode) reader(entity uint32, cfg ReaderConfig, deliver DeliverFunc) *Reader {
 	cfg.GUID = wire.GUID{Prefix: nd.prefix, Entity: wire.EntityIDFromUint32(entity)}
 	r := NewReader(cfg, deliver, nd)
 	nd.readers[cfg.GUID.Entity] = r
@@ -315,11 +315,12 @@ type collector struct {
 	seqs    []uint64
 }
 
-func (c *collector) deliver(s *Sample) {
+func (c *collector) deliver(s *Sample) bool {
 	cp := *s
 	cp.Payload = slices.Clone(s.Payload)
 	c.samples = append(c.samples, cp)
 	if s.Kind == Alive && len(s.Payload) >= 12 {
 		c.seqs = append(c.seqs, payloadSeq(s.Payload))
 	}
+	return true
 }

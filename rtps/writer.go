@@ -51,6 +51,23 @@ type WriterConfig struct {
 	// MaxRepairBytes bounds the payload resent in answer to one ACKNACK
 	// (at least one change is always resent); 0 means 8 MiB.
 	MaxRepairBytes int
+	// MaxUnackedBytes is the flow-control window of a writer with reliable
+	// readers: the payload (plus 64 octets per change and 1 KiB per
+	// datagram, for what the receiver's socket buffer is charged) sent but
+	// not acknowledged by every reliable reader. Write still stores the changes
+	// beyond it but sends them when acknowledgments make room, and the
+	// writer asks for acknowledgments once half of it is used. 0 means
+	// DefaultMaxUnackedBytes; a negative value disables the window.
+	MaxUnackedBytes int
+	// MaxUnackedChanges bounds the number of changes in the flow-control
+	// window; 0 means DefaultMaxUnackedChanges. It only applies when
+	// MaxUnackedBytes does.
+	MaxUnackedChanges int
+	// NackSuppression is how long a change resent to a reader is not resent
+	// to it again: later requests for it in that time are ignored (counted
+	// in WriterStats.NacksSuppressed), since the repair is likely still on
+	// its way. 0 means DefaultNackSuppression; a negative value disables it.
+	NackSuppression time.Duration
 	// InlineKeyHash puts PID_KEY_HASH in the inline QoS of alive samples
 	// too (it is always sent with disposes and unregisters, and with every
 	// sample when a matched reader expects inline QoS).
@@ -91,6 +108,15 @@ func (c *WriterConfig) setDefaults() {
 	if c.MaxRepairBytes <= 0 {
 		c.MaxRepairBytes = 8 << 20
 	}
+	if c.MaxUnackedBytes == 0 {
+		c.MaxUnackedBytes = DefaultMaxUnackedBytes
+	}
+	if c.MaxUnackedChanges <= 0 {
+		c.MaxUnackedChanges = DefaultMaxUnackedChanges
+	}
+	if c.NackSuppression == 0 {
+		c.NackSuppression = DefaultNackSuppression
+	}
 }
 
 // ReaderProxyInfo describes a matched remote reader.
@@ -119,6 +145,8 @@ type WriterStats struct {
 	Duplicates        uint64 // ACKNACKs and NACK_FRAGs dropped for an old count
 	UnknownReader     uint64 // ACKNACKs and NACK_FRAGs from readers not matched
 	FragRequestsLost  uint64 // NACK_FRAG requests dropped because too many were pending
+	NacksSuppressed   uint64 // requested changes not resent because they just were
+	Deferred          uint64 // changes whose first transmission waited for the flow-control window
 	Messages          uint64 // datagrams sent
 }
 
@@ -151,6 +179,7 @@ type readerProxy struct {
 	gapBelow      bool // send GAP [1, firstRelevant)
 	hbDue         bool // send a directed HEARTBEAT
 	repairAt      time.Time
+	rexmit        rexmitTable // recent retransmissions, for NACK suppression
 }
 
 // Writer is the stateful RTPS writer (RTPS 2.5 §8.4.9), best-effort or
@@ -158,25 +187,35 @@ type readerProxy struct {
 // and the event loop calls Tick at the deadlines the writer reports. All
 // methods are safe for concurrent use.
 type Writer struct {
-	mu       sync.Mutex
-	cfg      WriterConfig
-	hist     *WriterHistory
-	lastSN   wire.SequenceNumber
-	readers  []*readerProxy
-	dataDest []wire.Locator
-	inlineQ  bool // some reader expects inline QoS
-	reliable int  // reliable readers matched
-	ackedAll wire.SequenceNumber
-	hbCount  wire.Count
-	hbfCount wire.Count
-	nextHB   time.Time
-	lastHB   time.Time
-	sinceHB  int
-	mb       msgBuilder
-	qos      []byte
-	waitCh   chan struct{}
-	reported time.Time
-	stats    WriterStats
+	mu     sync.Mutex
+	cfg    WriterConfig
+	hist   *WriterHistory
+	lastSN wire.SequenceNumber
+	// sentSN is the last change sent for the first time (or skipped):
+	// changes after it wait for the flow-control window. HEARTBEATs
+	// announce up to sentSN.
+	sentSN wire.SequenceNumber
+	flow   sizeFIFO // costs of the changes in (flow.base, sentSN]
+	// flowAsked: a HEARTBEAT asked for acknowledgments because half of
+	// the window was used, and they have not moved it since.
+	flowAsked bool
+	epoch     time.Time // origin of the retransmission times
+	hasEpoch  bool
+	readers   []*readerProxy
+	dataDest  []wire.Locator
+	inlineQ   bool // some reader expects inline QoS
+	reliable  int  // reliable readers matched
+	ackedAll  wire.SequenceNumber
+	hbCount   wire.Count
+	hbfCount  wire.Count
+	nextHB    time.Time
+	lastHB    time.Time
+	sinceHB   int
+	mb        msgBuilder
+	qos       []byte
+	waitCh    chan struct{}
+	reported  time.Time
+	stats     WriterStats
 }
 
 // NewWriter returns a writer that sends through out.
@@ -257,7 +296,14 @@ func (w *Writer) RemoveReader(g wire.GUID) {
 				w.reliable--
 			}
 			w.rebuildDest()
+			// RemoveReader takes no time: the last HEARTBEAT's stands for it
+			// (it only times the HEARTBEATs). Without reliable readers the
+			// changes waiting for the window go before the history drops them.
+			if w.reliable == 0 {
+				w.sendPending(w.lastHB)
+			}
 			w.updateAcked()
+			w.sendPending(w.lastHB)
 			return
 		}
 	}
@@ -297,6 +343,12 @@ func (w *Writer) updateAcked() {
 		if p.info.Reliable && p.acked < acked {
 			acked = p.acked
 		}
+	}
+	// The window only moves forward: a transient-local late joiner that
+	// acknowledges less than the others holds it until it catches up.
+	if fa := min(acked, w.sentSN); fa > w.flow.base {
+		w.flow.popTo(fa)
+		w.flowAsked = false
 	}
 	if acked == w.ackedAll {
 		return
@@ -354,27 +406,112 @@ func (w *Writer) Write(c Change, now time.Time) (wire.SequenceNumber, error) {
 	}
 	w.lastSN = c.SN
 	w.stats.Written++
-	if len(w.dataDest) > 0 {
-		w.mb.start(w.dataDest, wire.GuidPrefix{}, false)
-		w.appendChange(&c, wire.EntityIDUnknown, false, 0, 0)
-		if w.reliable > 0 {
-			w.sinceHB++
-			if w.sinceHB >= w.cfg.PiggybackEvery || now.Sub(w.lastHB) >= w.cfg.HeartbeatPeriod/4 ||
-				w.ackedAll == c.SN-1 {
-				// Like Cyclone DDS, a HEARTBEAT that only announces new data is
-				// final: readers with nothing missing stay quiet, so a sample
-				// costs one datagram, not two. It asks for ACKNACKs once enough
-				// is unacknowledged to matter (and the periodic HEARTBEAT always
-				// does), so a KEEP_ALL history frees space before it fills.
-				w.appendHeartbeatFinal(wire.EntityIDUnknown, w.hbFirst(1), now, !w.needAcks(c.SN))
-			}
-		}
-		w.mb.flush()
+	w.sendPending(now)
+	if w.sentSN < c.SN {
+		w.stats.Deferred++
 	}
 	// Without reliable readers nothing waits for acknowledgment.
 	w.updateAcked()
 	w.armHeartbeat(now)
 	return c.SN, nil
+}
+
+// windowed reports whether the flow-control window applies: some reader
+// is reliable and the window is not disabled.
+func (w *Writer) windowed() bool { return w.reliable > 0 && w.cfg.MaxUnackedBytes > 0 }
+
+// sendPending sends the changes written but not sent yet, in SN order, as
+// many as the flow-control window allows (packed into datagrams of up to
+// MaxMessageSize), GAPs for those the history no longer has, and a
+// piggy-backed HEARTBEAT when one is due.
+func (w *Writer) sendPending(now time.Time) {
+	if w.sentSN >= w.lastSN {
+		return
+	}
+	if len(w.dataDest) == 0 {
+		w.skipTo(w.lastSN) // nobody to send to
+		return
+	}
+	if w.reliable > 0 && w.ackedAll > w.sentSN {
+		// Every reliable reader matched after these were written: they
+		// are not relevant to any of them.
+		w.skipTo(min(w.ackedAll, w.lastSN))
+		if w.sentSN >= w.lastSN {
+			return
+		}
+	}
+	track := w.windowed()
+	if track && w.flow.n == 0 {
+		w.flow.base = w.sentSN // what was sent untracked counts as acknowledged
+	}
+	first := w.sentSN + 1
+	sent := 0
+	datagrams := w.mb.sent
+	var gapStart wire.SequenceNumber
+	w.mb.start(w.dataDest, wire.GuidPrefix{}, false)
+	for w.sentSN < w.lastSN && (!track || w.windowOpen()) {
+		sn := w.sentSN + 1
+		cost := 0
+		if c, ok := w.hist.Get(sn); ok {
+			if gapStart != 0 {
+				w.appendGap(wire.EntityIDUnknown, gapStart, sn)
+				gapStart = 0
+			}
+			w.appendChange(c, wire.EntityIDUnknown, false, 0, 0)
+			cost = flowCost(c)
+			sent++
+		} else if gapStart == 0 {
+			gapStart = sn // replaced (KEEP_LAST) before it could be sent
+		}
+		w.sentSN = sn
+		if track {
+			w.flow.push(cost)
+		}
+	}
+	if gapStart != 0 {
+		w.appendGap(wire.EntityIDUnknown, gapStart, w.sentSN+1)
+	}
+	if w.reliable > 0 && first <= w.sentSN {
+		w.sinceHB += sent
+		// Once half of the window is used, ask for acknowledgments (once
+		// until they move it), so that it opens again before it fills.
+		half := track && !w.flowAsked && w.halfUsed()
+		if w.sinceHB >= w.cfg.PiggybackEvery || now.Sub(w.lastHB) >= w.cfg.HeartbeatPeriod/4 ||
+			w.ackedAll == first-1 || half {
+			w.flowAsked = w.flowAsked || half
+			// Like Cyclone DDS, a HEARTBEAT that only announces new data is
+			// final: readers with nothing missing stay quiet, so a sample
+			// costs one datagram, not two. It asks for ACKNACKs once enough
+			// is unacknowledged to matter (and the periodic HEARTBEAT always
+			// does), so a KEEP_ALL history frees space and the flow-control
+			// window opens before they fill.
+			w.appendHeartbeatFinal(wire.EntityIDUnknown, w.hbFirst(1), now, !w.needAcks())
+		}
+	}
+	w.mb.flush()
+	if track {
+		w.flow.addLast((w.mb.sent - datagrams) * datagramOverhead)
+	}
+}
+
+// windowOpen reports whether the flow-control window has room.
+func (w *Writer) windowOpen() bool {
+	return w.flow.total < w.cfg.MaxUnackedBytes && w.flow.n < w.cfg.MaxUnackedChanges
+}
+
+// halfUsed reports whether half of the flow-control window is used.
+func (w *Writer) halfUsed() bool {
+	return 2*w.flow.total >= w.cfg.MaxUnackedBytes || 2*w.flow.n >= w.cfg.MaxUnackedChanges
+}
+
+// skipTo marks the changes up to sn as sent without sending them.
+func (w *Writer) skipTo(sn wire.SequenceNumber) {
+	if sn <= w.sentSN {
+		return
+	}
+	w.flow.popTo(w.sentSN)
+	w.sentSN = sn
+	w.flow.popTo(sn)
 }
 
 // armHeartbeat starts the HEARTBEAT timer when a reliable reader has
@@ -390,22 +527,25 @@ func (w *Writer) armHeartbeat(now time.Time) {
 // relevant change is rel.
 func (w *Writer) hbFirst(rel wire.SequenceNumber) wire.SequenceNumber {
 	first := w.hist.MinSN()
-	if first == 0 {
-		first = w.lastSN + 1
+	if first == 0 || first > w.sentSN {
+		first = w.sentSN + 1
 	}
-	return max(first, min(rel, w.lastSN+1))
+	return max(first, min(rel, w.sentSN+1))
 }
 
-// needAcks reports whether, with lastSN written, the writer should ask its readers for
-// acknowledgments now: more than PiggybackEvery changes unacknowledged, or a bounded
-// KEEP_ALL history half full.
-func (w *Writer) needAcks(lastSN wire.SequenceNumber) bool {
-	unacked := int(lastSN - w.ackedAll)
-	if unacked > w.cfg.PiggybackEvery {
+// needAcks reports whether the writer should ask its readers for
+// acknowledgments now: more than PiggybackEvery changes sent and
+// unacknowledged, half of the flow-control window used, changes waiting for
+// it, or a bounded KEEP_ALL history half full.
+func (w *Writer) needAcks() bool {
+	if int(w.sentSN-w.ackedAll) > w.cfg.PiggybackEvery || w.sentSN < w.lastSN {
+		return true
+	}
+	if w.windowed() && w.halfUsed() {
 		return true
 	}
 	h := w.cfg.History
-	return h.KeepAll && h.MaxSamples > 0 && 2*unacked >= h.MaxSamples
+	return h.KeepAll && h.MaxSamples > 0 && 2*int(w.lastSN-w.ackedAll) >= h.MaxSamples
 }
 
 // RequestAcks sends a HEARTBEAT that asks the readers that have not acknowledged
@@ -430,7 +570,7 @@ func (w *Writer) appendHeartbeatFinal(reader wire.EntityID, first wire.SequenceN
 		ReaderID: reader,
 		WriterID: w.cfg.GUID.Entity,
 		FirstSN:  first,
-		LastSN:   w.lastSN,
+		LastSN:   w.sentSN,
 		Count:    w.hbCount,
 	}
 	w.mb.reserve(hb.Len())
@@ -556,7 +696,7 @@ func (w *Writer) appendChange(c *Change, reader wire.EntityID, resend bool, from
 // sendHistory sends the whole history to a best-effort late joiner.
 func (w *Writer) sendHistory(p *readerProxy) {
 	w.mb.start(p.dest, p.info.GUID.Prefix, true)
-	w.hist.All(1, w.lastSN, func(c *Change) bool {
+	w.hist.All(1, w.sentSN, func(c *Change) bool {
 		w.appendChange(c, p.info.GUID.Entity, true, 0, 0)
 		return true
 	})
@@ -592,14 +732,15 @@ func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Ti
 	p.seenAck, p.ackCount = true, a.Count
 	w.stats.AckNacks++
 	base := a.ReaderSNState.Base
-	if acked := min(base-1, w.lastSN); acked > p.acked {
+	if acked := min(base-1, w.sentSN); acked > p.acked {
 		p.acked = acked
 		w.updateAcked()
+		w.sendPending(now)
 	}
 	if base < p.firstRelevant && p.firstRelevant > 1 {
 		p.gapBelow = true
 	}
-	if a.ReaderSNState.NumBits > 0 && base <= w.lastSN {
+	if a.ReaderSNState.NumBits > 0 && base <= w.sentSN {
 		p.req, p.hasReq = a.ReaderSNState, true
 	}
 	if !a.Final {
@@ -623,7 +764,7 @@ func (w *Writer) HandleNackFrag(src wire.GuidPrefix, n *wire.NackFrag, now time.
 	}
 	p.seenNackFrag, p.nackFragCount = true, n.Count
 	w.stats.NackFrags++
-	if n.WriterSN <= p.acked || n.WriterSN > w.lastSN || n.FragmentNumberState.NumBits == 0 {
+	if n.WriterSN <= p.acked || n.WriterSN > w.sentSN || n.FragmentNumberState.NumBits == 0 {
 		return
 	}
 	if p.nFragReqs == maxFragRequests {
@@ -663,9 +804,10 @@ func (w *Writer) repair(p *readerProxy, now time.Time) {
 	budget := w.cfg.MaxRepairBytes
 	if p.hasReq {
 		p.hasReq = false
+		at := w.since(now)
 		var gapStart, gapEnd wire.SequenceNumber
 		for sn := range p.req.All {
-			if sn > w.lastSN || budget <= 0 {
+			if sn > w.sentSN || budget <= 0 {
 				break
 			}
 			if sn <= p.acked && sn >= p.firstRelevant {
@@ -681,6 +823,13 @@ func (w *Writer) repair(p *readerProxy, now time.Time) {
 				}
 				gapEnd = sn + 1
 				continue
+			}
+			if w.cfg.NackSuppression > 0 {
+				if p.rexmit.recent(sn, at, w.cfg.NackSuppression) {
+					w.stats.NacksSuppressed++
+					continue
+				}
+				p.rexmit.mark(sn, at)
 			}
 			budget -= w.appendChange(c, reader, true, 0, 0)
 		}
@@ -730,6 +879,15 @@ func (w *Writer) repair(p *readerProxy, now time.Time) {
 	w.mb.flush()
 }
 
+// since returns now as a duration since the writer's epoch, the time of
+// its first retransmission.
+func (w *Writer) since(now time.Time) time.Duration {
+	if !w.hasEpoch {
+		w.epoch, w.hasEpoch = now, true
+	}
+	return now.Sub(w.epoch)
+}
+
 // appendFragRun resends fragments [from, to] of c without the
 // HEARTBEAT_FRAG appendChange adds.
 func (w *Writer) appendFragRun(c *Change, reader wire.EntityID, from, to int) {
@@ -745,6 +903,7 @@ func (w *Writer) appendFragRun(c *Change, reader wire.EntityID, from, to int) {
 func (w *Writer) Tick(now time.Time) time.Time {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.sendPending(now)
 	var next time.Time
 	for _, p := range w.readers {
 		if !p.repairAt.IsZero() && !now.Before(p.repairAt) {
@@ -773,7 +932,7 @@ func (w *Writer) sendHeartbeats(now time.Time) {
 	var lag *readerProxy
 	n := 0
 	for _, p := range w.readers {
-		if p.info.Reliable && p.acked < w.lastSN {
+		if p.info.Reliable && p.acked < w.sentSN {
 			lag = p
 			n++
 		}

@@ -41,7 +41,10 @@ func ExampleNewParticipant() {
 
 	got := make(chan string, 3)
 	_, _ = b.NewReader(discovery.EndpointConfig{Topic: "hello", Type: "Text", Qos: rq},
-		func(s *rtps.Sample) { got <- strings.TrimRight(string(s.Payload[4:]), "\x00") }) // DATA pads to 4 octets
+		func(s *rtps.Sample) bool {
+			got <- strings.TrimRight(string(s.Payload[4:]), "\x00") // DATA pads to 4 octets
+			return true
+		})
 	m := make(matched)
 	w, _ := a.NewWriter(discovery.EndpointConfig{Topic: "hello", Type: "Text", Qos: wq, Listener: m})
 	<-m

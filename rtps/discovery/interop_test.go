@@ -180,21 +180,22 @@ func testInterop(t *testing.T, peer string, domain, count, keys, payload int) {
 		_, err = p.NewReader(EndpointConfig{
 			Topic: "ddsgo_interop", Type: "interop::Sample", Keyed: true,
 			Qos: interopQos(false),
-		}, func(s *rtps.Sample) {
+		}, func(s *rtps.Sample) bool {
 			if s.Kind != rtps.Alive || s.KeyOnly {
-				return
+				return true
 			}
 			var v interopSample
 			mu.Lock()
 			defer mu.Unlock()
 			if err := sampleCodec.Unmarshal(s.Payload, &v); err != nil {
 				bad = err
-				return
+				return true
 			}
 			got = append(got, v.jsonLine())
 			if len(got) == count {
 				close(done)
 			}
+			return true
 		})
 		require.NoError(t, err)
 		wait := runPeer(t, ctx, bin, append([]string{"-role", "pub", "-settle", "1s"}, args...)...)

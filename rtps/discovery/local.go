@@ -104,8 +104,10 @@ func (p *Participant) NewWriter(cfg EndpointConfig) (*LocalWriter, error) {
 
 // NewReader creates a reader (kind 0x07 keyed, 0x04 not) that passes the
 // samples of matched writers to deliver. deliver runs on the event loop
-// with the reader's lock held: it must not block (decode and return).
-func (p *Participant) NewReader(cfg EndpointConfig, deliver func(*rtps.Sample)) (*LocalReader, error) {
+// with the reader's lock held: it must not block (decode and return). It
+// returns false to refuse a sample (no room): a reliable reader leaves it
+// unacknowledged and asks for it again after LocalReader.Retry.
+func (p *Participant) NewReader(cfg EndpointConfig, deliver rtps.DeliverFunc) (*LocalReader, error) {
 	kind := byte(wire.EntityKindReaderNoKey)
 	if cfg.Keyed {
 		kind = wire.EntityKindReaderWithKey
@@ -351,6 +353,18 @@ func (r *LocalReader) GUID() wire.GUID { return r.l.data.GUID }
 
 // Reader returns the underlying rtps.Reader (statistics, matched writers).
 func (r *LocalReader) Reader() *rtps.Reader { return r.r }
+
+// Retry makes the reader ask again for the samples its deliver callback
+// refused (rtps.Reader.Retry), on the event loop: it may be called from any
+// goroutine, the deliver callback included, and does not block.
+func (r *LocalReader) Retry() {
+	eng := r.p.eng
+	eng.Post(func() {
+		if !r.l.closed.Load() {
+			r.r.Retry(eng.Now())
+		}
+	})
+}
 
 // UpdateQos changes the QoS announced and re-evaluates the matches.
 func (r *LocalReader) UpdateQos(q EndpointQos) error { return r.p.updateLocal(r.l, q) }

@@ -71,13 +71,14 @@ type sink struct {
 	seqs []uint64
 }
 
-func (s *sink) deliver(x *rtps.Sample) {
+func (s *sink) deliver(x *rtps.Sample) bool {
 	if x.Kind != rtps.Alive || len(x.Payload) < 12 {
-		return
+		return true
 	}
 	s.mu.Lock()
 	s.seqs = append(s.seqs, binary.LittleEndian.Uint64(x.Payload[4:]))
 	s.mu.Unlock()
+	return true
 }
 
 func (s *sink) got() []uint64 {
@@ -220,7 +221,7 @@ func TestLeaseExpiry(t *testing.T) {
 		})
 		_, err = a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(true), Listener: wev})
 		require.NoError(t, err)
-		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(false)}, func(*rtps.Sample) {})
+		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(false)}, func(*rtps.Sample) bool { return true })
 		require.NoError(t, err)
 		waitFor(t, 2*time.Second, func() bool { return wev.count() == 1 })
 

@@ -9,10 +9,16 @@ import (
 )
 
 // onPublication is the deliver callback of the SEDP publications reader.
-func (p *Participant) onPublication(s *rtps.Sample) { p.onSEDP(s, true) }
+func (p *Participant) onPublication(s *rtps.Sample) bool {
+	p.onSEDP(s, true)
+	return true
+}
 
 // onSubscription is the deliver callback of the SEDP subscriptions reader.
-func (p *Participant) onSubscription(s *rtps.Sample) { p.onSEDP(s, false) }
+func (p *Participant) onSubscription(s *rtps.Sample) bool {
+	p.onSEDP(s, false)
+	return true
+}
 
 // onSEDP decodes an SEDP change (the payload is only valid now, and the
 // reader's lock is held) and posts its processing to the event loop.

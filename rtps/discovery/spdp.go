@@ -319,4 +319,7 @@ func (p *Participant) wlpTick(now time.Time) time.Time {
 
 // onParticipantMessage counts a participant message; the datagram it came
 // in already renewed the participant's lease.
-func (p *Participant) onParticipantMessage(*rtps.Sample) { p.ctr.wlp.Add(1) }
+func (p *Participant) onParticipantMessage(*rtps.Sample) bool {
+	p.ctr.wlp.Add(1)
+	return true
+}

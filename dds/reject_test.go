@@ -1,0 +1,108 @@
+package dds
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/qos"
+	"github.com/ddsgo/ddsgo/rtps/discovery"
+	"github.com/ddsgo/ddsgo/rtps/transport/memnet"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRejectedSamplesResent: a reliable KEEP_ALL reader whose cache holds 2 samples
+// rejects the rest of what a reliable KEEP_ALL writer sends, without acknowledging it;
+// each take makes room and asks for it again, so that every sample arrives exactly once
+// and in order.
+func TestRejectedSamplesResent(t *testing.T) {
+	n, err := memnet.New(memnet.Config{Seed: 3})
+	require.NoError(t, err)
+	t.Cleanup(n.Close)
+	pa := memParticipant(t, n, "a", "10.0.0.1")
+	pb := memParticipant(t, n, "b", "10.0.0.2")
+
+	tt, err := NewTopicType[message]("test::Rejected")
+	require.NoError(t, err)
+	ta, err := pa.CreateTopic("Rejected", tt, nil, nil, 0)
+	require.NoError(t, err)
+	tb, err := pb.CreateTopic("Rejected", tt, nil, nil, 0)
+	require.NoError(t, err)
+	pub, err := pa.CreatePublisher(nil, nil, 0)
+	require.NoError(t, err)
+	sub, err := pb.CreateSubscriber(nil, nil, 0)
+	require.NoError(t, err)
+	wq := qos.DefaultDataWriterQos()
+	wq.Reliability.Kind = qos.Reliable
+	wq.History = qos.History{Kind: qos.KeepAll}
+	w, err := CreateDataWriter[message](pub, ta, &wq, nil, 0)
+	require.NoError(t, err)
+	rq := reliableReader()
+	rq.ResourceLimits.MaxSamples = 2
+	r, err := CreateDataReader[message](sub, tb, rq, nil, 0)
+	require.NoError(t, err)
+	waitStatus(t, w, listener.PublicationMatched)
+	waitStatus(t, r, listener.SubscriptionMatched)
+
+	const total = 10
+	for i := range total {
+		require.NoError(t, w.Write(&message{ID: 1, Text: "x", Seq: uint64(i)}))
+	}
+	// The cache fills up before anything is taken.
+	waitStatus(t, r, listener.SampleRejected)
+	rs, err := r.SampleRejectedStatus()
+	require.NoError(t, err)
+	require.Positive(t, rs.TotalCount)
+
+	var got []uint64
+	data := make([]message, 2)
+	infos := make([]SampleInfo, 2)
+	deadline := time.Now().Add(20 * time.Second)
+	for len(got) < total {
+		require.True(t, time.Now().Before(deadline), "got %v", got)
+		c, err := r.TakeInto(data, infos, States{})
+		if err != nil {
+			require.ErrorIs(t, err, ErrNoData)
+			time.Sleep(2 * time.Millisecond)
+			continue
+		}
+		for i := range c {
+			require.True(t, infos[i].ValidData)
+			got = append(got, data[i].Seq)
+		}
+	}
+	want := make([]uint64, total)
+	for i := range want {
+		want[i] = uint64(i)
+	}
+	require.Equal(t, want, got)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, w.WaitForAcknowledgments(ctx), "the writer's samples are all acknowledged")
+	time.Sleep(50 * time.Millisecond)
+	_, err = r.TakeInto(data, infos, States{})
+	require.ErrorIs(t, err, ErrNoData, "nothing is delivered twice")
+	st := r.er.(*discovery.LocalReader).Reader().Stats()
+	require.Equal(t, uint64(total), st.Delivered)
+	require.Positive(t, st.Refused)
+}
+
+// TestRejectedRetry: a take that makes room after a rejection asks the engine reader to
+// retry, once.
+func TestRejectedRetry(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	rq := reliableReader()
+	rq.ResourceLimits.MaxSamples = 1
+	w, r := endpoints[point](t, p, "retry", nil, rq)
+	fr := r.er.(*fakeReader)
+	require.NoError(t, w.Write(&point{ID: 1}))
+	require.NoError(t, w.Write(&point{ID: 2}))
+	require.Zero(t, fr.retries.Load())
+	_, _, err := r.Take(0, States{})
+	require.NoError(t, err)
+	require.Equal(t, int32(1), fr.retries.Load())
+	_, _, err = r.Take(0, States{})
+	require.ErrorIs(t, err, ErrNoData)
+	require.Equal(t, int32(1), fr.retries.Load())
+}
