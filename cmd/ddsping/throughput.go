@@ -59,7 +59,7 @@ func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 	rate := fs.Float64("rate", 0, "samples per second (0: as fast as possible)")
 	dur := fs.Duration("duration", 10*time.Second, "stop after this long (0: until interrupted)")
 	wait := fs.Duration("wait", 10*time.Second, "how long to wait for a subscriber to match")
-	budget := fs.Int("history-bytes", 128<<10, "bound the writer's unacknowledged samples to about this many `bytes` (at least 16 samples)")
+	budget := fs.Int("history-bytes", 4<<20, "bound the writer's unacknowledged samples to about this many `bytes` (at least 16 samples)")
 	return func(ctx context.Context) error {
 		if *size < 0 || *rate < 0 || *budget <= 0 {
 			return fmt.Errorf("%w: -size and -rate may not be negative, -history-bytes must be positive", errUsage)
