@@ -241,11 +241,21 @@ func (p *Participant) Engine() *rtps.Engine { return p.eng }
 
 // OnParticipant registers fn to be called, on the participant's serial
 // dispatcher goroutine, when a remote participant is discovered (alive
-// true) or goes away (lease expired or disposed: alive false).
+// true) or goes away (lease expired or disposed: alive false). The
+// participants already discovered are reported to fn first, so that none
+// discovered before the call is missed.
 func (p *Participant) OnParticipant(fn func(ParticipantData, bool)) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.onPart = append(p.onPart, fn)
-	p.mu.Unlock()
+	fns := make([]func(), 0, len(p.remotes))
+	for _, rp := range p.remotes {
+		pd := rp.data
+		fns = append(fns, func() { fn(pd, true) })
+	}
+	// Posted under p.mu, like every participant event, so that fn sees
+	// them in the order they happened.
+	p.disp.post(fns...)
 }
 
 // Participants returns the remote participants alive now.

@@ -238,6 +238,29 @@ func TestLeaseExpiry(t *testing.T) {
 	})
 }
 
+// A listener registered after a participant was discovered hears of it
+// all the same (ddsping list once missed the only participant on the
+// domain that way).
+func TestOnParticipantReplaysKnown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n, err := memnet.New(memnet.Config{Seed: 5})
+		require.NoError(t, err)
+		defer n.Close()
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
+		defer func() { require.NoError(t, a.Close()) }()
+		b, _ := memParticipant(t, n, "b", "10.0.0.2", nil)
+		waitFor(t, 2*time.Second, func() bool { return len(a.Participants()) == 1 })
+		events := make(chan bool, 4)
+		a.OnParticipant(func(d ParticipantData, alive bool) {
+			require.Equal(t, b.GUIDPrefix(), d.GUIDPrefix)
+			events <- alive
+		})
+		require.True(t, <-events)
+		require.NoError(t, b.Close())
+		require.False(t, <-events)
+	})
+}
+
 func TestGarbageOnDiscoveryPort(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		n, err := memnet.New(memnet.Config{Seed: 4})

@@ -145,10 +145,10 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 	for _, fn := range p.onPart {
 		fns = append(fns, func() { fn(pd, true) })
 	}
+	p.disp.post(fns...) // under p.mu: events reach listeners in order
 	p.mu.Unlock()
 	p.log.Debug("discovery: participant discovered", "participant", src, "vendor", pd.VendorID)
 	p.lease.Schedule(now.Add(pd.LeaseDuration))
-	p.disp.post(fns...)
 }
 
 // removeParticipant forgets a remote participant: its endpoints are
@@ -174,9 +174,9 @@ func (p *Participant) removeParticipant(prefix wire.GuidPrefix) bool {
 	for _, fn := range p.onPart {
 		fns = append(fns, func() { fn(pd, false) })
 	}
+	p.disp.post(fns...) // under p.mu: events reach listeners in order
 	p.mu.Unlock()
 	p.log.Debug("discovery: participant removed", "participant", prefix)
-	p.disp.post(fns...)
 	return true
 }
 
