@@ -44,6 +44,9 @@ type DataReader[T any] struct {
 	scratch   rhc.Change[T]
 	dec       cdr.Decoder
 	lifespans map[wire.GUID]time.Duration
+	// recycled holds values given back with ReturnLoan; deliver decodes into them so
+	// that their slices are reused.
+	recycled []T
 
 	// rmu guards the read scratch state.
 	rmu      sync.Mutex
@@ -337,7 +340,12 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 	switch s.Kind {
 	case rtps.Alive:
 		ch.Kind = rhc.Write
+		if n := len(r.recycled); n > 0 {
+			ch.Value, r.recycled[n-1] = r.recycled[n-1], zero
+			r.recycled = r.recycled[:n-1]
+		}
 		if err := r.codec.Unmarshal(s.Payload, &ch.Value); err != nil {
+			ch.Value = zero
 			r.dmu.Unlock()
 			r.lost()
 			return true
@@ -588,6 +596,29 @@ func (r *DataReader[T]) ReadInto(data []T, infos []SampleInfo, st States) (int, 
 // TakeInto is ReadInto that removes the samples from the cache; it allocates nothing.
 func (r *DataReader[T]) TakeInto(data []T, infos []SampleInfo, st States) (int, error) {
 	return r.access(opTake, data, infos, st, nil, HandleNil)
+}
+
+// maxRecycled bounds the values a reader keeps from ReturnLoan.
+const maxRecycled = 64
+
+// ReturnLoan gives back to the reader the values a take returned, once the caller is
+// done with them (the memory side of return_loan, DDS 1.4 §2.2.2.5.3.20): the reader
+// decodes later samples into them, reusing their sequences (slices), so that taking
+// samples with sequences allocates nothing in steady state, like taking samples of a
+// fixed-size type. It sets data's elements to zero values. Afterwards the caller must
+// not use the slices the values held; values a read returned must not be given back,
+// since the reader's cache still holds them. Strings are immutable and never reused.
+func (r *DataReader[T]) ReturnLoan(data []T) error {
+	if err := r.check(); err != nil {
+		clear(data)
+		return err
+	}
+	r.dmu.Lock()
+	room := min(len(data), maxRecycled-len(r.recycled))
+	r.recycled = append(r.recycled, data[:max(room, 0)]...)
+	r.dmu.Unlock()
+	clear(data)
+	return nil
 }
 
 // ReadInstance is Read restricted to the instance h (read_instance); ErrBadParameter

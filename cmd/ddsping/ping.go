@@ -92,7 +92,9 @@ func (p *ponger) run(ctx context.Context) error {
 					}
 					p.echoed++
 				}
-				clear(data[:n])
+				if err := pp.r.ReturnLoan(data[:n]); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -458,7 +460,9 @@ func (m *pingRun) loop(ctx context.Context, report intervalFunc) error {
 			for i := range n {
 				m.pong(&data[i], &infos[i])
 			}
-			clear(data[:n])
+			if err := p.r.ReturnLoan(data[:n]); err != nil {
+				return err
+			}
 		}
 		if cfg.count > 0 && int(m.total.n) >= cfg.count && !m.drain {
 			m.finish()

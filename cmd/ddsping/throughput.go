@@ -252,7 +252,9 @@ func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 					return err
 				}
 				s.count(data[:n], infos[:n])
-				clear(data[:n])
+				if err := r.ReturnLoan(data[:n]); err != nil {
+					return err
+				}
 			}
 		}
 		rl := newRateLine(s.samples, s.lost, s.bytes, s.lastSample.Sub(s.first))
