@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ddsgo/ddsgo/rtps/transport"
 	"github.com/ddsgo/ddsgo/rtps/wire"
 )
 
@@ -575,4 +576,56 @@ func TestPiggybackHeartbeatFinal(t *testing.T) {
 	}
 	_, _, _, hbs = rec2.all(t)
 	require.False(t, hbs[len(hbs)-1].Final, "half of a 4-sample history unacknowledged")
+}
+
+// batchRecorder is a BatchSender that keeps the messages sent and the size of
+// each batch.
+type batchRecorder struct {
+	recorder
+	batches []int
+}
+
+func (r *batchRecorder) SendBatch(msgs [][]byte, to []wire.Locator, scratch []transport.Message) {
+	if len(scratch) < len(msgs) {
+		panic("scratch too short")
+	}
+	r.batches = append(r.batches, len(msgs))
+	for _, m := range msgs {
+		r.Send(m, to)
+	}
+}
+
+// TestBatchedSends: a message started with startBatch goes to a BatchSender
+// in batches of at most maxBatch datagrams (a lone one with Send), byte for
+// byte the datagrams a plain Sender gets; a message started with start goes
+// one datagram at a time.
+func TestBatchedSends(t *testing.T) {
+	hdr := wire.Header{Version: wire.ProtocolVersion25, Vendor: wire.VendorDDSGo, Prefix: localWriterID.Prefix}
+	build := func(out Sender, batch bool) {
+		var m msgBuilder
+		m.init(hdr, DefaultMaxMessageSize, out)
+		to := []wire.Locator{testLoc}
+		for round := range 2 {
+			if batch {
+				m.startBatch(to, wire.GuidPrefix{}, false)
+			} else {
+				m.start(to, wire.GuidPrefix{}, false)
+			}
+			for i := range 19 + round { // 19 then 20 datagrams of one PAD-sized chunk each
+				m.reserve(m.max - m.base)
+				m.buf = append(m.buf, byte(i), byte(round))
+			}
+			m.flush()
+		}
+	}
+	var plain recorder
+	var batched, unbatched batchRecorder
+	build(&plain, false)
+	build(&batched, true)
+	build(&unbatched, false)
+	require.Len(t, plain.msgs, 39)
+	require.Equal(t, plain.msgs, batched.msgs)
+	require.Equal(t, []int{8, 8, 3, 8, 8, 4}, batched.batches)
+	require.Equal(t, plain.msgs, unbatched.msgs)
+	require.Empty(t, unbatched.batches)
 }

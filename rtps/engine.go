@@ -106,7 +106,9 @@ type Engine struct {
 	done      chan struct{}
 	exited    chan struct{}
 
-	rx    receiver
+	// rxs[k] is the receive scratch of the goroutine that handles the
+	// datagrams of socket kind k; rxs[SocketOther] is the event loop's.
+	rxs   [transport.SocketUserUnicast + 1]receiver
 	stats engineCounters
 }
 
@@ -169,7 +171,7 @@ func NewEngine(cfg EngineConfig) (*Engine, error) {
 		exited:  make(chan struct{}),
 	}
 	tc := cfg.Transport
-	tc.Deliver = e.q.Push
+	tc.Deliver = e.deliver
 	if tc.Logger == nil {
 		tc.Logger = log
 	}
@@ -179,7 +181,9 @@ func NewEngine(cfg EngineConfig) (*Engine, error) {
 	}
 	e.tr = tr
 	e.ports = [2]uint16{tr.Port(transport.SocketMetaUnicast), tr.Port(transport.SocketUserUnicast)}
-	e.rx.init()
+	for i := range e.rxs {
+		e.rxs[i].init()
+	}
 	go e.loop()
 	return e, nil
 }
@@ -364,22 +368,67 @@ func (e *Engine) Send(msg []byte, to []wire.Locator) {
 		if e.isLocal(l) {
 			if !self {
 				self = true
-				p := transport.GetPacket()
-				p.Data = append(p.Buffer()[:0], msg...)
-				select {
-				case e.local <- p:
-					e.wakeUp()
-				default:
-					p.Release()
-					e.stats.localDrops.Add(1)
+				e.sendLocal(msg)
+			}
+			continue
+		}
+		e.sendOne(msg, l)
+	}
+}
+
+// SendBatch implements BatchSender: the messages go to each unicast UDP
+// locator of another process in one batched write (sendmmsg on Linux), and
+// to the others one by one as with Send.
+func (e *Engine) SendBatch(msgs [][]byte, to []wire.Locator, scratch []transport.Message) {
+	self := false
+	for _, l := range to {
+		if e.isLocal(l) {
+			if !self {
+				self = true
+				for _, msg := range msgs {
+					e.sendLocal(msg)
 				}
 			}
 			continue
 		}
-		if err := e.tr.WriteToLocator(msg, l); err != nil {
-			e.stats.sendErrors.Add(1)
+		ap, ok := l.AddrPort()
+		if !ok || l.Kind != wire.LocatorKindUDPv4 || ap.Addr().IsMulticast() {
+			for _, msg := range msgs {
+				e.sendOne(msg, l)
+			}
+			continue
+		}
+		ms := scratch[:len(msgs)]
+		for i, msg := range msgs {
+			ms[i] = transport.Message{Buf: msg, Addr: ap}
+		}
+		n, err := e.tr.WriteBatch(ms)
+		if err != nil {
+			e.stats.sendErrors.Add(uint64(len(msgs) - n))
 			e.log.Debug("rtps: send failed", "to", l, "err", err)
 		}
+		clear(ms)
+	}
+}
+
+// sendLocal queues a copy of msg to the event loop.
+func (e *Engine) sendLocal(msg []byte) {
+	p := transport.GetPacket()
+	p.Data = append(p.Buffer()[:0], msg...)
+	select {
+	case e.local <- p:
+		e.wakeUp()
+	default:
+		p.Release()
+		e.stats.localDrops.Add(1)
+	}
+}
+
+// sendOne sends msg to l through the transport.
+func (e *Engine) sendOne(msg []byte, l wire.Locator) {
+	if err := e.tr.WriteToLocator(msg, l); err != nil {
+		e.stats.sendErrors.Add(1)
+		e.log.Debug("rtps: send failed", "to", l, "err", err)
 	}
 }
 
@@ -422,9 +471,11 @@ func (e *Engine) isLocal(l wire.Locator) bool {
 func (e *Engine) Close() error {
 	var err error
 	e.closeOnce.Do(func() {
+		// The transport first: its receive goroutines call into the
+		// endpoints until they have stopped.
+		err = e.tr.Close()
 		close(e.done)
 		<-e.exited
-		err = e.tr.Close()
 		e.q.Drain()
 		for {
 			select {
@@ -437,6 +488,23 @@ func (e *Engine) Close() error {
 		}
 	})
 	return err
+}
+
+// deliver is the transport's Deliver. Datagrams of the user-traffic
+// sockets are handled right away on the socket's receive goroutine: the
+// endpoints' own locks serialize them, and a sample reaches the reader's
+// cache (and the application waiting on it) without a hand-off to another
+// goroutine, which costs more than the rest of the receive path. The
+// metatraffic goes to the event loop, where discovery runs.
+func (e *Engine) deliver(p *transport.Packet) bool {
+	switch p.Kind {
+	case transport.SocketUserUnicast, transport.SocketUserMulticast:
+		e.receive(&e.rxs[p.Kind], p.Data, false)
+		p.Release()
+		return true
+	case transport.SocketOther, transport.SocketMetaMulticast, transport.SocketMetaUnicast:
+	}
+	return e.q.Push(p)
 }
 
 // loop is the event loop.
@@ -460,10 +528,10 @@ func (e *Engine) loop() {
 			timer.Stop()
 			return
 		case p := <-e.q.C():
-			e.receive(p.Data, false)
+			e.receive(&e.rxs[transport.SocketOther], p.Data, false)
 			p.Release()
 		case p := <-e.local:
-			e.receive(p.Data, true)
+			e.receive(&e.rxs[transport.SocketOther], p.Data, true)
 			p.Release()
 		case <-timer.C:
 			armed = time.Time{}

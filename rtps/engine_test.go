@@ -186,10 +186,10 @@ func TestEngineReceiveAllocs(t *testing.T) {
 		done := make(chan struct{})
 		a.Post(func() {
 			i := 0
-			a.receive(msgs[i], false) // warm up
+			a.receive(&a.rxs[transport.SocketOther], msgs[i], false) // warm up
 			allocs = testing.AllocsPerRun(100, func() {
 				i++
-				a.receive(msgs[i], false)
+				a.receive(&a.rxs[transport.SocketOther], msgs[i], false)
 			})
 			close(done)
 		})

@@ -8,8 +8,8 @@ import (
 )
 
 // receiver is the interpreter state and the reused submessage structs of
-// the event loop's receive path, so that routing a datagram allocates
-// nothing.
+// one goroutine's receive path (the event loop's, or a socket's), so that
+// routing a datagram allocates nothing.
 type receiver struct {
 	rd      wire.Reader
 	dst     wire.InfoDst
@@ -30,8 +30,8 @@ func (rx *receiver) init() { rx.targets = make([]*Reader, 0, 8) }
 // route returns the local readers a reader-bound submessage of the writer
 // (src, writer) goes to: all those matched with it for readerId UNKNOWN,
 // else the one named if it is matched. The slice is reused.
-func (e *Engine) route(src wire.GuidPrefix, writer, reader wire.EntityID) []*Reader {
-	ts := e.rx.targets[:0]
+func (e *Engine) route(rx *receiver, src wire.GuidPrefix, writer, reader wire.EntityID) []*Reader {
+	ts := rx.targets[:0]
 	e.regMu.RLock()
 	for _, r := range e.matches[wire.GUID{Prefix: src, Entity: writer}] {
 		if reader == wire.EntityIDUnknown || r.cfg.GUID.Entity == reader {
@@ -42,7 +42,7 @@ func (e *Engine) route(src wire.GuidPrefix, writer, reader wire.EntityID) []*Rea
 	if len(ts) == 0 {
 		e.stats.unknownWriter.Add(1)
 	}
-	e.rx.targets = ts
+	rx.targets = ts
 	return ts
 }
 
@@ -74,9 +74,9 @@ func (e *Engine) rawFor(id wire.EntityID) RawDataHandler {
 }
 
 // receive parses one datagram and routes its submessages (RTPS 2.5
-// §8.3.4). local says it was sent by this participant to itself.
-func (e *Engine) receive(b []byte, local bool) {
-	rx := &e.rx
+// §8.3.4) with the scratch state rx of the calling goroutine. local says
+// it was sent by this participant to itself.
+func (e *Engine) receive(rx *receiver, b []byte, local bool) {
 	e.stats.datagrams.Add(1)
 	if local {
 		e.stats.local.Add(1)
@@ -127,7 +127,7 @@ func (e *Engine) receive(b []byte, local bool) {
 				e.stats.otherDst.Add(1)
 				continue
 			}
-			err = e.entity(kind, src, vendor, ts, now)
+			err = e.entity(rx, kind, src, vendor, ts, now)
 		default: // INFO_REPLY, PAD, vendor-specific and unknown kinds
 			e.stats.unknownKind.Add(1)
 		}
@@ -142,8 +142,7 @@ func (e *Engine) receive(b []byte, local bool) {
 }
 
 // entity decodes and routes the current entity submessage.
-func (e *Engine) entity(kind wire.SubmessageKind, src wire.GuidPrefix, vendor wire.VendorID, ts wire.Time, now time.Time) error {
-	rx := &e.rx
+func (e *Engine) entity(rx *receiver, kind wire.SubmessageKind, src wire.GuidPrefix, vendor wire.VendorID, ts wire.Time, now time.Time) error {
 	switch kind {
 	case wire.KindData:
 		d := &rx.data
@@ -154,7 +153,7 @@ func (e *Engine) entity(kind wire.SubmessageKind, src wire.GuidPrefix, vendor wi
 			h(src, vendor, d, ts, now)
 			return nil
 		}
-		rs := e.route(src, d.WriterID, d.ReaderID)
+		rs := e.route(rx, src, d.WriterID, d.ReaderID)
 		for _, r := range rs {
 			r.HandleData(src, d, ts, now)
 		}
@@ -164,7 +163,7 @@ func (e *Engine) entity(kind wire.SubmessageKind, src wire.GuidPrefix, vendor wi
 		if err := rx.rd.DataFrag(d); err != nil {
 			return err
 		}
-		rs := e.route(src, d.WriterID, d.ReaderID)
+		rs := e.route(rx, src, d.WriterID, d.ReaderID)
 		for _, r := range rs {
 			r.HandleDataFrag(src, d, ts, now)
 		}
@@ -174,7 +173,7 @@ func (e *Engine) entity(kind wire.SubmessageKind, src wire.GuidPrefix, vendor wi
 		if err := rx.rd.Heartbeat(h); err != nil {
 			return err
 		}
-		rs := e.route(src, h.WriterID, h.ReaderID)
+		rs := e.route(rx, src, h.WriterID, h.ReaderID)
 		for _, r := range rs {
 			r.HandleHeartbeat(src, h, now)
 		}
@@ -184,7 +183,7 @@ func (e *Engine) entity(kind wire.SubmessageKind, src wire.GuidPrefix, vendor wi
 		if err := rx.rd.HeartbeatFrag(h); err != nil {
 			return err
 		}
-		rs := e.route(src, h.WriterID, h.ReaderID)
+		rs := e.route(rx, src, h.WriterID, h.ReaderID)
 		for _, r := range rs {
 			r.HandleHeartbeatFrag(src, h, now)
 		}
@@ -194,7 +193,7 @@ func (e *Engine) entity(kind wire.SubmessageKind, src wire.GuidPrefix, vendor wi
 		if err := rx.rd.Gap(g); err != nil {
 			return err
 		}
-		rs := e.route(src, g.WriterID, g.ReaderID)
+		rs := e.route(rx, src, g.WriterID, g.ReaderID)
 		for _, r := range rs {
 			r.HandleGap(src, g, now)
 		}

@@ -448,7 +448,11 @@ func (w *Writer) sendPending(now time.Time) {
 	sent := 0
 	datagrams := w.mb.sent
 	var gapStart wire.SequenceNumber
-	w.mb.start(w.dataDest, wire.GuidPrefix{}, false)
+	if w.lastSN-w.sentSN > 1 {
+		w.mb.startBatch(w.dataDest, wire.GuidPrefix{}, false)
+	} else {
+		w.mb.start(w.dataDest, wire.GuidPrefix{}, false)
+	}
 	for w.sentSN < w.lastSN && (!track || w.windowOpen()) {
 		sn := w.sentSN + 1
 		cost := 0
@@ -695,7 +699,7 @@ func (w *Writer) appendChange(c *Change, reader wire.EntityID, resend bool, from
 
 // sendHistory sends the whole history to a best-effort late joiner.
 func (w *Writer) sendHistory(p *readerProxy) {
-	w.mb.start(p.dest, p.info.GUID.Prefix, true)
+	w.mb.startBatch(p.dest, p.info.GUID.Prefix, true)
 	w.hist.All(1, w.sentSN, func(c *Change) bool {
 		w.appendChange(c, p.info.GUID.Entity, true, 0, 0)
 		return true
@@ -796,7 +800,7 @@ func (w *Writer) requestRepair(p *readerProxy, now time.Time) {
 func (w *Writer) repair(p *readerProxy, now time.Time) {
 	p.repairAt = time.Time{}
 	reader := p.info.GUID.Entity
-	w.mb.start(p.dest, p.info.GUID.Prefix, true)
+	w.mb.startBatch(p.dest, p.info.GUID.Prefix, true)
 	if p.gapBelow {
 		p.gapBelow = false
 		w.appendGap(reader, 1, p.firstRelevant)
