@@ -9,7 +9,8 @@
 #   REPS=1     runs per cell (the table shows the median of the runs)
 #   SIZES="16 1024 16384 65536"   round-trip payload sizes
 #   TPSIZES="1024 65536"          throughput payload sizes
-#   GOMAXPROCS1=1                 add a column with ddsping under GOMAXPROCS=1
+#   NCPU=1                        add columns with ddsping under GOMAXPROCS=$(nproc) (its
+#                                 default is GOMAXPROCS=1, see ddsping's documentation)
 #   OUT=dir                       keep the raw outputs there (default: a temp dir)
 #
 # Needs Go and ddsperf (Debian package cyclonedds-tools). Every run is bounded in time.
@@ -23,7 +24,8 @@ SECS=${SECS:-5}
 REPS=${REPS:-1}
 SIZES=${SIZES:-"16 1024 16384 65536"}
 TPSIZES=${TPSIZES:-"1024 65536"}
-GOMAXPROCS1=${GOMAXPROCS1:-1}
+NCPU=${NCPU:-1}
+unset GOMAXPROCS
 OUT=${OUT:-$(mktemp -d /tmp/ddsgo-perf.XXXXXX)}
 mkdir -p "$OUT"
 command -v ddsperf >/dev/null || { echo "perf.sh: ddsperf not found (apt-get install cyclonedds-tools)" >&2; exit 2; }
@@ -77,11 +79,11 @@ rtt_ddsperf() { # SIZE MODE(listener|waitset) REP
 	ddsperf_p50 "$f"
 }
 
-rtt_ddsping() { # SIZE GOMAXPROCS REP
-	local f="$OUT/rtt-ddsping-g$2-$1-$3.txt"
-	GOMAXPROCS=$2 timeout $BOUND "$BIN" pong -duration $((SECS + 2))s >"$OUT/pong.txt" 2>&1 &
+rtt_ddsping() { # SIZE PROCS(0: ddsping's default) REP
+	local f="$OUT/rtt-ddsping-p$2-$1-$3.txt"
+	timeout $BOUND "$BIN" pong -procs "$2" -duration $((SECS + 2))s >"$OUT/pong.txt" 2>&1 &
 	local pong=$!
-	GOMAXPROCS=$2 timeout $BOUND "$BIN" ping -size "$1" -duration "${SECS}s" -json >"$f" 2>&1 || true
+	timeout $BOUND "$BIN" ping -procs "$2" -size "$1" -duration "${SECS}s" -json >"$f" 2>&1 || true
 	wait $pong || true
 	ddsping_p50 "$f"
 }
@@ -96,12 +98,12 @@ tp_ddsperf() { # SIZE REP
 	ddsperf_rate "$f"
 }
 
-tp_ddsping() { # SIZE REP
-	local f="$OUT/tp-ddsping-$1-$2.txt"
-	timeout $BOUND "$BIN" sub -duration $((SECS + 2))s -json >"$f" 2>&1 &
+tp_ddsping() { # SIZE PROCS REP
+	local f="$OUT/tp-ddsping-p$2-$1-$3.txt"
+	timeout $BOUND "$BIN" sub -procs "$2" -duration $((SECS + 2))s -json >"$f" 2>&1 &
 	local sub=$!
 	sleep 0.3
-	timeout $BOUND "$BIN" pub -size "$1" -duration "${SECS}s" >"$OUT/pub.txt" 2>&1 || true
+	timeout $BOUND "$BIN" pub -procs "$2" -size "$1" -duration "${SECS}s" >"$OUT/pub.txt" 2>&1 || true
 	wait $sub || true
 	ddsping_rate "$f"
 }
@@ -122,16 +124,16 @@ echo "Round trip, reliable, median of the per-second medians (µs):"
 echo
 hdr="| payload | ddsping | ddsperf (listener) | ratio | ddsperf waitset | ratio"
 sep="|---|---|---|---|---|---"
-[ "$GOMAXPROCS1" = 1 ] && hdr="$hdr | ddsping GOMAXPROCS=1 | ratio" && sep="$sep|---|---"
+[ "$NCPU" = 1 ] && hdr="$hdr | ddsping GOMAXPROCS=$(nproc) | ratio" && sep="$sep|---|---"
 echo "$hdr |"
 echo "$sep|"
 for s in $SIZES; do
-	g=$(cell rtt_ddsping "$s" "$(nproc)")
+	g=$(cell rtt_ddsping "$s" 0)
 	c=$(cell rtt_ddsperf "$s" listener)
 	cw=$(cell rtt_ddsperf "$s" waitset)
 	line="| $s B | $g | $c | $(ratio "$g" "$c") | $cw | $(ratio "$g" "$cw")"
-	if [ "$GOMAXPROCS1" = 1 ]; then
-		g1=$(cell rtt_ddsping "$s" 1)
+	if [ "$NCPU" = 1 ]; then
+		g1=$(cell rtt_ddsping "$s" "$(nproc)")
 		line="$line | $g1 | $(ratio "$g1" "$c")"
 	fi
 	echo "$line |"
@@ -139,11 +141,20 @@ done
 echo
 echo "Throughput, reliable KEEP_ALL, median of the per-second receive rates (samples/s):"
 echo
-echo "| payload | ddsping pub/sub | ddsperf pub/sub | ratio | ddsping MB/s | ddsperf MB/s |"
-echo "|---|---|---|---|---|---|"
+hdr="| payload | ddsping pub/sub | ddsperf pub/sub | ratio | ddsping MB/s | ddsperf MB/s"
+sep="|---|---|---|---|---|---"
+[ "$NCPU" = 1 ] && hdr="$hdr | ddsping GOMAXPROCS=$(nproc) | ratio" && sep="$sep|---|---"
+echo "$hdr |"
+echo "$sep|"
+num() { printf '%.0f' "$1" 2>/dev/null || echo "$1"; }
+mb() { awk -v r="$1" -v s="$2" 'BEGIN { if (r == "-") print "-"; else printf "%.0f\n", r * s / 1e6 }'; }
 for s in $TPSIZES; do
-	g=$(cell tp_ddsping "$s")
+	g=$(cell tp_ddsping "$s" 0)
 	c=$(cell tp_ddsperf "$s")
-	mb() { awk -v r="$1" -v s="$2" 'BEGIN { if (r == "-") print "-"; else printf "%.0f\n", r * s / 1e6 }'; }
-	echo "| $s B | $(printf '%.0f' "$g" 2>/dev/null || echo "$g") | $(printf '%.0f' "$c" 2>/dev/null || echo "$c") | $(ratio "$g" "$c") | $(mb "$g" "$s") | $(mb "$c" "$s") |"
+	line="| $s B | $(num "$g") | $(num "$c") | $(ratio "$g" "$c") | $(mb "$g" "$s") | $(mb "$c" "$s")"
+	if [ "$NCPU" = 1 ]; then
+		g1=$(cell tp_ddsping "$s" "$(nproc)")
+		line="$line | $(num "$g1") | $(ratio "$g1" "$c")"
+	fi
+	echo "$line |"
 done

@@ -12,7 +12,17 @@
 //	ddsping watch                             list, then every change as it happens
 //
 // Every subcommand takes -domain N (0), -interface NAME and -peer HOST (repeatable),
-// -no-multicast, -json, -v (log to stderr) and -cpuprofile / -memprofile FILE.
+// -no-multicast, -json, -v (log to stderr), -procs N and -cpuprofile / -memprofile FILE.
+//
+// # Processors
+//
+// ddsping runs with GOMAXPROCS=1 unless -procs or the GOMAXPROCS environment variable
+// says otherwise. Each of its roles is one application goroutine plus the library's
+// receive goroutines, and on a machine where the peer process shares the CPUs (two
+// processes on a 2-CPU machine), an idle second P makes the Go scheduler wake and spin
+// threads on every hand-off, which take the CPU from the peer: round trips measured here
+// are 1.7-2x longer and 64 KiB throughput half as high with GOMAXPROCS=2
+// (docs/benchmarks.md). Applications in the same situation can do the same.
 //
 // # Round trip
 //
@@ -69,6 +79,7 @@ type options struct {
 	noMulticast bool
 	json        bool
 	verbose     bool
+	procs       int
 	cpuProfile  string
 	memProfile  string
 	logger      *slog.Logger
@@ -102,6 +113,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.noMulticast, "no-multicast", false, "no multicast discovery: only -peer")
 	fs.BoolVar(&o.json, "json", false, "print results as JSON lines")
 	fs.BoolVar(&o.verbose, "v", false, "log the participant's records to stderr")
+	fs.IntVar(&o.procs, "procs", 0, "GOMAXPROCS for the run (0: 1, or the GOMAXPROCS environment variable when set)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile to `file`")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write an allocation profile to `file` at the end")
 }
@@ -165,6 +177,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "ddsping %s: unexpected argument %q\n", cmd.name, fs.Arg(0))
 		return 2
+	}
+	if o.procs < 0 {
+		fmt.Fprintf(stderr, "ddsping %s: -procs %d: must not be negative\n", cmd.name, o.procs)
+		return 2
+	}
+	if o.procs > 0 || os.Getenv("GOMAXPROCS") == "" {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(o.procs, 1)))
 	}
 	if o.verbose {
 		o.logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
