@@ -145,16 +145,20 @@
 // [Engine] does (2) and (3) for one participant, and discovery does (1) on
 // top of it. NewEngine opens the transport (the GUID prefix starts with our
 // vendor id 01.dd, see [NewGUIDPrefix]) and starts the event loop: one
-// goroutine that takes each datagram from the transport's bounded queue and
-// routes it, runs the functions posted with [Engine.Post], and calls the
-// [Timer]s due, with one time.Timer set to the earliest deadline of a heap.
+// goroutine that takes each discovery datagram from the transport's bounded
+// queue and routes it, runs the functions posted with [Engine.Post], and
+// calls the [Timer]s due, with one time.Timer set to the earliest deadline
+// of a heap. Datagrams of the user-traffic sockets are routed on the
+// socket's own receive goroutine, without that hand-off; the endpoints'
+// locks serialize them with everything else.
 // Engine.NewWriter and Engine.NewReader give each endpoint a Timer as its
 // Schedule callback; discovery adds timers of its own (announcements,
 // leases). [Engine.MatchWriter] also routes the writer's submessages to the
 // reader; DATA of a stateless built-in writer (SPDP) goes to the
 // [RawDataHandler] set with [Engine.HandleRaw], from any participant.
 //
-// The engine is the endpoints' Sender. A message for one of its own unicast
+// The engine is the endpoints' Sender (a [BatchSender]: a burst of
+// datagrams to one destination goes in one batched write). A message for one of its own unicast
 // locators (a writer and a reader of the same participant) is copied into a
 // local queue that the event loop reads like the network, never delivered
 // synchronously. Datagrams that are not RTPS, that are malformed (the rest

@@ -71,7 +71,8 @@ type EngineStats struct {
 // Engine is the running RTPS participant below discovery: it owns the
 // transport, the GUID prefix, the registry of local writers and readers
 // and the event loop. The event loop is one goroutine that reads the
-// receive queue, routes every submessage to the endpoints (see the
+// receive queue of the discovery sockets (the user sockets' goroutines
+// route their datagrams themselves), routes every submessage to the endpoints (see the
 // package documentation, "Participant duties"), runs the functions posted
 // with Post and calls the Timers at their deadlines, with one time.Timer
 // set to the earliest. The engine is the Sender of its endpoints: messages
