@@ -602,7 +602,7 @@ func (r *DataReader[T]) TakeInto(data []T, infos []SampleInfo, st States) (int, 
 const maxRecycled = 64
 
 // ReturnLoan gives back to the reader the values a take returned, once the caller is
-// done with them (the memory side of return_loan, DDS 1.4 §2.2.2.5.3.20): the reader
+// done with them (the memory side of return_loan, DDS 1.4 §2.2.2.5.3): the reader
 // decodes later samples into them, reusing their sequences (slices), so that taking
 // samples with sequences allocates nothing in steady state, like taking samples of a
 // fixed-size type. It sets data's elements to zero values. Afterwards the caller must
