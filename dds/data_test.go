@@ -192,6 +192,16 @@ func TestReaderResourceLimits(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, st.TotalCountChange)
 
+	// The same sample refused again when its writer resends it counts once; a later one
+	// counts again.
+	for _, sn := range []wire.SequenceNumber{5, 5, 4, 6} {
+		require.False(t, r.deliver(&rtps.Sample{Writer: w.ew.GUID(), SN: sn, Kind: rtps.Alive, Payload: mustMarshal(t, point{ID: 9})}))
+	}
+	st, err = r.SampleRejectedStatus()
+	require.NoError(t, err)
+	require.Equal(t, int32(3), st.TotalCount)
+	require.Equal(t, int32(2), st.TotalCountChange)
+
 	// An undecodable payload is a lost sample.
 	r.deliver(&rtps.Sample{Writer: w.ew.GUID(), Payload: []byte{0, 1, 0, 0, 1}})
 	ls, err := r.SampleLostStatus()
@@ -355,4 +365,14 @@ func TestDiscoveredEndpoints(t *testing.T) {
 	own, err := p1.DiscoveredPublications()
 	require.NoError(t, err)
 	require.Empty(t, own)
+}
+
+// mustMarshal serializes v as a writer would (plain CDR, little endian).
+func mustMarshal[T any](t *testing.T, v T) []byte {
+	t.Helper()
+	c, err := cdr.NewCodec[T]()
+	require.NoError(t, err)
+	b, err := c.Marshal(nil, cdr.CDRLE, &v)
+	require.NoError(t, err)
+	return b
 }

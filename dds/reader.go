@@ -47,6 +47,9 @@ type DataReader[T any] struct {
 	// recycled holds values given back with ReturnLoan; deliver decodes into them so
 	// that their slices are reused.
 	recycled []T
+	// rejectedSN is the highest sequence number rejected of each writer, so that a
+	// sample refused again when it is resent counts once in SAMPLE_REJECTED.
+	rejectedSN map[wire.GUID]wire.SequenceNumber
 
 	// rmu guards the read scratch state.
 	rmu      sync.Mutex
@@ -274,6 +277,7 @@ func (r *DataReader[T]) unmatched(remote wire.GUID) {
 	r.dmu.Lock()
 	_, ok := r.lifespans[remote]
 	delete(r.lifespans, remote)
+	delete(r.rejectedSN, remote)
 	r.dmu.Unlock()
 	if !ok {
 		return
@@ -390,7 +394,21 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 	out := cache.Insert(ch, r.p.now())
 	kh := ch.KeyHash
 	ch.Value = zero
+	repeat := false
+	if out.Rejected() {
+		if last, ok := r.rejectedSN[s.Writer]; ok && s.SN <= last {
+			repeat = true
+		} else {
+			if r.rejectedSN == nil {
+				r.rejectedSN = make(map[wire.GUID]wire.SequenceNumber)
+			}
+			r.rejectedSN[s.Writer] = s.SN
+		}
+	}
 	r.dmu.Unlock()
+	if repeat {
+		return false // counted when it was first rejected
+	}
 	if out.Rejected() {
 		h := listener.HandleFromKeyHash(kh)
 		r.status.mu.Lock()
