@@ -1,6 +1,7 @@
 package dds
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -92,4 +93,49 @@ func TestReturnLoanReusesSequences(t *testing.T) {
 		}
 	})
 	require.Zero(t, allocs, "write, delivery, take and ReturnLoan of a 4 KiB sequence")
+}
+
+// A KEEP_LAST reader that falls behind decodes each new sample into the unread one it
+// replaces, so a stream of samples with sequences allocates nothing even when nobody takes
+// them; a sample the application read is never reused, since it may still hold it.
+func TestKeepLastRecyclesReplaced(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	w, r := endpoints[blob](t, p, "replaced", nil, nil) // KEEP_LAST 1
+	src := make([]byte, 4096)
+	write := func(id int32, fill byte, n int) {
+		t.Helper()
+		for i := range n {
+			src[i] = fill
+		}
+		v := blob{ID: id, Payload: src[:n]}
+		require.NoError(t, w.Write(&v))
+	}
+	write(1, 1, 4096)
+	read, _, err := r.Read(1, States{})
+	require.NoError(t, err)
+	require.Len(t, read, 1)
+	write(1, 2, 100) // replaces the read sample: not recycled
+	write(1, 3, 4096)
+	write(1, 4, 10)
+	require.Equal(t, bytes.Repeat([]byte{1}, 4096), read[0].Payload, "a value read is never reused")
+	got, infos, err := r.Take(0, States{})
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	require.True(t, infos[0].ValidData)
+	require.Equal(t, bytes.Repeat([]byte{4}, 10), got[0].Payload)
+
+	if raceEnabled {
+		return
+	}
+	v := blob{ID: 1, Payload: src}
+	allocs := testing.AllocsPerRun(1000, func() {
+		v.Payload[0]++
+		if err := w.Write(&v); err != nil {
+			t.Fatal(err)
+		}
+	})
+	require.Zero(t, allocs, "write and delivery of 4 KiB samples replacing unread ones")
+	got, _, err = r.Take(0, States{})
+	require.NoError(t, err)
+	require.Equal(t, v.Payload, got[0].Payload)
 }

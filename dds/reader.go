@@ -393,6 +393,15 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 	}
 	out := cache.Insert(ch, r.p.now())
 	kh := ch.KeyHash
+	// Values the cache does not keep, which nobody else references, are decoded into
+	// again: the one it refused, and an unread one KEEP_LAST replaced.
+	if ch.HasReplaced {
+		r.recycle(ch.Replaced)
+		ch.Replaced, ch.HasReplaced = zero, false
+	}
+	if ch.Kind == rhc.Write && out != rhc.Accepted {
+		r.recycle(ch.Value)
+	}
 	ch.Value = zero
 	repeat := false
 	if out.Rejected() {
@@ -616,8 +625,15 @@ func (r *DataReader[T]) TakeInto(data []T, infos []SampleInfo, st States) (int, 
 	return r.access(opTake, data, infos, st, nil, HandleNil)
 }
 
-// maxRecycled bounds the values a reader keeps from ReturnLoan.
+// maxRecycled bounds the values a reader keeps for reuse.
 const maxRecycled = 64
+
+// recycle keeps v for deliver to decode into; the caller holds dmu.
+func (r *DataReader[T]) recycle(v T) {
+	if len(r.recycled) < maxRecycled {
+		r.recycled = append(r.recycled, v)
+	}
+}
 
 // ReturnLoan gives back to the reader the values a take returned, once the caller is
 // done with them (the memory side of return_loan, DDS 1.4 §2.2.2.5.3): the reader

@@ -150,6 +150,10 @@ func New[T any](cfg Config) (*Cache[T], error) {
 func (c *Cache[T]) Insert(ch *Change[T], now time.Time) Outcome {
 	c.mu.Lock()
 	c.runPurges(now)
+	if ch != nil {
+		var zero T
+		ch.Replaced, ch.HasReplaced = zero, false
+	}
 	o, nda := c.insert(ch, now)
 	c.unlockNotify(nda)
 	return o
@@ -299,6 +303,9 @@ func (c *Cache[T]) write(ch *Change[T], src, now time.Time) (Outcome, bool) {
 	}
 	in.register(ch.Writer)
 	if c.depth > 0 && in.samples.len() >= c.depth {
+		if old := in.samples.at(0); !old.read {
+			ch.Replaced, ch.HasReplaced = old.value, true
+		}
 		in.samples.popFront()
 		c.nSamples--
 	}

@@ -179,3 +179,24 @@ func TestBadInput(t *testing.T) {
 	require.Equal(t, Ignored, c.Insert(&Change[val]{Kind: 42}, at(0)))
 	require.Equal(t, Stats{}, c.Stats())
 }
+
+// KEEP_LAST hands back the value of an unread sample it replaces, never a read one.
+func TestKeepLastReplaced(t *testing.T) {
+	c := newCache(t, Config{Depth: 2})
+	for i, v := range []int{1, 2} {
+		ch := write(1, w1, v, i)
+		require.Equal(t, Accepted, c.Insert(ch, at(i)))
+		require.False(t, ch.HasReplaced)
+	}
+	ch := write(1, w1, 3, 3)
+	require.Equal(t, Accepted, c.Insert(ch, at(3)))
+	require.True(t, ch.HasReplaced)
+	require.Equal(t, val{1, 1}, ch.Replaced)
+
+	dst := make([]val, 2)
+	infos := make([]SampleInfo, 2)
+	require.Equal(t, 2, c.Read(dst, infos, nil, at(4)))
+	ch = write(1, w1, 4, 5)
+	require.Equal(t, Accepted, c.Insert(ch, at(5)))
+	require.False(t, ch.HasReplaced, "a sample that was read may still be held by the application")
+}

@@ -77,6 +77,11 @@ type Change[T any] struct {
 	// the invalid sample that reports the change, returns it with valid_data false and
 	// gives it to Selector.Filter.
 	Value T
+	// Replaced and HasReplaced are set by Insert when KEEP_LAST dropped the oldest sample
+	// of the instance to make room, and nobody had read it: its value is no longer
+	// referenced, so the caller may decode a later sample into it.
+	Replaced    T
+	HasReplaced bool
 }
 
 // SampleInfo is the SampleInfo of DDS 1.4 §2.2.2.5.5 for one returned sample.
