@@ -403,22 +403,12 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 		r.recycle(ch.Value)
 	}
 	ch.Value = zero
-	repeat := false
-	if out.Rejected() {
-		if last, ok := r.rejectedSN[s.Writer]; ok && s.SN <= last {
-			repeat = true
-		} else {
-			if r.rejectedSN == nil {
-				r.rejectedSN = make(map[wire.GUID]wire.SequenceNumber)
-			}
-			r.rejectedSN[s.Writer] = s.SN
-		}
-	}
+	counted := out.Rejected() && r.firstRejection(s)
 	r.dmu.Unlock()
-	if repeat {
-		return false // counted when it was first rejected
-	}
 	if out.Rejected() {
+		if !counted {
+			return false // counted when it was first rejected
+		}
 		h := listener.HandleFromKeyHash(kh)
 		r.status.mu.Lock()
 		r.status.rejected.Reject(listener.SampleRejectedStatusKind(out.Reason()), h)
@@ -625,14 +615,27 @@ func (r *DataReader[T]) TakeInto(data []T, infos []SampleInfo, st States) (int, 
 	return r.access(opTake, data, infos, st, nil, HandleNil)
 }
 
+// firstRejection reports whether the refused sample s is refused for the first time
+// (not resent after an earlier refusal) and remembers it; the caller holds dmu.
+func (r *DataReader[T]) firstRejection(s *rtps.Sample) bool {
+	if last, ok := r.rejectedSN[s.Writer]; ok && s.SN <= last {
+		return false
+	}
+	if r.rejectedSN == nil {
+		r.rejectedSN = make(map[wire.GUID]wire.SequenceNumber)
+	}
+	r.rejectedSN[s.Writer] = s.SN
+	return true
+}
+
 // maxRecycled bounds the values a reader keeps for reuse.
 const maxRecycled = 64
 
-// recycle keeps v for deliver to decode into; the caller holds dmu.
-func (r *DataReader[T]) recycle(v T) {
-	if len(r.recycled) < maxRecycled {
-		r.recycled = append(r.recycled, v)
-	}
+// recycle keeps as many of vs as there is room for, for deliver to decode into; the
+// caller holds dmu.
+func (r *DataReader[T]) recycle(vs ...T) {
+	room := max(maxRecycled-len(r.recycled), 0)
+	r.recycled = append(r.recycled, vs[:min(len(vs), room)]...)
 }
 
 // ReturnLoan gives back to the reader the values a take returned, once the caller is
@@ -648,8 +651,7 @@ func (r *DataReader[T]) ReturnLoan(data []T) error {
 		return err
 	}
 	r.dmu.Lock()
-	room := min(len(data), maxRecycled-len(r.recycled))
-	r.recycled = append(r.recycled, data[:max(room, 0)]...)
+	r.recycle(data...)
 	r.dmu.Unlock()
 	clear(data)
 	return nil

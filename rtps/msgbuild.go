@@ -16,7 +16,7 @@ type Sender interface {
 
 // BatchSender is a Sender that also sends several messages to the same
 // destinations at once (sendmmsg), as an endpoint does with the datagrams
-// of a fragmented sample or of a burst of changes. scratch has room for
+// of a burst of changes (see msgBuilder.startBatch). scratch has room for
 // len(msgs) messages and is the caller's, so that sending allocates
 // nothing. Like Send, SendBatch retains nothing after it returns.
 type BatchSender interface {

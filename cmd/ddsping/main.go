@@ -21,7 +21,7 @@
 // receive goroutines, and on a machine where the peer process shares the CPUs (two
 // processes on a 2-CPU machine), an idle second P makes the Go scheduler wake and spin
 // threads on every hand-off, which take the CPU from the peer: round trips measured here
-// are 1.7-2x longer and 64 KiB throughput half as high with GOMAXPROCS=2
+// are 1.4-2.4x longer and 64 KiB throughput a third lower with GOMAXPROCS=2
 // (docs/benchmarks.md). Applications in the same situation can do the same.
 //
 // # Round trip
