@@ -2,7 +2,7 @@
 GO      ?= go
 GOBIN   := $(shell $(GO) env GOPATH)/bin
 NETNS   := scripts/netns.sh
-FUZZTIME ?= 10s
+FUZZTIME ?= 100000x
 
 .PHONY: test deps peers lint unit fuzz bench-smoke bench selftest
 
