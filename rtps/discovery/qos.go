@@ -379,10 +379,13 @@ func fromWire(d wire.Duration) (time.Duration, error) {
 	if d.Seconds < 0 {
 		return 0, fmt.Errorf("negative duration %ds: %w", d.Seconds, ErrInvalid)
 	}
-	if d.Seconds == math.MaxInt32 {
+	// Durations that round to 2^31-1 s or more re-encode as the infinite
+	// duration, so they are infinite here too.
+	v := d.Std()
+	if d.Seconds == math.MaxInt32 || v >= math.MaxInt32*time.Second {
 		return qos.Infinite, nil
 	}
-	return d.Std(), nil
+	return v, nil
 }
 
 // qosParam decodes p into q if it is a QoS policy. It returns false for

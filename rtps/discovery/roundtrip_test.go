@@ -415,3 +415,24 @@ func TestTshark(t *testing.T) {
 		message(wire.EntityIDSPDPWriter, wire.EntityIDSPDPReader, 2, pd.AppendInlineQoS(nil), pd.AppendKey(nil), true),
 	})
 }
+
+// TestDurationJustBelowInfinite: a duration that rounds up to 2^31-1 s
+// (found by FuzzParseEndpointData) decodes as infinite, which is what it
+// re-encodes to.
+func TestDurationJustBelowInfinite(t *testing.T) {
+	for _, d := range []wire.Duration{
+		{Seconds: 2147483646, Fraction: 0xffffffff},
+		{Seconds: 2147483647, Fraction: 0},
+		wire.DurationInfinite,
+	} {
+		v, err := fromWire(d)
+		require.NoError(t, err)
+		require.Equal(t, qos.Infinite, v, "%+v", d)
+		back, err := fromWire(dur(v))
+		require.NoError(t, err)
+		require.Equal(t, v, back)
+	}
+	v, err := fromWire(wire.Duration{Seconds: 2147483646})
+	require.NoError(t, err)
+	require.Equal(t, 2147483646*time.Second, v)
+}
