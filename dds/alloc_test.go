@@ -95,6 +95,31 @@ func TestReturnLoanReusesSequences(t *testing.T) {
 	require.Zero(t, allocs, "write, delivery, take and ReturnLoan of a 4 KiB sequence")
 }
 
+// ReturnLoan takes back at most the values takes returned: values of a read (still in
+// the cache) are refused with ErrPreconditionNotMet and not reused, so the cached sample
+// keeps its data.
+func TestReturnLoanRefusesReadValues(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	w, r := endpoints[blob](t, p, "loans", nil, reliableReader())
+	require.NoError(t, w.Write(&blob{ID: 1, Payload: []byte{1, 2, 3}}))
+	data := make([]blob, 2)
+	infos := make([]SampleInfo, 2)
+	n, err := r.ReadInto(data, infos, States{})
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	require.ErrorIs(t, r.ReturnLoan(data[:n]), ErrPreconditionNotMet)
+	require.Equal(t, []byte{1, 2, 3}, data[0].Payload, "a refused loan is left alone")
+	require.NoError(t, r.ReturnLoan(nil))
+
+	require.NoError(t, w.Write(&blob{ID: 2, Payload: []byte{4, 5}}))
+	n, err = r.TakeInto(data, infos, States{})
+	require.NoError(t, err)
+	require.Equal(t, 2, n)
+	require.NoError(t, r.ReturnLoan(data[:1]))
+	require.NoError(t, r.ReturnLoan(data[1:2]))
+	require.ErrorIs(t, r.ReturnLoan(data[:1]), ErrPreconditionNotMet, "given back twice")
+}
+
 // A KEEP_LAST reader that falls behind decodes each new sample into the unread one it
 // replaces, so a stream of samples with sequences allocates nothing even when nobody takes
 // them; a sample the application read is never reused, since it may still hold it.

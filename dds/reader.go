@@ -47,6 +47,9 @@ type DataReader[T any] struct {
 	// recycled holds values given back with ReturnLoan; deliver decodes into them so
 	// that their slices are reused.
 	recycled []T
+	// loaned counts the values takes returned and ReturnLoan did not get back yet:
+	// ReturnLoan refuses more values than that (values from a read, say).
+	loaned atomic.Int64
 	// rejectedSN is the highest sequence number rejected of each writer, so that a
 	// sample refused again when it is resent counts once in SAMPLE_REJECTED.
 	rejectedSN map[wire.GUID]wire.SequenceNumber
@@ -547,6 +550,9 @@ func (r *DataReader[T]) access(op accessOp, dst []T, infos []SampleInfo, st Stat
 	for i := range c {
 		infos[i].from(&ri[i])
 	}
+	if op == opTake || op == opTakeInstance || op == opTakeNext {
+		r.loaned.Add(int64(c))
+	}
 	r.sel.Filter = nil
 	r.rmu.Unlock()
 	r.accessed()
@@ -645,10 +651,24 @@ func (r *DataReader[T]) recycle(vs ...T) {
 // fixed-size type. It sets data's elements to zero values. Afterwards the caller must
 // not use the slices the values held; values a read returned must not be given back,
 // since the reader's cache still holds them. Strings are immutable and never reused.
+//
+// The reader counts the values its takes returned: giving back more than were taken
+// and not yet given back is ErrPreconditionNotMet (as return_loan of a buffer that is
+// not a loan), and nothing is reused then. That catches ReturnLoan after a read
+// without a take; values of a read mixed with fewer taken ones go unnoticed.
 func (r *DataReader[T]) ReturnLoan(data []T) error {
 	if err := r.check(); err != nil {
 		clear(data)
 		return err
+	}
+	for {
+		out := r.loaned.Load()
+		if int64(len(data)) > out {
+			return errorf(ErrPreconditionNotMet, "%d values given back, %d taken and not given back", len(data), out)
+		}
+		if r.loaned.CompareAndSwap(out, out-int64(len(data))) {
+			break
+		}
 	}
 	r.dmu.Lock()
 	r.recycle(data...)
