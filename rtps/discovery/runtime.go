@@ -363,8 +363,7 @@ func (p *Participant) checkLeases(now time.Time) time.Time {
 	}
 	p.mu.Unlock()
 	for _, prefix := range expired {
-		if p.removeParticipant(prefix) {
-			p.ctr.leaseExpired.Add(1)
+		if p.removeParticipant(prefix, &p.ctr.leaseExpired) {
 			p.log.Debug("discovery: participant lease expired", "participant", prefix)
 		}
 	}

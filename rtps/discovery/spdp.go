@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"errors"
+	"sync/atomic"
 	"time"
 
 	"github.com/ddsgo/ddsgo/rtps"
@@ -86,8 +87,8 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 		p.ctr.spdpInvalid.Add(1)
 		return
 	} else if gone {
-		if x.GUID.Prefix == src && p.removeParticipant(src) {
-			p.ctr.disposed.Add(1)
+		if x.GUID.Prefix == src {
+			p.removeParticipant(src, &p.ctr.disposed)
 		}
 		return
 	}
@@ -153,14 +154,17 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 
 // removeParticipant forgets a remote participant: its endpoints are
 // unmatched from the local ones (OnUnmatch) and its built-in endpoints
-// from ours. It reports whether the participant was known.
-func (p *Participant) removeParticipant(prefix wire.GuidPrefix) bool {
+// from ours. It counts the removal in reason, under the same lock, so
+// that whoever sees the participant gone also sees why. It reports
+// whether the participant was known.
+func (p *Participant) removeParticipant(prefix wire.GuidPrefix, reason *atomic.Uint64) bool {
 	p.mu.Lock()
 	rp := p.remotes[prefix]
 	if rp == nil {
 		p.mu.Unlock()
 		return false
 	}
+	reason.Add(1)
 	delete(p.remotes, prefix)
 	p.leaseMu.Lock()
 	delete(p.leases, prefix)
