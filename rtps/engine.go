@@ -171,6 +171,10 @@ func NewEngine(cfg EngineConfig) (*Engine, error) {
 		done:    make(chan struct{}),
 		exited:  make(chan struct{}),
 	}
+	// The receive goroutines start in Open and use rxs at once.
+	for i := range e.rxs {
+		e.rxs[i].init()
+	}
 	tc := cfg.Transport
 	tc.Deliver = e.deliver
 	if tc.Logger == nil {
@@ -182,9 +186,6 @@ func NewEngine(cfg EngineConfig) (*Engine, error) {
 	}
 	e.tr = tr
 	e.ports = [2]uint16{tr.Port(transport.SocketMetaUnicast), tr.Port(transport.SocketUserUnicast)}
-	for i := range e.rxs {
-		e.rxs[i].init()
-	}
 	go e.loop()
 	return e, nil
 }
