@@ -45,6 +45,11 @@ type Config struct {
 	// MaxSampleSize bounds the size of a received (reassembled) sample. Zero means the
 	// engine's default.
 	MaxSampleSize int
+	// WriterLinger bounds how long deleting a reliable writer waits for its matched
+	// readers to acknowledge what it wrote (its last samples and the unregistrations
+	// of its instances), so that they are not lost with it. Zero means 1 s (Cyclone
+	// DDS's WriterLingerDuration); negative means no wait.
+	WriterLinger time.Duration
 	// Now returns the current time, for timestamps and the reader caches. Nil means
 	// time.Now.
 	Now func() time.Time

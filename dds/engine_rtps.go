@@ -31,6 +31,7 @@ func startRTPS(domain int, cfg Config, q qos.DomainParticipantQos) (engine, erro
 		MaxMessageSize:   cfg.MaxMessageSize,
 		FragmentSize:     cfg.FragmentSize,
 		MaxSampleSize:    cfg.MaxSampleSize,
+		WriterLinger:     cfg.WriterLinger,
 		Now:              cfg.Now,
 	})
 	if err != nil {

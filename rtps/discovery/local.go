@@ -230,6 +230,42 @@ func (p *Participant) updateLocal(l *localEndpoint, q EndpointQos) error {
 
 // closeLocal withdraws l: SEDP dispose and unregister, unmatch everything,
 // delete the rtps endpoint.
+// linger waits until the reliable readers matched with the writer l have
+// acknowledged what it wrote, for Config.WriterLinger at most.
+func (p *Participant) linger(l *localEndpoint) {
+	if l.w == nil || p.lingerFor <= 0 || l.closed.Load() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), p.lingerFor)
+	defer cancel()
+	if !p.waitAcked(l.w, ctx.Done()) {
+		p.log.Debug("discovery: writer closed with unacknowledged data", "writer", l.data.GUID)
+	}
+}
+
+// waitAcked waits until the reliable readers matched with w have
+// acknowledged everything it wrote so far, asking them once, or until done
+// is closed; it reports whether they did.
+func (p *Participant) waitAcked(w *rtps.Writer, done <-chan struct{}) bool {
+	sn := w.LastSN()
+	asked := false
+	for {
+		ch := w.AckWait()
+		if w.AckedByAll(sn) {
+			return true
+		}
+		if !asked {
+			w.RequestAcks(p.eng.Now())
+			asked = true
+		}
+		select {
+		case <-ch:
+		case <-done:
+			return false
+		}
+	}
+}
+
 func (p *Participant) closeLocal(l *localEndpoint) error {
 	p.mu.Lock()
 	if l.closed.Load() {
@@ -322,31 +358,23 @@ func (w *LocalWriter) Write(c rtps.Change) (wire.SequenceNumber, error) {
 // acknowledged everything written so far, or ctx ends (ErrTimeout, wrapping
 // ctx's error).
 func (w *LocalWriter) WaitForAcknowledgments(ctx context.Context) error {
-	sn := w.w.LastSN()
-	asked := false
-	for {
-		ch := w.w.AckWait()
-		if w.w.AckedByAll(sn) {
-			return nil
-		}
-		if !asked {
-			w.w.RequestAcks(w.p.eng.Now())
-			asked = true
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return fmt.Errorf("%w: %w", ErrTimeout, ctx.Err())
-		}
+	if !w.p.waitAcked(w.w, ctx.Done()) {
+		return fmt.Errorf("%w: %w", ErrTimeout, ctx.Err())
 	}
+	return nil
 }
 
 // UpdateQos changes the QoS announced (the mutable policies) and
 // re-evaluates the matches.
 func (w *LocalWriter) UpdateQos(q EndpointQos) error { return w.p.updateLocal(w.l, q) }
 
-// Close withdraws the writer (SEDP dispose) and unmatches it.
-func (w *LocalWriter) Close() error { return w.p.closeLocal(w.l) }
+// Close withdraws the writer (SEDP dispose) and unmatches it, once its
+// reliable readers have acknowledged everything it wrote or
+// Config.WriterLinger has passed.
+func (w *LocalWriter) Close() error {
+	w.p.linger(w.l)
+	return w.p.closeLocal(w.l)
+}
 
 // GUID returns the reader's GUID.
 func (r *LocalReader) GUID() wire.GUID { return r.l.data.GUID }

@@ -75,9 +75,18 @@ type Config struct {
 	// reassemble (zero: rtps.DefaultMaxSampleSize).
 	MaxMessageSize, FragmentSize int
 	MaxSampleSize                int
+	// WriterLinger bounds how long closing a reliable writer waits for its
+	// matched readers to acknowledge what it wrote (the unregistrations a
+	// DCPS writer writes last among it), so that they are not lost with
+	// the writer. Zero: DefaultWriterLinger; negative: no wait.
+	WriterLinger time.Duration
 	// Now is the clock; nil: time.Now (tests).
 	Now func() time.Time
 }
+
+// DefaultWriterLinger is the default Config.WriterLinger, Cyclone DDS's
+// WriterLingerDuration.
+const DefaultWriterLinger = time.Second
 
 // Stats are counters of a [Participant].
 type Stats struct {
@@ -115,6 +124,8 @@ type Participant struct {
 	log    *slog.Logger
 	prefix wire.GuidPrefix
 	limits Limits
+	// lingerFor is Config.WriterLinger with its default applied.
+	lingerFor time.Duration
 
 	announce *rtps.Timer
 	burst    int
@@ -174,10 +185,13 @@ func NewParticipant(cfg Config) (*Participant, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	p := &Participant{
-		cfg: cfg, log: log, limits: cfg.Limits,
+		cfg: cfg, log: log, limits: cfg.Limits, lingerFor: cfg.WriterLinger,
 		remotes: make(map[wire.GuidPrefix]*remoteParticipant),
 		locals:  make(map[wire.GUID]*localEndpoint),
 		leases:  make(map[wire.GuidPrefix]*remoteParticipant),
+	}
+	if p.lingerFor == 0 {
+		p.lingerFor = DefaultWriterLinger
 	}
 	eng, err := rtps.NewEngine(rtps.EngineConfig{
 		Transport: transport.Config{
@@ -315,6 +329,7 @@ func (p *Participant) Close() error {
 	}
 	p.mu.Unlock()
 	for _, l := range locals {
+		p.linger(l)
 		_ = p.closeLocal(l)
 	}
 	p.mu.Lock()

@@ -393,3 +393,50 @@ func TestDisposedGUID(t *testing.T) {
 	_, err = disposedGUID(&dec, &rtps.Sample{Kind: rtps.NotAliveDisposed, KeyOnly: true, Payload: []byte{0, 3, 0, 0, 1}})
 	require.Error(t, err)
 }
+
+// TestCloseLingers: closing a reliable writer waits (up to Config.WriterLinger)
+// for its readers to acknowledge what it wrote, so that with 20% loss the
+// samples written right before Close still all arrive; a reader that stops
+// answering holds Close up for the linger duration only.
+func TestCloseLingers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n, err := memnet.New(memnet.Config{Seed: 11, Impairments: memnet.Impairments{Loss: 0.2}})
+		require.NoError(t, err)
+		defer n.Close()
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
+		defer func() { require.NoError(t, a.Close()) }()
+		b, _ := memParticipant(t, n, "b", "10.0.0.2", nil)
+		defer func() { require.NoError(t, b.Close()) }()
+
+		var got sink
+		rev := newEvents()
+		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(false), Listener: rev}, got.deliver)
+		require.NoError(t, err)
+		for round, count := range []int{50, 50} {
+			wev := newEvents()
+			w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(true), Listener: wev})
+			require.NoError(t, err)
+			waitFor(t, 10*time.Second, func() bool { return wev.count() == 1 })
+			for i := range count {
+				_, err := w.Write(rtps.Change{Payload: testPayload(uint64(round*1000 + i + 1))})
+				require.NoError(t, err)
+			}
+			if round == 1 {
+				// b stops answering: Close gives up after the linger.
+				require.NoError(t, n.SetImpairments(memnet.Impairments{Loss: 1}))
+			}
+			start := time.Now()
+			require.NoError(t, w.Close())
+			took := time.Since(start)
+			if round == 0 {
+				require.Less(t, took, DefaultWriterLinger)
+				waitFor(t, time.Second, func() bool { return len(got.got()) == count })
+				for i, s := range got.got() {
+					require.Equal(t, uint64(i+1), s)
+				}
+			} else {
+				require.Equal(t, DefaultWriterLinger, took)
+			}
+		}
+	})
+}
