@@ -76,6 +76,13 @@ func TestRTPSEngine(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int32(1), ms.CurrentCount)
 	require.Equal(t, r.InstanceHandle(), ms.LastSubscriptionHandle)
+	// A late-joining volatile reader gets only what is written after it matched.
+	rv, err := CreateDataReader[message](sub, tb, reliableReader(), nil, 0)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		ms, err := w.PublicationMatchedStatus()
+		return err == nil && ms.CurrentCount == 2
+	}, 10*time.Second, 5*time.Millisecond)
 
 	require.NoError(t, w.Write(&message{ID: 1, Text: "late", Values: []float64{1, 2}, Seq: 2}))
 	require.NoError(t, w.Dispose(&message{ID: 2}))
@@ -101,6 +108,19 @@ func TestRTPSEngine(t *testing.T) {
 		}
 	}
 	require.Equal(t, []message{{ID: 1, Text: "early", Seq: 1}, {ID: 1, Text: "late", Values: []float64{1, 2}, Seq: 2}}, got[1])
+	var late []message
+	require.Eventually(t, func() bool {
+		data, infos, err := rv.Take(0, States{})
+		for i := range data {
+			if infos[i].ValidData {
+				late = append(late, data[i])
+			} else {
+				require.Equal(t, NotAliveDisposedInstanceState, infos[i].InstanceState)
+			}
+		}
+		return err == nil && len(late) > 0
+	}, 10*time.Second, 5*time.Millisecond)
+	require.Equal(t, []message{{ID: 1, Text: "late", Values: []float64{1, 2}, Seq: 2}}, late)
 
 	parts, err := pb.DiscoveredParticipants()
 	require.NoError(t, err)

@@ -165,6 +165,47 @@ func TestVolatileLateJoiner(t *testing.T) {
 	require.Zero(t, r2.Stats().Lost)
 }
 
+// TestVolatileReaderOfTransientLocalWriter: a volatile reader, reliable or
+// best-effort, matched with a transient-local writer gets no history, only
+// what is written after the match; a transient-local reader matched at the
+// same time gets the history.
+func TestVolatileReaderOfTransientLocalWriter(t *testing.T) {
+	net := newSimNet(t, 5)
+	net.loss, net.maxDelay = 0.1, time.Millisecond
+	wn, rn := net.node(1), net.node(2)
+	w := wn.writer(testWriterID, WriterConfig{Reliable: true, TransientLocal: true, History: HistoryConfig{Depth: 10}})
+	for i := range 5 {
+		_, err := w.Write(Change{Payload: payload(uint64(i), 0)}, net.now)
+		require.NoError(t, err)
+	}
+	var volRel, volBE, durable collector
+	readers := []struct {
+		r        *Reader
+		volatile bool
+	}{
+		{rn.reader(0x00000107, ReaderConfig{Reliable: true}, volRel.deliver), true},
+		{rn.reader(0x00000207, ReaderConfig{}, volBE.deliver), true},
+		{rn.reader(0x00000307, ReaderConfig{Reliable: true}, durable.deliver), false},
+	}
+	for _, x := range readers {
+		rn.matches[w.GUID()] = append(rn.matches[w.GUID()], x.r)
+		w.AddReader(ReaderProxyInfo{GUID: x.r.GUID(), Reliable: x.r.cfg.Reliable, Volatile: x.volatile, Unicast: []wire.Locator{rn.loc}}, net.now)
+		x.r.AddWriter(WriterProxyInfo{GUID: w.GUID(), Reliable: true, Unicast: []wire.Locator{wn.loc}}, net.now)
+	}
+	net.step(time.Millisecond)
+	for i := 5; i < 8; i++ {
+		_, err := w.Write(Change{Payload: payload(uint64(i), 0)}, net.now)
+		require.NoError(t, err)
+	}
+	require.True(t, net.run(time.Millisecond, 10*time.Second, func() bool {
+		return len(volRel.seqs) == 3 && len(durable.seqs) == 8 && w.AckedByAll(8)
+	}))
+	require.Equal(t, []uint64{5, 6, 7}, volRel.seqs)
+	require.Equal(t, []uint64{0, 1, 2, 3, 4, 5, 6, 7}, durable.seqs)
+	require.NotContains(t, volBE.seqs, uint64(4), "no history for a best-effort volatile reader")
+	require.Zero(t, readers[0].r.Stats().Lost)
+}
+
 // TestBestEffortTransientLocalLateJoiner: a best-effort late joiner gets the
 // history at once.
 func TestBestEffortTransientLocalLateJoiner(t *testing.T) {

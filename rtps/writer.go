@@ -124,6 +124,10 @@ type ReaderProxyInfo struct {
 	GUID             wire.GUID
 	Reliable         bool
 	ExpectsInlineQoS bool
+	// Volatile says the reader's DURABILITY is VOLATILE: it wants no
+	// history, only the changes written after it matched, even from a
+	// transient-local writer (DDS 1.4 §2.2.3.4).
+	Volatile bool
 	// Unicast and Multicast are the reader's locators (or its
 	// participant's defaults). Messages go to the unicast ones, or to the
 	// multicast ones when there is no unicast locator.
@@ -256,7 +260,8 @@ func (w *Writer) HistoryLen() int {
 // AddReader matches a remote reader. A reliable reader of a
 // transient-local writer gets a HEARTBEAT announcing the history (and
 // then repairs); a best-effort one gets the history sent at once. A reader
-// of a volatile writer only gets changes written from now on.
+// of a volatile writer, and a volatile reader, only get changes written
+// from now on.
 func (w *Writer) AddReader(r ReaderProxyInfo, now time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -265,7 +270,7 @@ func (w *Writer) AddReader(r ReaderProxyInfo, now time.Time) {
 	}
 	p := &readerProxy{info: r, dest: destination(r.Unicast, r.Multicast)}
 	p.info.Reliable = r.Reliable && w.cfg.Reliable
-	if w.cfg.TransientLocal {
+	if w.cfg.TransientLocal && !r.Volatile {
 		p.firstRelevant = 1
 	} else {
 		p.firstRelevant = w.lastSN + 1
@@ -280,7 +285,7 @@ func (w *Writer) AddReader(r ReaderProxyInfo, now time.Time) {
 		p.hbDue = true
 		w.repair(p, now)
 		w.armHeartbeat(now)
-	} else if w.cfg.TransientLocal && w.hist.Len() > 0 {
+	} else if w.cfg.TransientLocal && !r.Volatile && w.hist.Len() > 0 {
 		w.sendHistory(p)
 	}
 }

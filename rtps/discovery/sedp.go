@@ -158,6 +158,7 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 		if l.w != nil {
 			p.eng.MatchReader(l.w, rtps.ReaderProxyInfo{
 				GUID: re.data.GUID, Reliable: re.data.Qos.Reliability.Kind == qos.Reliable,
+				Volatile:         re.data.Qos.Durability.Kind == qos.Volatile,
 				ExpectsInlineQoS: re.data.ExpectsInlineQoS, Unicast: uni, Multicast: multi,
 			})
 		} else {
