@@ -81,7 +81,10 @@ func twoHosts(t *testing.T, n int, pubCmd, subCmd []string) {
 	common := []string{"-keys", "3", "-count", "30", "-domain", fmt.Sprint(n), "-timeout", "10s"}
 	ifA, ifB := fmt.Sprintf("ddsgoa%d", n), fmt.Sprintf("ddsgob%d", n)
 	sub := newHost(t, "sub", ifB, fmt.Sprintf("198.18.%d.2/24", n), append(append(subCmd, "-role", "sub", "-linger", "0.5s"), common...))
-	pub := newHost(t, "pub", ifA, fmt.Sprintf("198.18.%d.1/24", n), append(append(pubCmd, "-role", "pub"), common...))
+	// The publisher stays a while after its data is acknowledged: when it exits, its
+	// namespace goes and the veth pair with it, and a subscriber still lingering (0.5 s)
+	// loses its interface; Cyclone DDS then hangs in its deletion.
+	pub := newHost(t, "pub", ifA, fmt.Sprintf("198.18.%d.1/24", n), append(append(pubCmd, "-role", "pub", "-linger", "2s"), common...))
 	out, err := exec.Command("ip", "link", "add", ifA, "netns", fmt.Sprint(pub.pid), "type", "veth",
 		"peer", "name", ifB, "netns", fmt.Sprint(sub.pid)).CombinedOutput()
 	require.NoError(t, err, "ip link add: %s", out)
