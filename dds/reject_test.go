@@ -23,16 +23,7 @@ func TestRejectedSamplesResent(t *testing.T) {
 	pa := memParticipant(t, n, "a", "10.0.0.1")
 	pb := memParticipant(t, n, "b", "10.0.0.2")
 
-	tt, err := NewTopicType[message]("test::Rejected")
-	require.NoError(t, err)
-	ta, err := pa.CreateTopic("Rejected", tt, nil, nil, 0)
-	require.NoError(t, err)
-	tb, err := pb.CreateTopic("Rejected", tt, nil, nil, 0)
-	require.NoError(t, err)
-	pub, err := pa.CreatePublisher(nil, nil, 0)
-	require.NoError(t, err)
-	sub, err := pb.CreateSubscriber(nil, nil, 0)
-	require.NoError(t, err)
+	pub, ta, sub, tb := pubSub(t, pa, pb, "test::Rejected", "Rejected")
 	wq := qos.DefaultDataWriterQos()
 	wq.Reliability.Kind = qos.Reliable
 	wq.History = qos.History{Kind: qos.KeepAll}

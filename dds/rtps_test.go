@@ -27,6 +27,23 @@ func memParticipant(t *testing.T, n *memnet.Network, name string, addr string) *
 	return p
 }
 
+// pubSub creates, for the message type named typeName, a publisher and the topic
+// topic in pa, and a subscriber and the same topic in pb.
+func pubSub(t *testing.T, pa, pb *DomainParticipant, typeName, topic string) (*Publisher, *Topic, *Subscriber, *Topic) {
+	t.Helper()
+	tt, err := NewTopicType[message](typeName)
+	require.NoError(t, err)
+	ta, err := pa.CreateTopic(topic, tt, nil, nil, 0)
+	require.NoError(t, err)
+	tb, err := pb.CreateTopic(topic, tt, nil, nil, 0)
+	require.NoError(t, err)
+	pub, err := pa.CreatePublisher(nil, nil, 0)
+	require.NoError(t, err)
+	sub, err := pb.CreateSubscriber(nil, nil, 0)
+	require.NoError(t, err)
+	return pub, ta, sub, tb
+}
+
 // waitStatus waits until the entity's status condition for k triggers.
 func waitStatus(t *testing.T, e Entity, k listener.StatusKind) {
 	t.Helper()
@@ -47,16 +64,7 @@ func TestRTPSEngine(t *testing.T) {
 	pa := memParticipant(t, n, "a", "10.0.0.1")
 	pb := memParticipant(t, n, "b", "10.0.0.2")
 
-	tt, err := NewTopicType[message]("interop::Sample")
-	require.NoError(t, err)
-	ta, err := pa.CreateTopic("Sample", tt, nil, nil, 0)
-	require.NoError(t, err)
-	tb, err := pb.CreateTopic("Sample", tt, nil, nil, 0)
-	require.NoError(t, err)
-	pub, err := pa.CreatePublisher(nil, nil, 0)
-	require.NoError(t, err)
-	sub, err := pb.CreateSubscriber(nil, nil, 0)
-	require.NoError(t, err)
+	pub, ta, sub, tb := pubSub(t, pa, pb, "interop::Sample", "Sample")
 	wq := qos.DefaultDataWriterQos()
 	wq.Durability.Kind = qos.TransientLocal
 	wq.History = qos.History{Kind: qos.KeepAll}

@@ -75,16 +75,7 @@ func TestWiresharkDecodesOurTraffic(t *testing.T) {
 	}
 	pa, pb := newP("a", "10.0.0.1"), newP("b", "10.0.0.2") // in-memory hosts: nothing leaves the process
 
-	tt, err := NewTopicType[message]("interop::Sample")
-	require.NoError(t, err)
-	ta, err := pa.CreateTopic("Sample", tt, nil, nil, 0)
-	require.NoError(t, err)
-	tb, err := pb.CreateTopic("Sample", tt, nil, nil, 0)
-	require.NoError(t, err)
-	pub, err := pa.CreatePublisher(nil, nil, 0)
-	require.NoError(t, err)
-	sub, err := pb.CreateSubscriber(nil, nil, 0)
-	require.NoError(t, err)
+	pub, ta, sub, tb := pubSub(t, pa, pb, "interop::Sample", "Sample")
 	wq := qos.DefaultDataWriterQos()
 	wq.History = qos.History{Kind: qos.KeepAll}
 	w, err := CreateDataWriter[message](pub, ta, &wq, nil, 0)

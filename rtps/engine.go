@@ -72,12 +72,12 @@ type EngineStats struct {
 // transport, the GUID prefix, the registry of local writers and readers
 // and the event loop. The event loop is one goroutine that reads the
 // receive queue of the discovery sockets (the user sockets' goroutines
-// route their datagrams themselves), routes every submessage to the endpoints (see the
-// package documentation, "Participant duties"), runs the functions posted
-// with Post and calls the Timers at their deadlines, with one time.Timer
-// set to the earliest. The engine is the Sender of its endpoints: messages
-// to its own locators are queued to the event loop, never delivered
-// synchronously.
+// route their datagrams themselves), routes every submessage to the
+// endpoints (see the package documentation, "Participant duties"), runs
+// the functions posted with Post and calls the Timers at their deadlines,
+// with one time.Timer set to the earliest. The engine is the Sender of
+// its endpoints: messages to its own locators are queued to the event
+// loop, never delivered synchronously.
 type Engine struct {
 	cfg    EngineConfig
 	log    *slog.Logger

@@ -228,8 +228,6 @@ func (p *Participant) updateLocal(l *localEndpoint, q EndpointQos) error {
 	return nil
 }
 
-// closeLocal withdraws l: SEDP dispose and unregister, unmatch everything,
-// delete the rtps endpoint.
 // linger waits until the reliable readers matched with the writer l have
 // acknowledged what it wrote, for Config.WriterLinger at most.
 func (p *Participant) linger(l *localEndpoint) {
@@ -266,7 +264,11 @@ func (p *Participant) waitAcked(w *rtps.Writer, done <-chan struct{}) bool {
 	}
 }
 
+// closeLocal withdraws l: once a writer's reliable readers acknowledged
+// what it wrote (linger), SEDP dispose and unregister, unmatch everything,
+// delete the rtps endpoint.
 func (p *Participant) closeLocal(l *localEndpoint) error {
+	p.linger(l)
 	p.mu.Lock()
 	if l.closed.Load() {
 		p.mu.Unlock()
@@ -371,10 +373,7 @@ func (w *LocalWriter) UpdateQos(q EndpointQos) error { return w.p.updateLocal(w.
 // Close withdraws the writer (SEDP dispose) and unmatches it, once its
 // reliable readers have acknowledged everything it wrote or
 // Config.WriterLinger has passed.
-func (w *LocalWriter) Close() error {
-	w.p.linger(w.l)
-	return w.p.closeLocal(w.l)
-}
+func (w *LocalWriter) Close() error { return w.p.closeLocal(w.l) }
 
 // GUID returns the reader's GUID.
 func (r *LocalReader) GUID() wire.GUID { return r.l.data.GUID }

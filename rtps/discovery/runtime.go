@@ -329,7 +329,6 @@ func (p *Participant) Close() error {
 	}
 	p.mu.Unlock()
 	for _, l := range locals {
-		p.linger(l)
 		_ = p.closeLocal(l)
 	}
 	p.mu.Lock()
