@@ -4,10 +4,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ddsgo/ddsgo/internal/cdr"
+	"github.com/ddsgo/ddsgo/internal/rtps"
+	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/rtps"
-	"github.com/ddsgo/ddsgo/rtps/cdr"
-	"github.com/ddsgo/ddsgo/rtps/wire"
 	"github.com/stretchr/testify/require"
 )
 

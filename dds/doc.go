@@ -7,7 +7,7 @@
 // domain (CreateParticipant). A participant creates Publishers, Subscribers and Topics;
 // a publisher creates DataWriters and a subscriber DataReaders. Writers and readers are
 // typed: a Topic is created with the TypeSupport NewTopicType[T] returns for a Go struct
-// T (its members, `dds:"key"` tags and extensibility follow package rtps/cdr), and
+// T (its members, `dds:"key"` tags and extensibility follow package internal/cdr), and
 // CreateDataWriter[T] and CreateDataReader[T] make a DataWriter[T] and DataReader[T].
 //
 //	tt, _ := dds.NewTopicType[Sample]("interop::Sample")
@@ -34,7 +34,7 @@
 // StatusCondition, its statuses, the create, delete and lookup operations and Enable;
 // everything else fails with ErrNotEnabled. Enabling an entity whose factory is disabled
 // fails with ErrPreconditionNotMet. An enabled participant runs an RTPS participant
-// (package rtps/discovery) that announces itself and its endpoints.
+// (package internal/discovery) that announces itself and its endpoints.
 //
 // # Errors
 //

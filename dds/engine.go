@@ -3,14 +3,14 @@ package dds
 import (
 	"context"
 
+	"github.com/ddsgo/ddsgo/internal/discovery"
+	"github.com/ddsgo/ddsgo/internal/rtps"
+	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/rtps"
-	"github.com/ddsgo/ddsgo/rtps/discovery"
-	"github.com/ddsgo/ddsgo/rtps/wire"
 )
 
 // engine is what the package needs of a running RTPS participant: the facade of package
-// rtps/discovery (discovery.Participant) behind an interface, so that tests run against
+// internal/discovery (discovery.Participant) behind an interface, so that tests run against
 // an in-memory fake.
 type engine interface {
 	GUIDPrefix() wire.GuidPrefix
@@ -54,4 +54,4 @@ type engineReader interface {
 }
 
 // engineFactory starts the engine of a participant.
-type engineFactory func(domain int, cfg Config, q qos.DomainParticipantQos) (engine, error)
+type engineFactory func(domain int, o options, q qos.DomainParticipantQos) (engine, error)

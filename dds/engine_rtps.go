@@ -1,38 +1,26 @@
 package dds
 
 import (
+	"github.com/ddsgo/ddsgo/internal/discovery"
+	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/rtps"
-	"github.com/ddsgo/ddsgo/rtps/discovery"
 )
 
 // newRTPSEngine starts the engine of a participant: a discovery.Participant.
 var newRTPSEngine engineFactory = startRTPS
 
-// rtpsEngine is the engine backed by package rtps/discovery.
+// rtpsEngine is the engine backed by package internal/discovery.
 type rtpsEngine struct {
 	*discovery.Participant
 }
 
-func startRTPS(domain int, cfg Config, q qos.DomainParticipantQos) (engine, error) {
+func startRTPS(domain int, o options, q qos.DomainParticipantQos) (engine, error) {
 	p, err := discovery.NewParticipant(discovery.Config{
-		Domain:           domain,
-		Interfaces:       cfg.Interfaces,
-		Peers:            cfg.Peers,
-		IndexMode:        cfg.IndexMode,
-		ParticipantIndex: cfg.ParticipantIndex,
-		DisableMulticast: cfg.DisableMulticast,
-		Net:              cfg.Net,
-		Logger:           cfg.Logger,
-		LeaseDuration:    cfg.LeaseDuration,
-		AnnouncePeriod:   cfg.AnnouncePeriod,
-		Name:             cfg.Name,
-		UserData:         q.UserData.Value,
-		MaxMessageSize:   cfg.MaxMessageSize,
-		FragmentSize:     cfg.FragmentSize,
-		MaxSampleSize:    cfg.MaxSampleSize,
-		WriterLinger:     cfg.WriterLinger,
-		Now:              cfg.Now,
+		Config:   o.cfg,
+		Domain:   domain,
+		Net:      o.net,
+		UserData: q.UserData.Value,
+		Now:      o.now,
 	})
 	if err != nil {
 		return nil, err

@@ -3,13 +3,12 @@ package dds_test
 import (
 	"context"
 	"fmt"
-	"net/netip"
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/rtps/transport/memnet"
+	"github.com/ddsgo/ddsgo/rtps"
 	"github.com/ddsgo/ddsgo/waitset"
 )
 
@@ -19,15 +18,12 @@ type Sample struct {
 	Text string
 }
 
-// Two participants on an in-memory network: one writes, the other waits for the data
+// Two participants on this host's loopback interface: one writes, the other waits for the data
 // with a WaitSet and takes it.
 func Example() {
-	network, _ := memnet.New(memnet.Config{Seed: 1})
-	defer network.Close()
-	hostA, _ := network.AddHost("a", netip.MustParseAddr("10.0.0.1"))
-	hostB, _ := network.AddHost("b", netip.MustParseAddr("10.0.0.2"))
-
-	pa, err := dds.CreateParticipant(0, nil, nil, 0, dds.WithConfig(dds.Config{Net: hostA}))
+	// Loopback only, unicast discovery: the example sends nothing beyond this host.
+	loopback := dds.WithRTPS(rtps.Config{Interfaces: []string{"127.0.0.1"}, Peers: []string{"127.0.0.1"}, DisableMulticast: true})
+	pa, err := dds.CreateParticipant(0, nil, nil, 0, loopback)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -36,7 +32,7 @@ func Example() {
 		_ = pa.DeleteContainedEntities()
 		_ = dds.Factory().DeleteParticipant(pa)
 	}()
-	pb, _ := dds.CreateParticipant(0, nil, nil, 0, dds.WithConfig(dds.Config{Net: hostB}))
+	pb, _ := dds.CreateParticipant(0, nil, nil, 0, loopback)
 	defer func() {
 		_ = pb.DeleteContainedEntities()
 		_ = dds.Factory().DeleteParticipant(pb)

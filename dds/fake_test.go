@@ -5,10 +5,10 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/ddsgo/ddsgo/internal/discovery"
+	"github.com/ddsgo/ddsgo/internal/rtps"
+	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/rtps"
-	"github.com/ddsgo/ddsgo/rtps/discovery"
-	"github.com/ddsgo/ddsgo/rtps/wire"
 )
 
 // fakeNet connects fake engines: the endpoints of all its engines match as the real
@@ -21,7 +21,7 @@ type fakeNet struct {
 
 // factory returns the engine factory of participants on n.
 func (n *fakeNet) factory() engineFactory {
-	return func(int, Config, qos.DomainParticipantQos) (engine, error) {
+	return func(int, options, qos.DomainParticipantQos) (engine, error) {
 		n.mu.Lock()
 		n.next++
 		e := &fakeEngine{net: n, prefix: wire.GuidPrefix{0x01, 0xdd, n.next}}

@@ -3,8 +3,8 @@ package dds
 import (
 	"testing"
 
+	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/rtps/cdr"
 	"github.com/stretchr/testify/require"
 )
 

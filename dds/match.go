@@ -3,10 +3,10 @@ package dds
 import (
 	"slices"
 
+	"github.com/ddsgo/ddsgo/internal/discovery"
+	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/rtps/discovery"
-	"github.com/ddsgo/ddsgo/rtps/wire"
 	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds/internal/dispatch"
+	"github.com/ddsgo/ddsgo/internal/discovery"
+	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/rtps/discovery"
-	"github.com/ddsgo/ddsgo/rtps/wire"
 	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
@@ -61,7 +61,7 @@ func newParticipant(f *DomainParticipantFactory, domain int, q qos.DomainPartici
 		factory: f,
 		domain:  domain,
 		opts:    o,
-		now:     o.cfg.Now,
+		now:     o.now,
 		m:       ecm.New(),
 		disp:    dispatch.New(),
 	}
@@ -103,7 +103,7 @@ func (p *DomainParticipant) enableSelf() error {
 	p.mu.Lock()
 	q, _ := ecm.ComponentData[qos.DomainParticipantQos](p.m, p.ent)
 	p.mu.Unlock()
-	eng, err := p.opts.engine(p.domain, p.opts.cfg, q)
+	eng, err := p.opts.engine(p.domain, p.opts, q)
 	if err != nil {
 		return wrapErr(ErrError, err, "starting the RTPS participant")
 	}

@@ -6,9 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ddsgo/ddsgo/rtps"
+
+	"github.com/ddsgo/ddsgo/internal/transport/memnet"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/rtps/transport/memnet"
 	"github.com/ddsgo/ddsgo/waitset"
 	"github.com/stretchr/testify/require"
 )
@@ -18,7 +20,7 @@ func memParticipant(t *testing.T, n *memnet.Network, name string, addr string) *
 	t.Helper()
 	h, err := n.AddHost(name, netip.MustParseAddr(addr))
 	require.NoError(t, err)
-	p, err := CreateParticipant(7, nil, nil, 0, WithConfig(Config{Net: h, Name: name}))
+	p, err := CreateParticipant(7, nil, nil, 0, withNet(h), WithRTPS(rtps.Config{Name: name}))
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		require.NoError(t, p.DeleteContainedEntities())

@@ -1,9 +1,9 @@
 package dds
 
 import (
+	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/rtps/cdr"
 	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 

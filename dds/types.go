@@ -4,8 +4,8 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds/internal/rhc"
+	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/listener"
-	"github.com/ddsgo/ddsgo/rtps/discovery"
 )
 
 // InstanceHandle identifies an entity (local or discovered: its GUID) or an instance of a

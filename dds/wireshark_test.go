@@ -7,14 +7,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ddsgo/ddsgo/rtps"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/ddsgo/ddsgo/internal/pcapng"
+	"github.com/ddsgo/ddsgo/internal/transport"
+	"github.com/ddsgo/ddsgo/internal/transport/memnet"
 	"github.com/ddsgo/ddsgo/internal/tshark"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/rtps/transport"
-	"github.com/ddsgo/ddsgo/rtps/transport/memnet"
 )
 
 // tap wraps a memnet host and records every datagram its sockets send.
@@ -69,7 +71,7 @@ func TestWiresharkDecodesOurTraffic(t *testing.T) {
 		require.NoError(t, err)
 		tp := &tap{Net: h}
 		taps = append(taps, tp)
-		p, err := CreateParticipant(7, nil, nil, 0, WithConfig(Config{Net: tp, Name: name}))
+		p, err := CreateParticipant(7, nil, nil, 0, withNet(tp), WithRTPS(rtps.Config{Name: name}))
 		require.NoError(t, err)
 		return p
 	}

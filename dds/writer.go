@@ -8,12 +8,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ddsgo/ddsgo/internal/cdr"
+	"github.com/ddsgo/ddsgo/internal/discovery"
+	"github.com/ddsgo/ddsgo/internal/rtps"
+	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/rtps"
-	"github.com/ddsgo/ddsgo/rtps/cdr"
-	"github.com/ddsgo/ddsgo/rtps/discovery"
-	"github.com/ddsgo/ddsgo/rtps/wire"
 	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 

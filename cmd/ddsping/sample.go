@@ -5,6 +5,7 @@ import (
 
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/qos"
+	"github.com/ddsgo/ddsgo/rtps"
 )
 
 // sample is the type of every ddsping topic: a key that tells the pingers (and
@@ -77,14 +78,14 @@ type node struct {
 
 // newNode creates a participant named name with the network settings of o.
 func newNode(o *options, name string) (*node, error) {
-	cfg := dds.Config{
+	cfg := rtps.Config{
 		Interfaces:       o.interfaces,
 		Peers:            o.peers,
 		DisableMulticast: o.noMulticast,
 		Name:             name,
 		Logger:           o.logger,
 	}
-	p, err := dds.CreateParticipant(o.domain, nil, nil, 0, dds.WithConfig(cfg))
+	p, err := dds.CreateParticipant(o.domain, nil, nil, 0, dds.WithRTPS(cfg))
 	if err != nil {
 		return nil, err
 	}

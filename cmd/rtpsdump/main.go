@@ -19,7 +19,7 @@ import (
 	"strings"
 
 	"github.com/ddsgo/ddsgo/internal/pcapng"
-	"github.com/ddsgo/ddsgo/rtps/wire"
+	"github.com/ddsgo/ddsgo/internal/wire"
 )
 
 //go:embed default.pcapng

@@ -3,7 +3,7 @@ package ecm
 import (
 	"slices"
 
-	"github.com/ddsgo/ddsgo/rtps/cdr"
+	"github.com/ddsgo/ddsgo/internal/cdr"
 )
 
 // mask is a set of component ids.

@@ -3,7 +3,7 @@ package ecm
 import (
 	"reflect"
 
-	"github.com/ddsgo/ddsgo/rtps/cdr"
+	"github.com/ddsgo/ddsgo/internal/cdr"
 )
 
 // The default codec serializes plain types by reflection: booleans, integers, floats,

@@ -95,7 +95,7 @@
 // State returns the state of chosen entities and component types, ChangedState the
 // changes of the current step (new entities with all their components, removed entities,
 // and components added, modified or removed), and SetState applies either kind to a
-// Manager. The format is described in state.go; it is CDR (package rtps/cdr), so the
+// Manager. The format is described in state.go; it is CDR (package internal/cdr), so the
 // bytes can travel as a DDS topic. Components are identified by registered name;
 // component types without a codec are not serialized.
 package ecm

@@ -3,7 +3,7 @@ package ecm
 import (
 	"testing"
 
-	"github.com/ddsgo/ddsgo/rtps/cdr"
+	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/stretchr/testify/require"
 )
 

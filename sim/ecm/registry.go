@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"unsafe"
 
-	"github.com/ddsgo/ddsgo/rtps/cdr"
+	"github.com/ddsgo/ddsgo/internal/cdr"
 )
 
 // ComponentID identifies a component type within one Manager. IDs are assigned by

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/ddsgo/ddsgo/rtps/cdr"
+	"github.com/ddsgo/ddsgo/internal/cdr"
 )
 
 // Serialized state, format version 1. A state is one CDR payload, little-endian XCDR1

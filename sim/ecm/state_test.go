@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/ddsgo/ddsgo/rtps/cdr"
+	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/stretchr/testify/require"
 )
 

@@ -20,9 +20,9 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/rtps/cdr"
 	"github.com/ddsgo/ddsgo/waitset"
 )
 

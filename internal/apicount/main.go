@@ -1,0 +1,171 @@
+// Command apicount counts the exported identifiers of the module's public packages:
+// top-level names, exported methods of exported types and exported fields of exported
+// struct types. Packages under internal/, commands and tests are not counted.
+//
+// Usage: go run ./internal/apicount [-v] [DIR]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+func main() {
+	verbose := flag.Bool("v", false, "list the identifiers")
+	flag.Parse()
+	root := "."
+	if flag.NArg() > 0 {
+		root = flag.Arg(0)
+	}
+	counts := map[string]int{}
+	var names []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		base := d.Name()
+		if path != root && (base == "internal" || base == "testdata" || base == "cmd" || base == "interop" || base == "bench" || strings.HasPrefix(base, ".")) {
+			return filepath.SkipDir
+		}
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			return err
+		}
+		fset := token.NewFileSet()
+		for _, e := range entries {
+			name := e.Name()
+			if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, filepath.Join(path, name), nil, parser.PackageClauseOnly)
+			if err != nil {
+				return err
+			}
+			if f.Name.Name == "main" {
+				break
+			}
+			if f, err = parser.ParseFile(fset, filepath.Join(path, name), nil, 0); err != nil {
+				return err
+			}
+			for _, id := range exported(f) {
+				counts[path]++
+				names = append(names, path+": "+id)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	dirs := make([]string, 0, len(counts))
+	total := 0
+	for d, n := range counts {
+		dirs = append(dirs, d)
+		total += n
+	}
+	sort.Strings(dirs)
+	if *verbose {
+		sort.Strings(names)
+		for _, n := range names {
+			fmt.Println(n)
+		}
+	}
+	for _, d := range dirs {
+		fmt.Printf("%5d %s\n", counts[d], d)
+	}
+	fmt.Printf("%5d total\n", total)
+}
+
+// exported lists the exported identifiers that f declares.
+func exported(f *ast.File) []string {
+	var out []string
+	for _, decl := range f.Decls {
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if !d.Name.IsExported() {
+				continue
+			}
+			if d.Recv == nil {
+				out = append(out, d.Name.Name)
+				continue
+			}
+			if recv := recvName(d.Recv.List[0].Type); ast.IsExported(recv) {
+				out = append(out, recv+"."+d.Name.Name)
+			}
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch s := spec.(type) {
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						if n.IsExported() {
+							out = append(out, n.Name)
+						}
+					}
+				case *ast.TypeSpec:
+					if !s.Name.IsExported() {
+						continue
+					}
+					out = append(out, s.Name.Name)
+					out = append(out, members(s.Name.Name, s.Type)...)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// members lists the exported fields of a struct type and the exported methods of an
+// interface type.
+func members(typ string, t ast.Expr) []string {
+	var list *ast.FieldList
+	switch x := t.(type) {
+	case *ast.StructType:
+		list = x.Fields
+	case *ast.InterfaceType:
+		list = x.Methods
+	default:
+		return nil
+	}
+	var out []string
+	for _, f := range list.List {
+		for _, n := range f.Names {
+			if n.IsExported() {
+				out = append(out, typ+"."+n.Name)
+			}
+		}
+		if len(f.Names) == 0 { // embedded
+			if name := recvName(f.Type); ast.IsExported(name) {
+				out = append(out, typ+"."+name)
+			}
+		}
+	}
+	return out
+}
+
+func recvName(t ast.Expr) string {
+	switch x := t.(type) {
+	case *ast.StarExpr:
+		return recvName(x.X)
+	case *ast.IndexExpr:
+		return recvName(x.X)
+	case *ast.IndexListExpr:
+		return recvName(x.X)
+	case *ast.SelectorExpr:
+		return x.Sel.Name
+	case *ast.Ident:
+		return x.Name
+	}
+	return ""
+}

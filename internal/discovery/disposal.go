@@ -1,0 +1,128 @@
+package discovery
+
+import (
+	"fmt"
+
+	"github.com/ddsgo/ddsgo/internal/wire"
+)
+
+// Disposal says that a participant, endpoint or topic is gone: its GUID and
+// the STATUS_INFO flags (disposed, unregistered) of the DATA that said so.
+//
+// The peers send it in two forms. Cyclone DDS sends a DATA with the K flag,
+// the serialized key as payload (PL_CDR_LE holding PID_PARTICIPANT_GUID or
+// PID_ENDPOINT_GUID) and STATUS_INFO 3 inline. Fast DDS sends a DATA
+// without payload whose inline QoS holds PID_KEY_HASH (the GUID),
+// PID_STATUS_INFO 3 and its vendor parameter 0x800f (a SampleIdentity). This
+// package writes both the inline KEY_HASH and the key payload, so each peer
+// finds what it looks for: Fast DDS ignores a disposal without an inline
+// KEY_HASH.
+type Disposal struct {
+	GUID   wire.GUID
+	Status wire.StatusInfo
+}
+
+// Disposal inspects a DATA of a built-in discovery writer and reports
+// whether it withdraws an entity. It returns false for an announcement (no
+// STATUS_INFO, or one with neither the disposed nor the unregistered flag),
+// whose payload is then decoded with [Decoder.ParticipantData] or
+// [Decoder.EndpointData]. The GUID comes from the inline KEY_HASH when
+// there is one and otherwise from the serialized key; data.InlineQoS is read
+// in data's byte order, the key in its own.
+func (d *Decoder) Disposal(data *wire.Data) (Disposal, bool, error) {
+	var x Disposal
+	var haveKey bool
+	r := wire.NewParameterReader(data.InlineQoS, data.BigEndian, d.Vendor)
+	for p, ok := r.Next(); ok; p, ok = r.Next() {
+		switch p.ID {
+		case wire.PIDStatusInfo:
+			s, _, err := wire.ParseStatusInfo(p.Value)
+			if err != nil {
+				return x, false, fmt.Errorf("discovery: inline QoS: PID_STATUS_INFO: %w", err)
+			}
+			x.Status = s
+		case wire.PIDKeyHash:
+			h, _, err := wire.ParseKeyHash(p.Value)
+			if err != nil {
+				return x, false, fmt.Errorf("discovery: inline QoS: PID_KEY_HASH: %w", err)
+			}
+			x.GUID, _, _ = wire.ParseGUID(h[:])
+			haveKey = true
+		default: // other inline QoS says nothing about the disposal
+		}
+	}
+	if err := r.Err(); err != nil {
+		return x, false, fmt.Errorf("discovery: inline QoS: %w", err)
+	}
+	if x.Status&(wire.StatusInfoDisposed|wire.StatusInfoUnregistered) == 0 {
+		return Disposal{}, false, nil
+	}
+	if haveKey {
+		return x, true, nil
+	}
+	if !data.KeyFlag && !data.DataFlag {
+		return x, false, fmt.Errorf("discovery: disposal without KEY_HASH or key: %w", ErrInvalid)
+	}
+	l, err := d.open(data.SerializedPayload, "disposal key")
+	if err != nil {
+		return x, false, err
+	}
+	// An endpoint's key (also in a full sample sent with the D flag) is its
+	// ENDPOINT_GUID even when a PARTICIPANT_GUID comes first, as in Fast
+	// DDS's SEDP data.
+	var found [3]*wire.GUID
+	for p, ok := l.r.Next(); ok; p, ok = l.r.Next() {
+		rank := -1
+		switch p.ID {
+		case wire.PIDEndpointGUID:
+			rank = 0
+		case wire.PIDParticipantGUID:
+			rank = 1
+		case wire.PIDKeyHash:
+			rank = 2
+		default:
+		}
+		if rank < 0 || found[rank] != nil {
+			continue
+		}
+		g, err := l.guid(p)
+		if err != nil {
+			return x, false, err
+		}
+		found[rank] = &g
+	}
+	if err := l.done(); err != nil {
+		return x, false, err
+	}
+	for _, g := range found {
+		if g != nil {
+			x.GUID = *g
+			return x, true, nil
+		}
+	}
+	return x, false, fmt.Errorf("discovery: disposal key without a GUID: %w", ErrInvalid)
+}
+
+// AppendInlineQoS appends the inline QoS of a DATA that withdraws x.GUID:
+// PID_KEY_HASH and PID_STATUS_INFO, little-endian, and the sentinel.
+func (x Disposal) AppendInlineQoS(b []byte) []byte {
+	w := wire.NewParamWriter(b, false)
+	w.PutKeyHash(KeyHash(x.GUID))
+	w.PutStatusInfo(x.Status)
+	b, _ = finish(&w) // fixed-size values: no error
+	return b
+}
+
+// AppendKey appends the serialized key of x.GUID, the payload of a DATA with
+// the K flag: PL_CDR_LE holding PID_PARTICIPANT_GUID for a participant and
+// PID_ENDPOINT_GUID for an endpoint or topic.
+func (x Disposal) AppendKey(b []byte) []byte {
+	w := newWriter(b)
+	id := wire.PIDEndpointGUID
+	if x.GUID.Entity == wire.EntityIDParticipant {
+		id = wire.PIDParticipantGUID
+	}
+	w.PutGUID(id, x.GUID)
+	b, _ = finish(&w) // fixed-size values: no error
+	return b
+}

@@ -1,0 +1,323 @@
+package discovery
+
+import (
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ddsgo/ddsgo/internal/golden"
+	"github.com/ddsgo/ddsgo/internal/wire"
+	"github.com/ddsgo/ddsgo/qos"
+)
+
+// sample is one DATA of a built-in discovery writer found in a capture,
+// decoded.
+type sample struct {
+	file     string
+	vendor   wire.VendorID
+	writer   wire.EntityID
+	payload  []byte // serialized payload, a copy
+	disposal *Disposal
+	part     *ParticipantData
+	ep       *EndpointData
+	topic    *TopicData
+}
+
+// goldenSamples decodes every SPDP, SEDP and topic DATA of every capture and
+// fails the test if any does not decode.
+func goldenSamples(t testing.TB) []sample {
+	t.Helper()
+	var out []sample
+	for _, name := range golden.Files() {
+		msgs, err := golden.RTPS(name)
+		require.NoError(t, err)
+		var r wire.Reader
+		var d wire.Data
+		for i, m := range msgs {
+			require.NoError(t, r.Reset(m.Payload))
+			for r.Next() {
+				if r.Kind() != wire.KindData {
+					continue
+				}
+				require.NoError(t, r.Data(&d))
+				switch d.WriterID {
+				case wire.EntityIDSPDPWriter, wire.EntityIDSEDPPublicationsWriter,
+					wire.EntityIDSEDPSubscriptionsWriter, wire.EntityIDSEDPTopicsWriter:
+				default:
+					continue
+				}
+				s := sample{file: name, vendor: r.Header.Vendor, writer: d.WriterID, payload: append([]byte(nil), d.SerializedPayload...)}
+				dec := Decoder{Vendor: r.Header.Vendor}
+				x, ok, err := dec.Disposal(&d)
+				require.NoError(t, err, "%s message %d", name, i)
+				if ok {
+					s.disposal = &x
+					out = append(out, s)
+					continue
+				}
+				switch d.WriterID {
+				case wire.EntityIDSPDPWriter:
+					p, err := dec.ParticipantData(d.SerializedPayload)
+					require.NoError(t, err, "%s message %d", name, i)
+					s.part = &p
+				case wire.EntityIDSEDPTopicsWriter:
+					tp, err := dec.TopicData(d.SerializedPayload)
+					require.NoError(t, err, "%s message %d", name, i)
+					s.topic = &tp
+				default:
+					e, err := dec.EndpointData(d.SerializedPayload)
+					require.NoError(t, err, "%s message %d", name, i)
+					require.Equal(t, d.WriterID == wire.EntityIDSEDPPublicationsWriter, e.IsWriter())
+					s.ep = &e
+				}
+				out = append(out, s)
+			}
+			require.NoError(t, r.Err())
+		}
+	}
+	return out
+}
+
+func prefix(t *testing.T, s string) wire.GuidPrefix {
+	t.Helper()
+	var p wire.GuidPrefix
+	require.Len(t, s, 24)
+	for i := range p {
+		var v byte
+		for _, c := range s[2*i : 2*i+2] {
+			v <<= 4
+			switch {
+			case c >= '0' && c <= '9':
+				v |= byte(c - '0')
+			default:
+				v |= byte(c-'a') + 10
+			}
+		}
+		p[i] = v
+	}
+	return p
+}
+
+func loc(s string) wire.Locator {
+	return wire.LocatorFromAddrPort(netip.MustParseAddrPort(s))
+}
+
+func findParticipant(t *testing.T, ss []sample, file string, p wire.GuidPrefix) *ParticipantData {
+	t.Helper()
+	for _, s := range ss {
+		if s.file == file && s.part != nil && s.part.GUIDPrefix == p {
+			return s.part
+		}
+	}
+	t.Fatalf("%s: no SPDP data of %s", file, p)
+	return nil
+}
+
+func findEndpoint(t *testing.T, ss []sample, file string, g wire.GUID) *EndpointData {
+	t.Helper()
+	for _, s := range ss {
+		if s.file == file && s.ep != nil && s.ep.GUID == g {
+			return s.ep
+		}
+	}
+	t.Fatalf("%s: no SEDP data of %s", file, g)
+	return nil
+}
+
+func findDisposal(t *testing.T, ss []sample, file string, writer wire.EntityID, g wire.GUID) *Disposal {
+	t.Helper()
+	for _, s := range ss {
+		if s.file == file && s.disposal != nil && s.writer == writer && s.disposal.GUID == g {
+			return s.disposal
+		}
+	}
+	t.Fatalf("%s: no disposal of %s from %s", file, g, writer)
+	return nil
+}
+
+// TestGoldenAll decodes every discovery DATA of every capture, and checks
+// that re-encoding each decoded value and decoding it again gives the same
+// value.
+func TestGoldenAll(t *testing.T) {
+	ss := goldenSamples(t)
+	counts := map[string]int{}
+	for _, s := range ss {
+		key := s.vendor.String() + "/"
+		switch {
+		case s.disposal != nil:
+			key += "disposal/" + s.writer.String()
+		case s.part != nil:
+			key += "SPDP"
+			back, err := ParseParticipantData(s.part.Append(nil))
+			require.NoError(t, err)
+			require.Equal(t, *s.part, back, s.file)
+		case s.ep != nil:
+			key += "SEDP"
+			if s.ep.IsWriter() {
+				key += "/writer"
+			} else {
+				key += "/reader"
+			}
+			back, err := ParseEndpointData(s.ep.Append(nil))
+			require.NoError(t, err)
+			require.Equal(t, *s.ep, back, s.file)
+		case s.topic != nil:
+			key += "topic"
+			back, err := ParseTopicData(s.topic.Append(nil))
+			require.NoError(t, err)
+			require.Equal(t, *s.topic, back, s.file)
+		}
+		counts[key]++
+	}
+	t.Logf("decoded: %v", counts)
+	for _, k := range []string{
+		"01.10/SPDP", "01.10/SEDP/writer", "01.10/SEDP/reader",
+		"01.10/disposal/000100c2", "01.10/disposal/000003c2", "01.10/disposal/000004c2",
+		"01.0f/SPDP", "01.0f/SEDP/writer", "01.0f/SEDP/reader",
+		"01.0f/disposal/000100c2", "01.0f/disposal/000004c2",
+	} {
+		require.Positive(t, counts[k], k)
+	}
+}
+
+func TestGoldenCyclone(t *testing.T) {
+	ss := goldenSamples(t)
+	const file = "cyclone_interop.pcapng"
+	pfx := prefix(t, "011010d728101438d53d2802")
+	p := findParticipant(t, ss, file, pfx)
+	require.Equal(t, wire.ProtocolVersion21, p.ProtocolVersion)
+	require.Equal(t, wire.VendorCyclone, p.VendorID)
+	require.True(t, p.HasDomainID)
+	require.Equal(t, uint32(0), p.DomainID)
+	require.Equal(t, 10*time.Second, p.LeaseDuration)
+	require.Equal(t, uint32(0x0000fc3f), p.BuiltinEndpoints)
+	require.Equal(t, []wire.Locator{loc("127.0.0.1:58604")}, p.DefaultUnicastLocators)
+	require.Equal(t, []wire.Locator{loc("127.0.0.1:58604")}, p.MetatrafficUnicastLocators)
+	require.Equal(t, []wire.Locator{loc("239.255.0.1:7401")}, p.DefaultMulticastLocators)
+	require.Equal(t, []wire.Locator{loc("239.255.0.1:7400")}, p.MetatrafficMulticastLocators)
+	require.Equal(t, []wire.Property{
+		{Name: PropertyProcessName, Value: "interop_peer"}, {Name: PropertyPid, Value: "26224"}, {Name: PropertyHostname, Value: "vm"},
+	}, p.Properties.Properties)
+	require.True(t, p.Properties.HasBinary)
+	require.Len(t, p.VendorParams, 2)
+	require.Equal(t, wire.PIDCycloneParticipantVersionInfo, p.VendorParams[0].ID)
+	require.Equal(t, wire.PIDCycloneReceiveBufferSize, p.VendorParams[1].ID)
+	v, ok := p.CycloneVersion()
+	require.True(t, ok)
+	require.Equal(t, "vm/0.10.2/Linux/Linux", v.Internals)
+
+	r := findEndpoint(t, ss, file, wire.GUID{Prefix: pfx, Entity: wire.EntityIDFromUint32(0x00000207)})
+	require.True(t, r.IsReader())
+	require.True(t, r.Keyed())
+	require.Equal(t, wire.GUID{Prefix: pfx, Entity: wire.EntityIDParticipant}, r.ParticipantGUID)
+	require.Equal(t, "InteropTopic", r.TopicName)
+	require.Equal(t, "interop::Sample", r.TypeName)
+	require.Equal(t, qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 10 * time.Second}, r.Qos.Reliability)
+	require.Equal(t, qos.TransientLocal, r.Qos.Durability.Kind)
+	require.Equal(t, qos.History{Kind: qos.KeepAll, Depth: -1}, r.Qos.History)
+	require.Equal(t, []qos.DataRepresentationID{qos.XCDR1, qos.XCDR2}, r.Qos.DataRepresentation.Value)
+	require.Len(t, r.TypeInformation, 100)
+	require.Empty(t, r.UnicastLocators)
+	require.Empty(t, r.MulticastLocators)
+	u, m := r.Locators(p)
+	require.Equal(t, p.DefaultUnicastLocators, u)
+	require.Equal(t, p.DefaultMulticastLocators, m)
+	// Defaults of a reader for what Cyclone does not send.
+	def := DefaultReaderQos()
+	require.Equal(t, def.Liveliness, r.Qos.Liveliness)
+	require.Equal(t, def.Deadline, r.Qos.Deadline)
+	require.Equal(t, def.TypeConsistency, r.Qos.TypeConsistency)
+
+	wpfx := prefix(t, "0110592db3ae8634ffe5af7f")
+	w := findEndpoint(t, ss, file, wire.GUID{Prefix: wpfx, Entity: wire.EntityIDFromUint32(0x00000202)})
+	require.True(t, w.IsWriter())
+	require.Equal(t, "InteropTopic", w.TopicName)
+	require.Equal(t, qos.DurabilityService{
+		HistoryKind: qos.KeepAll, HistoryDepth: 1,
+		MaxSamples: qos.LengthUnlimited, MaxInstances: qos.LengthUnlimited, MaxSamplesPerInstance: qos.LengthUnlimited,
+	}, w.Qos.DurabilityService)
+	require.Equal(t, []Param{{ID: wire.PIDCycloneEntityFactory, Value: []byte{1, 0, 0, 0}}}, w.VendorParams)
+	require.True(t, Match(w, r).Matched())
+
+	// Disposals: the serialized key with the K flag and STATUS_INFO inline.
+	x := findDisposal(t, ss, file, wire.EntityIDSPDPWriter, wire.GUID{Prefix: pfx, Entity: wire.EntityIDParticipant})
+	require.Equal(t, wire.StatusInfoDisposed|wire.StatusInfoUnregistered, x.Status)
+	findDisposal(t, ss, "cyclone_frag.pcapng", wire.EntityIDSEDPPublicationsWriter,
+		wire.GUID{Prefix: prefix(t, "01105f75e8e706ff3e2d457c"), Entity: wire.EntityIDFromUint32(0x00000802)})
+	findDisposal(t, ss, "cyclone_domain7.pcapng", wire.EntityIDSEDPSubscriptionsWriter,
+		wire.GUID{Prefix: prefix(t, "01108aa4f3f3242442c84ebd"), Entity: wire.EntityIDFromUint32(0x00000207)})
+
+	// Domain 7 and user data (ddsperf).
+	p7 := findParticipant(t, ss, "cyclone_domain7.pcapng", prefix(t, "01108aa4f3f3242442c84ebd"))
+	require.Equal(t, uint32(7), p7.DomainID)
+	require.Equal(t, []wire.Locator{loc("239.255.0.1:9150")}, p7.MetatrafficMulticastLocators)
+	pf := findParticipant(t, ss, "cyclone_frag.pcapng", prefix(t, "0110b7074107a77735431d77"))
+	require.Equal(t, []byte("DDSPerf:1:26413:vm"), pf.UserData)
+	// A partition and resource limits (ddsperf's KS topics).
+	e := findEndpoint(t, ss, "cyclone_frag.pcapng", wire.GUID{Prefix: prefix(t, "0110b7074107a77735431d77"), Entity: wire.EntityIDFromUint32(0x00000d07)})
+	require.NotEmpty(t, e.Qos.Partition.Name)
+	require.Equal(t, qos.ResourceLimits{MaxSamples: 10000, MaxInstances: -1, MaxSamplesPerInstance: -1}, e.Qos.ResourceLimits)
+	require.Equal(t, qos.History{Kind: qos.KeepAll, Depth: 1}, e.Qos.History)
+}
+
+func TestGoldenFastDDS(t *testing.T) {
+	ss := goldenSamples(t)
+	const file = "fastdds_interop.pcapng"
+	sub := prefix(t, "010f7f018964e31700000000")
+	p := findParticipant(t, ss, file, sub)
+	require.Equal(t, wire.ProtocolVersion23, p.ProtocolVersion)
+	require.Equal(t, wire.VendorFastDDS, p.VendorID)
+	require.False(t, p.HasDomainID)
+	require.Equal(t, 20*time.Second, p.LeaseDuration)
+	require.Equal(t, uint32(0x0c3f0c3f), p.BuiltinEndpoints)
+	require.Equal(t, "interop_peer_sub", p.EntityName)
+	require.Equal(t, []wire.Locator{loc("127.0.0.1:7410")}, p.MetatrafficUnicastLocators)
+	require.Equal(t, []wire.Locator{loc("127.0.0.1:7411")}, p.DefaultUnicastLocators)
+	require.Empty(t, p.MetatrafficMulticastLocators)
+	require.Empty(t, p.DefaultMulticastLocators)
+	host, ok := p.Properties.Get("fastdds.physical_data.process")
+	require.True(t, ok)
+	require.Equal(t, "25737", host)
+	_, ok = p.CycloneVersion()
+	require.False(t, ok)
+
+	r := findEndpoint(t, ss, file, wire.GUID{Prefix: sub, Entity: wire.EntityIDFromUint32(0x00000107)})
+	require.True(t, r.IsReader())
+	require.True(t, r.Keyed())
+	require.Equal(t, "interop_topic", r.TopicName)
+	require.Equal(t, "interop::Sample", r.TypeName)
+	require.Equal(t, wire.GUID{Prefix: sub, Entity: wire.EntityIDParticipant}, r.ParticipantGUID)
+	require.Equal(t, []wire.Locator{loc("127.0.0.1:7411")}, r.UnicastLocators)
+	require.False(t, r.ExpectsInlineQoS)
+	require.Equal(t, qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 100 * time.Millisecond}, r.Qos.Reliability)
+	require.Equal(t, qos.TransientLocal, r.Qos.Durability.Kind)
+	require.Equal(t, qos.Infinite, r.Qos.Deadline.Period)
+	require.Equal(t, qos.Liveliness{Kind: qos.Automatic, LeaseDuration: qos.Infinite}, r.Qos.Liveliness)
+	require.Equal(t, qos.TypeConsistencyEnforcement{Kind: qos.AllowTypeCoercion, IgnoreSequenceBounds: true, IgnoreStringBounds: true}, r.Qos.TypeConsistency)
+	require.Empty(t, r.Qos.DataRepresentation.Value)
+	require.Empty(t, r.Qos.Partition.Name)
+	require.Nil(t, r.Qos.UserData.Value)
+	require.Nil(t, r.TypeInformation)
+
+	pub := prefix(t, "010f7f019064fe7100000000")
+	w := findEndpoint(t, ss, file, wire.GUID{Prefix: pub, Entity: wire.EntityIDFromUint32(0x00000102)})
+	require.True(t, w.IsWriter())
+	require.Equal(t, uint32(1084), w.TypeMaxSizeSerialized)
+	require.Equal(t, []wire.Locator{loc("127.0.0.1:7413")}, w.UnicastLocators)
+	require.Equal(t, qos.History{Kind: qos.KeepLast, Depth: 1}, w.Qos.History) // not sent: the default
+	require.True(t, Match(w, r).Matched())
+
+	// Disposals: no payload, KEY_HASH and STATUS_INFO inline.
+	x := findDisposal(t, ss, file, wire.EntityIDSPDPWriter, wire.GUID{Prefix: sub, Entity: wire.EntityIDParticipant})
+	require.Equal(t, wire.StatusInfoDisposed|wire.StatusInfoUnregistered, x.Status)
+	findDisposal(t, ss, file, wire.EntityIDSEDPSubscriptionsWriter, wire.GUID{Prefix: sub, Entity: wire.EntityIDFromUint32(0x00000107)})
+
+	// Fast DDS and Cyclone DDS on one topic (fastdds_cyclone.pcapng).
+	const mixed = "fastdds_cyclone.pcapng"
+	fw := findEndpoint(t, ss, mixed, wire.GUID{Prefix: prefix(t, "010f7f01e2649d1300000000"), Entity: wire.EntityIDFromUint32(0x00000102)})
+	cr := findEndpoint(t, ss, mixed, wire.GUID{Prefix: prefix(t, "01106a0d58aa3ff57688b3fa"), Entity: wire.EntityIDFromUint32(0x00000207)})
+	require.Equal(t, "InteropTopic", fw.TopicName)
+	require.Equal(t, MatchResult{}, Match(fw, cr))
+}

@@ -1,0 +1,400 @@
+package discovery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/ddsgo/ddsgo/internal/rtps"
+	"github.com/ddsgo/ddsgo/internal/wire"
+	"github.com/ddsgo/ddsgo/qos"
+)
+
+// EndpointConfig describes a local writer or reader.
+type EndpointConfig struct {
+	Topic, Type string
+	// Keyed says the topic has a key: it selects the entity kind (writer
+	// 0x02 / 0x03, reader 0x07 / 0x04), which peers match on.
+	Keyed bool
+	// Qos is the endpoint's QoS as announced (see WriterQos, ReaderQos).
+	Qos EndpointQos
+	// TypeInformation is the raw PID_TYPE_INFORMATION to announce, if any.
+	TypeInformation []byte
+	// Listener, if not nil, is told about matches, on the participant's
+	// serial dispatcher goroutine, never under a lock.
+	Listener MatchListener
+	// Release, for writers, receives the payload of every change the writer's
+	// history drops (acknowledged, replaced or removed), so that the caller can
+	// reuse its buffer; nil lets the garbage collector have it.
+	Release func([]byte)
+}
+
+// MatchListener learns which remote (or local) endpoints a local endpoint
+// communicates with. Its methods run on the participant's dispatcher
+// goroutine, one at a time; they must not call Participant.Close.
+type MatchListener interface {
+	// OnMatch: local now communicates with remote.
+	OnMatch(local wire.GUID, remote *EndpointData)
+	// OnUnmatch: local no longer communicates with remote (it went away,
+	// changed its QoS, or its participant's lease expired).
+	OnUnmatch(local wire.GUID, remote wire.GUID)
+	// OnIncompatible: topic and type matched but the requested/offered QoS
+	// did not; policies lists the failing ones.
+	OnIncompatible(local wire.GUID, remote *EndpointData, policies []qos.PolicyID)
+}
+
+// localEndpoint is a writer or reader of this participant.
+type localEndpoint struct {
+	data     EndpointData
+	w        *rtps.Writer
+	r        *rtps.Reader
+	listener MatchListener
+	matched  map[wire.GUID]struct{}
+	closed   atomic.Bool // set under Participant.mu
+}
+
+// LocalWriter is a writer of this participant, announced by SEDP.
+type LocalWriter struct {
+	p   *Participant
+	l   *localEndpoint
+	w   *rtps.Writer
+	mbt time.Duration // max_blocking_time
+}
+
+// LocalReader is a reader of this participant, announced by SEDP.
+type LocalReader struct {
+	p *Participant
+	l *localEndpoint
+	r *rtps.Reader
+}
+
+// NewWriter creates a writer: it allocates the entity id (kind 0x02 keyed,
+// 0x03 not), creates the rtps.Writer with the history, reliability and
+// durability of cfg.Qos, announces it in SEDP and matches it with the
+// readers known.
+func (p *Participant) NewWriter(cfg EndpointConfig) (*LocalWriter, error) {
+	kind := byte(wire.EntityKindWriterNoKey)
+	if cfg.Keyed {
+		kind = wire.EntityKindWriterWithKey
+	}
+	q := &cfg.Qos
+	wc := rtps.WriterConfig{
+		Reliable:       q.Reliability.Kind == qos.Reliable,
+		TransientLocal: q.Durability.Kind >= qos.TransientLocal,
+		Keyed:          cfg.Keyed,
+		History: rtps.HistoryConfig{
+			KeepAll: q.History.Kind == qos.KeepAll, Depth: int(q.History.Depth),
+			MaxSamples: int(q.ResourceLimits.MaxSamples), MaxInstances: int(q.ResourceLimits.MaxInstances),
+			MaxSamplesPerInstance: int(q.ResourceLimits.MaxSamplesPerInstance),
+		},
+		MaxMessageSize: p.cfg.MaxMessageSize, FragmentSize: p.cfg.FragmentSize,
+		Release: cfg.Release,
+	}
+	l, err := p.newLocal(cfg, kind, func(g wire.GUID) (*rtps.Writer, *rtps.Reader) {
+		wc.GUID = g
+		return p.eng.NewWriter(wc), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &LocalWriter{p: p, l: l, w: l.w, mbt: q.Reliability.MaxBlockingTime}, nil
+}
+
+// NewReader creates a reader (kind 0x07 keyed, 0x04 not) that passes the
+// samples of matched writers to deliver. deliver runs on the event loop
+// with the reader's lock held: it must not block (decode and return). It
+// returns false to refuse a sample (no room): a reliable reader leaves it
+// unacknowledged and asks for it again after LocalReader.Retry.
+func (p *Participant) NewReader(cfg EndpointConfig, deliver rtps.DeliverFunc) (*LocalReader, error) {
+	kind := byte(wire.EntityKindReaderNoKey)
+	if cfg.Keyed {
+		kind = wire.EntityKindReaderWithKey
+	}
+	rc := rtps.ReaderConfig{
+		Reliable:      cfg.Qos.Reliability.Kind == qos.Reliable,
+		MaxSampleSize: p.cfg.MaxSampleSize,
+	}
+	l, err := p.newLocal(cfg, kind, func(g wire.GUID) (*rtps.Writer, *rtps.Reader) {
+		rc.GUID = g
+		return nil, p.eng.NewReader(rc, deliver)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &LocalReader{p: p, l: l, r: l.r}, nil
+}
+
+// newLocal registers a local endpoint, announces it and matches it.
+func (p *Participant) newLocal(cfg EndpointConfig, kind byte,
+	create func(wire.GUID) (*rtps.Writer, *rtps.Reader),
+) (*localEndpoint, error) {
+	p.mu.Lock()
+	defer func() { p.mu.Unlock() }()
+	if p.closed {
+		return nil, ErrClosed
+	}
+	if p.nextEntity >= 1<<24-1 {
+		return nil, fmt.Errorf("discovery: entity ids exhausted: %w", ErrLimit)
+	}
+	p.nextEntity++
+	n := p.nextEntity
+	g := wire.GUID{Prefix: p.prefix, Entity: wire.EntityID{Key: [3]byte{byte(n >> 16), byte(n >> 8), byte(n)}, Kind: kind}}
+	ed := EndpointData{
+		GUID:            g,
+		ParticipantGUID: wire.GUID{Prefix: p.prefix, Entity: wire.EntityIDParticipant},
+		ProtocolVersion: p.eng.Version(),
+		VendorID:        p.eng.Vendor(),
+		TopicName:       cfg.Topic,
+		TypeName:        cfg.Type,
+		Qos:             cfg.Qos,
+		TypeInformation: cfg.TypeInformation,
+	}
+	if err := ed.Check(DefaultLimits()); err != nil {
+		return nil, fmt.Errorf("discovery: endpoint: %w", err)
+	}
+	l := &localEndpoint{data: ed, listener: cfg.Listener, matched: make(map[wire.GUID]struct{})}
+	l.w, l.r = create(g)
+	fns := p.addLocal(l)
+	p.announceLocal(l)
+	p.disp.post(fns...)
+	return l, nil
+}
+
+// addLocal matches the new local endpoint l with every endpoint known,
+// remote and local, and adds it to our own endpoints. The caller holds p.mu.
+func (p *Participant) addLocal(l *localEndpoint) []func() {
+	var fns []func()
+	for _, rp := range p.remotes {
+		for _, re := range rp.endpoints {
+			fns = p.evaluate(l, rp, re, fns)
+		}
+	}
+	for _, re := range p.self.endpoints {
+		fns = p.evaluate(l, p.self, re, fns)
+	}
+	p.locals[l.data.GUID] = l
+	re := &remoteEndpoint{data: l.data}
+	p.self.endpoints[l.data.GUID] = re
+	for _, o := range p.locals {
+		if o != l {
+			fns = p.evaluate(o, p.self, re, fns)
+		}
+	}
+	return fns
+}
+
+// announceLocal writes l's SEDP data. The caller holds p.mu.
+func (p *Participant) announceLocal(l *localEndpoint) {
+	now := p.eng.Now()
+	w := p.subW
+	if l.data.IsWriter() {
+		w = p.pubW
+	}
+	c := rtps.Change{Kind: rtps.Alive, KeyHash: KeyHash(l.data.GUID), Timestamp: wire.TimeFromTime(now), Payload: l.data.Append(nil)}
+	if _, err := w.Write(c, now); err != nil {
+		p.log.Warn("discovery: SEDP announcement failed", "endpoint", l.data.GUID, "err", err)
+	}
+}
+
+// updateLocal re-announces l with new QoS and re-evaluates its matches.
+func (p *Participant) updateLocal(l *localEndpoint, q EndpointQos) error {
+	p.mu.Lock()
+	if l.closed.Load() || p.closed {
+		p.mu.Unlock()
+		return ErrClosed
+	}
+	l.data.Qos = q
+	self := p.self.endpoints[l.data.GUID]
+	self.data = l.data
+	var fns []func()
+	for _, rp := range p.remotes {
+		for _, re := range rp.endpoints {
+			fns = p.evaluate(l, rp, re, fns)
+		}
+	}
+	for _, re := range p.self.endpoints {
+		fns = p.evaluate(l, p.self, re, fns)
+	}
+	for _, o := range p.locals {
+		if o != l {
+			fns = p.evaluate(o, p.self, self, fns)
+		}
+	}
+	p.announceLocal(l)
+	p.mu.Unlock()
+	p.disp.post(fns...)
+	return nil
+}
+
+// linger waits until the reliable readers matched with the writer l have
+// acknowledged what it wrote, for Config.WriterLinger at most.
+func (p *Participant) linger(l *localEndpoint) {
+	if l.w == nil || p.lingerFor <= 0 || l.closed.Load() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), p.lingerFor)
+	defer cancel()
+	if !p.waitAcked(l.w, ctx.Done()) {
+		p.log.Debug("discovery: writer closed with unacknowledged data", "writer", l.data.GUID)
+	}
+}
+
+// waitAcked waits until the reliable readers matched with w have
+// acknowledged everything it wrote so far, asking them once, or until done
+// is closed; it reports whether they did.
+func (p *Participant) waitAcked(w *rtps.Writer, done <-chan struct{}) bool {
+	sn := w.LastSN()
+	asked := false
+	for {
+		ch := w.AckWait()
+		if w.AckedByAll(sn) {
+			return true
+		}
+		if !asked {
+			w.RequestAcks(p.eng.Now())
+			asked = true
+		}
+		select {
+		case <-ch:
+		case <-done:
+			return false
+		}
+	}
+}
+
+// closeLocal withdraws l: once a writer's reliable readers acknowledged
+// what it wrote (linger), SEDP dispose and unregister, unmatch everything,
+// delete the rtps endpoint.
+func (p *Participant) closeLocal(l *localEndpoint) error {
+	p.linger(l)
+	p.mu.Lock()
+	if l.closed.Load() {
+		p.mu.Unlock()
+		return nil
+	}
+	l.closed.Store(true)
+	g := l.data.GUID
+	delete(p.locals, g)
+	delete(p.self.endpoints, g)
+	var fns []func()
+	for rg := range l.matched {
+		fns = p.disconnect(l, rg, fns)
+	}
+	fns = fns[:0] // our own endpoint's listener is not told
+	fns = p.unmatchAll(g, fns)
+	now := p.eng.Now()
+	w := p.subW
+	if l.data.IsWriter() {
+		w = p.pubW
+	}
+	x := Disposal{GUID: g, Status: wire.StatusInfoDisposed | wire.StatusInfoUnregistered}
+	c := rtps.Change{
+		Kind: rtps.NotAliveDisposedUnregistered, KeyHash: KeyHash(g),
+		Timestamp: wire.TimeFromTime(now), Payload: x.AppendKey(nil),
+	}
+	if _, err := w.Write(c, now); err != nil {
+		p.log.Warn("discovery: SEDP disposal failed", "endpoint", g, "err", err)
+	}
+	p.mu.Unlock()
+	if l.w != nil {
+		p.eng.DeleteWriter(l.w)
+	} else {
+		p.eng.DeleteReader(l.r)
+	}
+	p.disp.post(fns...)
+	return nil
+}
+
+// GUID returns the writer's GUID.
+func (w *LocalWriter) GUID() wire.GUID { return w.l.data.GUID }
+
+// Writer returns the underlying rtps.Writer (statistics, matched readers).
+func (w *LocalWriter) Writer() *rtps.Writer { return w.w }
+
+// Write writes a change (the writer assigns its sequence number; a zero
+// Timestamp means now). When a KEEP_ALL history is full it waits for
+// acknowledgments up to the writer's max_blocking_time, then fails with an
+// error wrapping ErrTimeout and rtps.ErrHistoryFull.
+func (w *LocalWriter) Write(c rtps.Change) (wire.SequenceNumber, error) {
+	eng := w.p.eng
+	now := eng.Now()
+	if c.Timestamp == (wire.Time{}) {
+		c.Timestamp = wire.TimeFromTime(now)
+	}
+	var timer *time.Timer
+	for {
+		if w.l.closed.Load() {
+			return 0, ErrClosed
+		}
+		sn, err := w.w.Write(c, now)
+		if !errors.Is(err, rtps.ErrHistoryFull) {
+			return sn, err
+		}
+		if timer == nil {
+			mbt := w.mbt
+			if mbt <= 0 {
+				return 0, fmt.Errorf("%w: %w", ErrTimeout, err)
+			}
+			timer = time.NewTimer(mbt)
+			defer timer.Stop()
+		}
+		// Take the channel before looking again, so that no
+		// acknowledgment is missed in between; ask for the ACKNACKs now
+		// instead of at the next periodic HEARTBEAT.
+		ch := w.w.AckWait()
+		w.w.RequestAcks(now)
+		if w.w.Full(c.KeyHash) {
+			select {
+			case <-ch:
+			case <-timer.C:
+				return 0, fmt.Errorf("%w: %w", ErrTimeout, err)
+			}
+		}
+		now = eng.Now()
+	}
+}
+
+// WaitForAcknowledgments waits until every reliable reader matched has
+// acknowledged everything written so far, or ctx ends (ErrTimeout, wrapping
+// ctx's error).
+func (w *LocalWriter) WaitForAcknowledgments(ctx context.Context) error {
+	if !w.p.waitAcked(w.w, ctx.Done()) {
+		return fmt.Errorf("%w: %w", ErrTimeout, ctx.Err())
+	}
+	return nil
+}
+
+// UpdateQos changes the QoS announced (the mutable policies) and
+// re-evaluates the matches.
+func (w *LocalWriter) UpdateQos(q EndpointQos) error { return w.p.updateLocal(w.l, q) }
+
+// Close withdraws the writer (SEDP dispose) and unmatches it, once its
+// reliable readers have acknowledged everything it wrote or
+// Config.WriterLinger has passed.
+func (w *LocalWriter) Close() error { return w.p.closeLocal(w.l) }
+
+// GUID returns the reader's GUID.
+func (r *LocalReader) GUID() wire.GUID { return r.l.data.GUID }
+
+// Reader returns the underlying rtps.Reader (statistics, matched writers).
+func (r *LocalReader) Reader() *rtps.Reader { return r.r }
+
+// Retry makes the reader ask again for the samples its deliver callback
+// refused (rtps.Reader.Retry), on the event loop: it may be called from any
+// goroutine, the deliver callback included, and does not block.
+func (r *LocalReader) Retry() {
+	eng := r.p.eng
+	eng.Post(func() {
+		if !r.l.closed.Load() {
+			r.r.Retry(eng.Now())
+		}
+	})
+}
+
+// UpdateQos changes the QoS announced and re-evaluates the matches.
+func (r *LocalReader) UpdateQos(q EndpointQos) error { return r.p.updateLocal(r.l, q) }
+
+// Close withdraws the reader (SEDP dispose) and unmatches it.
+func (r *LocalReader) Close() error { return r.p.closeLocal(r.l) }

@@ -1,0 +1,421 @@
+package discovery
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ddsgo/ddsgo/internal/rtps"
+	"github.com/ddsgo/ddsgo/internal/transport"
+	"github.com/ddsgo/ddsgo/internal/wire"
+	rtpsconfig "github.com/ddsgo/ddsgo/rtps"
+)
+
+// Defaults of Config.
+const (
+	// DefaultParticipantLease is the lease duration this participant
+	// announces when Config.LeaseDuration is zero (Cyclone DDS's; Fast DDS
+	// announces 20 s).
+	DefaultParticipantLease = 10 * time.Second
+	// InitialAnnouncements is the number of SPDP announcements sent at
+	// start, InitialAnnouncePeriod apart, before the period becomes
+	// Config.AnnouncePeriod (Fast DDS sends 5, 100 ms apart).
+	InitialAnnouncements  = 5
+	InitialAnnouncePeriod = 100 * time.Millisecond
+)
+
+// ErrClosed is returned by the methods of a closed Participant or endpoint.
+var ErrClosed = errors.New("discovery: closed")
+
+// ErrTimeout is wrapped by the error of LocalWriter.Write when the history
+// stays full for the writer's max_blocking_time, and returned by
+// WaitForAcknowledgments when its context ends first.
+var ErrTimeout = errors.New("discovery: timeout")
+
+// Config configures a [Participant]. Zero values select the documented
+// defaults; NewParticipant copies it.
+type Config struct {
+	// Config is what the user configures (package rtps documents each field).
+	rtpsconfig.Config
+	// Domain is the DDS domain id (0..232).
+	Domain int
+	// Net opens the sockets; nil: the operating system's UDP.
+	Net transport.Net
+	// UserData is the participant's USER_DATA.
+	UserData []byte
+	// Limits bounds what remote participants may make this one hold.
+	Limits Limits
+	// Now is the clock; nil: time.Now (tests).
+	Now func() time.Time
+}
+
+// DefaultWriterLinger is the default Config.WriterLinger, Cyclone DDS's
+// WriterLingerDuration.
+const DefaultWriterLinger = time.Second
+
+// Stats are counters of a [Participant].
+type Stats struct {
+	// Engine holds the receive path's counters (datagrams, malformed,
+	// non-RTPS, own echoes, unknown destinations) and the transport's.
+	Engine rtps.EngineStats
+	// Participants and Endpoints are the remote participants alive now and
+	// the endpoints they announced.
+	Participants, Endpoints int
+	SPDPReceived            uint64 // SPDP announcements processed
+	SPDPInvalid             uint64 // SPDP data that failed to decode (or beyond Limits), dropped
+	SEDPInvalid             uint64 // SEDP data that failed to decode (or beyond Limits), dropped
+	ForeignEndpoints        uint64 // SEDP data of an unknown participant or another participant's endpoint, dropped
+	OtherDomain             uint64 // SPDP data of another domain or domain tag, ignored
+	ParticipantsLimited     uint64 // new participants refused by Limits.MaxParticipants
+	EndpointsLimited        uint64 // new endpoints refused by Limits.MaxEndpointsPerParticipant
+	LeaseExpired            uint64 // participants removed because their lease expired
+	Disposed                uint64 // participants removed because they said so
+	LivelinessMessages      uint64 // participant messages (WLP) received
+}
+
+type counters struct {
+	spdp, spdpInvalid, sedpInvalid, foreign, otherDomain atomic.Uint64
+	partLimited, epLimited, leaseExpired, disposed, wlp  atomic.Uint64
+}
+
+// Participant is a running DDS domain participant's RTPS side: the engine
+// with its sockets, SPDP (announcements, leases), SEDP (the reliable
+// built-in publications and subscriptions endpoints), the participant
+// message protocol and the matching of local writers and readers with the
+// endpoints discovered, remote and local.
+type Participant struct {
+	cfg    Config
+	eng    *rtps.Engine
+	log    *slog.Logger
+	prefix wire.GuidPrefix
+	limits Limits
+	// lingerFor is Config.WriterLinger with its default applied.
+	lingerFor time.Duration
+
+	announce *rtps.Timer
+	burst    int
+	lease    *rtps.Timer
+	wlp      *rtps.Timer
+
+	pubW, subW, msgW *rtps.Writer
+	pubR, subR, msgR *rtps.Reader
+
+	// mu guards what follows; it is taken before any endpoint lock and
+	// never held while a listener runs.
+	mu         sync.Mutex
+	self       *remoteParticipant // our own data and endpoints (local matching)
+	spdpSN     wire.SequenceNumber
+	spdpData   []byte
+	remotes    map[wire.GuidPrefix]*remoteParticipant
+	locals     map[wire.GUID]*localEndpoint
+	nextEntity uint32
+	onPart     []func(ParticipantData, bool)
+	closed     bool
+
+	// leaseMu guards leases, read by the receive path for every datagram.
+	leaseMu sync.RWMutex
+	leases  map[wire.GuidPrefix]*remoteParticipant
+
+	disp dispatcher
+	ctr  counters
+}
+
+// remoteParticipant is a participant discovered by SPDP (or ourselves).
+type remoteParticipant struct {
+	data      ParticipantData
+	vendor    wire.VendorID
+	lastSeen  atomic.Int64 // UnixNano of the last datagram received from it
+	endpoints map[wire.GUID]*remoteEndpoint
+}
+
+// remoteEndpoint is an endpoint discovered by SEDP (or a local one).
+type remoteEndpoint struct {
+	data EndpointData
+}
+
+// NewParticipant opens the sockets, starts the event loop and begins to
+// announce the participant.
+func NewParticipant(cfg Config) (*Participant, error) {
+	if cfg.LeaseDuration <= 0 {
+		cfg.LeaseDuration = DefaultParticipantLease
+	}
+	if cfg.AnnouncePeriod <= 0 {
+		cfg.AnnouncePeriod = cfg.LeaseDuration / 3
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	p := &Participant{
+		cfg: cfg, log: log, limits: cfg.Limits, lingerFor: cfg.WriterLinger,
+		remotes: make(map[wire.GuidPrefix]*remoteParticipant),
+		locals:  make(map[wire.GUID]*localEndpoint),
+		leases:  make(map[wire.GuidPrefix]*remoteParticipant),
+	}
+	if p.lingerFor == 0 {
+		p.lingerFor = DefaultWriterLinger
+	}
+	eng, err := rtps.NewEngine(rtps.EngineConfig{
+		GUIDPrefix: wire.GuidPrefix(cfg.GUIDPrefix),
+		Transport: transport.Config{
+			Domain: cfg.Domain, IndexMode: cfg.Index, ParticipantIndex: cfg.ParticipantIndex,
+			Interfaces: cfg.Interfaces, Peers: cfg.Peers, Net: cfg.Net,
+			DisableMulticast: cfg.DisableMulticast, Logger: log,
+			Ports:      transport.PortMapping(cfg.Ports),
+			ReadBuffer: cfg.ReadBuffer, WriteBuffer: cfg.WriteBuffer,
+		},
+		Logger:    log,
+		Now:       cfg.Now,
+		OnTraffic: p.onTraffic,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("discovery: %w", err)
+	}
+	p.eng = eng
+	p.prefix = eng.GUIDPrefix()
+	p.disp.start()
+	tr := eng.Transport()
+	self := ParticipantData{
+		GUIDPrefix:                   p.prefix,
+		ProtocolVersion:              eng.Version(),
+		VendorID:                     eng.Vendor(),
+		DomainID:                     uint32(cfg.Domain),
+		HasDomainID:                  true,
+		DefaultUnicastLocators:       tr.DefaultUnicastLocators(),
+		DefaultMulticastLocators:     tr.DefaultMulticastLocators(),
+		MetatrafficUnicastLocators:   tr.MetatrafficUnicastLocators(),
+		MetatrafficMulticastLocators: tr.MetatrafficMulticastLocators(),
+		LeaseDuration:                cfg.LeaseDuration,
+		BuiltinEndpoints:             builtinEndpoints,
+		UserData:                     cfg.UserData,
+		EntityName:                   cfg.Name,
+		Properties:                   wire.PropertyList{Properties: ProcessProperties()},
+	}
+	if err := self.Check(p.limits); err != nil {
+		_ = eng.Close()
+		p.disp.stop()
+		return nil, fmt.Errorf("discovery: participant data: %w", err)
+	}
+	p.self = &remoteParticipant{data: self, vendor: self.VendorID, endpoints: make(map[wire.GUID]*remoteEndpoint)}
+	p.spdpSN = 1
+	p.spdpData = self.Append(nil)
+	p.startBuiltins()
+	p.lease = eng.NewTimer(p.checkLeases)
+	p.burst = InitialAnnouncements - 1
+	p.announce = eng.NewTimer(p.announceTick)
+	p.announce.Schedule(eng.Now())
+	p.wlp = eng.NewTimer(p.wlpTick)
+	p.wlp.Schedule(eng.Now())
+	// Last: from now on the event loop may call into p.
+	eng.HandleRaw(wire.EntityIDSPDPWriter, p.onSPDP)
+	return p, nil
+}
+
+// GUIDPrefix returns the participant's GUID prefix.
+func (p *Participant) GUIDPrefix() wire.GuidPrefix { return p.prefix }
+
+// Engine returns the participant's RTPS engine (transport, locators,
+// endpoints).
+func (p *Participant) Engine() *rtps.Engine { return p.eng }
+
+// OnParticipant registers fn to be called, on the participant's serial
+// dispatcher goroutine, when a remote participant is discovered (alive
+// true) or goes away (lease expired or disposed: alive false). The
+// participants already discovered are reported to fn first, so that none
+// discovered before the call is missed.
+func (p *Participant) OnParticipant(fn func(ParticipantData, bool)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.onPart = append(p.onPart, fn)
+	fns := make([]func(), 0, len(p.remotes))
+	for _, rp := range p.remotes {
+		pd := rp.data
+		fns = append(fns, func() { fn(pd, true) })
+	}
+	// Posted under p.mu, like every participant event, so that fn sees
+	// them in the order they happened.
+	p.disp.post(fns...)
+}
+
+// Participants returns the remote participants alive now.
+func (p *Participant) Participants() []ParticipantData {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]ParticipantData, 0, len(p.remotes))
+	for _, rp := range p.remotes {
+		out = append(out, rp.data)
+	}
+	return out
+}
+
+// Endpoints returns the endpoints the remote participants announced.
+func (p *Participant) Endpoints() []EndpointData {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []EndpointData
+	for _, rp := range p.remotes {
+		for _, re := range rp.endpoints {
+			out = append(out, re.data)
+		}
+	}
+	return out
+}
+
+// Stats returns a snapshot of the participant's counters.
+func (p *Participant) Stats() Stats {
+	p.mu.Lock()
+	n, ne := len(p.remotes), 0
+	for _, rp := range p.remotes {
+		ne += len(rp.endpoints)
+	}
+	p.mu.Unlock()
+	c := &p.ctr
+	return Stats{
+		Engine: p.eng.Stats(), Participants: n, Endpoints: ne,
+		SPDPReceived: c.spdp.Load(), SPDPInvalid: c.spdpInvalid.Load(), SEDPInvalid: c.sedpInvalid.Load(),
+		ForeignEndpoints: c.foreign.Load(), OtherDomain: c.otherDomain.Load(),
+		ParticipantsLimited: c.partLimited.Load(), EndpointsLimited: c.epLimited.Load(),
+		LeaseExpired: c.leaseExpired.Load(), Disposed: c.disposed.Load(), LivelinessMessages: c.wlp.Load(),
+	}
+}
+
+// Close withdraws the local endpoints (SEDP disposals) and the participant
+// (SPDP disposal), stops the event loop and the dispatcher, and closes the
+// sockets.
+func (p *Participant) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	locals := make([]*localEndpoint, 0, len(p.locals))
+	for _, l := range p.locals {
+		locals = append(locals, l)
+	}
+	p.mu.Unlock()
+	for _, l := range locals {
+		_ = p.closeLocal(l)
+	}
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	p.sendSPDPDisposal()
+	err := p.eng.Close()
+	p.disp.stop()
+	return err
+}
+
+// onTraffic renews the lease of the participant a datagram came from.
+func (p *Participant) onTraffic(src wire.GuidPrefix, now time.Time) {
+	p.leaseMu.RLock()
+	rp := p.leases[src]
+	p.leaseMu.RUnlock()
+	if rp != nil {
+		rp.lastSeen.Store(now.UnixNano())
+	}
+}
+
+// vendorOf returns the vendor of a known participant.
+func (p *Participant) vendorOf(prefix wire.GuidPrefix) (wire.VendorID, bool) {
+	p.leaseMu.RLock()
+	rp := p.leases[prefix]
+	p.leaseMu.RUnlock()
+	if rp == nil {
+		return wire.VendorID{}, false
+	}
+	return rp.vendor, true
+}
+
+// checkLeases removes the participants whose lease expired and returns
+// when the next one expires.
+func (p *Participant) checkLeases(now time.Time) time.Time {
+	var expired []wire.GuidPrefix
+	var next time.Time
+	p.mu.Lock()
+	for prefix, rp := range p.remotes {
+		exp := time.Unix(0, rp.lastSeen.Load()).Add(rp.data.LeaseDuration)
+		if !now.Before(exp) {
+			expired = append(expired, prefix)
+		} else if next.IsZero() || exp.Before(next) {
+			next = exp
+		}
+	}
+	p.mu.Unlock()
+	for _, prefix := range expired {
+		if p.removeParticipant(prefix, &p.ctr.leaseExpired) {
+			p.log.Debug("discovery: participant lease expired", "participant", prefix)
+		}
+	}
+	return next
+}
+
+// dispatcher runs listener calls one after the other on its own goroutine,
+// outside every lock of the participant.
+type dispatcher struct {
+	mu     sync.Mutex
+	queue  []func()
+	signal chan struct{}
+	done   chan struct{}
+	stopCh chan struct{}
+}
+
+func (d *dispatcher) start() {
+	d.signal = make(chan struct{}, 1)
+	d.done = make(chan struct{})
+	d.stopCh = make(chan struct{})
+	go d.run()
+}
+
+func (d *dispatcher) run() {
+	defer close(d.done)
+	for {
+		d.mu.Lock()
+		q := d.queue
+		d.queue = nil
+		d.mu.Unlock()
+		for _, fn := range q {
+			fn()
+		}
+		if len(q) > 0 {
+			continue
+		}
+		select {
+		case <-d.signal:
+		case <-d.stopCh:
+			return
+		}
+	}
+}
+
+// post queues fns to run in order.
+func (d *dispatcher) post(fns ...func()) {
+	if len(fns) == 0 {
+		return
+	}
+	d.mu.Lock()
+	d.queue = append(d.queue, fns...)
+	d.mu.Unlock()
+	select {
+	case d.signal <- struct{}{}:
+	default:
+	}
+}
+
+// stop lets the calls queued so far run, then ends the goroutine.
+func (d *dispatcher) stop() {
+	close(d.stopCh)
+	<-d.done
+	d.mu.Lock()
+	q := d.queue
+	d.queue = nil
+	d.mu.Unlock()
+	for _, fn := range q {
+		fn()
+	}
+}

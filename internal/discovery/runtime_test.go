@@ -1,0 +1,444 @@
+package discovery
+
+import (
+	"encoding/binary"
+	"net/netip"
+	"slices"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	rtpsconfig "github.com/ddsgo/ddsgo/rtps"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ddsgo/ddsgo/internal/rtps"
+	"github.com/ddsgo/ddsgo/internal/transport"
+	"github.com/ddsgo/ddsgo/internal/transport/memnet"
+	"github.com/ddsgo/ddsgo/internal/wire"
+	"github.com/ddsgo/ddsgo/qos"
+)
+
+// events records what a MatchListener is told.
+type events struct {
+	mu           sync.Mutex
+	matched      map[wire.GUID]bool
+	unmatched    int
+	incompatible int
+}
+
+func newEvents() *events { return &events{matched: make(map[wire.GUID]bool)} }
+
+func (e *events) OnMatch(_ wire.GUID, r *EndpointData) {
+	e.mu.Lock()
+	e.matched[r.GUID] = true
+	e.mu.Unlock()
+}
+
+func (e *events) OnUnmatch(_ wire.GUID, g wire.GUID) {
+	e.mu.Lock()
+	delete(e.matched, g)
+	e.unmatched++
+	e.mu.Unlock()
+}
+
+func (e *events) OnIncompatible(wire.GUID, *EndpointData, []qos.PolicyID) {
+	e.mu.Lock()
+	e.incompatible++
+	e.mu.Unlock()
+}
+
+func (e *events) unmatchedCount() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.unmatched
+}
+
+func (e *events) has(g wire.GUID) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.matched[g]
+}
+
+func (e *events) count() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.matched)
+}
+
+// sink collects delivered samples.
+type sink struct {
+	mu   sync.Mutex
+	seqs []uint64
+}
+
+func (s *sink) deliver(x *rtps.Sample) bool {
+	if x.Kind != rtps.Alive || len(x.Payload) < 12 {
+		return true
+	}
+	s.mu.Lock()
+	s.seqs = append(s.seqs, binary.LittleEndian.Uint64(x.Payload[4:]))
+	s.mu.Unlock()
+	return true
+}
+
+func (s *sink) got() []uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.seqs)
+}
+
+func testPayload(seq uint64) []byte {
+	b := make([]byte, 12)
+	b[1] = 0x01
+	binary.LittleEndian.PutUint64(b[4:], seq)
+	return b
+}
+
+func reliableQos(writer bool) EndpointQos {
+	q := DefaultReaderQos()
+	if writer {
+		q = DefaultWriterQos()
+	}
+	q.Reliability = qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: time.Second}
+	q.History = qos.History{Kind: qos.KeepAll}
+	return q
+}
+
+// memParticipant starts a participant on a new memnet host.
+func memParticipant(t *testing.T, n *memnet.Network, name, addr string, mod func(*Config)) (*Participant, *memnet.Host) {
+	t.Helper()
+	h, err := n.AddHost(name, netip.MustParseAddr(addr))
+	require.NoError(t, err)
+	cfg := Config{Domain: 0, Net: h, Config: rtpsconfig.Config{Name: name}}
+	if mod != nil {
+		mod(&cfg)
+	}
+	p, err := NewParticipant(cfg)
+	require.NoError(t, err)
+	return p, h
+}
+
+// waitFor polls cond on the fake clock.
+func waitFor(t *testing.T, limit time.Duration, cond func() bool) {
+	t.Helper()
+	end := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(end) {
+			t.Fatalf("condition not met within %v", limit)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestTwoParticipantsReliable(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n, err := memnet.New(memnet.Config{Seed: 1})
+		require.NoError(t, err)
+		defer n.Close()
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
+		b, _ := memParticipant(t, n, "b", "10.0.0.2", nil)
+		defer func() { require.NoError(t, b.Close()) }()
+		defer func() { require.NoError(t, a.Close()) }()
+
+		waitFor(t, 2*time.Second, func() bool {
+			return len(a.Participants()) == 1 && len(b.Participants()) == 1
+		})
+		require.Equal(t, b.GUIDPrefix(), a.Participants()[0].GUIDPrefix)
+
+		wev, rev := newEvents(), newEvents()
+		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Keyed: true, Qos: reliableQos(true), Listener: wev})
+		require.NoError(t, err)
+		var got sink
+		r, err := b.NewReader(EndpointConfig{Topic: "t", Type: "T", Keyed: true, Qos: reliableQos(false), Listener: rev}, got.deliver)
+		require.NoError(t, err)
+		waitFor(t, 2*time.Second, func() bool { return wev.count() == 1 && rev.count() == 1 })
+		require.True(t, wev.has(r.GUID()))
+		require.True(t, rev.has(w.GUID()))
+		require.Equal(t, wire.EntityKindWriterWithKey, int(w.GUID().Entity.Kind))
+		require.Equal(t, wire.EntityKindReaderWithKey, int(r.GUID().Entity.Kind))
+
+		const count = 200
+		want := make([]uint64, count)
+		for i := range count {
+			want[i] = uint64(i + 1)
+			_, err := w.Write(rtps.Change{Kind: rtps.Alive, KeyHash: wire.KeyHash{1}, Payload: testPayload(uint64(i + 1))})
+			require.NoError(t, err)
+		}
+		waitFor(t, 5*time.Second, func() bool { return len(got.got()) == count })
+		require.Equal(t, want, got.got())
+		require.NoError(t, w.WaitForAcknowledgments(t.Context()))
+
+		// A reader closing is seen by the writer.
+		require.NoError(t, r.Close())
+		waitFor(t, 2*time.Second, func() bool { return wev.count() == 0 })
+		st := a.Stats()
+		require.Equal(t, 1, st.Participants)
+		require.Zero(t, st.Engine.Malformed)
+	})
+}
+
+func TestLocalMatch(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n, err := memnet.New(memnet.Config{Seed: 2})
+		require.NoError(t, err)
+		defer n.Close()
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
+		defer func() { require.NoError(t, a.Close()) }()
+		var got sink
+		rev := newEvents()
+		_, err = a.NewReader(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(false), Listener: rev}, got.deliver)
+		require.NoError(t, err)
+		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(true)})
+		require.NoError(t, err)
+		waitFor(t, time.Second, func() bool { return rev.count() == 1 && w.Writer().MatchedReaders() == 1 })
+		for i := range 20 {
+			_, err := w.Write(rtps.Change{Payload: testPayload(uint64(i + 1))})
+			require.NoError(t, err)
+		}
+		waitFor(t, 2*time.Second, func() bool { return len(got.got()) == 20 })
+		require.NoError(t, w.WaitForAcknowledgments(t.Context()))
+		require.Positive(t, a.Stats().Engine.LocalDatagrams)
+		require.Empty(t, a.Participants())
+	})
+}
+
+func TestLeaseExpiry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n, err := memnet.New(memnet.Config{Seed: 3})
+		require.NoError(t, err)
+		defer n.Close()
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
+		defer func() { require.NoError(t, a.Close()) }()
+		b, hb := memParticipant(t, n, "b", "10.0.0.2", func(c *Config) { c.LeaseDuration = 2 * time.Second })
+		defer func() { require.NoError(t, b.Close()) }()
+
+		wev := newEvents()
+		down := make(chan ParticipantData, 1)
+		a.OnParticipant(func(d ParticipantData, alive bool) {
+			if !alive {
+				down <- d
+			}
+		})
+		_, err = a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(true), Listener: wev})
+		require.NoError(t, err)
+		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(false)}, func(*rtps.Sample) bool { return true })
+		require.NoError(t, err)
+		waitFor(t, 2*time.Second, func() bool { return wev.count() == 1 })
+
+		start := time.Now()
+		hb.SetDown(true)
+		d := <-down
+		require.Equal(t, b.GUIDPrefix(), d.GUIDPrefix)
+		require.Less(t, time.Since(start), 2*time.Second+100*time.Millisecond)
+		waitFor(t, time.Second, func() bool { return wev.count() == 0 })
+		waitFor(t, time.Second, func() bool { return wev.unmatchedCount() == 1 })
+		require.Equal(t, uint64(1), a.Stats().LeaseExpired)
+		require.Empty(t, a.Participants())
+		hb.SetDown(false)
+	})
+}
+
+// A listener registered after a participant was discovered hears of it
+// all the same (ddsping list once missed the only participant on the
+// domain that way).
+func TestOnParticipantReplaysKnown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n, err := memnet.New(memnet.Config{Seed: 5})
+		require.NoError(t, err)
+		defer n.Close()
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
+		defer func() { require.NoError(t, a.Close()) }()
+		b, _ := memParticipant(t, n, "b", "10.0.0.2", nil)
+		waitFor(t, 2*time.Second, func() bool { return len(a.Participants()) == 1 })
+		events := make(chan bool, 4)
+		a.OnParticipant(func(d ParticipantData, alive bool) {
+			require.Equal(t, b.GUIDPrefix(), d.GUIDPrefix)
+			events <- alive
+		})
+		require.True(t, <-events)
+		require.NoError(t, b.Close())
+		require.False(t, <-events)
+	})
+}
+
+func TestGarbageOnDiscoveryPort(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n, err := memnet.New(memnet.Config{Seed: 4})
+		require.NoError(t, err)
+		defer n.Close()
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
+		defer func() { require.NoError(t, a.Close()) }()
+		h, err := n.AddHost("evil", netip.MustParseAddr("10.0.0.9"))
+		require.NoError(t, err)
+		c, err := h.ListenUDP(netip.MustParseAddrPort("10.0.0.9:5000"), transportOpts())
+		require.NoError(t, err)
+		defer func() { _ = c.Close() }()
+		group := netip.MustParseAddrPort("239.255.0.1:7400")
+		_, err = c.WriteTo([]byte{0}, group) // Cyclone's shutdown wake-up byte
+		require.NoError(t, err)
+		_, err = c.WriteTo([]byte("GET / HTTP/1.0\r\n"), group)
+		require.NoError(t, err)
+		// An RTPS header followed by a submessage running past the end.
+		bad := wire.Header{Version: wire.ProtocolVersion23, Vendor: wire.VendorFastDDS, Prefix: wire.GuidPrefix{9}}.Append(nil)
+		bad = append(bad, 0x15, 0x01, 0xff, 0x00, 1, 2, 3)
+		_, err = c.WriteTo(bad, group)
+		require.NoError(t, err)
+		// SPDP data that is not a parameter list.
+		msg := wire.Header{Version: wire.ProtocolVersion23, Vendor: wire.VendorFastDDS, Prefix: wire.GuidPrefix{9}}.Append(nil)
+		d := wire.Data{
+			DataFlag: true, ReaderID: wire.EntityIDSPDPReader, WriterID: wire.EntityIDSPDPWriter, WriterSN: 1,
+			SerializedPayload: []byte{0x00, 0x03, 0x00, 0x00, 0xff, 0xff, 0xff},
+		}
+		msg = d.Append(msg)
+		_, err = c.WriteTo(msg, group)
+		require.NoError(t, err)
+		waitFor(t, time.Second, func() bool {
+			s := a.Stats()
+			return s.Engine.NotRTPS == 2 && s.Engine.Malformed == 1 && s.SPDPInvalid == 1
+		})
+		require.Empty(t, a.Participants())
+	})
+}
+
+// TestBogusEndpoints: a peer announcing thousands of endpoints is bounded
+// by Limits.MaxEndpointsPerParticipant.
+func TestBogusEndpoints(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n, err := memnet.New(memnet.Config{Seed: 5, QueueLen: 4096})
+		require.NoError(t, err)
+		defer n.Close()
+		limits := Limits{MaxEndpointsPerParticipant: 50}
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", func(c *Config) { c.Limits = limits })
+		defer func() { require.NoError(t, a.Close()) }()
+		b, _ := memParticipant(t, n, "b", "10.0.0.2", nil)
+		defer func() { require.NoError(t, b.Close()) }()
+		waitFor(t, 2*time.Second, func() bool { return len(a.Participants()) == 1 })
+
+		const bogus = 2000
+		for i := range bogus {
+			_, err := b.NewWriter(EndpointConfig{Topic: "flood", Type: "T", Qos: reliableQos(true)})
+			require.NoError(t, err, i)
+		}
+		waitFor(t, 20*time.Second, func() bool { return a.Stats().EndpointsLimited >= bogus-50 })
+		st := a.Stats()
+		require.Equal(t, 50, st.Endpoints)
+		require.Equal(t, uint64(bogus-50), st.EndpointsLimited)
+	})
+}
+
+func transportOpts() transport.SocketOptions { return transport.SocketOptions{} }
+
+// TestLossyDiscovery: with 20% loss, reordering and duplication both
+// participants still discover each other, match, and deliver every sample
+// once and in order; closing one removes it from the other at once (SPDP
+// disposal) without waiting for the lease.
+func TestLossyDiscovery(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n, err := memnet.New(memnet.Config{Seed: 6, Impairments: memnet.Impairments{
+			Loss: 0.2, Reorder: 0.1, Duplicate: 0.1, Delay: time.Millisecond, Jitter: time.Millisecond,
+		}})
+		require.NoError(t, err)
+		defer n.Close()
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
+		defer func() { require.NoError(t, a.Close()) }()
+		b, _ := memParticipant(t, n, "b", "10.0.0.2", func(c *Config) { c.LeaseDuration = 2 * time.Second })
+
+		wev := newEvents()
+		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(true), Listener: wev})
+		require.NoError(t, err)
+		var got sink
+		rev := newEvents()
+		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(false), Listener: rev}, got.deliver)
+		require.NoError(t, err)
+		waitFor(t, 10*time.Second, func() bool { return wev.count() == 1 && rev.count() == 1 })
+
+		const count = 2000
+		for i := range count {
+			_, err := w.Write(rtps.Change{Payload: testPayload(uint64(i + 1))})
+			require.NoError(t, err)
+		}
+		require.NoError(t, w.WaitForAcknowledgments(t.Context()))
+		seqs := got.got()
+		require.Len(t, seqs, count)
+		for i, s := range seqs {
+			require.Equal(t, uint64(i+1), s)
+		}
+
+		// The lease (2 s) holds while b is alive.
+		time.Sleep(6 * time.Second)
+		require.Len(t, a.Participants(), 1)
+		require.Zero(t, a.Stats().LeaseExpired)
+
+		require.NoError(t, n.SetImpairments(memnet.Impairments{}))
+		require.NoError(t, b.Close())
+		waitFor(t, 500*time.Millisecond, func() bool { return len(a.Participants()) == 0 })
+		require.Equal(t, uint64(1), a.Stats().Disposed)
+		waitFor(t, time.Second, func() bool { return wev.unmatchedCount() == 1 })
+	})
+}
+
+// TestDisposedGUID: both forms of an SEDP disposal give the endpoint GUID:
+// Cyclone DDS's serialized key without KEY_HASH, Fast DDS's inline
+// KEY_HASH without payload.
+func TestDisposedGUID(t *testing.T) {
+	g := wire.GUID{Prefix: wire.GuidPrefix{1, 0x10, 3}, Entity: wire.EntityIDFromUint32(0x107)}
+	x := Disposal{GUID: g, Status: wire.StatusInfoDisposed | wire.StatusInfoUnregistered}
+	var dec Decoder
+	got, err := disposedGUID(&dec, &rtps.Sample{Kind: rtps.NotAliveDisposedUnregistered, KeyOnly: true, Payload: x.AppendKey(nil)})
+	require.NoError(t, err)
+	require.Equal(t, g, got)
+	got, err = disposedGUID(&dec, &rtps.Sample{Kind: rtps.NotAliveDisposed, HasKeyHash: true, KeyHash: KeyHash(g)})
+	require.NoError(t, err)
+	require.Equal(t, g, got)
+	_, err = disposedGUID(&dec, &rtps.Sample{Kind: rtps.NotAliveDisposed, KeyOnly: true, Payload: []byte{0, 3, 0, 0, 1}})
+	require.Error(t, err)
+}
+
+// TestCloseLingers: closing a reliable writer waits (up to Config.WriterLinger)
+// for its readers to acknowledge what it wrote, so that with 20% loss the
+// samples written right before Close still all arrive; a reader that stops
+// answering holds Close up for the linger duration only.
+func TestCloseLingers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n, err := memnet.New(memnet.Config{Seed: 11, Impairments: memnet.Impairments{Loss: 0.2}})
+		require.NoError(t, err)
+		defer n.Close()
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
+		defer func() { require.NoError(t, a.Close()) }()
+		b, _ := memParticipant(t, n, "b", "10.0.0.2", nil)
+		defer func() { require.NoError(t, b.Close()) }()
+
+		var got sink
+		rev := newEvents()
+		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(false), Listener: rev}, got.deliver)
+		require.NoError(t, err)
+		for round, count := range []int{50, 50} {
+			wev := newEvents()
+			w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(true), Listener: wev})
+			require.NoError(t, err)
+			waitFor(t, 10*time.Second, func() bool { return wev.count() == 1 })
+			for i := range count {
+				_, err := w.Write(rtps.Change{Payload: testPayload(uint64(round*1000 + i + 1))})
+				require.NoError(t, err)
+			}
+			if round == 1 {
+				// b stops answering: Close gives up after the linger.
+				require.NoError(t, n.SetImpairments(memnet.Impairments{Loss: 1}))
+			}
+			start := time.Now()
+			require.NoError(t, w.Close())
+			took := time.Since(start)
+			if round == 0 {
+				require.Less(t, took, DefaultWriterLinger)
+				waitFor(t, time.Second, func() bool { return len(got.got()) == count })
+				for i, s := range got.got() {
+					require.Equal(t, uint64(i+1), s)
+				}
+			} else {
+				require.Equal(t, DefaultWriterLinger, took)
+			}
+		}
+	})
+}

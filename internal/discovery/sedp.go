@@ -1,0 +1,198 @@
+package discovery
+
+import (
+	"errors"
+
+	"github.com/ddsgo/ddsgo/internal/rtps"
+	"github.com/ddsgo/ddsgo/internal/wire"
+	"github.com/ddsgo/ddsgo/qos"
+)
+
+// onPublication is the deliver callback of the SEDP publications reader.
+func (p *Participant) onPublication(s *rtps.Sample) bool {
+	p.onSEDP(s, true)
+	return true
+}
+
+// onSubscription is the deliver callback of the SEDP subscriptions reader.
+func (p *Participant) onSubscription(s *rtps.Sample) bool {
+	p.onSEDP(s, false)
+	return true
+}
+
+// onSEDP decodes an SEDP change (the payload is only valid now, and the
+// reader's lock is held) and posts its processing to the event loop.
+func (p *Participant) onSEDP(s *rtps.Sample, writers bool) {
+	vendor, ok := p.vendorOf(s.Writer.Prefix)
+	if !ok {
+		p.ctr.foreign.Add(1)
+		return
+	}
+	dec := Decoder{Vendor: vendor, Limits: p.limits}
+	if s.Kind != rtps.Alive {
+		g, err := disposedGUID(&dec, s)
+		if err != nil {
+			p.ctr.sedpInvalid.Add(1)
+			return
+		}
+		if g.Prefix != s.Writer.Prefix {
+			p.ctr.foreign.Add(1)
+			return
+		}
+		p.eng.Post(func() { p.removeRemoteEndpoint(g) })
+		return
+	}
+	if s.KeyOnly || len(s.Payload) == 0 {
+		return
+	}
+	ed, err := dec.EndpointData(s.Payload)
+	if err != nil {
+		p.ctr.sedpInvalid.Add(1)
+		if errors.Is(err, ErrLimit) {
+			p.ctr.epLimited.Add(1)
+		}
+		return
+	}
+	if ed.GUID.Prefix != s.Writer.Prefix || ed.IsWriter() != writers {
+		p.ctr.foreign.Add(1)
+		return
+	}
+	p.eng.Post(func() { p.addRemoteEndpoint(ed) })
+}
+
+// disposedGUID returns the GUID of the endpoint a not-alive SEDP change
+// withdraws: the inline KEY_HASH, or the GUID in the serialized key.
+func disposedGUID(dec *Decoder, s *rtps.Sample) (wire.GUID, error) {
+	if s.HasKeyHash {
+		g, _, err := wire.ParseGUID(s.KeyHash[:])
+		return g, err
+	}
+	w := wire.NewParamWriter(nil, false)
+	w.PutStatusInfo(wire.StatusInfoDisposed | wire.StatusInfoUnregistered)
+	inline, err := w.Finish()
+	if err != nil {
+		return wire.GUID{}, err
+	}
+	d := wire.Data{KeyFlag: s.KeyOnly, DataFlag: !s.KeyOnly, InlineQoS: inline, SerializedPayload: s.Payload}
+	x, gone, err := dec.Disposal(&d)
+	if err != nil {
+		return wire.GUID{}, err
+	}
+	if !gone {
+		return wire.GUID{}, ErrInvalid
+	}
+	return x.GUID, nil
+}
+
+// addRemoteEndpoint records an endpoint announced by SEDP (new or updated)
+// and matches it with the local endpoints.
+func (p *Participant) addRemoteEndpoint(ed EndpointData) {
+	p.mu.Lock()
+	rp := p.remotes[ed.GUID.Prefix]
+	if rp == nil || p.closed {
+		p.mu.Unlock()
+		p.ctr.foreign.Add(1)
+		return
+	}
+	re := rp.endpoints[ed.GUID]
+	if re == nil {
+		if err := p.limits.CheckEndpoints(len(rp.endpoints)); err != nil {
+			p.mu.Unlock()
+			p.ctr.epLimited.Add(1)
+			return
+		}
+		re = &remoteEndpoint{}
+		rp.endpoints[ed.GUID] = re
+	}
+	re.data = ed
+	var fns []func()
+	for _, l := range p.locals {
+		fns = p.evaluate(l, rp, re, fns)
+	}
+	p.mu.Unlock()
+	p.disp.post(fns...)
+}
+
+// removeRemoteEndpoint forgets an endpoint withdrawn by SEDP.
+func (p *Participant) removeRemoteEndpoint(g wire.GUID) {
+	p.mu.Lock()
+	rp := p.remotes[g.Prefix]
+	if rp == nil || rp.endpoints[g] == nil {
+		p.mu.Unlock()
+		return
+	}
+	delete(rp.endpoints, g)
+	fns := p.unmatchAll(g, nil)
+	p.mu.Unlock()
+	p.disp.post(fns...)
+}
+
+// unmatchAll unmatches the endpoint g from every local endpoint matched
+// with it, appending the OnUnmatch calls to fns. The caller holds p.mu.
+func (p *Participant) unmatchAll(g wire.GUID, fns []func()) []func() {
+	for _, l := range p.locals {
+		if _, ok := l.matched[g]; ok {
+			fns = p.disconnect(l, g, fns)
+		}
+	}
+	return fns
+}
+
+// evaluate (re)decides whether the local endpoint l and the endpoint re of
+// rp communicate, connects or disconnects them, and appends the listener
+// calls to fns. The caller holds p.mu.
+func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remoteEndpoint, fns []func()) []func() {
+	if l.data.IsWriter() == re.data.IsWriter() || l.data.GUID == re.data.GUID {
+		return fns
+	}
+	var res MatchResult
+	if l.data.IsWriter() {
+		res = Match(&l.data, &re.data)
+	} else {
+		res = Match(&re.data, &l.data)
+	}
+	_, was := l.matched[re.data.GUID]
+	switch {
+	case res.Matched() && !was:
+		uni, multi := re.data.Locators(&rp.data)
+		if l.w != nil {
+			p.eng.MatchReader(l.w, rtps.ReaderProxyInfo{
+				GUID: re.data.GUID, Reliable: re.data.Qos.Reliability.Kind == qos.Reliable,
+				Volatile:         re.data.Qos.Durability.Kind == qos.Volatile,
+				ExpectsInlineQoS: re.data.ExpectsInlineQoS, Unicast: uni, Multicast: multi,
+			})
+		} else {
+			p.eng.MatchWriter(l.r, rtps.WriterProxyInfo{
+				GUID: re.data.GUID, Reliable: re.data.Qos.Reliability.Kind == qos.Reliable,
+				Vendor: rp.vendor, Unicast: uni, Multicast: multi,
+			})
+		}
+		l.matched[re.data.GUID] = struct{}{}
+		if ls := l.listener; ls != nil {
+			local, remote := l.data.GUID, re.data
+			fns = append(fns, func() { ls.OnMatch(local, &remote) })
+		}
+	case !res.Matched() && was:
+		fns = p.disconnect(l, re.data.GUID, fns)
+	}
+	if !res.Matched() && len(res.Incompatible) > 0 && l.listener != nil {
+		ls, local, remote, pol := l.listener, l.data.GUID, re.data, res.Incompatible
+		fns = append(fns, func() { ls.OnIncompatible(local, &remote, pol) })
+	}
+	return fns
+}
+
+// disconnect unmatches the remote endpoint g from l. The caller holds p.mu.
+func (p *Participant) disconnect(l *localEndpoint, g wire.GUID, fns []func()) []func() {
+	delete(l.matched, g)
+	if l.w != nil {
+		p.eng.UnmatchReader(l.w, g)
+	} else {
+		p.eng.UnmatchWriter(l.r, g)
+	}
+	if ls := l.listener; ls != nil {
+		local := l.data.GUID
+		fns = append(fns, func() { ls.OnUnmatch(local, g) })
+	}
+	return fns
+}

@@ -1,0 +1,329 @@
+package discovery
+
+import (
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/ddsgo/ddsgo/internal/rtps"
+	"github.com/ddsgo/ddsgo/internal/wire"
+)
+
+// builtinEndpoints is the BUILTIN_ENDPOINT_SET this participant announces:
+// SPDP, SEDP publications and subscriptions, participant message.
+const builtinEndpoints = wire.BuiltinParticipantAnnouncer | wire.BuiltinParticipantDetector |
+	wire.BuiltinPublicationsAnnouncer | wire.BuiltinPublicationsDetector |
+	wire.BuiltinSubscriptionsAnnouncer | wire.BuiltinSubscriptionsDetector |
+	wire.BuiltinParticipantMessageWriter | wire.BuiltinParticipantMessageReader
+
+// spdpMessage builds the SPDP announcement (header, INFO_DST when dst is
+// set, INFO_TS, DATA(p)). The caller holds p.mu.
+func (p *Participant) spdpMessage(dst *wire.GuidPrefix, now time.Time) []byte {
+	b := wire.Header{Version: p.eng.Version(), Vendor: p.eng.Vendor(), Prefix: p.prefix}.Append(nil)
+	if dst != nil {
+		x := wire.InfoDst{GuidPrefix: *dst}
+		b = x.Append(b)
+	}
+	ts := wire.InfoTS{Timestamp: wire.TimeFromTime(now)}
+	b = ts.Append(b)
+	d := wire.Data{
+		DataFlag: true, ReaderID: wire.EntityIDSPDPReader, WriterID: wire.EntityIDSPDPWriter,
+		WriterSN: p.spdpSN, SerializedPayload: p.spdpData,
+	}
+	return d.Append(b)
+}
+
+// announceTick sends the periodic SPDP announcement to the SPDP
+// destinations (the group and the static peers) and to the metatraffic
+// unicast locators of the participants known.
+func (p *Participant) announceTick(now time.Time) time.Time {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return time.Time{}
+	}
+	msg := p.spdpMessage(nil, now)
+	var locs []wire.Locator
+	for _, rp := range p.remotes {
+		locs = append(locs, metaDestination(&rp.data)...)
+	}
+	p.mu.Unlock()
+	p.eng.SendTo(msg, p.eng.Transport().SPDPDestinations())
+	p.eng.Send(msg, dedupe(locs))
+	if p.burst > 0 {
+		p.burst--
+		return now.Add(InitialAnnouncePeriod)
+	}
+	return now.Add(p.cfg.AnnouncePeriod)
+}
+
+// metaDestination returns where to send metatraffic to a participant: its
+// metatraffic unicast locators, else its metatraffic multicast ones.
+func metaDestination(d *ParticipantData) []wire.Locator {
+	if len(d.MetatrafficUnicastLocators) > 0 {
+		return d.MetatrafficUnicastLocators
+	}
+	return d.MetatrafficMulticastLocators
+}
+
+func dedupe(ls []wire.Locator) []wire.Locator {
+	out := ls[:0:0]
+outer:
+	for _, l := range ls {
+		for _, o := range out {
+			if o == l {
+				continue outer
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// onSPDP handles a DATA of a remote SPDP writer, on the event loop.
+func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.Data, _ wire.Time, now time.Time) {
+	dec := Decoder{Vendor: vendor, Limits: p.limits}
+	if x, gone, err := dec.Disposal(d); err != nil {
+		p.ctr.spdpInvalid.Add(1)
+		return
+	} else if gone {
+		if x.GUID.Prefix == src {
+			p.removeParticipant(src, &p.ctr.disposed)
+		}
+		return
+	}
+	if !d.DataFlag {
+		return
+	}
+	pd, err := dec.ParticipantData(d.SerializedPayload)
+	if err != nil {
+		p.ctr.spdpInvalid.Add(1)
+		p.log.Debug("discovery: bad SPDP data", "from", src, "err", err)
+		return
+	}
+	if pd.GUIDPrefix != src || src == p.prefix {
+		p.ctr.foreign.Add(1)
+		return
+	}
+	if (pd.HasDomainID && pd.DomainID != uint32(p.cfg.Domain)) || pd.DomainTag != "" {
+		p.ctr.otherDomain.Add(1)
+		return
+	}
+	p.ctr.spdp.Add(1)
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	rp := p.remotes[src]
+	if rp != nil {
+		rp.data = pd
+		rp.lastSeen.Store(now.UnixNano())
+		p.mu.Unlock()
+		p.lease.Schedule(now.Add(pd.LeaseDuration))
+		return
+	}
+	if err := p.limits.CheckParticipants(len(p.remotes)); err != nil {
+		p.mu.Unlock()
+		p.ctr.partLimited.Add(1)
+		return
+	}
+	rp = &remoteParticipant{data: pd, vendor: pd.VendorID, endpoints: make(map[wire.GUID]*remoteEndpoint)}
+	if rp.vendor == (wire.VendorID{}) {
+		rp.vendor = vendor
+	}
+	rp.lastSeen.Store(now.UnixNano())
+	p.remotes[src] = rp
+	p.leaseMu.Lock()
+	p.leases[src] = rp
+	p.leaseMu.Unlock()
+	// Our announcement goes first, directed, so that the peer knows us
+	// before our SEDP HEARTBEATs and ACKNACKs reach it.
+	msg := p.spdpMessage(&src, now)
+	p.eng.Send(msg, metaDestination(&pd))
+	p.connectBuiltins(rp)
+	fns := make([]func(), 0, len(p.onPart))
+	for _, fn := range p.onPart {
+		fns = append(fns, func() { fn(pd, true) })
+	}
+	p.disp.post(fns...) // under p.mu: events reach listeners in order
+	p.mu.Unlock()
+	p.log.Debug("discovery: participant discovered", "participant", src, "vendor", pd.VendorID)
+	p.lease.Schedule(now.Add(pd.LeaseDuration))
+}
+
+// removeParticipant forgets a remote participant: its endpoints are
+// unmatched from the local ones (OnUnmatch) and its built-in endpoints
+// from ours. It counts the removal in reason, under the same lock, so
+// that whoever sees the participant gone also sees why. It reports
+// whether the participant was known.
+func (p *Participant) removeParticipant(prefix wire.GuidPrefix, reason *atomic.Uint64) bool {
+	p.mu.Lock()
+	rp := p.remotes[prefix]
+	if rp == nil {
+		p.mu.Unlock()
+		return false
+	}
+	reason.Add(1)
+	delete(p.remotes, prefix)
+	p.leaseMu.Lock()
+	delete(p.leases, prefix)
+	p.leaseMu.Unlock()
+	var fns []func()
+	for g := range rp.endpoints {
+		fns = p.unmatchAll(g, fns)
+	}
+	p.disconnectBuiltins(rp)
+	pd := rp.data
+	for _, fn := range p.onPart {
+		fns = append(fns, func() { fn(pd, false) })
+	}
+	p.disp.post(fns...) // under p.mu: events reach listeners in order
+	p.mu.Unlock()
+	p.log.Debug("discovery: participant removed", "participant", prefix)
+	return true
+}
+
+// sendSPDPDisposal announces that the participant goes away: a DATA with
+// the inline KEY_HASH and STATUS_INFO (disposed, unregistered) and the
+// serialized key, to the SPDP destinations and the participants known.
+func (p *Participant) sendSPDPDisposal() {
+	now := p.eng.Now()
+	p.mu.Lock()
+	x := Disposal{
+		GUID:   wire.GUID{Prefix: p.prefix, Entity: wire.EntityIDParticipant},
+		Status: wire.StatusInfoDisposed | wire.StatusInfoUnregistered,
+	}
+	b := wire.Header{Version: p.eng.Version(), Vendor: p.eng.Vendor(), Prefix: p.prefix}.Append(nil)
+	ts := wire.InfoTS{Timestamp: wire.TimeFromTime(now)}
+	b = ts.Append(b)
+	d := wire.Data{
+		KeyFlag: true, ReaderID: wire.EntityIDSPDPReader, WriterID: wire.EntityIDSPDPWriter,
+		WriterSN: p.spdpSN + 1, InlineQoS: x.AppendInlineQoS(nil), SerializedPayload: x.AppendKey(nil),
+	}
+	b = d.Append(b)
+	var locs []wire.Locator
+	for _, rp := range p.remotes {
+		locs = append(locs, metaDestination(&rp.data)...)
+	}
+	p.mu.Unlock()
+	p.eng.SendTo(b, p.eng.Transport().SPDPDestinations())
+	p.eng.Send(b, dedupe(locs))
+}
+
+// startBuiltins creates the SEDP and participant message endpoints.
+func (p *Participant) startBuiltins() {
+	guid := func(e wire.EntityID) wire.GUID { return wire.GUID{Prefix: p.prefix, Entity: e} }
+	wc := func(e wire.EntityID) rtps.WriterConfig {
+		return rtps.WriterConfig{
+			GUID: guid(e), Reliable: true, TransientLocal: true, Keyed: true,
+			History: rtps.HistoryConfig{Depth: 1}, InlineKeyHash: true,
+		}
+	}
+	rc := func(e wire.EntityID) rtps.ReaderConfig {
+		return rtps.ReaderConfig{GUID: guid(e), Reliable: true}
+	}
+	p.pubW = p.eng.NewWriter(wc(wire.EntityIDSEDPPublicationsWriter))
+	p.subW = p.eng.NewWriter(wc(wire.EntityIDSEDPSubscriptionsWriter))
+	p.msgW = p.eng.NewWriter(wc(wire.EntityIDParticipantMessageWriter))
+	p.pubR = p.eng.NewReader(rc(wire.EntityIDSEDPPublicationsReader), p.onPublication)
+	p.subR = p.eng.NewReader(rc(wire.EntityIDSEDPSubscriptionsReader), p.onSubscription)
+	p.msgR = p.eng.NewReader(rc(wire.EntityIDParticipantMessageReader), p.onParticipantMessage)
+}
+
+// builtinPair links a BUILTIN_ENDPOINT_SET bit of a remote participant to
+// the remote entity and our local endpoint that talks to it.
+type builtinPair struct {
+	bit    uint32
+	remote wire.EntityID
+	writer func(p *Participant) *rtps.Writer // our writer, for a remote reader
+	reader func(p *Participant) *rtps.Reader // our reader, for a remote writer
+}
+
+var builtinPairs = []builtinPair{
+	{
+		bit: wire.BuiltinPublicationsDetector, remote: wire.EntityIDSEDPPublicationsReader,
+		writer: func(p *Participant) *rtps.Writer { return p.pubW },
+	},
+	{
+		bit: wire.BuiltinPublicationsAnnouncer, remote: wire.EntityIDSEDPPublicationsWriter,
+		reader: func(p *Participant) *rtps.Reader { return p.pubR },
+	},
+	{
+		bit: wire.BuiltinSubscriptionsDetector, remote: wire.EntityIDSEDPSubscriptionsReader,
+		writer: func(p *Participant) *rtps.Writer { return p.subW },
+	},
+	{
+		bit: wire.BuiltinSubscriptionsAnnouncer, remote: wire.EntityIDSEDPSubscriptionsWriter,
+		reader: func(p *Participant) *rtps.Reader { return p.subR },
+	},
+	{
+		bit: wire.BuiltinParticipantMessageReader, remote: wire.EntityIDParticipantMessageReader,
+		writer: func(p *Participant) *rtps.Writer { return p.msgW },
+	},
+	{
+		bit: wire.BuiltinParticipantMessageWriter, remote: wire.EntityIDParticipantMessageWriter,
+		reader: func(p *Participant) *rtps.Reader { return p.msgR },
+	},
+}
+
+// connectBuiltins matches our built-in endpoints with those rp announces.
+// Adding a reader makes our writer send a HEARTBEAT, adding a writer makes
+// our reader send a pre-emptive ACKNACK: neither side waits for the other's
+// periodic HEARTBEAT (the 1 s stall between Cyclone DDS and Fast DDS).
+func (p *Participant) connectBuiltins(rp *remoteParticipant) {
+	uni, multi := rp.data.MetatrafficUnicastLocators, rp.data.MetatrafficMulticastLocators
+	for _, b := range builtinPairs {
+		if rp.data.BuiltinEndpoints&b.bit == 0 {
+			continue
+		}
+		g := wire.GUID{Prefix: rp.data.GUIDPrefix, Entity: b.remote}
+		if b.writer != nil {
+			p.eng.MatchReader(b.writer(p), rtps.ReaderProxyInfo{GUID: g, Reliable: true, Unicast: uni, Multicast: multi})
+		} else {
+			p.eng.MatchWriter(b.reader(p), rtps.WriterProxyInfo{GUID: g, Reliable: true, Vendor: rp.vendor, Unicast: uni, Multicast: multi})
+		}
+	}
+}
+
+// disconnectBuiltins undoes connectBuiltins.
+func (p *Participant) disconnectBuiltins(rp *remoteParticipant) {
+	for _, b := range builtinPairs {
+		g := wire.GUID{Prefix: rp.data.GUIDPrefix, Entity: b.remote}
+		if b.writer != nil {
+			p.eng.UnmatchReader(b.writer(p), g)
+		} else {
+			p.eng.UnmatchWriter(b.reader(p), g)
+		}
+	}
+}
+
+// participantMessageKindAutomatic is PARTICIPANT_MESSAGE_DATA_KIND_AUTOMATIC_LIVELINESS_UPDATE.
+var participantMessageKindAutomatic = [4]byte{0, 0, 0, 1}
+
+// wlpTick writes the participant message asserting the liveliness of the
+// AUTOMATIC writers, as Cyclone DDS and Fast DDS do, every third of the
+// lease.
+func (p *Participant) wlpTick(now time.Time) time.Time {
+	// CDR_LE: participantGuidPrefix, kind, sequence<octet> data (one 0,
+	// like Cyclone DDS), padded to 4.
+	b := []byte{0x00, 0x01, 0x00, 0x00}
+	b = append(b, p.prefix[:]...)
+	b = append(b, participantMessageKindAutomatic[:]...)
+	b = append(b, 1, 0, 0, 0, 0, 0, 0, 0)
+	var k wire.KeyHash
+	copy(k[:], p.prefix[:])
+	copy(k[12:], participantMessageKindAutomatic[:])
+	_, err := p.msgW.Write(rtps.Change{Kind: rtps.Alive, KeyHash: k, Timestamp: wire.TimeFromTime(now), Payload: b}, now)
+	if err != nil && !errors.Is(err, rtps.ErrHistoryFull) {
+		p.log.Debug("discovery: participant message", "err", err)
+	}
+	return now.Add(p.cfg.LeaseDuration / 3)
+}
+
+// onParticipantMessage counts a participant message; the datagram it came
+// in already renewed the participant's lease.
+func (p *Participant) onParticipantMessage(*rtps.Sample) bool {
+	p.ctr.wlp.Add(1)
+	return true
+}

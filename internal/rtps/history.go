@@ -1,0 +1,401 @@
+package rtps
+
+import (
+	"errors"
+
+	"github.com/ddsgo/ddsgo/internal/wire"
+)
+
+// ChangeKind is the kind of a cache change (RTPS 2.5 §8.2.7 ChangeKind_t).
+type ChangeKind uint8
+
+// Change kinds. The not-alive kinds carry the serialized key (or nothing) as
+// payload and are sent with inline PID_STATUS_INFO and PID_KEY_HASH.
+const (
+	Alive ChangeKind = iota
+	NotAliveDisposed
+	NotAliveUnregistered
+	NotAliveDisposedUnregistered
+)
+
+// String returns the specification name of k.
+func (k ChangeKind) String() string {
+	switch k {
+	case Alive:
+		return "ALIVE"
+	case NotAliveDisposed:
+		return "NOT_ALIVE_DISPOSED"
+	case NotAliveUnregistered:
+		return "NOT_ALIVE_UNREGISTERED"
+	case NotAliveDisposedUnregistered:
+		return "NOT_ALIVE_DISPOSED_UNREGISTERED"
+	default:
+		return "ChangeKind(?)"
+	}
+}
+
+// statusInfo returns the PID_STATUS_INFO flags of k.
+func (k ChangeKind) statusInfo() wire.StatusInfo {
+	switch k {
+	case NotAliveDisposed:
+		return wire.StatusInfoDisposed
+	case NotAliveUnregistered:
+		return wire.StatusInfoUnregistered
+	case NotAliveDisposedUnregistered:
+		return wire.StatusInfoDisposed | wire.StatusInfoUnregistered
+	default:
+		return 0
+	}
+}
+
+// kindFromStatusInfo maps PID_STATUS_INFO flags to a ChangeKind.
+func kindFromStatusInfo(s wire.StatusInfo) ChangeKind {
+	switch s & (wire.StatusInfoDisposed | wire.StatusInfoUnregistered) {
+	case wire.StatusInfoDisposed:
+		return NotAliveDisposed
+	case wire.StatusInfoUnregistered:
+		return NotAliveUnregistered
+	case wire.StatusInfoDisposed | wire.StatusInfoUnregistered:
+		return NotAliveDisposedUnregistered
+	default:
+		return Alive
+	}
+}
+
+// Change is one cache change of a writer: a sample, a dispose or an
+// unregister.
+type Change struct {
+	// SN is assigned by Writer.Write.
+	SN   wire.SequenceNumber
+	Kind ChangeKind
+	// KeyHash identifies the instance; zero when the topic is unkeyed.
+	KeyHash wire.KeyHash
+	// Timestamp is the source timestamp, sent in INFO_TS.
+	Timestamp wire.Time
+	// Payload is the serialized payload (encapsulation header and data)
+	// or, for the not-alive kinds, the serialized key or nothing. Once
+	// written the history owns it until it hands it to
+	// WriterConfig.Release.
+	Payload []byte
+}
+
+// Errors of the writer history.
+var (
+	// ErrHistoryFull is returned by Writer.Write when a KEEP_ALL history
+	// (or a resource limit) has no room left because readers have not
+	// acknowledged enough changes. Wait on Writer.AckWait and retry until
+	// max_blocking_time expires.
+	ErrHistoryFull = errors.New("rtps: writer history full")
+	// ErrOutOfResources is returned by Writer.Write when the instance limit
+	// (max_instances) is reached and no instance can be reclaimed.
+	ErrOutOfResources = errors.New("rtps: writer history out of resources (max_instances)")
+)
+
+// HistoryConfig sets the HISTORY and RESOURCE_LIMITS of a writer history.
+// The zero value is KEEP_LAST 1 without limits.
+type HistoryConfig struct {
+	// KeepAll selects KEEP_ALL; otherwise KEEP_LAST with Depth.
+	KeepAll bool
+	// Depth is the KEEP_LAST depth per instance; 0 means 1.
+	Depth int
+	// MaxSamples, MaxInstances and MaxSamplesPerInstance are the resource
+	// limits; 0 or a negative value means unlimited.
+	MaxSamples            int
+	MaxInstances          int
+	MaxSamplesPerInstance int
+}
+
+// histEntry is one slot of the history; removed slots are skipped and
+// compacted away.
+type histEntry struct {
+	c       Change
+	removed bool
+}
+
+// instance tracks the changes of one key in the history: a FIFO of their
+// sequence numbers in a ring.
+type instance struct {
+	ring []wire.SequenceNumber
+	head int
+	n    int
+}
+
+func (in *instance) push(sn wire.SequenceNumber) {
+	if in.n == len(in.ring) {
+		nr := make([]wire.SequenceNumber, max(4, 2*len(in.ring)))
+		for i := range in.n {
+			nr[i] = in.ring[(in.head+i)%len(in.ring)]
+		}
+		in.ring, in.head = nr, 0
+	}
+	in.ring[(in.head+in.n)%len(in.ring)] = sn
+	in.n++
+}
+
+func (in *instance) oldest() wire.SequenceNumber { return in.ring[in.head] }
+
+func (in *instance) pop() {
+	in.head = (in.head + 1) % len(in.ring)
+	in.n--
+}
+
+// WriterHistory is the history cache of a writer (RTPS 2.5 §8.2.9): the
+// changes it still holds, in SN order, with KEEP_LAST / KEEP_ALL rules
+// applied per instance. Changes whose sequence number is at or below the
+// reclaim mark (acknowledged by every reliable reader) may be dropped to
+// make room. It is not safe for concurrent use; the Writer guards it.
+type WriterHistory struct {
+	cfg       HistoryConfig
+	entries   []histEntry // sorted by SN, entries[head:] in use
+	head      int
+	live      int
+	instances map[wire.KeyHash]*instance
+	free      []*instance // recycled instance records
+	reclaim   wire.SequenceNumber
+	release   func([]byte)
+}
+
+// NewWriterHistory returns an empty history. release, if not nil, is called
+// with the payload of every change the history drops, so that the caller
+// can recycle the buffer.
+func NewWriterHistory(cfg HistoryConfig, release func([]byte)) *WriterHistory {
+	if cfg.Depth <= 0 {
+		cfg.Depth = 1
+	}
+	return &WriterHistory{cfg: cfg, instances: make(map[wire.KeyHash]*instance), release: release}
+}
+
+// Len returns the number of changes held.
+func (h *WriterHistory) Len() int { return h.live }
+
+// MinSN returns the lowest sequence number held, or 0 when empty.
+func (h *WriterHistory) MinSN() wire.SequenceNumber {
+	for i := h.head; i < len(h.entries); i++ {
+		if !h.entries[i].removed {
+			return h.entries[i].c.SN
+		}
+	}
+	return 0
+}
+
+// Get returns the change with sequence number sn, if still held. The
+// returned pointer is valid until the history is next modified.
+func (h *WriterHistory) Get(sn wire.SequenceNumber) (*Change, bool) {
+	i := h.find(sn)
+	if i < 0 {
+		return nil, false
+	}
+	return &h.entries[i].c, true
+}
+
+func (h *WriterHistory) find(sn wire.SequenceNumber) int {
+	i := h.search(sn)
+	if i == len(h.entries) || h.entries[i].c.SN != sn || h.entries[i].removed {
+		return -1
+	}
+	return i
+}
+
+// search returns the index of the first entry in use with an SN >= sn.
+func (h *WriterHistory) search(sn wire.SequenceNumber) int {
+	lo, hi := h.head, len(h.entries)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if h.entries[m].c.SN < sn {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// limit returns l, or a huge value when l means unlimited.
+func limit(l int) int {
+	if l <= 0 {
+		return int(^uint(0) >> 1)
+	}
+	return l
+}
+
+// Full reports whether a write of an existing or new instance with key k
+// would fail with ErrHistoryFull now.
+func (h *WriterHistory) Full(k wire.KeyHash) bool {
+	return h.admit(k, false) != nil
+}
+
+// admit checks (and, with apply, makes) room for one more change of key k.
+func (h *WriterHistory) admit(k wire.KeyHash, apply bool) error {
+	in := h.instances[k]
+	// Per instance: KEEP_LAST replaces, KEEP_ALL needs a reclaimable one.
+	perInst := limit(h.cfg.MaxSamplesPerInstance)
+	if !h.cfg.KeepAll {
+		perInst = min(perInst, h.cfg.Depth)
+	}
+	if in != nil && in.n >= perInst {
+		old := in.oldest()
+		if h.cfg.KeepAll && old > h.reclaim {
+			return ErrHistoryFull
+		}
+		if apply {
+			h.remove(old)
+		}
+		return nil
+	}
+	if in == nil && len(h.instances) >= limit(h.cfg.MaxInstances) {
+		if !h.reclaimInstance(apply) {
+			return ErrOutOfResources
+		}
+	}
+	if h.live >= limit(h.cfg.MaxSamples) {
+		old := h.MinSN()
+		if old > h.reclaim {
+			return ErrHistoryFull
+		}
+		if apply {
+			h.remove(old)
+		}
+	}
+	return nil
+}
+
+// reclaimInstance finds the least recently written instance all of whose
+// changes are reclaimable and, with apply, drops it with its changes.
+func (h *WriterHistory) reclaimInstance(apply bool) bool {
+	var (
+		victim    *instance
+		victimKey wire.KeyHash
+		victimSN  wire.SequenceNumber
+	)
+	for k, in := range h.instances {
+		var last wire.SequenceNumber
+		if in.n > 0 {
+			last = in.ring[(in.head+in.n-1)%len(in.ring)]
+		}
+		if last > h.reclaim || (victim != nil && last >= victimSN) {
+			continue
+		}
+		victim, victimKey, victimSN = in, k, last
+	}
+	if victim == nil {
+		return false
+	}
+	if apply {
+		for victim.n > 0 {
+			h.remove(victim.oldest())
+		}
+		delete(h.instances, victimKey)
+		h.free = append(h.free, victim)
+	}
+	return true
+}
+
+// Add stores c (whose SN must be above every SN held), dropping what
+// KEEP_LAST replaces or what is reclaimable when a limit is reached.
+func (h *WriterHistory) Add(c Change) error {
+	if err := h.admit(c.KeyHash, true); err != nil {
+		return err
+	}
+	in := h.instances[c.KeyHash]
+	if in == nil {
+		if n := len(h.free); n > 0 {
+			in = h.free[n-1]
+			h.free = h.free[:n-1]
+		} else {
+			in = &instance{}
+		}
+		h.instances[c.KeyHash] = in
+	}
+	in.push(c.SN)
+	if h.head > 0 && len(h.entries) == cap(h.entries) {
+		h.compact()
+	}
+	h.entries = append(h.entries, histEntry{c: c})
+	h.live++
+	return nil
+}
+
+// compact moves the entries in use to the start of the slice.
+func (h *WriterHistory) compact() {
+	n := 0
+	for i := h.head; i < len(h.entries); i++ {
+		if !h.entries[i].removed {
+			h.entries[n] = h.entries[i]
+			n++
+		}
+	}
+	clear(h.entries[n:])
+	h.entries = h.entries[:n]
+	h.head = 0
+}
+
+// remove drops the change with sequence number sn. The caller keeps the
+// instance FIFO consistent: sn is always the oldest of its instance.
+func (h *WriterHistory) remove(sn wire.SequenceNumber) {
+	i := h.find(sn)
+	if i < 0 {
+		return
+	}
+	e := &h.entries[i]
+	if in := h.instances[e.c.KeyHash]; in != nil && in.n > 0 && in.oldest() == sn {
+		in.pop()
+	}
+	if h.release != nil && e.c.Payload != nil {
+		h.release(e.c.Payload)
+	}
+	e.c.Payload = nil
+	e.removed = true
+	h.live--
+	for h.head < len(h.entries) && h.entries[h.head].removed {
+		h.head++
+	}
+	if h.head == len(h.entries) {
+		h.entries = h.entries[:0]
+		h.head = 0
+	} else if h.head > 64 && h.head > len(h.entries)/2 {
+		h.compact()
+	}
+	// Many holes in the middle (KEEP_LAST of busy instances): compact
+	// when at most a quarter of the slots is live.
+	if n := len(h.entries) - h.head; n > 256 && h.live < n/4 {
+		h.compact()
+	}
+}
+
+// SetReclaim sets the reclaim mark: the changes up to sn are acknowledged
+// by every reliable reader and may be dropped to make room. With drop
+// (a volatile writer: nobody will ever ask for them again) they are
+// dropped at once.
+func (h *WriterHistory) SetReclaim(sn wire.SequenceNumber, drop bool) {
+	if sn > h.reclaim {
+		h.reclaim = sn
+	}
+	if !drop {
+		return
+	}
+	for h.live > 0 {
+		e := &h.entries[h.head]
+		if e.c.SN > h.reclaim {
+			break
+		}
+		in := h.instances[e.c.KeyHash]
+		h.remove(e.c.SN)
+		if in != nil && in.n == 0 {
+			delete(h.instances, e.c.KeyHash)
+			h.free = append(h.free, in)
+		}
+	}
+}
+
+// All calls yield for every change held with an SN in [from, to], in
+// order, until yield returns false.
+func (h *WriterHistory) All(from, to wire.SequenceNumber, yield func(*Change) bool) {
+	for i := h.search(from); i < len(h.entries) && h.entries[i].c.SN <= to; i++ {
+		if h.entries[i].removed {
+			continue
+		}
+		if !yield(&h.entries[i].c) {
+			return
+		}
+	}
+}

@@ -1,0 +1,714 @@
+package rtps
+
+import (
+	"sync"
+	"time"
+
+	"github.com/ddsgo/ddsgo/internal/wire"
+)
+
+// ReaderConfig configures a Reader. Zero values select the documented
+// defaults.
+type ReaderConfig struct {
+	// GUID of the reader.
+	GUID wire.GUID
+	// Version and Vendor go in the header of every message; zero values
+	// mean wire.ProtocolVersion25 and wire.VendorDDSGo.
+	Version wire.ProtocolVersion
+	Vendor  wire.VendorID
+	// Reliable makes the reader deliver the changes of reliable writers in
+	// order and exactly once, asking for what is missing.
+	Reliable bool
+	// HeartbeatResponseDelay delays the ACKNACK that answers a HEARTBEAT;
+	// 0 answers at once.
+	HeartbeatResponseDelay time.Duration
+	// MaxSampleSize bounds the size of a sample reassembled from DATA_FRAGs;
+	// 0 means DefaultMaxSampleSize. Larger samples are dropped and counted.
+	MaxSampleSize int
+	// MaxReassemblyBytes bounds the memory of the reassemblies in progress
+	// per writer; 0 means twice MaxSampleSize.
+	MaxReassemblyBytes int
+	// MaxReassemblies bounds the number of samples reassembled at once per
+	// writer; 0 means 8.
+	MaxReassemblies int
+	// Window is the number of sequence numbers past the next expected one
+	// that a reliable reader buffers per writer (out-of-order changes
+	// further ahead are dropped, and asked for again later); 0 means 512.
+	Window int
+	// MaxBufferedBytes bounds the payload buffered out of order per writer;
+	// 0 means 32 MiB.
+	MaxBufferedBytes int
+	// Schedule, if not nil, is called (with the reader's lock held) when
+	// the reader's earliest deadline becomes earlier than the one it last
+	// reported; the event loop must then call Tick at that time. It must
+	// not block nor call back into the reader.
+	Schedule func(deadline time.Time)
+}
+
+func (c *ReaderConfig) setDefaults() {
+	if c.Version == (wire.ProtocolVersion{}) {
+		c.Version = wire.ProtocolVersion25
+	}
+	if c.Vendor == (wire.VendorID{}) {
+		c.Vendor = wire.VendorDDSGo
+	}
+	if c.MaxSampleSize <= 0 {
+		c.MaxSampleSize = DefaultMaxSampleSize
+	}
+	if c.MaxReassemblyBytes <= 0 {
+		c.MaxReassemblyBytes = 2 * c.MaxSampleSize
+	}
+	if c.MaxReassemblies <= 0 {
+		c.MaxReassemblies = 8
+	}
+	if c.Window <= 0 {
+		c.Window = 512
+	}
+	if c.MaxBufferedBytes <= 0 {
+		c.MaxBufferedBytes = 32 << 20
+	}
+}
+
+// WriterProxyInfo describes a matched remote writer.
+type WriterProxyInfo struct {
+	GUID     wire.GUID
+	Reliable bool
+	// Vendor of the writer's participant, to interpret vendor-specific
+	// inline QoS.
+	Vendor wire.VendorID
+	// Unicast and Multicast are the writer's locators (or its
+	// participant's defaults). ACKNACKs go to the unicast ones, or to the
+	// multicast ones when there is no unicast locator.
+	Unicast   []wire.Locator
+	Multicast []wire.Locator
+}
+
+// Sample is a change delivered by a Reader.
+type Sample struct {
+	Writer wire.GUID
+	SN     wire.SequenceNumber
+	Kind   ChangeKind
+	// KeyHash is the PID_KEY_HASH of the inline QoS, when HasKeyHash.
+	KeyHash    wire.KeyHash
+	HasKeyHash bool
+	// KeyOnly says Payload is the serialized key (DATA with the K flag),
+	// not a whole sample; a not-alive change may also have no payload.
+	KeyOnly         bool
+	SourceTimestamp wire.Time
+	// Payload is the serialized payload, encapsulation header included.
+	// It aliases the receive buffer or a reader buffer: it is valid only
+	// during the deliver callback.
+	Payload []byte
+}
+
+// DeliverFunc receives the samples a Reader delivers. It returns whether
+// it accepted the sample: false refuses it (the reader history cache has
+// no room). A reliable reader then keeps that change unacknowledged and
+// stops delivering that writer's changes until it receives it again (see
+// Reader.Retry); a best-effort reader drops it.
+type DeliverFunc func(*Sample) bool
+
+// ReaderStats are counters of a Reader.
+type ReaderStats struct {
+	Delivered         uint64 // samples passed to the deliver callback and accepted
+	Refused           uint64 // samples the deliver callback refused (dropped; reliable: asked for again)
+	Consumed          uint64 // changes without data to deliver (filtered, no payload nor status)
+	Duplicates        uint64 // changes received again, dropped
+	Old               uint64 // best effort: changes older than the last delivered, dropped
+	OutOfWindow       uint64 // changes too far ahead of the next expected, dropped
+	BufferFull        uint64 // out-of-order changes dropped for MaxBufferedBytes
+	Lost              uint64 // changes a writer no longer had (HEARTBEAT firstSN moved past them)
+	UnknownWriter     uint64 // submessages from writers not matched
+	WrongReader       uint64 // submessages addressed to another reader
+	BadInlineQoS      uint64 // changes whose inline QoS could not be read
+	Oversize          uint64 // fragmented samples above MaxSampleSize
+	BadFragments      uint64 // DATA_FRAGs inconsistent with the reassembly in progress
+	ReassemblyDropped uint64 // DATA_FRAGs dropped for lack of reassembly room
+	ReassemblyEvicted uint64 // reassemblies given up to make room or because they went stale
+	HeartbeatsDup     uint64 // HEARTBEATs and HEARTBEAT_FRAGs with an old count
+	AckNacksSent      uint64
+	NackFragsSent     uint64
+}
+
+// sampleMeta is what a change says besides its payload.
+type sampleMeta struct {
+	kind       ChangeKind
+	keyHash    wire.KeyHash
+	hasKeyHash bool
+	keyOnly    bool
+	skip       bool // nothing to deliver
+	ts         wire.Time
+}
+
+// Slot states of the out-of-order window.
+const (
+	slotEmpty = iota
+	slotSample
+	slotIrrelevant
+)
+
+type slot struct {
+	state uint8
+	sn    wire.SequenceNumber
+	meta  sampleMeta
+	buf   []byte
+}
+
+// writerProxy is the reader's state for one matched writer (RTPS 2.5
+// §8.4.10.4 WriterProxy).
+type writerProxy struct {
+	info     WriterProxyInfo
+	dest     []wire.Locator
+	reliable bool
+	// next is the lowest SN not yet delivered nor known irrelevant.
+	next wire.SequenceNumber
+	// maxSeen is the highest SN known to exist (HEARTBEAT, DATA, GAP).
+	maxSeen   wire.SequenceNumber
+	hbCount   wire.Count
+	seenHB    bool
+	hbfCount  wire.Count
+	seenHBF   bool
+	ackCount  wire.Count
+	nfCount   wire.Count
+	slots     []slot // ring indexed by SN modulo len, allocated on demand
+	bufBytes  int
+	frags     []*reassembly
+	fragBytes int
+	ackAt     time.Time
+	// refused says the deliver callback refused next: delivery from this
+	// writer waits for next to come again, which Retry asks for.
+	refused bool
+}
+
+// Reader is the stateful RTPS reader (RTPS 2.5 §8.4.10), best-effort or
+// reliable. It owns no goroutine nor timer: methods take the current time
+// and the event loop calls Tick at the deadlines the reader reports. All
+// methods are safe for concurrent use; the deliver callback runs with the
+// reader's lock held and must not call back into the reader.
+type Reader struct {
+	mu       sync.Mutex
+	cfg      ReaderConfig
+	deliver  DeliverFunc
+	writers  map[wire.GUID]*writerProxy
+	list     []*writerProxy
+	mb       msgBuilder
+	sample   Sample
+	pool     fragPool
+	reported time.Time
+	stats    ReaderStats
+}
+
+// NewReader returns a reader that passes the samples it delivers to
+// deliver (nil accepts and drops them) and sends ACKNACKs and NACK_FRAGs
+// through out.
+func NewReader(cfg ReaderConfig, deliver DeliverFunc, out Sender) *Reader {
+	cfg.setDefaults()
+	r := &Reader{cfg: cfg, deliver: deliver, writers: make(map[wire.GUID]*writerProxy)}
+	r.mb.init(wire.Header{Version: cfg.Version, Vendor: cfg.Vendor, Prefix: cfg.GUID.Prefix}, DefaultMaxMessageSize, out)
+	return r
+}
+
+// GUID returns the reader's GUID.
+func (r *Reader) GUID() wire.GUID { return r.cfg.GUID }
+
+// Stats returns a snapshot of the reader's counters.
+func (r *Reader) Stats() ReaderStats {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stats
+}
+
+// MemoryInUse returns the octets the reader holds for out-of-order changes
+// and reassemblies in progress, over all writers.
+func (r *Reader) MemoryInUse() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, p := range r.list {
+		n += p.bufBytes + p.fragBytes
+	}
+	return n
+}
+
+// AddWriter matches a remote writer. A reliable reader sends a reliable
+// writer a pre-emptive ACKNACK at once (base 1, empty set), so the writer
+// learns about the reader without waiting for a HEARTBEAT.
+func (r *Reader) AddWriter(w WriterProxyInfo, now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.writers[w.GUID] != nil {
+		return
+	}
+	p := &writerProxy{info: w, dest: destination(w.Unicast, w.Multicast), next: 1}
+	p.reliable = w.Reliable && r.cfg.Reliable
+	r.writers[w.GUID] = p
+	r.list = append(r.list, p)
+	if p.reliable {
+		r.sendAck(p)
+	}
+}
+
+// RemoveWriter unmatches a writer and frees what the reader holds for it.
+func (r *Reader) RemoveWriter(g wire.GUID) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.writers[g]
+	if p == nil {
+		return
+	}
+	delete(r.writers, g)
+	for i, q := range r.list {
+		if q == p {
+			r.list = append(r.list[:i], r.list[i+1:]...)
+			break
+		}
+	}
+}
+
+// MatchedWriters returns the number of matched writers.
+func (r *Reader) MatchedWriters() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.list)
+}
+
+// proxy finds the writer of a submessage and checks that it is addressed to
+// this reader.
+func (r *Reader) proxy(src wire.GuidPrefix, writer, reader wire.EntityID) *writerProxy {
+	p := r.writers[wire.GUID{Prefix: src, Entity: writer}]
+	if p == nil {
+		r.stats.UnknownWriter++
+		return nil
+	}
+	if reader != wire.EntityIDUnknown && reader != r.cfg.GUID.Entity {
+		r.stats.WrongReader++
+		return nil
+	}
+	return p
+}
+
+// parseMeta fills m from the flags and inline QoS of a DATA or DATA_FRAG.
+func (r *Reader) parseMeta(m *sampleMeta, q []byte, be bool, vendor wire.VendorID, data, key bool) {
+	*m = sampleMeta{keyOnly: key}
+	var status wire.StatusInfo
+	hasStatus := false
+	if len(q) > 0 {
+		pr := wire.NewParameterReader(q, be, vendor)
+		for prm, ok := pr.Next(); ok; prm, ok = pr.Next() {
+			switch prm.ID {
+			case wire.PIDKeyHash:
+				if len(prm.Value) >= 16 {
+					m.keyHash = wire.KeyHash(prm.Value[:16])
+					m.hasKeyHash = true
+				}
+			case wire.PIDStatusInfo:
+				if s, _, err := wire.ParseStatusInfo(prm.Value); err == nil {
+					status, hasStatus = s, true
+				}
+			default: // other inline QoS: not needed here
+			}
+		}
+		if pr.Err() != nil {
+			r.stats.BadInlineQoS++
+			m.skip = true
+			return
+		}
+	}
+	switch {
+	case hasStatus && status&wire.StatusInfoFiltered != 0:
+		m.skip = true
+	case hasStatus:
+		m.kind = kindFromStatusInfo(status)
+		m.skip = m.kind == Alive && !data
+	default:
+		m.skip = !data
+	}
+}
+
+// HandleData processes a DATA from the participant src, with the source
+// timestamp ts of the INFO_TS before it (wire.TimeInvalid when none).
+func (r *Reader) HandleData(src wire.GuidPrefix, d *wire.Data, ts wire.Time, now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.proxy(src, d.WriterID, d.ReaderID)
+	if p == nil {
+		return
+	}
+	var m sampleMeta
+	r.parseMeta(&m, d.InlineQoS, d.BigEndian, p.info.Vendor, d.DataFlag, d.KeyFlag)
+	m.ts = ts
+	var payload []byte
+	if d.DataFlag || d.KeyFlag {
+		payload = d.SerializedPayload
+	}
+	r.receive(p, d.WriterSN, &m, payload, false)
+}
+
+// receive accepts one complete change. With owned, payload is a reader
+// buffer that the window may keep (else it is recycled).
+func (r *Reader) receive(p *writerProxy, sn wire.SequenceNumber, m *sampleMeta, payload []byte, owned bool) {
+	if sn > p.maxSeen {
+		p.maxSeen = sn
+	}
+	if !p.reliable {
+		if sn < p.next {
+			r.stats.Old++
+			r.recycle(payload, owned)
+			return
+		}
+		p.next = sn + 1
+		r.dropFragsBelow(p)
+		r.deliverOne(p, sn, m, payload) // a refusal just drops it
+		r.recycle(payload, owned)
+		return
+	}
+	switch {
+	case sn < p.next:
+		r.stats.Duplicates++
+		r.recycle(payload, owned)
+		return
+	case sn == p.next:
+		ok := r.deliverOne(p, sn, m, payload)
+		r.recycle(payload, owned)
+		if !ok {
+			p.refused = true
+			return
+		}
+		p.refused = false
+		p.next++
+		r.drain(p)
+		return
+	case sn >= p.next+wire.SequenceNumber(r.cfg.Window):
+		r.stats.OutOfWindow++
+		r.recycle(payload, owned)
+		return
+	}
+	s := r.slot(p, sn)
+	if s.state != slotEmpty && s.sn == sn {
+		r.stats.Duplicates++
+		r.recycle(payload, owned)
+		return
+	}
+	if p.bufBytes+len(payload) > r.cfg.MaxBufferedBytes {
+		r.stats.BufferFull++
+		r.recycle(payload, owned)
+		return
+	}
+	s.state, s.sn, s.meta = slotSample, sn, *m
+	if owned {
+		r.recycle(s.buf, true)
+		s.buf = payload
+	} else {
+		s.buf = append(s.buf[:0], payload...)
+	}
+	p.bufBytes += len(payload)
+}
+
+// slot returns the window slot of sn, allocating the window on first use.
+func (r *Reader) slot(p *writerProxy, sn wire.SequenceNumber) *slot {
+	if p.slots == nil {
+		p.slots = make([]slot, r.cfg.Window)
+	}
+	return &p.slots[uint64(sn)%uint64(len(p.slots))]
+}
+
+// held reports whether the window holds sn (a sample or irrelevant).
+func (r *Reader) held(p *writerProxy, sn wire.SequenceNumber) bool {
+	if p.slots == nil {
+		return false
+	}
+	s := &p.slots[uint64(sn)%uint64(len(p.slots))]
+	return s.state != slotEmpty && s.sn == sn
+}
+
+// deliverOne passes a change to the deliver callback, unless it carries
+// nothing to deliver, and reports whether the change was consumed (false:
+// the callback refused it).
+func (r *Reader) deliverOne(p *writerProxy, sn wire.SequenceNumber, m *sampleMeta, payload []byte) bool {
+	if m.skip {
+		r.stats.Consumed++
+		return true
+	}
+	r.sample = Sample{
+		Writer:          p.info.GUID,
+		SN:              sn,
+		Kind:            m.kind,
+		KeyHash:         m.keyHash,
+		HasKeyHash:      m.hasKeyHash,
+		KeyOnly:         m.keyOnly,
+		SourceTimestamp: m.ts,
+		Payload:         payload,
+	}
+	if r.deliver != nil && !r.deliver(&r.sample) {
+		r.sample.Payload = nil
+		r.stats.Refused++
+		return false
+	}
+	r.sample.Payload = nil
+	r.stats.Delivered++
+	return true
+}
+
+// drain delivers the buffered changes that follow next in order. When the
+// callback refuses one, its slot is emptied and next stays on it.
+func (r *Reader) drain(p *writerProxy) {
+	for p.slots != nil && !p.refused {
+		s := &p.slots[uint64(p.next)%uint64(len(p.slots))]
+		if s.state == slotEmpty || s.sn != p.next {
+			break
+		}
+		if !r.release(p, s, true) {
+			p.refused = true
+			break
+		}
+		p.next++
+	}
+	r.dropFragsBelow(p)
+}
+
+// release empties a slot, delivering its sample first with deliver, and
+// reports whether the sample (if delivered) was accepted.
+func (r *Reader) release(p *writerProxy, s *slot, deliver bool) bool {
+	ok := true
+	if s.state == slotSample {
+		if deliver {
+			ok = r.deliverOne(p, s.sn, &s.meta, s.buf)
+		}
+		p.bufBytes -= len(s.buf)
+		if cap(s.buf) > maxSlotRetain {
+			r.recycle(s.buf, true)
+			s.buf = nil
+		}
+	}
+	s.state = slotEmpty
+	return ok
+}
+
+// maxSlotRetain is the largest buffer a window slot keeps for reuse.
+const maxSlotRetain = 8 << 10
+
+// advanceTo moves next to target, delivering in order what the window
+// holds below it; with lost, the changes not held count as lost. Changes
+// the callback refuses there are dropped: the writer no longer has them.
+func (r *Reader) advanceTo(p *writerProxy, target wire.SequenceNumber, lost bool) {
+	if target <= p.next {
+		return
+	}
+	span := target - p.next
+	if p.slots != nil {
+		n := min(span, wire.SequenceNumber(len(p.slots)))
+		for k := range n {
+			sn := p.next + k
+			s := &p.slots[uint64(sn)%uint64(len(p.slots))]
+			if s.state != slotEmpty && s.sn == sn {
+				span--
+				r.release(p, s, true)
+			}
+		}
+	}
+	if lost {
+		r.stats.Lost += uint64(span)
+	}
+	p.next = target
+	p.refused = false
+	if target-1 > p.maxSeen {
+		p.maxSeen = target - 1
+	}
+	r.drain(p)
+}
+
+// markIrrelevant records that sn will not come (GAP).
+func (r *Reader) markIrrelevant(p *writerProxy, sn wire.SequenceNumber) {
+	if sn < p.next || sn >= p.next+wire.SequenceNumber(r.cfg.Window) {
+		return
+	}
+	s := r.slot(p, sn)
+	if s.state != slotEmpty && s.sn == sn {
+		return
+	}
+	s.state, s.sn = slotIrrelevant, sn
+}
+
+// HandleGap processes a GAP from the participant src.
+func (r *Reader) HandleGap(src wire.GuidPrefix, g *wire.Gap, now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.proxy(src, g.WriterID, g.ReaderID)
+	if p == nil || !p.reliable {
+		return
+	}
+	start, end := g.GapStart, g.GapList.Base
+	if start <= p.next && end > p.next {
+		r.advanceTo(p, end, false)
+	} else if start > p.next {
+		end := min(end, p.next+wire.SequenceNumber(r.cfg.Window))
+		for sn := start; sn < end; sn++ {
+			r.markIrrelevant(p, sn)
+		}
+	}
+	for sn := range g.GapList.All {
+		if sn > p.maxSeen {
+			p.maxSeen = sn
+		}
+		r.markIrrelevant(p, sn)
+	}
+	if g.GapList.Base-1 > p.maxSeen {
+		p.maxSeen = g.GapList.Base - 1
+	}
+	r.drain(p)
+}
+
+// HandleHeartbeat processes a HEARTBEAT from the participant src.
+func (r *Reader) HandleHeartbeat(src wire.GuidPrefix, h *wire.Heartbeat, now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.proxy(src, h.WriterID, h.ReaderID)
+	if p == nil || !p.reliable {
+		return
+	}
+	if p.seenHB && h.Count <= p.hbCount {
+		r.stats.HeartbeatsDup++
+		return
+	}
+	started := p.seenHB || p.next > 1
+	p.seenHB, p.hbCount = true, h.Count
+	if h.LastSN > p.maxSeen {
+		p.maxSeen = h.LastSN
+	}
+	if h.FirstSN > p.next {
+		r.advanceTo(p, h.FirstSN, started)
+	}
+	if !h.Final || r.missing(p) {
+		r.scheduleAck(p, now)
+	}
+}
+
+// HandleHeartbeatFrag processes a HEARTBEAT_FRAG from the participant src:
+// it triggers a NACK_FRAG for the missing fragments of that change.
+func (r *Reader) HandleHeartbeatFrag(src wire.GuidPrefix, h *wire.HeartbeatFrag, now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.proxy(src, h.WriterID, h.ReaderID)
+	if p == nil || !p.reliable {
+		return
+	}
+	if p.seenHBF && h.Count <= p.hbfCount {
+		r.stats.HeartbeatsDup++
+		return
+	}
+	p.seenHBF, p.hbfCount = true, h.Count
+	if h.WriterSN < p.next {
+		return
+	}
+	if h.WriterSN > p.maxSeen {
+		p.maxSeen = h.WriterSN
+	}
+	if ra := p.findFrag(h.WriterSN); ra != nil && ra.got < ra.total {
+		r.scheduleAck(p, now)
+	}
+}
+
+// missing reports whether changes up to maxSeen are missing.
+func (r *Reader) missing(p *writerProxy) bool {
+	return p.maxSeen >= p.next
+}
+
+// scheduleAck answers now or after the heartbeat response delay.
+func (r *Reader) scheduleAck(p *writerProxy, now time.Time) {
+	if r.cfg.HeartbeatResponseDelay <= 0 {
+		r.sendAck(p)
+		return
+	}
+	if p.ackAt.IsZero() {
+		p.ackAt = now.Add(r.cfg.HeartbeatResponseDelay)
+		r.schedule(p.ackAt)
+	}
+}
+
+// maxNackFrags bounds the NACK_FRAGs sent per partial sample at once.
+const maxNackFrags = 8
+
+// sendAck sends the writer an ACKNACK (acknowledging everything below next
+// and asking for the changes missing up to maxSeen) and NACK_FRAGs for the
+// samples partially received.
+func (r *Reader) sendAck(p *writerProxy) {
+	p.ackAt = time.Time{}
+	a := wire.AckNack{
+		Final:    true,
+		ReaderID: r.cfg.GUID.Entity,
+		WriterID: p.info.GUID.Entity,
+	}
+	a.ReaderSNState.Base = p.next
+	last := min(p.maxSeen, p.next+wire.MaxSetBits-1)
+	for sn := p.next; sn <= last; sn++ {
+		if !r.held(p, sn) && p.findFrag(sn) == nil {
+			a.ReaderSNState.Add(sn)
+		}
+	}
+	p.ackCount++
+	a.Count = p.ackCount
+	r.mb.start(p.dest, p.info.GUID.Prefix, true)
+	r.mb.reserve(a.Len())
+	r.mb.buf = a.Append(r.mb.buf)
+	r.stats.AckNacksSent++
+	for _, ra := range p.frags {
+		if ra.sn < p.next || ra.sn > p.maxSeen || ra.got == ra.total {
+			continue
+		}
+		r.appendNackFrags(p, ra)
+	}
+	r.mb.flush()
+}
+
+// Retry asks again, at once, every writer for the change the deliver
+// callback refused last (an ACKNACK whose bitmap starts with it), so that
+// delivery resumes when the writer resends it. Call it when the callback
+// can accept samples again; it must not be called from the callback (the
+// reader's lock is held there): post it to the event loop instead.
+func (r *Reader) Retry(now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range r.list {
+		if p.refused {
+			r.sendAck(p)
+		}
+	}
+}
+
+// Tick sends the ACKNACKs that are due at now and returns the next
+// deadline (zero: none).
+func (r *Reader) Tick(now time.Time) time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var next time.Time
+	for _, p := range r.list {
+		if !p.ackAt.IsZero() && !now.Before(p.ackAt) {
+			r.sendAck(p)
+		}
+		next = deadlineMin(next, p.ackAt)
+	}
+	r.reported = next
+	return next
+}
+
+// Deadline returns the reader's earliest deadline (zero: none).
+func (r *Reader) Deadline() time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var next time.Time
+	for _, p := range r.list {
+		next = deadlineMin(next, p.ackAt)
+	}
+	return next
+}
+
+// schedule reports a deadline earlier than the last one reported.
+func (r *Reader) schedule(t time.Time) {
+	if r.cfg.Schedule == nil || t.IsZero() {
+		return
+	}
+	if r.reported.IsZero() || t.Before(r.reported) {
+		r.reported = t
+		r.cfg.Schedule(t)
+	}
+}

@@ -1,0 +1,982 @@
+package rtps
+
+import (
+	"sync"
+	"time"
+
+	"github.com/ddsgo/ddsgo/internal/wire"
+)
+
+// WriterConfig configures a Writer. Zero values select the documented
+// defaults.
+type WriterConfig struct {
+	// GUID of the writer.
+	GUID wire.GUID
+	// Version and Vendor go in the header of every message; zero values
+	// mean wire.ProtocolVersion25 and wire.VendorDDSGo.
+	Version wire.ProtocolVersion
+	Vendor  wire.VendorID
+	// Reliable makes the writer keep changes until reliable readers
+	// acknowledge them and repair what they report missing.
+	Reliable bool
+	// TransientLocal keeps the history for readers that match later;
+	// otherwise (VOLATILE) late joiners only get changes written after
+	// they matched, and acknowledged changes are dropped at once.
+	TransientLocal bool
+	// Keyed says the topic has a key: changes carry a key hash.
+	Keyed bool
+	// History sets the history kind, depth and resource limits.
+	History HistoryConfig
+	// HeartbeatPeriod is the period of HEARTBEATs while a reliable reader
+	// has unacknowledged changes; 0 means DefaultHeartbeatPeriod.
+	HeartbeatPeriod time.Duration
+	// NackResponseDelay delays the repairs an ACKNACK or NACK_FRAG asks
+	// for, so that requests of several readers are served together; 0
+	// answers at once.
+	NackResponseDelay time.Duration
+	// PiggybackEvery sends a HEARTBEAT with new data once every that many
+	// writes, and always when the last HEARTBEAT is older than a quarter of
+	// HeartbeatPeriod or everything before was acknowledged (so that at low
+	// rates every write has one); 0 means 8.
+	PiggybackEvery int
+	// MaxMessageSize bounds the datagrams built; 0 means
+	// DefaultMaxMessageSize.
+	MaxMessageSize int
+	// FragmentSize is the DATA_FRAG fragment size; 0 means
+	// DefaultFragmentSize.
+	FragmentSize int
+	// FragmentThreshold is the largest payload sent in one DATA; larger
+	// ones go in DATA_FRAGs. 0 means FragmentSize, like Cyclone DDS.
+	FragmentThreshold int
+	// MaxRepairBytes bounds the payload resent in answer to one ACKNACK
+	// (at least one change is always resent); 0 means 8 MiB.
+	MaxRepairBytes int
+	// MaxUnackedBytes is the flow-control window of a writer with reliable
+	// readers: the payload (plus 64 octets per change and 1 KiB per
+	// datagram, for what the receiver's socket buffer is charged) sent but
+	// not acknowledged by every reliable reader. Write still stores the changes
+	// beyond it but sends them when acknowledgments make room, and the
+	// writer asks for acknowledgments once half of it is used. 0 means
+	// DefaultMaxUnackedBytes; a negative value disables the window.
+	MaxUnackedBytes int
+	// MaxUnackedChanges bounds the number of changes in the flow-control
+	// window; 0 means DefaultMaxUnackedChanges. It only applies when
+	// MaxUnackedBytes does.
+	MaxUnackedChanges int
+	// NackSuppression is how long a change resent to a reader is not resent
+	// to it again: later requests for it in that time are ignored (counted
+	// in WriterStats.NacksSuppressed), since the repair is likely still on
+	// its way. 0 means DefaultNackSuppression; a negative value disables it.
+	NackSuppression time.Duration
+	// InlineKeyHash puts PID_KEY_HASH in the inline QoS of alive samples
+	// too (it is always sent with disposes and unregisters, and with every
+	// sample when a matched reader expects inline QoS).
+	InlineKeyHash bool
+	// Release, if not nil, receives the payload of every change the
+	// history drops, so that the caller can recycle the buffer.
+	Release func([]byte)
+	// Schedule, if not nil, is called (with the writer's lock held) when
+	// the writer's earliest deadline becomes earlier than the one it last
+	// reported; the event loop must then call Tick at that time. It must
+	// not block nor call back into the writer.
+	Schedule func(deadline time.Time)
+}
+
+func (c *WriterConfig) setDefaults() {
+	if c.Version == (wire.ProtocolVersion{}) {
+		c.Version = wire.ProtocolVersion25
+	}
+	if c.Vendor == (wire.VendorID{}) {
+		c.Vendor = wire.VendorDDSGo
+	}
+	if c.HeartbeatPeriod <= 0 {
+		c.HeartbeatPeriod = DefaultHeartbeatPeriod
+	}
+	if c.PiggybackEvery <= 0 {
+		c.PiggybackEvery = 8
+	}
+	if c.MaxMessageSize <= 0 {
+		c.MaxMessageSize = DefaultMaxMessageSize
+	}
+	if c.FragmentSize <= 0 {
+		c.FragmentSize = DefaultFragmentSize
+	}
+	c.FragmentSize = min(c.FragmentSize, 65535)
+	if c.FragmentThreshold <= 0 {
+		c.FragmentThreshold = c.FragmentSize
+	}
+	if c.MaxRepairBytes <= 0 {
+		c.MaxRepairBytes = 8 << 20
+	}
+	if c.MaxUnackedBytes == 0 {
+		c.MaxUnackedBytes = DefaultMaxUnackedBytes
+	}
+	if c.MaxUnackedChanges <= 0 {
+		c.MaxUnackedChanges = DefaultMaxUnackedChanges
+	}
+	if c.NackSuppression == 0 {
+		c.NackSuppression = DefaultNackSuppression
+	}
+}
+
+// ReaderProxyInfo describes a matched remote reader.
+type ReaderProxyInfo struct {
+	GUID             wire.GUID
+	Reliable         bool
+	ExpectsInlineQoS bool
+	// Volatile says the reader's DURABILITY is VOLATILE: it wants no
+	// history, only the changes written after it matched, even from a
+	// transient-local writer (DDS 1.4 §2.2.3.4).
+	Volatile bool
+	// Unicast and Multicast are the reader's locators (or its
+	// participant's defaults). Messages go to the unicast ones, or to the
+	// multicast ones when there is no unicast locator.
+	Unicast   []wire.Locator
+	Multicast []wire.Locator
+}
+
+// WriterStats are counters of a Writer.
+type WriterStats struct {
+	Written           uint64 // changes written
+	DataSent          uint64 // DATA submessages sent (first transmission)
+	DataFragSent      uint64 // DATA_FRAG submessages sent (first transmission)
+	Retransmits       uint64 // DATA and DATA_FRAG submessages resent
+	GapsSent          uint64
+	HeartbeatsSent    uint64
+	HeartbeatFragSent uint64
+	AckNacks          uint64 // ACKNACKs accepted
+	NackFrags         uint64 // NACK_FRAGs accepted
+	Duplicates        uint64 // ACKNACKs and NACK_FRAGs dropped for an old count
+	UnknownReader     uint64 // ACKNACKs and NACK_FRAGs from readers not matched
+	FragRequestsLost  uint64 // NACK_FRAG requests dropped because too many were pending
+	NacksSuppressed   uint64 // requested changes not resent because they just were
+	Deferred          uint64 // changes whose first transmission waited for the flow-control window
+	Messages          uint64 // datagrams sent
+}
+
+// maxFragRequests bounds the NACK_FRAG requests pending per reader.
+const maxFragRequests = 16
+
+type fragRequest struct {
+	sn  wire.SequenceNumber
+	set wire.FragmentNumberSet
+}
+
+// readerProxy is the writer's state for one matched reader (RTPS 2.5
+// §8.4.7.5 ReaderProxy).
+type readerProxy struct {
+	info ReaderProxyInfo
+	dest []wire.Locator
+	// acked: every change up to it is acknowledged (or irrelevant).
+	acked wire.SequenceNumber
+	// firstRelevant is the first change the reader may receive: 1 for a
+	// transient-local writer, the next SN at match time for a volatile one.
+	firstRelevant wire.SequenceNumber
+	ackCount      wire.Count
+	nackFragCount wire.Count
+	seenAck       bool
+	seenNackFrag  bool
+	req           wire.SequenceNumberSet
+	hasReq        bool
+	fragReqs      [maxFragRequests]fragRequest
+	nFragReqs     int
+	gapBelow      bool // send GAP [1, firstRelevant)
+	hbDue         bool // send a directed HEARTBEAT
+	repairAt      time.Time
+	rexmit        rexmitTable // recent retransmissions, for NACK suppression
+}
+
+// Writer is the stateful RTPS writer (RTPS 2.5 §8.4.9), best-effort or
+// reliable. It owns no goroutine nor timer: methods take the current time
+// and the event loop calls Tick at the deadlines the writer reports. All
+// methods are safe for concurrent use.
+type Writer struct {
+	mu     sync.Mutex
+	cfg    WriterConfig
+	hist   *WriterHistory
+	lastSN wire.SequenceNumber
+	// sentSN is the last change sent for the first time (or skipped):
+	// changes after it wait for the flow-control window. HEARTBEATs
+	// announce up to sentSN.
+	sentSN wire.SequenceNumber
+	flow   sizeFIFO // costs of the changes in (flow.base, sentSN]
+	// flowAsked: a HEARTBEAT asked for acknowledgments because half of
+	// the window was used, and they have not moved it since.
+	flowAsked bool
+	epoch     time.Time // origin of the retransmission times
+	hasEpoch  bool
+	readers   []*readerProxy
+	dataDest  []wire.Locator
+	inlineQ   bool // some reader expects inline QoS
+	reliable  int  // reliable readers matched
+	ackedAll  wire.SequenceNumber
+	hbCount   wire.Count
+	hbfCount  wire.Count
+	nextHB    time.Time
+	lastHB    time.Time
+	sinceHB   int
+	mb        msgBuilder
+	qos       []byte
+	waitCh    chan struct{}
+	reported  time.Time
+	stats     WriterStats
+}
+
+// NewWriter returns a writer that sends through out.
+func NewWriter(cfg WriterConfig, out Sender) *Writer {
+	cfg.setDefaults()
+	w := &Writer{cfg: cfg, hist: NewWriterHistory(cfg.History, cfg.Release)}
+	w.mb.init(wire.Header{Version: cfg.Version, Vendor: cfg.Vendor, Prefix: cfg.GUID.Prefix}, cfg.MaxMessageSize, out)
+	w.qos = make([]byte, 0, 64)
+	return w
+}
+
+// GUID returns the writer's GUID.
+func (w *Writer) GUID() wire.GUID { return w.cfg.GUID }
+
+// Stats returns a snapshot of the writer's counters.
+func (w *Writer) Stats() WriterStats {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := w.stats
+	s.Messages = uint64(w.mb.sent)
+	return s
+}
+
+// LastSN returns the sequence number of the last change written.
+func (w *Writer) LastSN() wire.SequenceNumber {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.lastSN
+}
+
+// HistoryLen returns the number of changes the history holds.
+func (w *Writer) HistoryLen() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.hist.Len()
+}
+
+// AddReader matches a remote reader. A reliable reader of a
+// transient-local writer gets a HEARTBEAT announcing the history (and
+// then repairs); a best-effort one gets the history sent at once. A reader
+// of a volatile writer, and a volatile reader, only get changes written
+// from now on.
+func (w *Writer) AddReader(r ReaderProxyInfo, now time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.findReader(r.GUID) != nil {
+		return
+	}
+	p := &readerProxy{info: r, dest: destination(r.Unicast, r.Multicast)}
+	p.info.Reliable = r.Reliable && w.cfg.Reliable
+	if w.cfg.TransientLocal && !r.Volatile {
+		p.firstRelevant = 1
+	} else {
+		p.firstRelevant = w.lastSN + 1
+		p.acked = w.lastSN
+		p.gapBelow = w.lastSN > 0
+	}
+	w.readers = append(w.readers, p)
+	w.rebuildDest()
+	if p.info.Reliable {
+		w.reliable++
+		w.updateAcked()
+		p.hbDue = true
+		w.repair(p, now)
+		w.armHeartbeat(now)
+	} else if w.cfg.TransientLocal && !r.Volatile && w.hist.Len() > 0 {
+		w.sendHistory(p)
+	}
+}
+
+// RemoveReader unmatches a reader.
+func (w *Writer) RemoveReader(g wire.GUID) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i, p := range w.readers {
+		if p.info.GUID == g {
+			w.readers = append(w.readers[:i], w.readers[i+1:]...)
+			if p.info.Reliable {
+				w.reliable--
+			}
+			w.rebuildDest()
+			// RemoveReader takes no time: the last HEARTBEAT's stands for it
+			// (it only times the HEARTBEATs). Without reliable readers the
+			// changes waiting for the window go before the history drops them.
+			if w.reliable == 0 {
+				w.sendPending(w.lastHB)
+			}
+			w.updateAcked()
+			w.sendPending(w.lastHB)
+			return
+		}
+	}
+}
+
+// MatchedReaders returns the number of matched readers.
+func (w *Writer) MatchedReaders() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.readers)
+}
+
+func (w *Writer) findReader(g wire.GUID) *readerProxy {
+	for _, p := range w.readers {
+		if p.info.GUID == g {
+			return p
+		}
+	}
+	return nil
+}
+
+func (w *Writer) rebuildDest() {
+	w.dataDest = w.dataDest[:0]
+	w.inlineQ = false
+	for _, p := range w.readers {
+		w.dataDest = appendLocators(w.dataDest, p.dest)
+		w.inlineQ = w.inlineQ || p.info.ExpectsInlineQoS
+	}
+}
+
+// updateAcked recomputes the SN acknowledged by every reliable reader,
+// lets the history drop or reclaim what is acknowledged, and wakes
+// AckWait waiters when it moved.
+func (w *Writer) updateAcked() {
+	acked := w.lastSN
+	for _, p := range w.readers {
+		if p.info.Reliable && p.acked < acked {
+			acked = p.acked
+		}
+	}
+	// The window only moves forward: a transient-local late joiner that
+	// acknowledges less than the others holds it until it catches up.
+	if fa := min(acked, w.sentSN); fa > w.flow.base {
+		w.flow.popTo(fa)
+		w.flowAsked = false
+	}
+	if acked == w.ackedAll {
+		return
+	}
+	w.ackedAll = acked
+	w.hist.SetReclaim(acked, !w.cfg.TransientLocal)
+	if w.waitCh != nil {
+		close(w.waitCh)
+		w.waitCh = nil
+	}
+}
+
+// AckedByAll reports whether every reliable reader matched now has
+// acknowledged the change sn (wait_for_acknowledgments).
+func (w *Writer) AckedByAll(sn wire.SequenceNumber) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return sn <= w.ackedAll
+}
+
+// AckWait returns a channel that is closed the next time acknowledgments
+// advance (or readers are removed): a blocked KEEP_ALL Write or
+// wait_for_acknowledgments waits on it, with its own timeout, and checks
+// again.
+func (w *Writer) AckWait() <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.waitCh == nil {
+		w.waitCh = make(chan struct{})
+	}
+	return w.waitCh
+}
+
+// Full reports whether a Write for the instance with key hash k would fail
+// with ErrHistoryFull now.
+func (w *Writer) Full(k wire.KeyHash) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.hist.Full(k)
+}
+
+// Write assigns the next sequence number to c, stores it in the history
+// and sends it to the matched readers. The history takes ownership of
+// c.Payload (see WriterConfig.Release). It fails with ErrHistoryFull or
+// ErrOutOfResources, keeping nothing, when the history has no room.
+func (w *Writer) Write(c Change, now time.Time) (wire.SequenceNumber, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.cfg.Keyed {
+		c.KeyHash = wire.KeyHash{}
+	}
+	c.SN = w.lastSN + 1
+	if err := w.hist.Add(c); err != nil {
+		return 0, err
+	}
+	w.lastSN = c.SN
+	w.stats.Written++
+	w.sendPending(now)
+	if w.sentSN < c.SN {
+		w.stats.Deferred++
+	}
+	// Without reliable readers nothing waits for acknowledgment.
+	w.updateAcked()
+	w.armHeartbeat(now)
+	return c.SN, nil
+}
+
+// windowed reports whether the flow-control window applies: some reader
+// is reliable and the window is not disabled.
+func (w *Writer) windowed() bool { return w.reliable > 0 && w.cfg.MaxUnackedBytes > 0 }
+
+// sendPending sends the changes written but not sent yet, in SN order, as
+// many as the flow-control window allows (packed into datagrams of up to
+// MaxMessageSize), GAPs for those the history no longer has, and a
+// piggy-backed HEARTBEAT when one is due.
+func (w *Writer) sendPending(now time.Time) {
+	if w.sentSN >= w.lastSN {
+		return
+	}
+	if len(w.dataDest) == 0 {
+		w.skipTo(w.lastSN) // nobody to send to
+		return
+	}
+	if w.reliable > 0 && w.ackedAll > w.sentSN {
+		// Every reliable reader matched after these were written: they
+		// are not relevant to any of them.
+		w.skipTo(min(w.ackedAll, w.lastSN))
+		if w.sentSN >= w.lastSN {
+			return
+		}
+	}
+	track := w.windowed()
+	if track && w.flow.n == 0 {
+		w.flow.base = w.sentSN // what was sent untracked counts as acknowledged
+	}
+	first := w.sentSN + 1
+	sent := 0
+	datagrams := w.mb.sent
+	var gapStart wire.SequenceNumber
+	if w.lastSN-w.sentSN > 1 {
+		w.mb.startBatch(w.dataDest, wire.GuidPrefix{}, false)
+	} else {
+		w.mb.start(w.dataDest, wire.GuidPrefix{}, false)
+	}
+	for w.sentSN < w.lastSN && (!track || w.windowOpen()) {
+		sn := w.sentSN + 1
+		cost := 0
+		if c, ok := w.hist.Get(sn); ok {
+			if gapStart != 0 {
+				w.appendGap(wire.EntityIDUnknown, gapStart, sn)
+				gapStart = 0
+			}
+			w.appendChange(c, wire.EntityIDUnknown, false, 0, 0)
+			cost = flowCost(c)
+			sent++
+		} else if gapStart == 0 {
+			gapStart = sn // replaced (KEEP_LAST) before it could be sent
+		}
+		w.sentSN = sn
+		if track {
+			w.flow.push(cost)
+		}
+	}
+	if gapStart != 0 {
+		w.appendGap(wire.EntityIDUnknown, gapStart, w.sentSN+1)
+	}
+	if w.reliable > 0 && first <= w.sentSN {
+		w.sinceHB += sent
+		// Once half of the window is used, ask for acknowledgments (once
+		// until they move it), so that it opens again before it fills.
+		half := track && !w.flowAsked && w.halfUsed()
+		if w.sinceHB >= w.cfg.PiggybackEvery || now.Sub(w.lastHB) >= w.cfg.HeartbeatPeriod/4 ||
+			w.ackedAll == first-1 || half {
+			w.flowAsked = w.flowAsked || half
+			// Like Cyclone DDS, a HEARTBEAT that only announces new data is
+			// final: readers with nothing missing stay quiet, so a sample
+			// costs one datagram, not two. It asks for ACKNACKs once enough
+			// is unacknowledged to matter (and the periodic HEARTBEAT always
+			// does), so a KEEP_ALL history frees space and the flow-control
+			// window opens before they fill.
+			w.appendHeartbeatFinal(wire.EntityIDUnknown, w.hbFirst(1), now, !w.needAcks())
+		}
+	}
+	w.mb.flush()
+	if track {
+		w.flow.addLast((w.mb.sent - datagrams) * datagramOverhead)
+	}
+}
+
+// windowOpen reports whether the flow-control window has room.
+func (w *Writer) windowOpen() bool {
+	return w.flow.total < w.cfg.MaxUnackedBytes && w.flow.n < w.cfg.MaxUnackedChanges
+}
+
+// halfUsed reports whether half of the flow-control window is used.
+func (w *Writer) halfUsed() bool {
+	return 2*w.flow.total >= w.cfg.MaxUnackedBytes || 2*w.flow.n >= w.cfg.MaxUnackedChanges
+}
+
+// skipTo marks the changes up to sn as sent without sending them.
+func (w *Writer) skipTo(sn wire.SequenceNumber) {
+	if sn <= w.sentSN {
+		return
+	}
+	w.flow.popTo(w.sentSN)
+	w.sentSN = sn
+	w.flow.popTo(sn)
+}
+
+// armHeartbeat starts the HEARTBEAT timer when a reliable reader has
+// unacknowledged changes.
+func (w *Writer) armHeartbeat(now time.Time) {
+	if w.reliable > 0 && w.ackedAll < w.lastSN && w.nextHB.IsZero() {
+		w.nextHB = now.Add(w.cfg.HeartbeatPeriod)
+		w.schedule(w.nextHB)
+	}
+}
+
+// hbFirst returns the firstSN of a HEARTBEAT for a reader whose first
+// relevant change is rel.
+func (w *Writer) hbFirst(rel wire.SequenceNumber) wire.SequenceNumber {
+	first := w.hist.MinSN()
+	if first == 0 || first > w.sentSN {
+		first = w.sentSN + 1
+	}
+	return max(first, min(rel, w.sentSN+1))
+}
+
+// needAcks reports whether the writer should ask its readers for
+// acknowledgments now: more than PiggybackEvery changes sent and
+// unacknowledged, half of the flow-control window used, changes waiting for
+// it, or a bounded KEEP_ALL history half full.
+func (w *Writer) needAcks() bool {
+	if int(w.sentSN-w.ackedAll) > w.cfg.PiggybackEvery || w.sentSN < w.lastSN {
+		return true
+	}
+	if w.windowed() && w.halfUsed() {
+		return true
+	}
+	h := w.cfg.History
+	return h.KeepAll && h.MaxSamples > 0 && 2*int(w.lastSN-w.ackedAll) >= h.MaxSamples
+}
+
+// RequestAcks sends a HEARTBEAT that asks the readers that have not acknowledged
+// everything for an ACKNACK now, rather than at the next periodic HEARTBEAT: for a
+// writer about to block on a full history, or one waiting for acknowledgments.
+func (w *Writer) RequestAcks(now time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.reliable > 0 && w.ackedAll < w.lastSN {
+		w.sendHeartbeats(now)
+	}
+}
+
+func (w *Writer) appendHeartbeat(reader wire.EntityID, first wire.SequenceNumber, now time.Time) {
+	w.appendHeartbeatFinal(reader, first, now, false)
+}
+
+func (w *Writer) appendHeartbeatFinal(reader wire.EntityID, first wire.SequenceNumber, now time.Time, final bool) {
+	w.hbCount++
+	hb := wire.Heartbeat{
+		Final:    final,
+		ReaderID: reader,
+		WriterID: w.cfg.GUID.Entity,
+		FirstSN:  first,
+		LastSN:   w.sentSN,
+		Count:    w.hbCount,
+	}
+	w.mb.reserve(hb.Len())
+	w.mb.buf = hb.Append(w.mb.buf)
+	w.stats.HeartbeatsSent++
+	w.lastHB = now
+	w.sinceHB = 0
+}
+
+// inlineQoS builds the inline QoS of a change into w.qos.
+func (w *Writer) inlineQoS(c *Change) []byte {
+	keyHash := w.cfg.Keyed && (c.Kind != Alive || w.cfg.InlineKeyHash || w.inlineQ)
+	if !keyHash && c.Kind == Alive {
+		return nil
+	}
+	pw := wire.NewParamWriter(w.qos[:0], false)
+	if keyHash {
+		pw.PutKeyHash(c.KeyHash)
+	}
+	if c.Kind != Alive {
+		pw.PutStatusInfo(c.Kind.statusInfo())
+	}
+	b, _ := pw.Finish()
+	w.qos = b
+	return b
+}
+
+// fragments returns the number of fragments of a payload of n octets, or
+// 0 when it goes in one DATA.
+func (w *Writer) fragments(n int) int {
+	if n <= w.cfg.FragmentThreshold {
+		return 0
+	}
+	return (n + w.cfg.FragmentSize - 1) / w.cfg.FragmentSize
+}
+
+// appendChange adds c to the message in progress: one DATA, or the
+// DATA_FRAGs of fragments [from, to] (all of them when to is 0). It
+// returns the number of payload octets added.
+func (w *Writer) appendChange(c *Change, reader wire.EntityID, resend bool, from, to int) int {
+	nf := w.fragments(len(c.Payload))
+	if nf == 0 {
+		d := wire.Data{
+			ReaderID:          reader,
+			WriterID:          w.cfg.GUID.Entity,
+			WriterSN:          c.SN,
+			InlineQoS:         w.inlineQoS(c),
+			SerializedPayload: c.Payload,
+		}
+		if len(c.Payload) > 0 {
+			d.DataFlag = c.Kind == Alive
+			d.KeyFlag = c.Kind != Alive
+		}
+		w.mb.timestamp(c.Timestamp, d.Len())
+		w.mb.buf = d.Append(w.mb.buf)
+		if resend {
+			w.stats.Retransmits++
+		} else {
+			w.stats.DataSent++
+		}
+		return len(c.Payload)
+	}
+	if to == 0 {
+		from, to = 1, nf
+	}
+	to = min(to, nf)
+	fs := w.cfg.FragmentSize
+	// Fixed part of a DATA_FRAG with the largest inline QoS, padding and
+	// the INFO_TS that may precede it.
+	const overhead = 4 + 32 + 32 + 4 + infoTSLen
+	n := 0
+	for f := from; f <= to; {
+		room := w.mb.room() - overhead
+		per := room / fs
+		if per < 1 {
+			// Not even one fragment fits in what is left: next datagram.
+			w.mb.reserve(w.cfg.MaxMessageSize)
+			per = max(1, (w.mb.room()-overhead)/fs)
+		}
+		cnt := min(per, to-f+1)
+		lo := (f - 1) * fs
+		hi := min((f-1+cnt)*fs, len(c.Payload))
+		d := wire.DataFrag{
+			KeyFlag:               c.Kind != Alive,
+			ReaderID:              reader,
+			WriterID:              w.cfg.GUID.Entity,
+			WriterSN:              c.SN,
+			FragmentStartingNum:   wire.FragmentNumber(f),
+			FragmentsInSubmessage: uint16(cnt),
+			FragmentSize:          uint16(fs),
+			SampleSize:            uint32(len(c.Payload)),
+			Fragments:             c.Payload[lo:hi],
+		}
+		if f == 1 {
+			d.InlineQoS = w.inlineQoS(c)
+		}
+		w.mb.timestamp(c.Timestamp, d.Len())
+		w.mb.buf = d.Append(w.mb.buf)
+		if resend {
+			w.stats.Retransmits++
+		} else {
+			w.stats.DataFragSent++
+		}
+		n += hi - lo
+		f += cnt
+	}
+	if w.reliable > 0 {
+		w.hbfCount++
+		hf := wire.HeartbeatFrag{
+			ReaderID:        reader,
+			WriterID:        w.cfg.GUID.Entity,
+			WriterSN:        c.SN,
+			LastFragmentNum: wire.FragmentNumber(nf),
+			Count:           w.hbfCount,
+		}
+		w.mb.reserve(hf.Len())
+		w.mb.buf = hf.Append(w.mb.buf)
+		w.stats.HeartbeatFragSent++
+	}
+	return n
+}
+
+// sendHistory sends the whole history to a best-effort late joiner.
+func (w *Writer) sendHistory(p *readerProxy) {
+	w.mb.startBatch(p.dest, p.info.GUID.Prefix, true)
+	w.hist.All(1, w.sentSN, func(c *Change) bool {
+		w.appendChange(c, p.info.GUID.Entity, true, 0, 0)
+		return true
+	})
+	w.mb.flush()
+}
+
+// appendGap adds a GAP for [start, end) to the message in progress.
+func (w *Writer) appendGap(reader wire.EntityID, start, end wire.SequenceNumber) {
+	g := wire.Gap{
+		ReaderID: reader,
+		WriterID: w.cfg.GUID.Entity,
+		GapStart: start,
+		GapList:  wire.SequenceNumberSet{Base: end},
+	}
+	w.mb.reserve(g.Len())
+	w.mb.buf = g.Append(w.mb.buf)
+	w.stats.GapsSent++
+}
+
+// HandleAckNack processes an ACKNACK from the participant src.
+func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p := w.findReader(wire.GUID{Prefix: src, Entity: a.ReaderID})
+	if p == nil || !p.info.Reliable {
+		w.stats.UnknownReader++
+		return
+	}
+	if p.seenAck && a.Count <= p.ackCount {
+		w.stats.Duplicates++
+		return
+	}
+	p.seenAck, p.ackCount = true, a.Count
+	w.stats.AckNacks++
+	base := a.ReaderSNState.Base
+	if acked := min(base-1, w.sentSN); acked > p.acked {
+		p.acked = acked
+		w.updateAcked()
+		w.sendPending(now)
+	}
+	if base < p.firstRelevant && p.firstRelevant > 1 {
+		p.gapBelow = true
+	}
+	if a.ReaderSNState.NumBits > 0 && base <= w.sentSN {
+		p.req, p.hasReq = a.ReaderSNState, true
+	}
+	if !a.Final {
+		p.hbDue = true
+	}
+	w.requestRepair(p, now)
+}
+
+// HandleNackFrag processes a NACK_FRAG from the participant src.
+func (w *Writer) HandleNackFrag(src wire.GuidPrefix, n *wire.NackFrag, now time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p := w.findReader(wire.GUID{Prefix: src, Entity: n.ReaderID})
+	if p == nil || !p.info.Reliable {
+		w.stats.UnknownReader++
+		return
+	}
+	if p.seenNackFrag && n.Count <= p.nackFragCount {
+		w.stats.Duplicates++
+		return
+	}
+	p.seenNackFrag, p.nackFragCount = true, n.Count
+	w.stats.NackFrags++
+	if n.WriterSN <= p.acked || n.WriterSN > w.sentSN || n.FragmentNumberState.NumBits == 0 {
+		return
+	}
+	if p.nFragReqs == maxFragRequests {
+		w.stats.FragRequestsLost++
+		return
+	}
+	p.fragReqs[p.nFragReqs] = fragRequest{sn: n.WriterSN, set: n.FragmentNumberState}
+	p.nFragReqs++
+	w.requestRepair(p, now)
+}
+
+// requestRepair answers p now or after the NACK response delay.
+func (w *Writer) requestRepair(p *readerProxy, now time.Time) {
+	if !p.hasReq && !p.gapBelow && !p.hbDue && p.nFragReqs == 0 {
+		return
+	}
+	if w.cfg.NackResponseDelay <= 0 {
+		w.repair(p, now)
+		return
+	}
+	if p.repairAt.IsZero() {
+		p.repairAt = now.Add(w.cfg.NackResponseDelay)
+		w.schedule(p.repairAt)
+	}
+}
+
+// repair sends p what it asked for: the requested changes (GAPs for those
+// not available), the requested fragments, and a HEARTBEAT.
+func (w *Writer) repair(p *readerProxy, now time.Time) {
+	p.repairAt = time.Time{}
+	reader := p.info.GUID.Entity
+	w.mb.startBatch(p.dest, p.info.GUID.Prefix, true)
+	if p.gapBelow {
+		p.gapBelow = false
+		w.appendGap(reader, 1, p.firstRelevant)
+	}
+	budget := w.cfg.MaxRepairBytes
+	if p.hasReq {
+		p.hasReq = false
+		at := w.since(now)
+		var gapStart, gapEnd wire.SequenceNumber
+		for sn := range p.req.All {
+			if sn > w.sentSN || budget <= 0 {
+				break
+			}
+			if sn <= p.acked && sn >= p.firstRelevant {
+				continue
+			}
+			c, ok := w.hist.Get(sn)
+			if !ok || sn < p.firstRelevant {
+				if gapEnd != sn {
+					if gapEnd != 0 {
+						w.appendGap(reader, gapStart, gapEnd)
+					}
+					gapStart = sn
+				}
+				gapEnd = sn + 1
+				continue
+			}
+			if w.cfg.NackSuppression > 0 {
+				if p.rexmit.recent(sn, at, w.cfg.NackSuppression) {
+					w.stats.NacksSuppressed++
+					continue
+				}
+				p.rexmit.mark(sn, at)
+			}
+			budget -= w.appendChange(c, reader, true, 0, 0)
+		}
+		if gapEnd != 0 {
+			w.appendGap(reader, gapStart, gapEnd)
+		}
+	}
+	for i := range p.nFragReqs {
+		r := &p.fragReqs[i]
+		c, ok := w.hist.Get(r.sn)
+		if !ok {
+			if r.sn >= p.firstRelevant && r.sn > p.acked {
+				w.appendGap(reader, r.sn, r.sn+1)
+			}
+			continue
+		}
+		nf := w.fragments(len(c.Payload))
+		if nf == 0 {
+			w.appendChange(c, reader, true, 0, 0)
+			continue
+		}
+		// Resend runs of consecutive requested fragments.
+		runStart, runEnd := 0, 0
+		for f := range r.set.All {
+			fi := int(f)
+			if fi > nf {
+				break
+			}
+			if runEnd != 0 && fi == runEnd+1 {
+				runEnd = fi
+				continue
+			}
+			if runEnd != 0 {
+				w.appendFragRun(c, reader, runStart, runEnd)
+			}
+			runStart, runEnd = fi, fi
+		}
+		if runEnd != 0 {
+			w.appendFragRun(c, reader, runStart, runEnd)
+		}
+	}
+	p.nFragReqs = 0
+	if p.info.Reliable {
+		p.hbDue = false
+		w.appendHeartbeat(reader, w.hbFirst(p.firstRelevant), now)
+	}
+	w.mb.flush()
+}
+
+// since returns now as a duration since the writer's epoch, the time of
+// its first retransmission.
+func (w *Writer) since(now time.Time) time.Duration {
+	if !w.hasEpoch {
+		w.epoch, w.hasEpoch = now, true
+	}
+	return now.Sub(w.epoch)
+}
+
+// appendFragRun resends fragments [from, to] of c without the
+// HEARTBEAT_FRAG appendChange adds.
+func (w *Writer) appendFragRun(c *Change, reader wire.EntityID, from, to int) {
+	rel := w.reliable
+	w.reliable = 0 // no HEARTBEAT_FRAG after each run
+	w.appendChange(c, reader, true, from, to)
+	w.reliable = rel
+}
+
+// Tick sends what is due at now: delayed repairs and the periodic
+// HEARTBEAT while a reliable reader has unacknowledged changes. It returns
+// the next deadline (zero: none).
+func (w *Writer) Tick(now time.Time) time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.sendPending(now)
+	var next time.Time
+	for _, p := range w.readers {
+		if !p.repairAt.IsZero() && !now.Before(p.repairAt) {
+			w.repair(p, now)
+		}
+		next = deadlineMin(next, p.repairAt)
+	}
+	if w.reliable > 0 && w.ackedAll < w.lastSN {
+		if w.nextHB.IsZero() {
+			w.nextHB = now.Add(w.cfg.HeartbeatPeriod)
+		} else if !now.Before(w.nextHB) {
+			w.sendHeartbeats(now)
+			w.nextHB = now.Add(w.cfg.HeartbeatPeriod)
+		}
+	} else {
+		w.nextHB = time.Time{}
+	}
+	next = deadlineMin(next, w.nextHB)
+	w.reported = next
+	return next
+}
+
+// sendHeartbeats sends the periodic HEARTBEAT: one to every destination
+// with readerId UNKNOWN when several readers lag, directed otherwise.
+func (w *Writer) sendHeartbeats(now time.Time) {
+	var lag *readerProxy
+	n := 0
+	for _, p := range w.readers {
+		if p.info.Reliable && p.acked < w.sentSN {
+			lag = p
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return
+	case 1:
+		w.mb.start(lag.dest, lag.info.GUID.Prefix, true)
+		w.appendHeartbeat(lag.info.GUID.Entity, w.hbFirst(lag.firstRelevant), now)
+	default:
+		w.mb.start(w.dataDest, wire.GuidPrefix{}, false)
+		w.appendHeartbeat(wire.EntityIDUnknown, w.hbFirst(1), now)
+	}
+	w.mb.flush()
+}
+
+// Deadline returns the writer's earliest deadline (zero: none).
+func (w *Writer) Deadline() time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	next := w.nextHB
+	for _, p := range w.readers {
+		next = deadlineMin(next, p.repairAt)
+	}
+	return next
+}
+
+// schedule reports a deadline earlier than the last one reported.
+func (w *Writer) schedule(t time.Time) {
+	if w.cfg.Schedule == nil || t.IsZero() {
+		return
+	}
+	if w.reported.IsZero() || t.Before(w.reported) {
+		w.reported = t
+		w.cfg.Schedule(t)
+	}
+}
