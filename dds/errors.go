@@ -2,84 +2,57 @@ package dds
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/ddsgo/ddsgo/internal/errs"
 
 	"github.com/ddsgo/ddsgo/qos"
 )
 
-// The return codes of DDS 1.4 §2.2.1.1 other than OK. Every error the package returns
-// matches one of them with errors.Is; errors about QoS policies also match the sentinel
+// The return codes of DDS 1.4 §2.2.1.1 other than OK. Every error the module returns
+// for them (from dds, qos, waitset and the engine alike) matches one of these with
+// errors.Is; a cancelled or expired context is reported as the context's error,
+// wrapped, never as ErrTimeout; errors about QoS policies also match the sentinel
 // of package qos (qos.ErrInconsistentPolicy, ...) and can be unwrapped to a
 // *qos.PolicyError naming the policy.
 var (
 	// ErrError is a generic error (ERROR).
-	ErrError = errors.New("dds: error")
+	ErrError = errs.Error
 	// ErrUnsupported reports an operation or policy value that is not implemented
 	// (UNSUPPORTED).
-	ErrUnsupported = errors.New("dds: unsupported")
+	ErrUnsupported = errs.Unsupported
 	// ErrBadParameter reports an illegal argument (BAD_PARAMETER).
-	ErrBadParameter = errors.New("dds: bad parameter")
+	ErrBadParameter = errs.BadParameter
 	// ErrPreconditionNotMet reports an operation that the entity's state does not allow,
 	// such as deleting an entity that still contains entities (PRECONDITION_NOT_MET).
-	ErrPreconditionNotMet = errors.New("dds: precondition not met")
+	ErrPreconditionNotMet = errs.PreconditionNotMet
 	// ErrOutOfResources reports a resource limit reached (OUT_OF_RESOURCES).
-	ErrOutOfResources = errors.New("dds: out of resources")
+	ErrOutOfResources = errs.OutOfResources
 	// ErrNotEnabled reports an operation on an entity that is not enabled (NOT_ENABLED).
-	ErrNotEnabled = errors.New("dds: not enabled")
+	ErrNotEnabled = errs.NotEnabled
 	// ErrImmutablePolicy reports a change of a policy that may not change once the
 	// entity is enabled (IMMUTABLE_POLICY).
-	ErrImmutablePolicy = errors.New("dds: immutable policy")
+	ErrImmutablePolicy = errs.ImmutablePolicy
 	// ErrInconsistentPolicy reports policies that contradict each other
 	// (INCONSISTENT_POLICY).
-	ErrInconsistentPolicy = errors.New("dds: inconsistent policy")
+	ErrInconsistentPolicy = errs.InconsistentPolicy
 	// ErrAlreadyDeleted reports an operation on a deleted entity (ALREADY_DELETED).
-	ErrAlreadyDeleted = errors.New("dds: already deleted")
+	ErrAlreadyDeleted = errs.AlreadyDeleted
 	// ErrTimeout reports that an operation did not complete in time (TIMEOUT).
-	ErrTimeout = errors.New("dds: timeout")
+	ErrTimeout = errs.Timeout
 	// ErrNoData reports a read or take that found no sample (NO_DATA).
-	ErrNoData = errors.New("dds: no data")
+	ErrNoData = errs.NoData
 	// ErrIllegalOperation reports an operation that may not be called in this context
 	// (ILLEGAL_OPERATION).
-	ErrIllegalOperation = errors.New("dds: illegal operation")
+	ErrIllegalOperation = errs.IllegalOperation
 )
-
-// codeError is a return code with details and an optional cause.
-type codeError struct {
-	code  error
-	msg   string
-	cause error
-}
-
-func (e *codeError) Error() string {
-	if e.msg == "" {
-		return e.code.Error()
-	}
-	return e.code.Error() + ": " + e.msg
-}
-
-func (e *codeError) Unwrap() []error {
-	if e.cause == nil {
-		return []error{e.code}
-	}
-	return []error{e.code, e.cause}
-}
 
 // errorf returns an error matching code with a formatted message.
 func errorf(code error, format string, args ...any) error {
-	return &codeError{code: code, msg: fmt.Sprintf(format, args...)}
+	return errs.New(code, format, args...)
 }
 
 // wrapErr returns an error matching code and cause, with a message.
-func wrapErr(code error, cause error, what string) error {
-	msg := what
-	if cause != nil {
-		if msg != "" {
-			msg += ": "
-		}
-		msg += cause.Error()
-	}
-	return &codeError{code: code, msg: msg, cause: cause}
-}
+func wrapErr(code error, cause error, what string) error { return errs.Wrap(code, cause, what) }
 
 // qosErr maps an error of package qos to the return code of the same name, keeping it
 // as the cause.
@@ -96,7 +69,7 @@ func qosErr(err error) error {
 	}
 	var pe *qos.PolicyError
 	if errors.As(err, &pe) {
-		return &codeError{code: code, msg: pe.Policy.String() + ": " + pe.Reason, cause: err}
+		return &errs.E{Code: code, Msg: pe.Policy.String() + ": " + pe.Reason, Cause: err}
 	}
-	return &codeError{code: code, msg: err.Error(), cause: err}
+	return &errs.E{Code: code, Msg: err.Error(), Cause: err}
 }
