@@ -18,16 +18,16 @@ func TestWriteTakeAllocs(t *testing.T) {
 	v := point{ID: 1}
 	for range 100 {
 		v.X++
-		require.NoError(t, w.Write(&v))
-		_, err := r.TakeInto(data, infos, States{})
+		require.NoError(t, w.Write(bg, &v))
+		_, err := r.TakeInto(bg, data, infos, NoWait())
 		require.NoError(t, err)
 	}
 	allocs := testing.AllocsPerRun(1000, func() {
 		v.X++
-		if err := w.Write(&v); err != nil {
+		if err := w.Write(bg, &v); err != nil {
 			t.Fatal(err)
 		}
-		if n, err := r.TakeInto(data, infos, States{}); err != nil || n != 1 {
+		if n, err := r.TakeInto(bg, data, infos, NoWait()); err != nil || n != 1 {
 			t.Fatal(n, err)
 		}
 	})
@@ -35,10 +35,10 @@ func TestWriteTakeAllocs(t *testing.T) {
 
 	// A KEEP_LAST 1 reader drops the older samples: write alone.
 	w2, _ := endpoints[point](t, p, "keep_last", nil, nil)
-	require.NoError(t, w2.Write(&v))
+	require.NoError(t, w2.Write(bg, &v))
 	allocs = testing.AllocsPerRun(1000, func() {
 		v.X++
-		if err := w2.Write(&v); err != nil {
+		if err := w2.Write(bg, &v); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -65,8 +65,8 @@ func TestReturnLoanReusesSequences(t *testing.T) {
 	}
 	for i, n := range []int{4096, 10, 0, 3000, 4096, 1} {
 		v := blob{ID: int32(i), Payload: src[:n]}
-		require.NoError(t, w.Write(&v))
-		k, err := r.TakeInto(data, infos, States{})
+		require.NoError(t, w.Write(bg, &v))
+		k, err := r.TakeInto(bg, data, infos, NoWait())
 		require.NoError(t, err)
 		require.Equal(t, 1, k)
 		require.Equal(t, int32(i), data[0].ID)
@@ -81,10 +81,10 @@ func TestReturnLoanReusesSequences(t *testing.T) {
 	v := blob{ID: 1, Payload: src}
 	allocs := testing.AllocsPerRun(1000, func() {
 		v.Payload[0]++
-		if err := w.Write(&v); err != nil {
+		if err := w.Write(bg, &v); err != nil {
 			t.Fatal(err)
 		}
-		n, err := r.TakeInto(data, infos, States{})
+		n, err := r.TakeInto(bg, data, infos, NoWait())
 		if err != nil || n != 1 || data[0].Payload[0] != v.Payload[0] {
 			t.Fatal(n, err)
 		}
@@ -101,18 +101,18 @@ func TestReturnLoanReusesSequences(t *testing.T) {
 func TestReturnLoanRefusesReadValues(t *testing.T) {
 	p := testParticipant(t, nil, nil)
 	w, r := endpoints[blob](t, p, "loans", nil, reliableReader())
-	require.NoError(t, w.Write(&blob{ID: 1, Payload: []byte{1, 2, 3}}))
+	require.NoError(t, w.Write(bg, &blob{ID: 1, Payload: []byte{1, 2, 3}}))
 	data := make([]blob, 2)
 	infos := make([]SampleInfo, 2)
-	n, err := r.ReadInto(data, infos, States{})
+	n, err := r.ReadInto(bg, data, infos, NoWait())
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
 	require.ErrorIs(t, r.ReturnLoan(data[:n]), ErrPreconditionNotMet)
 	require.Equal(t, []byte{1, 2, 3}, data[0].Payload, "a refused loan is left alone")
 	require.NoError(t, r.ReturnLoan(nil))
 
-	require.NoError(t, w.Write(&blob{ID: 2, Payload: []byte{4, 5}}))
-	n, err = r.TakeInto(data, infos, States{})
+	require.NoError(t, w.Write(bg, &blob{ID: 2, Payload: []byte{4, 5}}))
+	n, err = r.TakeInto(bg, data, infos, NoWait())
 	require.NoError(t, err)
 	require.Equal(t, 2, n)
 	require.NoError(t, r.ReturnLoan(data[:1]))
@@ -133,17 +133,17 @@ func TestKeepLastRecyclesReplaced(t *testing.T) {
 			src[i] = fill
 		}
 		v := blob{ID: id, Payload: src[:n]}
-		require.NoError(t, w.Write(&v))
+		require.NoError(t, w.Write(bg, &v))
 	}
 	write(1, 1, 4096)
-	read, _, err := r.Read(1, States{})
+	read, _, err := r.Read(bg, MaxSamples(1), NoWait())
 	require.NoError(t, err)
 	require.Len(t, read, 1)
 	write(1, 2, 100) // replaces the read sample: not recycled
 	write(1, 3, 4096)
 	write(1, 4, 10)
 	require.Equal(t, bytes.Repeat([]byte{1}, 4096), read[0].Payload, "a value read is never reused")
-	got, infos, err := r.Take(0, States{})
+	got, infos, err := r.Take(bg, NoWait())
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	require.True(t, infos[0].ValidData)
@@ -155,12 +155,12 @@ func TestKeepLastRecyclesReplaced(t *testing.T) {
 	v := blob{ID: 1, Payload: src}
 	allocs := testing.AllocsPerRun(1000, func() {
 		v.Payload[0]++
-		if err := w.Write(&v); err != nil {
+		if err := w.Write(bg, &v); err != nil {
 			t.Fatal(err)
 		}
 	})
 	require.Zero(t, allocs, "write and delivery of 4 KiB samples replacing unread ones")
-	got, _, err = r.Take(0, States{})
+	got, _, err = r.Take(bg, NoWait())
 	require.NoError(t, err)
 	require.Equal(t, v.Payload, got[0].Payload)
 }

@@ -17,12 +17,12 @@ func TestWriteTake(t *testing.T) {
 	ts := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 	for i := range 3 {
 		m := message{ID: int32(i), Text: "hello", Values: []float64{float64(i)}, Seq: 1}
-		require.NoError(t, w.WriteWithTimestamp(&m, ts))
+		require.NoError(t, w.Write(bg, &m, Timestamp(ts)))
 	}
 	m := message{ID: 0, Text: "again", Seq: 2}
-	require.NoError(t, w.Write(&m))
+	require.NoError(t, w.Write(bg, &m))
 
-	data, infos, err := r.Read(0, States{})
+	data, infos, err := r.Read(bg, NoWait())
 	require.NoError(t, err)
 	require.Len(t, data, 4)
 	for i, info := range infos {
@@ -42,27 +42,27 @@ func TestWriteTake(t *testing.T) {
 	}
 
 	// Read again: READ and NOT_NEW; only NOT_READ selects nothing.
-	_, infos, err = r.Read(0, States{})
+	_, infos, err = r.Read(bg, NoWait())
 	require.NoError(t, err)
 	require.Equal(t, ReadSampleState, infos[0].SampleState)
 	require.Equal(t, NotNewViewState, infos[0].ViewState)
-	_, _, err = r.Read(0, NotReadStates)
+	_, _, err = r.Read(bg, InStates(NotReadStates), NoWait())
 	require.ErrorIs(t, err, ErrNoData)
 
 	// Take up to 2, then the rest.
-	data, _, err = r.Take(2, States{})
+	data, _, err = r.Take(bg, MaxSamples(2), NoWait())
 	require.NoError(t, err)
 	require.Len(t, data, 2)
-	data, _, err = r.Take(0, States{})
+	data, _, err = r.Take(bg, NoWait())
 	require.NoError(t, err)
 	require.Len(t, data, 2)
-	_, _, err = r.Take(0, States{})
+	_, _, err = r.Take(bg, NoWait())
 	require.ErrorIs(t, err, ErrNoData)
 
 	// The encapsulation of a final type is XCDR1.
 	fw := w.ew.(*fakeWriter)
 	fw.record = true
-	require.NoError(t, w.Write(&m))
+	require.NoError(t, w.Write(bg, &m))
 	require.Equal(t, []byte{0x00, byte(cdr.CDRLE)}, fw.changes[0].Payload[:2])
 }
 
@@ -74,17 +74,17 @@ func TestInstanceStates(t *testing.T) {
 
 	a, b, c := point{ID: 1, X: 1}, point{ID: 2, X: 2}, point{ID: 3, X: 3}
 	for _, v := range []*point{&a, &b, &c} {
-		require.NoError(t, w.Write(v))
+		require.NoError(t, w.Write(bg, v))
 	}
 	ha := w.LookupInstance(&a)
 	require.False(t, ha.IsNil())
-	require.NoError(t, w.Dispose(&a))
-	require.NoError(t, w.UnregisterInstance(&b)) // autodispose: disposed too
+	require.NoError(t, w.Dispose(bg, &a))
+	require.NoError(t, w.Unregister(bg, &b)) // autodispose: disposed too
 	q := w.Qos()
 	q.WriterDataLifecycle.AutodisposeUnregisteredInstances = false
 	require.NoError(t, w.SetQos(q))
-	require.NoError(t, w.UnregisterInstanceHandle(w.LookupInstance(&c)))
-	require.ErrorIs(t, w.UnregisterInstance(&c), ErrPreconditionNotMet)
+	require.NoError(t, w.Unregister(bg, nil, OfInstance(w.LookupInstance(&c))))
+	require.ErrorIs(t, w.Unregister(bg, &c), ErrPreconditionNotMet)
 	require.Equal(t, HandleNil, w.LookupInstance(&c))
 
 	// Dispose and unregister send the key hash; with a key of at most 16 bytes the hash
@@ -101,7 +101,7 @@ func TestInstanceStates(t *testing.T) {
 	st := map[int32]InstanceState{}
 	valid := map[int32]bool{}
 	for prev := HandleNil; ; {
-		data, infos, err := r.TakeNextInstance(prev, 0, States{})
+		data, infos, err := r.Take(bg, NextInstance(prev), NoWait())
 		if err != nil {
 			require.ErrorIs(t, err, ErrNoData)
 			break
@@ -120,36 +120,36 @@ func TestInstanceStates(t *testing.T) {
 	require.Equal(t, map[int32]bool{1: true, 2: true, 3: true}, valid)
 
 	// Writing a disposed instance makes it alive again, in a new generation.
-	require.NoError(t, w.Write(&a))
-	data, infos, err := r.ReadInstance(ha, 0, States{})
+	require.NoError(t, w.Write(bg, &a))
+	data, infos, err := r.Read(bg, Instance(ha), NoWait())
 	require.NoError(t, err)
 	require.Equal(t, a, data[len(data)-1])
 	require.Equal(t, AliveInstanceState, infos[0].InstanceState)
 	require.Equal(t, int32(1), infos[len(infos)-1].DisposedGenerationCount)
-	_, _, err = r.ReadInstance(listenerHandle(99), 0, States{})
+	_, _, err = r.Read(bg, Instance(listenerHandle(99)), NoWait())
 	require.ErrorIs(t, err, ErrBadParameter)
 
 	// Keys from handles.
-	var k point
-	require.NoError(t, w.GetKeyValue(&k, ha))
+	k, err := w.KeyValue(ha)
+	require.NoError(t, err)
 	require.Equal(t, point{ID: 1}, k)
-	k = point{}
-	require.NoError(t, r.GetKeyValue(&k, ha))
+	k, err = r.KeyValue(ha)
+	require.NoError(t, err)
 	require.Equal(t, point{ID: 1}, k)
-	_, infos, err = r.ReadInstance(ha, 0, States{})
+	_, infos, err = r.Read(bg, Instance(ha), NoWait())
 	require.NoError(t, err)
 	require.Equal(t, ReadSampleState, infos[0].SampleState) // GetKeyValue read nothing
 
-	h, err := w.RegisterInstance(&point{ID: 7})
+	h, err := w.Register(&point{ID: 7})
 	require.NoError(t, err)
 	require.Equal(t, h, w.LookupInstance(&point{ID: 7}))
 	require.Equal(t, HandleNil, r.LookupInstance(&point{ID: 7}))
-	require.NoError(t, w.DisposeInstance(h))
-	require.ErrorIs(t, w.Dispose(&point{ID: 7}), nil)
-	require.ErrorIs(t, w.DisposeInstance(listenerHandle(98)), ErrPreconditionNotMet)
-	_, err = w.RegisterInstance(nil)
+	require.NoError(t, w.Dispose(bg, nil, OfInstance(h)))
+	require.ErrorIs(t, w.Dispose(bg, &point{ID: 7}), nil)
+	require.ErrorIs(t, w.Dispose(bg, nil, OfInstance(listenerHandle(98))), ErrPreconditionNotMet)
+	_, err = w.Register(nil)
 	require.ErrorIs(t, err, ErrBadParameter)
-	require.ErrorIs(t, w.Write(nil), ErrBadParameter)
+	require.ErrorIs(t, w.Write(bg, nil), ErrBadParameter)
 }
 
 // listenerHandle returns the handle of an instance of point with id.
@@ -169,9 +169,9 @@ func listenerHandleFromKeyHash(kh cdr.KeyHash) InstanceHandle {
 func TestDeleteWriterUnregisters(t *testing.T) {
 	p := testParticipant(t, nil, nil)
 	w, r := endpoints[point](t, p, "points", nil, reliableReader())
-	require.NoError(t, w.Write(&point{ID: 1}))
-	require.NoError(t, w.Publisher().DeleteDataWriter(w))
-	_, infos, err := r.Take(0, States{})
+	require.NoError(t, w.Write(bg, &point{ID: 1}))
+	require.NoError(t, w.Close())
+	_, infos, err := r.Take(bg, NoWait())
 	require.NoError(t, err)
 	require.Equal(t, NotAliveDisposedInstanceState, infos[len(infos)-1].InstanceState)
 }
@@ -182,7 +182,7 @@ func TestReaderResourceLimits(t *testing.T) {
 	rq.ResourceLimits.MaxSamples = 2
 	w, r := endpoints[point](t, p, "points", nil, rq)
 	for i := range 3 {
-		require.NoError(t, w.Write(&point{ID: int32(i)}))
+		require.NoError(t, w.Write(bg, &point{ID: int32(i)}))
 	}
 	st, err := r.SampleRejectedStatus()
 	require.NoError(t, err)
@@ -215,11 +215,11 @@ func TestAppendableXCDR2(t *testing.T) {
 	fw := w.ew.(*fakeWriter)
 	fw.record = true
 	require.Equal(t, []qos.DataRepresentationID{qos.XCDR2}, fw.cfg.Qos.DataRepresentation.Value)
-	require.NoError(t, w.Write(&appendable{ID: 4, V: 5}))
+	require.NoError(t, w.Write(bg, &appendable{ID: 4, V: 5}))
 	require.Equal(t, []byte{0x00, byte(cdr.DCDR2LE)}, fw.changes[0].Payload[:2])
-	require.NoError(t, w.Dispose(&appendable{ID: 4}))
+	require.NoError(t, w.Dispose(bg, &appendable{ID: 4}))
 	require.Empty(t, fw.changes[1].Payload) // the key hash is the key
-	data, _, err := r.Take(0, States{})
+	data, _, err := r.Take(bg, NoWait())
 	require.NoError(t, err)
 	require.Equal(t, appendable{ID: 4, V: 5}, data[0])
 }
@@ -241,7 +241,7 @@ func TestIncompatibleAndMatched(t *testing.T) {
 	require.Zero(t, ms.CurrentCount)
 
 	// A matching reader.
-	r2, err := CreateDataReader[point](r.Subscriber(), w.Topic(), nil, nil, 0)
+	r2, err := NewReader(w.Topic(), WithSubscriber(r.Subscriber()))
 	require.NoError(t, err)
 	ms, err = w.PublicationMatchedStatus()
 	require.NoError(t, err)
@@ -261,7 +261,7 @@ func TestIncompatibleAndMatched(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int32(1), lc.AliveCount)
 
-	require.NoError(t, r.Subscriber().DeleteDataReader(r2))
+	require.NoError(t, r2.Close())
 	ms, err = w.PublicationMatchedStatus()
 	require.NoError(t, err)
 	require.Zero(t, ms.CurrentCount)
@@ -280,15 +280,15 @@ func TestRemoteEntities(t *testing.T) {
 	require.Equal(t, p2.InstanceHandle(), pd.Key)
 
 	w, _ := endpoints[point](t, p1, "points", nil, nil)
-	tt, _ := NewTopicType[point]("test::points")
-	topic, err := p2.CreateTopic("points", tt, nil, nil, 0)
+	tt, _ := newTopicType[point]("test::points")
+	topic, err := createTopic(p2, "points", tt)
 	require.NoError(t, err)
-	sub, err := p2.CreateSubscriber(nil, nil, 0)
+	sub, err := p2.NewSubscriber()
 	require.NoError(t, err)
-	r, err := CreateDataReader[point](sub, topic, nil, nil, 0)
+	r, err := NewReader(topic, WithSubscriber(sub))
 	require.NoError(t, err)
-	require.NoError(t, w.Write(&point{ID: 5}))
-	data, _, err := r.Take(0, States{})
+	require.NoError(t, w.Write(bg, &point{ID: 5}))
+	data, _, err := r.Take(bg, NoWait())
 	require.NoError(t, err)
 	require.Equal(t, []point{{ID: 5}}, data)
 
@@ -302,14 +302,14 @@ func TestRemoteEntities(t *testing.T) {
 	require.Equal(t, qos.Reliable, d.Qos.Reliability.Kind)
 
 	require.NoError(t, p1.DeleteContainedEntities())
-	require.NoError(t, Factory().DeleteParticipant(p1))
+	require.NoError(t, p1.Close())
 	ps, err = p2.DiscoveredParticipants()
 	require.NoError(t, err)
 	require.Empty(t, ps)
 	pubs, err = r.MatchedPublications()
 	require.NoError(t, err)
 	require.Empty(t, pubs)
-	_, infos, err := r.Read(0, States{})
+	_, infos, err := r.Read(bg, NoWait())
 	require.NoError(t, err)
 	require.Equal(t, NotAliveDisposedInstanceState, infos[0].InstanceState)
 }
@@ -327,10 +327,10 @@ func TestDisposePayloadByKeySize(t *testing.T) {
 	w, r := endpoints[named](t, p, "named", nil, reliableReader())
 	fw := w.ew.(*fakeWriter)
 	fw.record = true
-	require.NoError(t, w.Write(&named{Name: "a long instance name", V: 1}))
-	require.NoError(t, w.Dispose(&named{Name: "a long instance name"}))
+	require.NoError(t, w.Write(bg, &named{Name: "a long instance name", V: 1}))
+	require.NoError(t, w.Dispose(bg, &named{Name: "a long instance name"}))
 	require.Equal(t, []byte{0x00, byte(cdr.CDRLE)}, fw.changes[1].Payload[:2])
-	_, infos, err := r.Take(0, States{})
+	_, infos, err := r.Take(bg, NoWait())
 	require.NoError(t, err)
 	require.Equal(t, NotAliveDisposedInstanceState, infos[len(infos)-1].InstanceState)
 
@@ -339,12 +339,12 @@ func TestDisposePayloadByKeySize(t *testing.T) {
 	w2, r2 := endpoints[message](t, p, "short", nil, reliableReader())
 	kh := w2.codec.KeyHash(&message{ID: 42})
 	r2.deliver(&rtps.Sample{Writer: w2.ew.GUID(), Kind: rtps.NotAliveDisposed, KeyHash: wire.KeyHash(kh), HasKeyHash: true})
-	_, infos, err = r2.Read(0, States{})
+	_, infos, err = r2.Read(bg, NoWait())
 	require.NoError(t, err)
 	require.Len(t, infos, 1)
 	require.False(t, infos[0].ValidData)
-	var key message
-	require.NoError(t, r2.GetKeyValue(&key, infos[0].InstanceHandle))
+	key, err := r2.KeyValue(infos[0].InstanceHandle)
+	require.NoError(t, err)
 	require.Equal(t, int32(42), key.ID)
 }
 

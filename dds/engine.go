@@ -36,8 +36,9 @@ type endpointConfig = discovery.EndpointConfig
 type engineWriter interface {
 	GUID() wire.GUID
 	// Write stores the change in the history (which owns c.Payload from then on) and
-	// sends it; it blocks up to max_blocking_time when a KEEP_ALL history is full.
-	Write(c rtps.Change) (wire.SequenceNumber, error)
+	// sends it; it blocks up to max_blocking_time, or until ctx is done, when a
+	// KEEP_ALL history is full.
+	Write(ctx context.Context, c rtps.Change) (wire.SequenceNumber, error)
 	WaitForAcknowledgments(ctx context.Context) error
 	UpdateQos(q discovery.EndpointQos) error
 	Close() error
@@ -54,4 +55,4 @@ type engineReader interface {
 }
 
 // engineFactory starts the engine of a participant.
-type engineFactory func(domain int, o options, q qos.DomainParticipantQos) (engine, error)
+type engineFactory func(domain int, s *settings, q qos.DomainParticipantQos) (engine, error)

@@ -14,13 +14,13 @@ type rtpsEngine struct {
 	*discovery.Participant
 }
 
-func startRTPS(domain int, o options, q qos.DomainParticipantQos) (engine, error) {
+func startRTPS(domain int, s *settings, q qos.DomainParticipantQos) (engine, error) {
 	p, err := discovery.NewParticipant(discovery.Config{
-		Config:   o.cfg,
+		Config:   s.rtps,
 		Domain:   domain,
-		Net:      o.net,
+		Net:      s.net,
 		UserData: q.UserData.Value,
-		Now:      o.now,
+		Now:      s.now,
 	})
 	if err != nil {
 		return nil, err

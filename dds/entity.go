@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/ddsgo/ddsgo/dds/internal/status"
+
 	"github.com/ddsgo/ddsgo/dds/internal/dispatch"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/sim/ecm"
@@ -53,7 +55,7 @@ type (
 	nameComp struct{ Topic, Type string }
 	// listenerComp is the listener and its mask.
 	listenerComp struct {
-		Listener any
+		Listener Listener
 		Mask     listener.StatusMask
 	}
 	// objComp refers to the Go object of a local entity.
@@ -76,7 +78,7 @@ type (
 
 // entityObject is a local entity's Go object.
 type entityObject interface {
-	listener.Entity
+	InstanceHandle() InstanceHandle
 	core() *entity
 	// enableSelf enables the entity alone (its parent is enabled); called with the
 	// participant's op lock held, not its lock.
@@ -110,14 +112,14 @@ type entity struct {
 type statusBlock struct {
 	mu           sync.Mutex
 	changes      atomic.Uint32
-	matched      listener.MatchedCounter
-	incompatible listener.IncompatibleQosCounter
-	deadline     listener.Counter
-	livelinessL  listener.Counter
-	liveliness   listener.LivelinessCounter
-	sampleLost   listener.Counter
-	rejected     listener.SampleRejectedCounter
-	inconsistent listener.Counter
+	matched      status.MatchedCounter
+	incompatible status.IncompatibleQosCounter
+	deadline     status.Counter
+	livelinessL  status.Counter
+	liveliness   status.LivelinessCounter
+	sampleLost   status.Counter
+	rejected     status.SampleRejectedCounter
+	inconsistent status.Counter
 }
 
 // setChanged marks k changed; the caller holds s.mu.
@@ -152,7 +154,7 @@ func (e *entity) core() *entity { return e }
 
 // init sets up e as a new entity of p under parent; the caller holds p.mu and adds the
 // kind's components after.
-func (e *entity) init(p *DomainParticipant, parent *entity, kind entityKind, self entityObject, l any, mask listener.StatusMask) {
+func (e *entity) init(p *DomainParticipant, parent *entity, kind entityKind, self entityObject, l Listener, mask listener.StatusMask) {
 	e.p, e.parent, e.kind, e.self = p, parent, kind, self
 	e.cond.e = e
 	e.cond.enabled.Store(uint32(listener.MaskAll))
@@ -170,7 +172,7 @@ func (e *entity) init(p *DomainParticipant, parent *entity, kind entityKind, sel
 }
 
 // setListenerLocked stores the listener; the caller holds p.mu.
-func (e *entity) setListenerLocked(l any, mask listener.StatusMask) {
+func (e *entity) setListenerLocked(l Listener, mask listener.StatusMask) {
 	ecm.SetComponentData(e.p.m, e.ent, listenerComp{Listener: l, Mask: mask})
 	if l == nil {
 		mask = 0
@@ -211,7 +213,7 @@ func (e *entity) listens(k listener.StatusKind) bool {
 // raised notifies the StatusCondition and the listeners of a change of k. Call it after
 // setting the change, outside every lock but the caller's own.
 func (e *entity) raised(k listener.StatusKind) {
-	e.cond.Notify()
+	waitset.Notify(&e.cond)
 	if e.listens(k) && e.enabled.Load() {
 		e.p.disp.Post(&e.slot, uint32(k))
 	}
@@ -226,9 +228,11 @@ type StatusCondition struct {
 	enabled atomic.Uint32
 }
 
-// TriggerValue reports whether an enabled status changed since it was last read.
+// TriggerValue reports whether an enabled status changed since it was last read. The
+// condition of a deleted entity is triggered, so that a WaitSet waiting on it returns;
+// the entity's operations then return ErrAlreadyDeleted.
 func (c *StatusCondition) TriggerValue() bool {
-	return c.e.status.changes.Load()&c.enabled.Load() != 0
+	return c.e.deleted.Load() || c.e.status.changes.Load()&c.enabled.Load() != 0
 }
 
 // EnabledStatuses returns the statuses the condition watches (get_enabled_statuses); all
@@ -243,7 +247,7 @@ func (c *StatusCondition) SetEnabledStatuses(m listener.StatusMask) error {
 		return err
 	}
 	c.enabled.Store(uint32(m))
-	c.Notify()
+	waitset.Notify(c)
 	return nil
 }
 

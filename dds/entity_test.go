@@ -2,7 +2,6 @@ package dds
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
@@ -46,7 +45,8 @@ func TestEntityGraph(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	_, err = p.FindTopic(ctx, "nothing")
-	require.ErrorIs(t, err, ErrTimeout)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.NotErrorIs(t, err, ErrTimeout)
 	require.Same(t, w, pub.LookupDataWriter("points"))
 	require.Same(t, r, sub.LookupDataReader("points"))
 	require.Nil(t, sub.LookupDataReader("nothing"))
@@ -59,21 +59,16 @@ func TestEntityGraph(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, ok)
 
-	// Deleting an entity that contains entities, or a topic in use, fails.
-	require.ErrorIs(t, p.DeletePublisher(pub), ErrPreconditionNotMet)
-	require.ErrorIs(t, p.DeleteSubscriber(sub), ErrPreconditionNotMet)
-	require.ErrorIs(t, p.DeleteTopic(topic), ErrPreconditionNotMet)
-	require.ErrorIs(t, Factory().DeleteParticipant(p), ErrPreconditionNotMet)
-	require.ErrorIs(t, sub.DeleteDataReader(w2r(w)), ErrPreconditionNotMet)
+	// A topic in use cannot be deleted.
+	require.ErrorIs(t, topic.Close(), ErrPreconditionNotMet)
 
-	// A reader with a condition cannot be deleted alone.
+	// Close deletes what the entity contains: the reader's conditions go with it.
 	c, err := r.CreateReadCondition(States{})
 	require.NoError(t, err)
-	require.ErrorIs(t, sub.DeleteDataReader(r), ErrPreconditionNotMet)
-	require.NoError(t, r.DeleteReadCondition(c))
-	require.NoError(t, sub.DeleteDataReader(r))
-	require.ErrorIs(t, sub.DeleteDataReader(r), ErrAlreadyDeleted)
-	_, _, err = r.Take(0, States{})
+	require.NoError(t, r.Close())
+	require.NoError(t, r.Close()) // closing again does nothing
+	require.True(t, c.deleted.Load())
+	_, _, err = r.Take(bg, NoWait())
 	require.ErrorIs(t, err, ErrAlreadyDeleted)
 	require.Nil(t, sub.LookupDataReader("points"))
 
@@ -84,58 +79,58 @@ func TestEntityGraph(t *testing.T) {
 	p.Entities(func(m ecm.Reader) {
 		require.Empty(t, m.Children(p.ent))
 	})
-	require.ErrorIs(t, w.Write(&point{}), ErrAlreadyDeleted)
+	require.ErrorIs(t, w.Write(bg, &point{}), ErrAlreadyDeleted)
 	require.ErrorIs(t, pub.Enable(), ErrAlreadyDeleted)
 	require.True(t, topic.InstanceHandle().IsNil())
-	require.NoError(t, Factory().DeleteParticipant(p))
-	require.ErrorIs(t, Factory().DeleteParticipant(p), ErrAlreadyDeleted)
-	_, err = p.CreatePublisher(nil, nil, 0)
+	require.NoError(t, p.Close())
+	require.NoError(t, p.Close())
+	_, err = p.NewPublisher()
 	require.ErrorIs(t, err, ErrAlreadyDeleted)
 }
 
-// w2r pretends a writer is a reader, to check DeleteDataReader rejects it.
-func w2r(w *DataWriter[point]) AnyDataReader { return fakeAnyReader{w} }
-
-type fakeAnyReader struct{ *DataWriter[point] }
-
-func (fakeAnyReader) TopicDescription() TopicDescription { return nil }
-func (fakeAnyReader) Subscriber() *Subscriber            { return nil }
-
 func TestCreateErrors(t *testing.T) {
 	p := testParticipant(t, nil, nil)
-	_, err := CreateParticipant(-1, nil, nil, 0, withEngine((&fakeNet{}).factory()))
+	_, err := NewParticipant(-1, withEngine((&fakeNet{}).factory()))
 	require.ErrorIs(t, err, ErrBadParameter)
-	_, err = CreateParticipant(MaxDomainID+1, nil, nil, 0, withEngine((&fakeNet{}).factory()))
+	_, err = NewParticipant(MaxDomainID+1, withEngine((&fakeNet{}).factory()))
 	require.ErrorIs(t, err, ErrBadParameter)
-	_, err = NewTopicType[int]("x")
+	_, err = NewTopic[int](p, "x")
 	require.ErrorIs(t, err, ErrBadParameter)
-	_, err = NewTopicType[point]("")
+	_, err = NewTopic[point](p, "x", TypeName("x"), Partition("p"))
 	require.ErrorIs(t, err, ErrBadParameter)
+	require.ErrorContains(t, err, "option Partition does not apply to a topic")
 
-	tp, err := NewTopicType[point]("test::Point")
+	tp, err := newTopicType[point]("test::Point")
 	require.NoError(t, err)
-	require.True(t, tp.Keyed())
-	topic, err := p.CreateTopic("t", tp, nil, nil, 0)
+	topic, err := createTopic(p, "t", tp)
 	require.NoError(t, err)
+	require.True(t, topic.codec.Keyed())
 	require.Equal(t, "test::Point", topic.TypeName())
-	other, err := NewTopicType[message]("test::Message")
+	dflt, err := NewTopic[point](p, "default-name")
 	require.NoError(t, err)
-	_, err = p.CreateTopic("t", other, nil, nil, 0)
+	require.Equal(t, "dds::point", dflt.TypeName())
+	other, err := newTopicType[message]("test::Message")
+	require.NoError(t, err)
+	_, err = createTopic(p, "t", other)
 	require.ErrorIs(t, err, ErrPreconditionNotMet)
-	_, err = p.CreateTopic("", tp, nil, nil, 0)
+	_, err = createTopic(p, "", tp)
 	require.ErrorIs(t, err, ErrBadParameter)
 
-	pub, err := p.CreatePublisher(nil, nil, 0)
+	pub, err := p.NewPublisher()
 	require.NoError(t, err)
-	_, err = CreateDataWriter[message](pub, topic, nil, nil, 0)
+	sub, err := p.NewSubscriber()
+	require.NoError(t, err)
+	_, err = NewWriter(topic, WithPublisher(pub), WithSubscriber(sub))
+	require.ErrorIs(t, err, ErrBadParameter)
+	_, err = NewWriter(topic, WithListener(ReaderListener[point]{}, listener.MaskAll))
 	require.ErrorIs(t, err, ErrBadParameter)
 
 	p2 := testParticipant(t, nil, nil)
-	pub2, err := p2.CreatePublisher(nil, nil, 0)
+	pub2, err := p2.NewPublisher()
 	require.NoError(t, err)
-	_, err = CreateDataWriter[point](pub2, topic, nil, nil, 0)
+	_, err = NewWriter(topic, WithPublisher(pub2))
 	require.ErrorIs(t, err, ErrBadParameter)
-	require.ErrorIs(t, p2.DeletePublisher(pub), ErrPreconditionNotMet)
+	require.NoError(t, pub.Close()) // Close deletes what the publisher contains
 
 	require.ErrorIs(t, p.IgnoreParticipant(HandleNil), ErrUnsupported)
 	require.ErrorIs(t, pub.BeginCoherentChanges(), ErrUnsupported)
@@ -143,16 +138,16 @@ func TestCreateErrors(t *testing.T) {
 
 func TestQosValidation(t *testing.T) {
 	p := testParticipant(t, nil, nil)
-	tp, _ := NewTopicType[point]("test::Point")
-	topic, err := p.CreateTopic("t", tp, nil, nil, 0)
+	tp, _ := newTopicType[point]("test::Point")
+	topic, err := createTopic(p, "t", tp)
 	require.NoError(t, err)
-	pub, err := p.CreatePublisher(nil, nil, 0)
+	pub, err := p.NewPublisher()
 	require.NoError(t, err)
 
 	bad := qos.DefaultDataWriterQos()
 	bad.History = qos.History{Kind: qos.KeepLast, Depth: 5}
 	bad.ResourceLimits.MaxSamplesPerInstance = 2
-	_, err = CreateDataWriter[point](pub, topic, &bad, nil, 0)
+	_, err = NewWriter(topic, WithPublisher(pub), WithQos(bad))
 	require.ErrorIs(t, err, ErrInconsistentPolicy)
 	require.ErrorIs(t, err, qos.ErrInconsistentPolicy)
 	var pe *qos.PolicyError
@@ -162,11 +157,11 @@ func TestQosValidation(t *testing.T) {
 
 	bad = qos.DefaultDataWriterQos()
 	bad.History.Depth = 0
-	_, err = CreateDataWriter[point](pub, topic, &bad, nil, 0)
+	_, err = NewWriter(topic, WithPublisher(pub), WithQos(bad))
 	require.ErrorIs(t, err, ErrBadParameter)
 	require.ErrorIs(t, pub.SetDefaultDataWriterQos(bad), ErrBadParameter)
 
-	w, err := CreateDataWriter[point](pub, topic, nil, nil, 0)
+	w, err := NewWriter(topic, WithPublisher(pub))
 	require.NoError(t, err)
 	q := w.Qos()
 	q.Durability.Kind = qos.TransientLocal
@@ -181,9 +176,9 @@ func TestQosValidation(t *testing.T) {
 	// Before enabling, any valid change is accepted.
 	pq := qos.DefaultPublisherQos()
 	pq.EntityFactory.AutoenableCreatedEntities = false
-	pub2, err := p.CreatePublisher(&pq, nil, 0)
+	pub2, err := p.NewPublisher(WithQos(pq))
 	require.NoError(t, err)
-	w2, err := CreateDataWriter[point](pub2, topic, nil, nil, 0)
+	w2, err := NewWriter(topic, WithPublisher(pub2))
 	require.NoError(t, err)
 	q = w2.Qos()
 	q.Durability.Kind = qos.TransientLocal
@@ -196,10 +191,10 @@ func TestQosValidation(t *testing.T) {
 	dq.Reliability.Kind = qos.Reliable
 	require.NoError(t, p.SetDefaultTopicQos(dq))
 	require.Equal(t, qos.Reliable, p.DefaultTopicQos().Reliability.Kind)
-	t2, err := p.CreateTopic("t2", tp, nil, nil, 0)
+	t2, err := createTopic(p, "t2", tp)
 	require.NoError(t, err)
 	require.Equal(t, qos.Reliable, t2.Qos().Reliability.Kind)
-	wq := pub.CopyFromTopicQos(qos.DefaultDataWriterQos(), t2.Qos())
+	wq := qos.DefaultDataWriterQos().FromTopic(t2.Qos())
 	require.Equal(t, qos.Reliable, wq.Reliability.Kind)
 }
 
@@ -208,12 +203,12 @@ func TestEnableSemantics(t *testing.T) {
 	require.True(t, fq.EntityFactory.AutoenableCreatedEntities)
 	require.NoError(t, Factory().SetQos(qos.DomainParticipantFactoryQos{}))
 	net := &fakeNet{}
-	p, err := CreateParticipant(3, nil, nil, 0, withEngine(net.factory()))
+	p, err := NewParticipant(3, withEngine(net.factory()))
 	require.NoError(t, Factory().SetQos(fq))
 	require.NoError(t, err)
 	defer func() {
 		require.NoError(t, p.DeleteContainedEntities())
-		require.NoError(t, Factory().DeleteParticipant(p))
+		require.NoError(t, p.Close())
 	}()
 	require.Same(t, p, Factory().LookupParticipant(3))
 	require.Equal(t, 3, p.DomainID())
@@ -223,7 +218,7 @@ func TestEnableSemantics(t *testing.T) {
 	require.True(t, p.InstanceHandle().IsNil())
 	require.Empty(t, net.engines)
 	require.NoError(t, p.SetQos(p.Qos()))
-	require.NoError(t, p.SetListener(listener.DomainParticipantFuncs{}, 0))
+	require.NoError(t, p.SetListener(ParticipantListener{}, 0))
 	require.NotNil(t, p.StatusCondition())
 	require.Zero(t, p.StatusChanges())
 	_, err = p.DiscoveredParticipants()
@@ -232,16 +227,16 @@ func TestEnableSemantics(t *testing.T) {
 	require.ErrorIs(t, err, ErrNotEnabled)
 	require.ErrorIs(t, p.AssertLiveliness(), ErrNotEnabled)
 
-	tp, _ := NewTopicType[point]("test::Point")
-	topic, err := p.CreateTopic("t", tp, nil, nil, 0)
+	tp, _ := newTopicType[point]("test::Point")
+	topic, err := createTopic(p, "t", tp)
 	require.NoError(t, err)
-	pub, err := p.CreatePublisher(nil, nil, 0)
+	pub, err := p.NewPublisher()
 	require.NoError(t, err)
-	sub, err := p.CreateSubscriber(nil, nil, 0)
+	sub, err := p.NewSubscriber()
 	require.NoError(t, err)
-	w, err := CreateDataWriter[point](pub, topic, nil, nil, 0)
+	w, err := NewWriter(topic, WithPublisher(pub))
 	require.NoError(t, err)
-	r, err := CreateDataReader[point](sub, topic, nil, nil, 0)
+	r, err := NewReader(topic, WithSubscriber(sub))
 	require.NoError(t, err)
 
 	// Children of a disabled entity are disabled and cannot be enabled.
@@ -249,9 +244,9 @@ func TestEnableSemantics(t *testing.T) {
 		require.ErrorIs(t, e.Enable(), ErrPreconditionNotMet)
 		require.True(t, e.InstanceHandle().IsNil())
 	}
-	require.ErrorIs(t, w.Write(&point{}), ErrNotEnabled)
-	require.ErrorIs(t, w.Dispose(&point{}), ErrNotEnabled)
-	_, err = w.RegisterInstance(&point{})
+	require.ErrorIs(t, w.Write(bg, &point{}), ErrNotEnabled)
+	require.ErrorIs(t, w.Dispose(bg, &point{}), ErrNotEnabled)
+	_, err = w.Register(&point{})
 	require.ErrorIs(t, err, ErrNotEnabled)
 	require.ErrorIs(t, w.WaitForAcknowledgments(context.Background()), ErrNotEnabled)
 	_, err = w.MatchedSubscriptions()
@@ -259,10 +254,10 @@ func TestEnableSemantics(t *testing.T) {
 	_, err = w.PublicationMatchedStatus()
 	require.NoError(t, err)
 	require.NoError(t, w.SetQos(w.Qos()))
-	require.NoError(t, w.SetListener(listener.DataWriterFuncs{}, 0))
-	_, _, err = r.Take(0, States{})
+	require.NoError(t, w.SetListener(WriterListener[point]{}, 0))
+	_, _, err = r.Take(bg, NoWait())
 	require.ErrorIs(t, err, ErrNotEnabled)
-	_, err = r.TakeInto(make([]point, 1), make([]SampleInfo, 1), States{})
+	_, err = r.TakeInto(bg, make([]point, 1), make([]SampleInfo, 1), NoWait())
 	require.ErrorIs(t, err, ErrNotEnabled)
 	require.Equal(t, HandleNil, r.LookupInstance(&point{}))
 	_, err = r.SubscriptionMatchedStatus()
@@ -280,37 +275,37 @@ func TestEnableSemantics(t *testing.T) {
 	for _, e := range []Entity{p, topic, pub, sub, w, r} {
 		require.False(t, e.InstanceHandle().IsNil())
 	}
-	require.NoError(t, w.Write(&point{ID: 1}))
-	_, _, err = r.Take(0, States{})
+	require.NoError(t, w.Write(bg, &point{ID: 1}))
+	_, _, err = r.Take(bg, NoWait())
 	require.NoError(t, err)
 
 	// With autoenable false, children stay disabled until enabled one by one.
 	pq := qos.DefaultPublisherQos()
 	pq.EntityFactory.AutoenableCreatedEntities = false
-	pub2, err := p.CreatePublisher(&pq, nil, 0)
+	pub2, err := p.NewPublisher(WithQos(pq))
 	require.NoError(t, err)
-	w2, err := CreateDataWriter[point](pub2, topic, nil, nil, 0)
+	w2, err := NewWriter(topic, WithPublisher(pub2))
 	require.NoError(t, err)
-	require.ErrorIs(t, w2.Write(&point{}), ErrNotEnabled)
+	require.ErrorIs(t, w2.Write(bg, &point{}), ErrNotEnabled)
 	require.NoError(t, w2.Enable())
 	require.NoError(t, w2.Enable()) // again: nothing to do
-	require.NoError(t, w2.Write(&point{}))
+	require.NoError(t, w2.Write(bg, &point{}))
 }
 
 func TestDeleteParticipantFromListener(t *testing.T) {
 	net := &fakeNet{}
 	done := make(chan error, 1)
 	var p *DomainParticipant
-	l := listener.DomainParticipantFuncs{}
-	l.PublicationMatched = func(listener.Entity, listener.PublicationMatchedStatus) {
+	l := ParticipantListener{}
+	l.OnPublicationMatched = func(AnyDataWriter, listener.PublicationMatchedStatus) {
 		err := p.DeleteContainedEntities()
 		if err == nil {
-			err = Factory().DeleteParticipant(p)
+			err = p.Close()
 		}
 		done <- err
 	}
 	var err error
-	p, err = CreateParticipant(0, nil, l, l.Mask(), withEngine(net.factory()))
+	p, err = NewParticipant(0, withEngine(net.factory()), WithListener(l, listener.StatusMask(listener.PublicationMatched)))
 	require.NoError(t, err)
 	endpoints[point](t, p, "t", nil, nil)
 	select {
@@ -319,5 +314,5 @@ func TestDeleteParticipantFromListener(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no listener call")
 	}
-	require.True(t, errors.Is(Factory().DeleteParticipant(p), ErrAlreadyDeleted))
+	require.NoError(t, p.Close()) // closed already: nothing to do
 }

@@ -10,40 +10,40 @@ import (
 
 // The return codes of DDS 1.4 §2.2.1.1 other than OK. Every error the module returns
 // for them (from dds, qos, waitset and the engine alike) matches one of these with
-// errors.Is; a cancelled or expired context is reported as the context's error,
+// errors.Is; a canceled or expired context is reported as the context's error,
 // wrapped, never as ErrTimeout; errors about QoS policies also match the sentinel
 // of package qos (qos.ErrInconsistentPolicy, ...) and can be unwrapped to a
 // *qos.PolicyError naming the policy.
 var (
 	// ErrError is a generic error (ERROR).
-	ErrError = errs.Error
+	ErrError = errs.ErrError
 	// ErrUnsupported reports an operation or policy value that is not implemented
 	// (UNSUPPORTED).
-	ErrUnsupported = errs.Unsupported
+	ErrUnsupported = errs.ErrUnsupported
 	// ErrBadParameter reports an illegal argument (BAD_PARAMETER).
-	ErrBadParameter = errs.BadParameter
+	ErrBadParameter = errs.ErrBadParameter
 	// ErrPreconditionNotMet reports an operation that the entity's state does not allow,
 	// such as deleting an entity that still contains entities (PRECONDITION_NOT_MET).
-	ErrPreconditionNotMet = errs.PreconditionNotMet
+	ErrPreconditionNotMet = errs.ErrPreconditionNotMet
 	// ErrOutOfResources reports a resource limit reached (OUT_OF_RESOURCES).
-	ErrOutOfResources = errs.OutOfResources
+	ErrOutOfResources = errs.ErrOutOfResources
 	// ErrNotEnabled reports an operation on an entity that is not enabled (NOT_ENABLED).
-	ErrNotEnabled = errs.NotEnabled
+	ErrNotEnabled = errs.ErrNotEnabled
 	// ErrImmutablePolicy reports a change of a policy that may not change once the
 	// entity is enabled (IMMUTABLE_POLICY).
-	ErrImmutablePolicy = errs.ImmutablePolicy
+	ErrImmutablePolicy = errs.ErrImmutablePolicy
 	// ErrInconsistentPolicy reports policies that contradict each other
 	// (INCONSISTENT_POLICY).
-	ErrInconsistentPolicy = errs.InconsistentPolicy
+	ErrInconsistentPolicy = errs.ErrInconsistentPolicy
 	// ErrAlreadyDeleted reports an operation on a deleted entity (ALREADY_DELETED).
-	ErrAlreadyDeleted = errs.AlreadyDeleted
+	ErrAlreadyDeleted = errs.ErrAlreadyDeleted
 	// ErrTimeout reports that an operation did not complete in time (TIMEOUT).
-	ErrTimeout = errs.Timeout
+	ErrTimeout = errs.ErrTimeout
 	// ErrNoData reports a read or take that found no sample (NO_DATA).
-	ErrNoData = errs.NoData
+	ErrNoData = errs.ErrNoData
 	// ErrIllegalOperation reports an operation that may not be called in this context
 	// (ILLEGAL_OPERATION).
-	ErrIllegalOperation = errs.IllegalOperation
+	ErrIllegalOperation = errs.ErrIllegalOperation
 )
 
 // errorf returns an error matching code with a formatted message.

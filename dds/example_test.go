@@ -9,67 +9,86 @@ import (
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
 	"github.com/ddsgo/ddsgo/rtps"
-	"github.com/ddsgo/ddsgo/waitset"
 )
 
-// Sample is the type of the example's topic.
-type Sample struct {
+// Greeting is the type of the examples' topic. Its IDL name is the one its method says;
+// without the method it would be "dds_test::Greeting".
+type Greeting struct {
 	ID   int32 `dds:"key"`
 	Text string
 }
 
-// Two participants on this host's loopback interface: one writes, the other waits for the data
-// with a WaitSet and takes it.
+func (Greeting) DDSTypeName() string { return "example::Greeting" }
+
+// loopback keeps the examples' traffic on this host: unicast discovery on 127.0.0.1.
+var loopback = dds.WithRTPS(rtps.Config{Interfaces: []string{"127.0.0.1"}, Peers: []string{"127.0.0.1"}, DisableMulticast: true})
+
+// Two participants: one writes "hello", the other receives it. The topic is reliable
+// and transient-local, so the reader gets the sample even if it matches the writer
+// after the write.
 func Example() {
-	// Loopback only, unicast discovery: the example sends nothing beyond this host.
-	loopback := dds.WithRTPS(rtps.Config{Interfaces: []string{"127.0.0.1"}, Peers: []string{"127.0.0.1"}, DisableMulticast: true})
-	pa, err := dds.CreateParticipant(0, nil, nil, 0, loopback)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer func() {
-		_ = pa.DeleteContainedEntities()
-		_ = dds.Factory().DeleteParticipant(pa)
-	}()
-	pb, _ := dds.CreateParticipant(0, nil, nil, 0, loopback)
-	defer func() {
-		_ = pb.DeleteContainedEntities()
-		_ = dds.Factory().DeleteParticipant(pb)
-	}()
-
-	tt, _ := dds.NewTopicType[Sample]("example::Sample")
-	topicA, _ := pa.CreateTopic("Example", tt, nil, nil, 0)
-	topicB, _ := pb.CreateTopic("Example", tt, nil, nil, 0)
-	pub, _ := pa.CreatePublisher(nil, nil, 0)
-	sub, _ := pb.CreateSubscriber(nil, nil, 0)
-
-	w, _ := dds.CreateDataWriter[Sample](pub, topicA, nil, nil, 0) // RELIABLE by default
-	rq := qos.DefaultDataReaderQos()
-	rq.Reliability.Kind = qos.Reliable
-	r, _ := dds.CreateDataReader[Sample](sub, topicB, &rq, nil, 0)
-
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	wait := func(c waitset.Condition) {
-		ws := waitset.New()
-		_ = ws.AttachCondition(c)
-		if _, err := ws.Wait(ctx); err != nil {
-			fmt.Println(err)
-		}
+	alice, _ := dds.NewParticipant(0, loopback)
+	defer alice.Close()
+	bob, _ := dds.NewParticipant(0, loopback)
+	defer bob.Close()
+	out, _ := dds.NewTopic[Greeting](alice, "Greetings", dds.Reliable(), dds.TransientLocal())
+	in, _ := dds.NewTopic[Greeting](bob, "Greetings", dds.Reliable(), dds.TransientLocal())
+	w, _ := dds.NewWriter(out)
+	r, _ := dds.NewReader(in)
+	_ = w.Write(ctx, &Greeting{ID: 1, Text: "hello"})
+	for g := range r.Samples(ctx) {
+		fmt.Println(g.Text)
+		break
 	}
-
-	// Wait until the writer has matched the reader, then write.
-	sc := w.StatusCondition()
-	_ = sc.SetEnabledStatuses(listener.StatusMask(listener.PublicationMatched))
-	wait(sc)
-	_ = w.Write(&Sample{ID: 1, Text: "hello"})
-
-	rc, _ := r.CreateReadCondition(dds.NotReadStates)
-	wait(rc)
-	data, infos, _ := r.Take(0, dds.States{})
-	fmt.Println(data[0].ID, data[0].Text, infos[0].InstanceState)
-	_ = r.DeleteReadCondition(rc)
 	// Output:
-	// 1 hello ALIVE
+	// hello
+}
+
+// A listener is a struct of typed functions: the reader passed in is the
+// *DataReader[Greeting], no type assertion needed.
+func ExampleReaderListener() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	p, _ := dds.NewParticipant(0, loopback)
+	defer p.Close()
+	topic, _ := dds.NewTopic[Greeting](p, "Listened", dds.Reliable())
+	got := make(chan string, 1)
+	l := dds.ReaderListener[Greeting]{OnDataAvailable: func(r *dds.DataReader[Greeting]) {
+		data, _, err := r.Take(ctx, dds.NoWait())
+		if err == nil {
+			got <- data[0].Text
+		}
+	}}
+	_, _ = dds.NewReader(topic, dds.WithListener(l, listener.StatusMask(listener.DataAvailable)))
+	w, _ := dds.NewWriter(topic)
+	_ = w.Write(ctx, &Greeting{Text: "heard"})
+	fmt.Println(<-got)
+	// Output:
+	// heard
+}
+
+// The full DCPS model stays reachable: explicit publishers and subscribers, whole QoS
+// structs, read and take with their selections.
+func ExampleNewWriter() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	p, _ := dds.NewParticipant(0, loopback)
+	defer p.Close()
+	topic, _ := dds.NewTopic[Greeting](p, "Sensors")
+	pub, _ := p.NewPublisher(dds.Partition("lab"))
+	sub, _ := p.NewSubscriber(dds.Partition("lab"))
+	wq := qos.DefaultDataWriterQos()
+	wq.History = qos.History{Kind: qos.KeepLast, Depth: 10}
+	w, _ := dds.NewWriter(topic, dds.WithPublisher(pub), dds.WithQos(wq))
+	r, _ := dds.NewReader(topic, dds.WithSubscriber(sub), dds.Reliable(), dds.KeepAll())
+	for i := range 3 {
+		_ = w.Write(ctx, &Greeting{ID: int32(i), Text: "reading"})
+	}
+	_ = w.WaitForAcknowledgments(ctx)
+	data, infos, _ := r.Take(ctx, dds.MaxSamples(5), dds.NoWait())
+	fmt.Println(len(data), infos[0].InstanceState)
+	// Output:
+	// 3 ALIVE
 }

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
 )
 
@@ -29,77 +28,57 @@ var factory = &DomainParticipantFactory{
 // Factory returns the DomainParticipantFactory (get_instance).
 func Factory() *DomainParticipantFactory { return factory }
 
-// CreateParticipant creates a participant with Factory (create_participant).
-func CreateParticipant(domain int, q *qos.DomainParticipantQos, l listener.DomainParticipantListener, mask listener.StatusMask, opts ...Option) (*DomainParticipant, error) {
-	return factory.CreateParticipant(domain, q, l, mask, opts...)
+// NewParticipant creates a participant in domain (0 to MaxDomainID) with the default
+// participant QoS changed by opts (create_participant): WithRTPS for the network side,
+// WithQos(qos.DomainParticipantQos), WithListener with a ParticipantListener. The
+// participant is enabled, which starts its RTPS participant and discovery, when the
+// factory's ENTITY_FACTORY QoS autoenables (the default). Close it when done.
+func NewParticipant(domain int, opts ...Option) (*DomainParticipant, error) {
+	return factory.newParticipant(domain, opts)
 }
 
-// CreateParticipant creates a participant in domain (0 to MaxDomainID) with QoS q (nil
-// means the default participant QoS), listener l for the statuses in mask, and options
-// such as WithConfig (create_participant). The participant is enabled, which starts its
-// RTPS participant, when the factory's ENTITY_FACTORY QoS autoenables (the default).
-func (f *DomainParticipantFactory) CreateParticipant(domain int, q *qos.DomainParticipantQos, l listener.DomainParticipantListener, mask listener.StatusMask, opts ...Option) (*DomainParticipant, error) {
+func (f *DomainParticipantFactory) newParticipant(domain int, opts []Option) (*DomainParticipant, error) {
 	if domain < 0 || domain > MaxDomainID {
 		return nil, errorf(ErrBadParameter, "domain id %d out of 0..%d", domain, MaxDomainID)
-	}
-	o := options{engine: newRTPSEngine}
-	for _, opt := range opts {
-		opt(&o)
-	}
-	if o.engine == nil {
-		return nil, errorf(ErrUnsupported, "no RTPS engine is linked in")
 	}
 	f.mu.Lock()
 	pq := f.defaultQos.Clone()
 	auto := f.qos.EntityFactory.AutoenableCreatedEntities
 	f.mu.Unlock()
-	if q != nil {
-		pq = q.Clone()
+	s := settings{what: "participant", participant: &pq, engine: newRTPSEngine}
+	if err := s.apply(opts); err != nil {
+		return nil, err
+	}
+	if s.engine == nil {
+		return nil, errorf(ErrUnsupported, "no RTPS engine is linked in")
 	}
 	if err := pq.Validate(); err != nil {
 		return nil, qosErr(err)
 	}
-	p := newParticipant(f, domain, pq, l, mask, o)
+	l, err := listenerFor[ParticipantListener](s.listener, "participant")
+	if err != nil {
+		return nil, err
+	}
+	p := newParticipant(f, domain, pq, l, s)
 	f.mu.Lock()
 	f.participants = append(f.participants, p)
 	f.mu.Unlock()
 	if auto {
 		if err := p.Enable(); err != nil {
-			_ = f.DeleteParticipant(p)
+			_ = p.Close()
 			return nil, err
 		}
 	}
 	return p, nil
 }
 
-// DeleteParticipant deletes a participant that contains no entity any more
-// (delete_participant): it stops its RTPS participant, which announces its end.
-func (f *DomainParticipantFactory) DeleteParticipant(p *DomainParticipant) error {
-	if p == nil {
-		return errorf(ErrBadParameter, "nil participant")
-	}
-	p.opMu.Lock()
-	if p.deleted.Load() {
-		p.opMu.Unlock()
-		return ErrAlreadyDeleted
-	}
-	p.mu.Lock()
-	if len(p.m.Children(p.ent)) > 0 {
-		p.mu.Unlock()
-		p.opMu.Unlock()
-		return errorf(ErrPreconditionNotMet, "the participant still contains entities")
-	}
-	p.deleted.Store(true)
-	p.mu.Unlock()
-	p.teardown()
-	p.opMu.Unlock()
-	p.disp.Close()
+// forget removes p from the factory's participants.
+func (f *DomainParticipantFactory) forget(p *DomainParticipant) {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	if i := slices.Index(f.participants, p); i >= 0 {
 		f.participants = slices.Delete(f.participants, i, i+1)
 	}
-	f.mu.Unlock()
-	return nil
 }
 
 // LookupParticipant returns a participant of domain, or nil (lookup_participant).
@@ -121,7 +100,7 @@ func (f *DomainParticipantFactory) Qos() qos.DomainParticipantFactoryQos {
 	return f.qos
 }
 
-// SetQos sets the factory's QoS (set_qos): whether CreateParticipant enables the
+// SetQos sets the factory's QoS (set_qos): whether NewParticipant enables the
 // participants it creates.
 func (f *DomainParticipantFactory) SetQos(q qos.DomainParticipantFactoryQos) error {
 	if err := q.Validate(); err != nil {
@@ -133,7 +112,7 @@ func (f *DomainParticipantFactory) SetQos(q qos.DomainParticipantFactoryQos) err
 	return nil
 }
 
-// DefaultParticipantQos returns the QoS CreateParticipant uses for a nil QoS
+// DefaultParticipantQos returns the QoS NewParticipant starts from
 // (get_default_participant_qos).
 func (f *DomainParticipantFactory) DefaultParticipantQos() qos.DomainParticipantQos {
 	f.mu.Lock()
@@ -141,7 +120,7 @@ func (f *DomainParticipantFactory) DefaultParticipantQos() qos.DomainParticipant
 	return f.defaultQos.Clone()
 }
 
-// SetDefaultParticipantQos sets the QoS CreateParticipant uses for a nil QoS
+// SetDefaultParticipantQos sets the QoS NewParticipant starts from
 // (set_default_participant_qos).
 func (f *DomainParticipantFactory) SetDefaultParticipantQos(q qos.DomainParticipantQos) error {
 	if err := q.Validate(); err != nil {

@@ -21,7 +21,7 @@ type fakeNet struct {
 
 // factory returns the engine factory of participants on n.
 func (n *fakeNet) factory() engineFactory {
-	return func(int, options, qos.DomainParticipantQos) (engine, error) {
+	return func(int, *settings, qos.DomainParticipantQos) (engine, error) {
 		n.mu.Lock()
 		n.next++
 		e := &fakeEngine{net: n, prefix: wire.GuidPrefix{0x01, 0xdd, n.next}}
@@ -222,7 +222,7 @@ func (w *fakeWriter) GUID() wire.GUID { return w.data.GUID }
 
 // Write delivers c to the matched readers and keeps it as the only change of its
 // history, releasing the previous one.
-func (w *fakeWriter) Write(c rtps.Change) (wire.SequenceNumber, error) {
+func (w *fakeWriter) Write(_ context.Context, c rtps.Change) (wire.SequenceNumber, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {

@@ -1,9 +1,9 @@
 package dds
 
 import (
+	"context"
 	"testing"
 
-	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/qos"
 	"github.com/stretchr/testify/require"
 )
@@ -29,40 +29,46 @@ type appendable struct {
 	V  int32
 }
 
-func (appendable) CDRExtensibility() cdr.Extensibility { return cdr.Appendable }
+func (appendable) CDRExtensibility() Extensibility { return Appendable }
 
-// testParticipant creates an enabled participant on net (a new net when nil) and deletes
-// it with everything it contains at the end of the test.
+// testParticipant creates an enabled participant on net (a new net when nil) and closes
+// it at the end of the test.
 func testParticipant(t *testing.T, net *fakeNet, q *qos.DomainParticipantQos) *DomainParticipant {
 	t.Helper()
 	if net == nil {
 		net = &fakeNet{}
 	}
-	p, err := CreateParticipant(0, q, nil, 0, withEngine(net.factory()))
+	opts := []Option{withEngine(net.factory())}
+	if q != nil {
+		opts = append(opts, WithQos(*q))
+	}
+	p, err := NewParticipant(0, opts...)
 	require.NoError(t, err)
-	t.Cleanup(func() {
-		if !p.deleted.Load() {
-			require.NoError(t, p.DeleteContainedEntities())
-			require.NoError(t, Factory().DeleteParticipant(p))
-		}
-	})
+	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	return p
 }
 
-// endpoints creates a topic of T, a writer and a reader with the given QoS in p.
+// endpoints creates a topic of T, a writer and a reader with the given QoS (nil: the
+// defaults) in p, in a publisher and a subscriber of their own.
 func endpoints[T any](t *testing.T, p *DomainParticipant, topic string, wq *qos.DataWriterQos, rq *qos.DataReaderQos) (*DataWriter[T], *DataReader[T]) {
 	t.Helper()
-	tt, err := NewTopicType[T]("test::" + topic)
+	tp, err := NewTopic[T](p, topic, TypeName("test::"+topic))
 	require.NoError(t, err)
-	tp, err := p.CreateTopic(topic, tt, nil, nil, 0)
+	pub, err := p.NewPublisher()
 	require.NoError(t, err)
-	pub, err := p.CreatePublisher(nil, nil, 0)
+	sub, err := p.NewSubscriber()
 	require.NoError(t, err)
-	sub, err := p.CreateSubscriber(nil, nil, 0)
+	wopts := []Option{WithPublisher(pub)}
+	if wq != nil {
+		wopts = append(wopts, WithQos(*wq))
+	}
+	w, err := NewWriter(tp, wopts...)
 	require.NoError(t, err)
-	w, err := CreateDataWriter[T](pub, tp, wq, nil, 0)
-	require.NoError(t, err)
-	r, err := CreateDataReader[T](sub, tp, rq, nil, 0)
+	ropts := []Option{WithSubscriber(sub)}
+	if rq != nil {
+		ropts = append(ropts, WithQos(*rq))
+	}
+	r, err := NewReader(tp, ropts...)
 	require.NoError(t, err)
 	return w, r
 }
@@ -73,4 +79,18 @@ func reliableReader() *qos.DataReaderQos {
 	q.Reliability.Kind = qos.Reliable
 	q.History = qos.History{Kind: qos.KeepAll}
 	return &q
+}
+
+// bg is the context of the operations the tests do not bound.
+var bg = context.Background()
+
+// typeOf names T with an IDL type name, for the tests that make topics of one type in
+// several participants.
+type typeOf[T any] struct{ name string }
+
+func newTopicType[T any](name string) (typeOf[T], error) { return typeOf[T]{name}, nil }
+
+// createTopic creates the topic name of tt's type in p.
+func createTopic[T any](p *DomainParticipant, name string, tt typeOf[T], opts ...Option) (*Topic[T], error) {
+	return NewTopic[T](p, name, append([]Option{TypeName(tt.name)}, opts...)...)
 }

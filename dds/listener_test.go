@@ -34,37 +34,38 @@ func (r *recorder) take() []string {
 
 func TestListenerRouting(t *testing.T) {
 	var rec recorder
-	pl := listener.DomainParticipantFuncs{}
-	pl.SubscriptionMatched = func(listener.Entity, listener.SubscriptionMatchedStatus) { rec.add("participant:subscription_matched") }
-	pl.DataAvailable = func(listener.Entity) { rec.add("participant:data_available") }
-	pl.PublicationMatched = func(_ listener.Entity, s listener.PublicationMatchedStatus) {
+	pl := ParticipantListener{}
+	pl.OnSubscriptionMatched = func(AnyDataReader, listener.SubscriptionMatchedStatus) { rec.add("participant:subscription_matched") }
+	pl.OnDataAvailable = func(AnyDataReader) { rec.add("participant:data_available") }
+	pl.OnPublicationMatched = func(_ AnyDataWriter, s listener.PublicationMatchedStatus) {
 		rec.add("participant:publication_matched")
 	}
+	plMask := listener.StatusMask(listener.SubscriptionMatched | listener.DataAvailable | listener.PublicationMatched)
 	net := &fakeNet{}
-	p, err := CreateParticipant(0, nil, pl, pl.Mask(), withEngine(net.factory()))
+	p, err := NewParticipant(0, withEngine(net.factory()), WithListener(pl, plMask))
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		require.NoError(t, p.DeleteContainedEntities())
-		require.NoError(t, Factory().DeleteParticipant(p))
+		require.NoError(t, p.Close())
 	})
-	tt, _ := NewTopicType[point]("test::Point")
-	topic, err := p.CreateTopic("t", tt, nil, nil, 0)
+	tt, _ := newTopicType[point]("test::Point")
+	topic, err := createTopic(p, "t", tt)
 	require.NoError(t, err)
-	pub, err := p.CreatePublisher(nil, nil, 0)
+	pub, err := p.NewPublisher()
 	require.NoError(t, err)
-	sub, err := p.CreateSubscriber(nil, nil, 0)
+	sub, err := p.NewSubscriber()
 	require.NoError(t, err)
 
 	// The reader's listener takes DATA_AVAILABLE; SUBSCRIPTION_MATCHED, not in its
 	// mask, goes up to the participant's.
 	var reader *DataReader[point]
-	rl := listener.DataReaderFuncs{DataAvailable: func(e listener.Entity) {
-		require.Same(t, reader, e)
+	rl := ReaderListener[point]{OnDataAvailable: func(r *DataReader[point]) {
+		require.Same(t, reader, r)
 		rec.add("reader:data_available")
 	}}
-	reader, err = CreateDataReader[point](sub, topic, reliableReader(), rl, rl.Mask())
+	reader, err = NewReader(topic, WithSubscriber(sub), WithQos(*reliableReader()), WithListener(rl, listener.StatusMask(listener.DataAvailable)))
 	require.NoError(t, err)
-	w, err := CreateDataWriter[point](pub, topic, nil, nil, 0)
+	w, err := NewWriter(topic, WithPublisher(pub))
 	require.NoError(t, err)
 	p.disp.Sync()
 	require.ElementsMatch(t, []string{"participant:subscription_matched", "participant:publication_matched"}, rec.take())
@@ -73,18 +74,18 @@ func TestListenerRouting(t *testing.T) {
 	require.Equal(t, int32(1), st.TotalCount)
 	require.Zero(t, st.TotalCountChange) // the listener read it
 
-	require.NoError(t, w.Write(&point{ID: 1}))
+	require.NoError(t, w.Write(bg, &point{ID: 1}))
 	p.disp.Sync()
 	require.Equal(t, []string{"reader:data_available"}, rec.take())
 	require.Zero(t, reader.StatusChanges()&listener.StatusMask(listener.DataAvailable))
 
 	// DATA_ON_READERS on the subscriber takes precedence over DATA_AVAILABLE.
-	sl := listener.SubscriberFuncs{DataOnReaders: func(e listener.Entity) {
-		require.Same(t, sub, e)
+	sl := SubscriberListener{OnDataOnReaders: func(s *Subscriber) {
+		require.Same(t, sub, s)
 		rec.add("subscriber:data_on_readers")
 	}}
-	require.NoError(t, sub.SetListener(sl, sl.Mask()))
-	require.NoError(t, w.Write(&point{ID: 2}))
+	require.NoError(t, sub.SetListener(sl, listener.StatusMask(listener.DataOnReaders)))
+	require.NoError(t, w.Write(bg, &point{ID: 2}))
 	p.disp.Sync()
 	require.Equal(t, []string{"subscriber:data_on_readers"}, rec.take())
 	require.True(t, reader.StatusChanges().Has(listener.DataAvailable))
@@ -92,19 +93,19 @@ func TestListenerRouting(t *testing.T) {
 	require.Equal(t, []string{"reader:data_available"}, rec.take())
 
 	// Without the reader's listener, the participant's gets DATA_AVAILABLE.
-	require.NoError(t, sub.SetListener(nil, 0))
-	require.NoError(t, reader.SetListener(nil, 0))
-	require.NoError(t, w.Write(&point{ID: 3}))
+	require.NoError(t, sub.SetListener(SubscriberListener{}, 0))
+	require.NoError(t, reader.SetListener(ReaderListener[point]{}, 0))
+	require.NoError(t, w.Write(bg, &point{ID: 3}))
 	p.disp.Sync()
 	require.Equal(t, []string{"participant:data_available"}, rec.take())
 
 	// A mask without the status means no call, and the status stays changed.
 	require.NoError(t, p.SetListener(pl, listener.MaskNone))
-	require.NoError(t, w.Write(&point{ID: 4}))
+	require.NoError(t, w.Write(bg, &point{ID: 4}))
 	p.disp.Sync()
 	require.Empty(t, rec.take())
 	require.True(t, reader.StatusChanges().Has(listener.DataAvailable))
-	_, _, err = reader.Take(0, States{})
+	_, _, err = reader.Take(bg, NoWait())
 	require.NoError(t, err)
 	require.False(t, reader.StatusChanges().Has(listener.DataAvailable))
 	require.False(t, sub.StatusChanges().Has(listener.DataOnReaders))
@@ -134,7 +135,7 @@ func TestStatusConditionAndWaitSet(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
 	_, err = ws.Wait(ctx)
-	require.ErrorIs(t, err, waitset.ErrTimeout)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
 
 	done := make(chan []waitset.Condition)
 	go func() {
@@ -145,24 +146,24 @@ func TestStatusConditionAndWaitSet(t *testing.T) {
 		done <- got
 	}()
 	time.Sleep(5 * time.Millisecond)
-	require.NoError(t, w.Write(&point{ID: 1, X: 1}))
+	require.NoError(t, w.Write(bg, &point{ID: 1, X: 1}))
 	got := <-done
 	require.ElementsMatch(t, []waitset.Condition{sc, rc}, got)
 
 	// Reading resets DATA_AVAILABLE and makes the samples READ.
-	_, _, err = r.Read(0, States{})
+	_, _, err = r.Read(bg, NoWait())
 	require.NoError(t, err)
 	require.False(t, sc.TriggerValue())
 	require.False(t, rc.TriggerValue())
 	require.False(t, qc.TriggerValue())
 
-	require.NoError(t, w.Write(&point{ID: 2, X: 20}))
+	require.NoError(t, w.Write(bg, &point{ID: 2, X: 20}))
 	require.True(t, qc.TriggerValue())
-	data, _, err := r.TakeWithCondition(qc, 0)
+	data, _, err := r.Take(bg, WithCondition(qc), NoWait())
 	require.NoError(t, err)
 	require.Equal(t, []point{{ID: 2, X: 20}}, data)
 	require.False(t, qc.TriggerValue())
-	data, _, err = r.ReadWithCondition(rc, 0)
+	data, _, err = r.Read(bg, WithCondition(rc), NoWait())
 	require.ErrorIs(t, err, ErrNoData)
 	require.Nil(t, data)
 
@@ -173,7 +174,7 @@ func TestStatusConditionAndWaitSet(t *testing.T) {
 
 	// Conditions of another reader are refused.
 	_, r2 := endpoints[point](t, p, "other", nil, nil)
-	_, _, err = r2.ReadWithCondition(rc, 0)
+	_, _, err = r2.Read(bg, WithCondition(rc), NoWait())
 	require.ErrorIs(t, err, ErrPreconditionNotMet)
 	require.ErrorIs(t, r2.DeleteReadCondition(rc), ErrPreconditionNotMet)
 	require.NoError(t, r.DeleteContainedEntities())
@@ -190,7 +191,7 @@ func TestSubscriberAccess(t *testing.T) {
 	readers, err := sub.DataReaders(States{})
 	require.NoError(t, err)
 	require.Empty(t, readers)
-	require.NoError(t, w.Write(&point{ID: 1}))
+	require.NoError(t, w.Write(bg, &point{ID: 1}))
 	readers, err = sub.DataReaders(NotReadStates)
 	require.NoError(t, err)
 	require.Equal(t, []AnyDataReader{r}, readers)

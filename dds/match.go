@@ -3,6 +3,8 @@ package dds
 import (
 	"slices"
 
+	"github.com/ddsgo/ddsgo/dds/internal/status"
+
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/listener"
@@ -33,7 +35,7 @@ func (m *matcher) kinds() (matched, incompatible listener.StatusKind) {
 // OnMatch records a match with remote.
 func (m *matcher) OnMatch(_ wire.GUID, remote *discovery.EndpointData) {
 	e, p := m.e, m.e.p
-	h := listener.HandleFromGUID(guidBytes(remote.GUID))
+	h := status.GUIDHandle(guidBytes(remote.GUID))
 	p.mu.Lock()
 	if e.deleted.Load() {
 		p.mu.Unlock()
@@ -59,7 +61,7 @@ func (m *matcher) OnMatch(_ wire.GUID, remote *discovery.EndpointData) {
 // OnUnmatch records the end of the match with remote.
 func (m *matcher) OnUnmatch(_ wire.GUID, remote wire.GUID) {
 	e, p := m.e, m.e.p
-	h := listener.HandleFromGUID(guidBytes(remote))
+	h := status.GUIDHandle(guidBytes(remote))
 	p.mu.Lock()
 	if e.deleted.Load() {
 		p.mu.Unlock()
@@ -168,8 +170,8 @@ func (e *entity) matchedData(h InstanceHandle) (EndpointBuiltinTopicData, error)
 // endpointData is the builtin-topic form of what discovery reported of an endpoint.
 func endpointData(d *discovery.EndpointData) EndpointBuiltinTopicData {
 	return EndpointBuiltinTopicData{
-		Key:            listener.HandleFromGUID(guidBytes(d.GUID)),
-		ParticipantKey: listener.HandleFromGUID(guidBytes(d.ParticipantGUID)),
+		Key:            status.GUIDHandle(guidBytes(d.GUID)),
+		ParticipantKey: status.GUIDHandle(guidBytes(d.ParticipantGUID)),
 		TopicName:      d.TopicName,
 		TypeName:       d.TypeName,
 		Keyed:          d.Keyed(),

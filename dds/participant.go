@@ -7,6 +7,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ddsgo/ddsgo/internal/errs"
+	"github.com/ddsgo/ddsgo/waitset"
+
+	"github.com/ddsgo/ddsgo/dds/internal/status"
+
 	"github.com/ddsgo/ddsgo/dds/internal/dispatch"
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/wire"
@@ -40,8 +45,13 @@ type DomainParticipant struct {
 
 	factory *DomainParticipantFactory
 	domain  int
-	opts    options
+	opts    settings
 	now     func() time.Time
+
+	// defMu guards the default publisher and subscriber, made on first use.
+	defMu      sync.Mutex
+	defaultPub *Publisher
+	defaultSub *Subscriber
 
 	// opMu serializes the operations that change the entity graph (create, delete,
 	// enable, set QoS); it is held while calling the engine, p.mu is not.
@@ -56,7 +66,7 @@ type DomainParticipant struct {
 	disp *dispatch.Dispatcher
 }
 
-func newParticipant(f *DomainParticipantFactory, domain int, q qos.DomainParticipantQos, l listener.DomainParticipantListener, mask listener.StatusMask, o options) *DomainParticipant {
+func newParticipant(f *DomainParticipantFactory, domain int, q qos.DomainParticipantQos, l Listener, o settings) *DomainParticipant {
 	p := &DomainParticipant{
 		factory: f,
 		domain:  domain,
@@ -69,7 +79,7 @@ func newParticipant(f *DomainParticipantFactory, domain int, q qos.DomainPartici
 		p.now = time.Now
 	}
 	p.mu.Lock()
-	p.init(p, nil, kindParticipant, p, listenerOf(l), mask)
+	p.init(p, nil, kindParticipant, p, l, o.mask)
 	ecm.CreateComponent(p.m, p.ent, q)
 	ecm.CreateComponent(p.m, p.ent, participantDefaults{
 		Publisher:  qos.DefaultPublisherQos(),
@@ -78,14 +88,6 @@ func newParticipant(f *DomainParticipantFactory, domain int, q qos.DomainPartici
 	})
 	p.mu.Unlock()
 	return p
-}
-
-// listenerOf returns l as a stored listener: nil for a nil interface.
-func listenerOf[L any](l L) any {
-	if any(l) == nil {
-		return nil
-	}
-	return l
 }
 
 // DomainID returns the participant's domain id (get_domain_id).
@@ -103,14 +105,14 @@ func (p *DomainParticipant) enableSelf() error {
 	p.mu.Lock()
 	q, _ := ecm.ComponentData[qos.DomainParticipantQos](p.m, p.ent)
 	p.mu.Unlock()
-	eng, err := p.opts.engine(p.domain, p.opts, q)
+	eng, err := p.opts.engine(p.domain, &p.opts, q)
 	if err != nil {
 		return wrapErr(ErrError, err, "starting the RTPS participant")
 	}
 	p.eng = eng
 	p.mu.Lock()
 	p.prefix = eng.GUIDPrefix()
-	ecm.SetComponentData(p.m, p.ent, handleComp{listener.HandleFromGUID(guidBytes(wire.GUID{Prefix: p.prefix, Entity: wire.EntityIDParticipant}))})
+	ecm.SetComponentData(p.m, p.ent, handleComp{status.GUIDHandle(guidBytes(wire.GUID{Prefix: p.prefix, Entity: wire.EntityIDParticipant}))})
 	p.mu.Unlock()
 	eng.OnParticipant(p.onParticipant)
 	return nil
@@ -137,7 +139,7 @@ func guidBytes(g wire.GUID) [16]byte {
 func (p *DomainParticipant) localHandle(kind byte) InstanceHandle {
 	p.nextKey++
 	k := p.nextKey
-	return listener.HandleFromGUID(guidBytes(wire.GUID{Prefix: p.prefix, Entity: wire.EntityID{Key: [3]byte{byte(k >> 16), byte(k >> 8), byte(k)}, Kind: kind}}))
+	return status.GUIDHandle(guidBytes(wire.GUID{Prefix: p.prefix, Entity: wire.EntityID{Key: [3]byte{byte(k >> 16), byte(k >> 8), byte(k)}, Kind: kind}}))
 }
 
 // enable enables o, and its children when its ENTITY_FACTORY QoS says so. The caller
@@ -167,7 +169,7 @@ func (p *DomainParticipant) enable(o entityObject) error {
 	// Statuses that changed while the entity was being enabled (a match the engine
 	// reported at once) reach the listeners now.
 	if ch := e.status.changes.Load(); ch != 0 {
-		e.cond.Notify()
+		waitset.Notify(&e.cond)
 		p.disp.Post(&e.slot, ch)
 	}
 	for _, c := range children {
@@ -314,6 +316,42 @@ func (p *DomainParticipant) DeleteContainedEntities() error {
 	return p.deleteChildren(&p.entity)
 }
 
+// Close deletes the participant and everything it contains (delete_contained_entities,
+// then delete_participant): its reliable writers first linger until their readers
+// acknowledged what they wrote, at most rtps.Config.WriterLinger; then the RTPS
+// participant announces its end and stops. Every WaitSet waiting on a condition of the
+// participant's entities wakes up: a deleted entity's StatusCondition is triggered. A
+// listener function running when Close is called finishes first, unless Close is
+// called from that function. Closing a closed participant does nothing.
+func (p *DomainParticipant) Close() error {
+	p.opMu.Lock()
+	if p.deleted.Load() {
+		p.opMu.Unlock()
+		return nil
+	}
+	err := p.deleteChildren(&p.entity)
+	p.mu.Lock()
+	p.deleted.Store(true)
+	p.mu.Unlock()
+	p.teardown()
+	p.opMu.Unlock()
+	waitset.Notify(&p.cond)
+	p.disp.Close()
+	p.factory.forget(p)
+	return err
+}
+
+// closeEntity deletes o and what it contains, or with recursive false fails when it
+// contains something; deleting a deleted entity does nothing.
+func (p *DomainParticipant) closeEntity(o entityObject, recursive bool) error {
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	if o.core().deleted.Load() {
+		return nil
+	}
+	return p.remove(o, recursive)
+}
+
 // Qos returns the participant's QoS (get_qos).
 func (p *DomainParticipant) Qos() qos.DomainParticipantQos {
 	p.mu.Lock()
@@ -328,26 +366,26 @@ func (p *DomainParticipant) SetQos(q qos.DomainParticipantQos) error {
 }
 
 // Listener returns the participant's listener (get_listener).
-func (p *DomainParticipant) Listener() listener.DomainParticipantListener {
-	l, _ := p.listener().(listener.DomainParticipantListener)
+func (p *DomainParticipant) Listener() ParticipantListener {
+	l, _ := p.listener().(ParticipantListener)
 	return l
 }
 
 // SetListener sets the participant's listener and the statuses it handles
-// (set_listener). A nil listener handles nothing.
-func (p *DomainParticipant) SetListener(l listener.DomainParticipantListener, mask listener.StatusMask) error {
-	return p.setListener(listenerOf(l), mask)
+// (set_listener).
+func (p *DomainParticipant) SetListener(l ParticipantListener, mask listener.StatusMask) error {
+	return p.setListener(l, mask)
 }
 
 // listener returns e's listener.
-func (e *entity) listener() any {
+func (e *entity) listener() Listener {
 	e.p.mu.Lock()
 	defer e.p.mu.Unlock()
 	lc, _ := ecm.ComponentData[listenerComp](e.p.m, e.ent)
 	return lc.Listener
 }
 
-func (e *entity) setListener(l any, mask listener.StatusMask) error {
+func (e *entity) setListener(l Listener, mask listener.StatusMask) error {
 	if err := e.alive(); err != nil {
 		return err
 	}
@@ -453,25 +491,31 @@ func (p *DomainParticipant) SetDefaultTopicQos(q qos.TopicQos) error {
 	return p.setDefaults(func(d *participantDefaults) { d.Topic = q.Clone() })
 }
 
-// CreatePublisher creates a publisher (create_publisher). A nil q means the default
-// publisher QoS. The publisher is enabled when the participant is and its ENTITY_FACTORY
-// QoS autoenables.
-func (p *DomainParticipant) CreatePublisher(q *qos.PublisherQos, l listener.PublisherListener, mask listener.StatusMask) (*Publisher, error) {
+// NewPublisher creates a publisher (create_publisher) with the participant's default
+// publisher QoS changed by opts: Partition, WithQos(qos.PublisherQos), WithListener with
+// a PublisherListener. It is enabled when the participant is and its ENTITY_FACTORY QoS
+// autoenables. NewWriter without WithPublisher uses a default publisher instead.
+func (p *DomainParticipant) NewPublisher(opts ...Option) (*Publisher, error) {
 	if err := p.alive(); err != nil {
 		return nil, err
 	}
 	pq := p.defaults().Publisher
-	if q != nil {
-		pq = q.Clone()
+	s := settings{what: "publisher", publisher: &pq}
+	if err := s.apply(opts); err != nil {
+		return nil, err
 	}
 	if err := pq.Validate(); err != nil {
 		return nil, qosErr(err)
 	}
+	l, err := listenerFor[PublisherListener](s.listener, "publisher")
+	if err != nil {
+		return nil, err
+	}
 	p.opMu.Lock()
 	defer p.opMu.Unlock()
 	pub := &Publisher{}
-	err := p.create(pub, &p.entity, func() {
-		pub.init(p, &p.entity, kindPublisher, pub, listenerOf(l), mask)
+	err = p.create(pub, &p.entity, func() {
+		pub.init(p, &p.entity, kindPublisher, pub, l, s.mask)
 		ecm.CreateComponent(p.m, pub.ent, pq)
 		ecm.CreateComponent(p.m, pub.ent, publisherDefaults{qos.DefaultDataWriterQos()})
 	})
@@ -481,34 +525,31 @@ func (p *DomainParticipant) CreatePublisher(q *qos.PublisherQos, l listener.Publ
 	return pub, nil
 }
 
-// DeletePublisher deletes a publisher that has no writers left (delete_publisher).
-func (p *DomainParticipant) DeletePublisher(pub *Publisher) error {
-	if pub == nil || pub.p != p {
-		return errorf(ErrPreconditionNotMet, "the publisher is not the participant's")
-	}
-	p.opMu.Lock()
-	defer p.opMu.Unlock()
-	return p.remove(pub, false)
-}
-
-// CreateSubscriber creates a subscriber (create_subscriber). A nil q means the default
-// subscriber QoS.
-func (p *DomainParticipant) CreateSubscriber(q *qos.SubscriberQos, l listener.SubscriberListener, mask listener.StatusMask) (*Subscriber, error) {
+// NewSubscriber creates a subscriber (create_subscriber) with the participant's default
+// subscriber QoS changed by opts: Partition, WithQos(qos.SubscriberQos), WithListener
+// with a SubscriberListener. NewReader without WithSubscriber uses a default subscriber
+// instead.
+func (p *DomainParticipant) NewSubscriber(opts ...Option) (*Subscriber, error) {
 	if err := p.alive(); err != nil {
 		return nil, err
 	}
 	sq := p.defaults().Subscriber
-	if q != nil {
-		sq = q.Clone()
+	s := settings{what: "subscriber", subscriber: &sq}
+	if err := s.apply(opts); err != nil {
+		return nil, err
 	}
 	if err := sq.Validate(); err != nil {
 		return nil, qosErr(err)
 	}
+	l, err := listenerFor[SubscriberListener](s.listener, "subscriber")
+	if err != nil {
+		return nil, err
+	}
 	p.opMu.Lock()
 	defer p.opMu.Unlock()
 	sub := &Subscriber{}
-	err := p.create(sub, &p.entity, func() {
-		sub.init(p, &p.entity, kindSubscriber, sub, listenerOf(l), mask)
+	err = p.create(sub, &p.entity, func() {
+		sub.init(p, &p.entity, kindSubscriber, sub, l, s.mask)
 		ecm.CreateComponent(p.m, sub.ent, sq)
 		ecm.CreateComponent(p.m, sub.ent, subscriberDefaults{qos.DefaultDataReaderQos()})
 	})
@@ -518,69 +559,45 @@ func (p *DomainParticipant) CreateSubscriber(q *qos.SubscriberQos, l listener.Su
 	return sub, nil
 }
 
-// DeleteSubscriber deletes a subscriber that has no readers left (delete_subscriber).
-func (p *DomainParticipant) DeleteSubscriber(sub *Subscriber) error {
-	if sub == nil || sub.p != p {
-		return errorf(ErrPreconditionNotMet, "the subscriber is not the participant's")
+// defaultPublisher returns the publisher of the writers made without WithPublisher,
+// creating it on first use.
+func (p *DomainParticipant) defaultPublisher() (*Publisher, error) {
+	p.defMu.Lock()
+	defer p.defMu.Unlock()
+	if p.defaultPub == nil || p.defaultPub.deleted.Load() {
+		pub, err := p.NewPublisher()
+		if err != nil {
+			return nil, err
+		}
+		p.defaultPub = pub
 	}
-	p.opMu.Lock()
-	defer p.opMu.Unlock()
-	return p.remove(sub, false)
+	return p.defaultPub, nil
 }
 
-// CreateTopic creates a topic of type ts (create_topic). A nil q means the default topic
-// QoS. Creating a topic whose name a topic of another type has fails with
-// ErrPreconditionNotMet.
-func (p *DomainParticipant) CreateTopic(name string, ts TypeSupport, q *qos.TopicQos, l listener.TopicListener, mask listener.StatusMask) (*Topic, error) {
-	if err := p.alive(); err != nil {
-		return nil, err
+// defaultSubscriber returns the subscriber of the readers made without WithSubscriber,
+// creating it on first use.
+func (p *DomainParticipant) defaultSubscriber() (*Subscriber, error) {
+	p.defMu.Lock()
+	defer p.defMu.Unlock()
+	if p.defaultSub == nil || p.defaultSub.deleted.Load() {
+		sub, err := p.NewSubscriber()
+		if err != nil {
+			return nil, err
+		}
+		p.defaultSub = sub
 	}
-	if name == "" || ts == nil {
-		return nil, errorf(ErrBadParameter, "a topic needs a name and a type")
-	}
-	tq := p.defaults().Topic
-	if q != nil {
-		tq = q.Clone()
-	}
-	if err := tq.Validate(); err != nil {
-		return nil, qosErr(err)
-	}
-	p.opMu.Lock()
-	defer p.opMu.Unlock()
-	if t := p.lookupTopic(name); t != nil && t.TypeName() != ts.TypeName() {
-		return nil, errorf(ErrPreconditionNotMet, "topic %q has type %q, not %q", name, t.TypeName(), ts.TypeName())
-	}
-	t := &Topic{name: name, ts: ts}
-	err := p.create(t, &p.entity, func() {
-		t.init(p, &p.entity, kindTopic, t, listenerOf(l), mask)
-		ecm.CreateComponent(p.m, t.ent, tq)
-		ecm.CreateComponent(p.m, t.ent, nameComp{Topic: name, Type: ts.TypeName()})
-	})
-	if err != nil {
-		return nil, err
-	}
-	return t, nil
-}
-
-// DeleteTopic deletes a topic that no writer or reader uses (delete_topic).
-func (p *DomainParticipant) DeleteTopic(t *Topic) error {
-	if t == nil || t.p != p {
-		return errorf(ErrPreconditionNotMet, "the topic is not the participant's")
-	}
-	p.opMu.Lock()
-	defer p.opMu.Unlock()
-	return p.remove(t, false)
+	return p.defaultSub, nil
 }
 
 // lookupTopic returns the first topic named name.
-func (p *DomainParticipant) lookupTopic(name string) *Topic {
+func (p *DomainParticipant) lookupTopic(name string) TopicDescription {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, e := range p.m.ChildrenByComponents(p.ent, ecm.Match(kindComp{kindTopic})) {
 		n, _ := ecm.ComponentData[nameComp](p.m, e)
 		if n.Topic == name {
 			o, _ := ecm.ComponentData[objComp](p.m, e)
-			return o.obj.(*Topic)
+			return o.obj.(TopicDescription)
 		}
 	}
 	return nil
@@ -597,9 +614,8 @@ func (p *DomainParticipant) LookupTopicDescription(name string) TopicDescription
 
 // FindTopic waits until the participant has a topic named name and returns it
 // (find_topic). Only local topics are found: the returned Topic is the one
-// CreateTopic made, not a separate proxy. When ctx ends first the error matches
-// ErrTimeout.
-func (p *DomainParticipant) FindTopic(ctx context.Context, name string) (*Topic, error) {
+// NewTopic made, not a separate proxy. When ctx ends first the error is ctx's, wrapped.
+func (p *DomainParticipant) FindTopic(ctx context.Context, name string) (TopicDescription, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
@@ -611,7 +627,7 @@ func (p *DomainParticipant) FindTopic(ctx context.Context, name string) (*Topic,
 		}
 		select {
 		case <-ctx.Done():
-			return nil, wrapErr(ErrTimeout, ctx.Err(), "topic "+name)
+			return nil, errs.Context(ctx.Err(), "finding topic "+name)
 		case <-tick.C:
 		}
 	}
@@ -737,7 +753,7 @@ func (p *DomainParticipant) Entities(fn func(r ecm.Reader)) {
 
 // onParticipant records a participant discovered or lost.
 func (p *DomainParticipant) onParticipant(d discovery.ParticipantData, alive bool) {
-	h := listener.HandleFromGUID(guidBytes(d.GUID()))
+	h := status.GUIDHandle(guidBytes(d.GUID()))
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.deleted.Load() || d.GUIDPrefix == p.prefix {
@@ -762,7 +778,7 @@ func (p *DomainParticipant) onParticipant(d discovery.ParticipantData, alive boo
 // remoteParticipant returns the entity of the discovered participant with prefix
 // prefix, creating it if needed; the caller holds p.mu.
 func (p *DomainParticipant) remoteParticipant(prefix wire.GuidPrefix) ecm.Entity {
-	h := listener.HandleFromGUID(guidBytes(wire.GUID{Prefix: prefix, Entity: wire.EntityIDParticipant}))
+	h := status.GUIDHandle(guidBytes(wire.GUID{Prefix: prefix, Entity: wire.EntityIDParticipant}))
 	e := p.m.EntityByComponents(ecm.Match(kindComp{kindRemoteParticipant}), ecm.Match(handleComp{h}))
 	if e == ecm.Null {
 		e = p.m.CreateEntity()

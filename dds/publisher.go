@@ -12,7 +12,7 @@ import (
 type publisherDefaults struct{ Writer qos.DataWriterQos }
 
 // Publisher groups DataWriters (Publisher of DDS 1.4 §2.2.2.4.1). Make one with
-// DomainParticipant.CreatePublisher and its writers with CreateDataWriter.
+// DomainParticipant.NewPublisher and give it to NewWriter with WithPublisher.
 type Publisher struct {
 	entity
 }
@@ -20,7 +20,7 @@ type Publisher struct {
 // AnyDataWriter is a DataWriter[T] of any T.
 type AnyDataWriter interface {
 	Entity
-	Topic() *Topic
+	TopicDescription() TopicDescription
 	Publisher() *Publisher
 	core() *entity
 }
@@ -60,18 +60,18 @@ func (pub *Publisher) SetQos(q qos.PublisherQos) error {
 }
 
 // Listener returns the publisher's listener (get_listener).
-func (pub *Publisher) Listener() listener.PublisherListener {
-	l, _ := pub.listener().(listener.PublisherListener)
+func (pub *Publisher) Listener() PublisherListener {
+	l, _ := pub.listener().(PublisherListener)
 	return l
 }
 
 // SetListener sets the publisher's listener and the statuses it handles
 // (set_listener).
-func (pub *Publisher) SetListener(l listener.PublisherListener, mask listener.StatusMask) error {
-	return pub.setListener(listenerOf(l), mask)
+func (pub *Publisher) SetListener(l PublisherListener, mask listener.StatusMask) error {
+	return pub.setListener(l, mask)
 }
 
-// DefaultDataWriterQos returns the QoS CreateDataWriter uses for a nil QoS.
+// DefaultDataWriterQos returns the QoS NewWriter starts from.
 func (pub *Publisher) DefaultDataWriterQos() qos.DataWriterQos {
 	pub.p.mu.Lock()
 	defer pub.p.mu.Unlock()
@@ -79,7 +79,7 @@ func (pub *Publisher) DefaultDataWriterQos() qos.DataWriterQos {
 	return d.Writer.Clone()
 }
 
-// SetDefaultDataWriterQos sets the QoS CreateDataWriter uses for a nil QoS.
+// SetDefaultDataWriterQos sets the QoS NewWriter starts from.
 func (pub *Publisher) SetDefaultDataWriterQos(q qos.DataWriterQos) error {
 	if err := pub.alive(); err != nil {
 		return err
@@ -93,22 +93,10 @@ func (pub *Publisher) SetDefaultDataWriterQos(q qos.DataWriterQos) error {
 	return nil
 }
 
-// CopyFromTopicQos returns w with the policies it shares with the topic QoS t replaced
-// by t's (copy_from_topic_qos).
-func (pub *Publisher) CopyFromTopicQos(w qos.DataWriterQos, t qos.TopicQos) qos.DataWriterQos {
-	return w.FromTopic(t)
-}
-
-// DeleteDataWriter deletes a writer of the publisher (delete_datawriter); it
-// unregisters the writer's instances first.
-func (pub *Publisher) DeleteDataWriter(w AnyDataWriter) error {
-	if w == nil || w.core().parent != &pub.entity {
-		return errorf(ErrPreconditionNotMet, "the writer is not the publisher's")
-	}
-	pub.p.opMu.Lock()
-	defer pub.p.opMu.Unlock()
-	return pub.p.remove(w.core().self, false)
-}
+// Close deletes the publisher and its writers (delete_contained_entities, then
+// delete_publisher); the writers linger for acknowledgments as DataWriter.Close says.
+// Closing a closed publisher does nothing.
+func (pub *Publisher) Close() error { return pub.p.closeEntity(pub, true) }
 
 // LookupDataWriter returns a writer of the publisher on the topic named topic, or nil
 // (lookup_datawriter).

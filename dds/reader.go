@@ -1,11 +1,17 @@
 package dds
 
 import (
+	"context"
 	"errors"
+	"iter"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
+
+	"github.com/ddsgo/ddsgo/internal/errs"
+	"github.com/ddsgo/ddsgo/waitset"
+
+	"github.com/ddsgo/ddsgo/dds/internal/status"
 
 	"github.com/ddsgo/ddsgo/dds/internal/rhc"
 	"github.com/ddsgo/ddsgo/internal/cdr"
@@ -18,17 +24,17 @@ import (
 )
 
 // DataReader reads samples of type T from a topic (DataReader of DDS 1.4 §2.2.2.5.3).
-// Make one with CreateDataReader.
+// Make one with NewReader.
 //
-// The read and take operations come in two forms: Read and Take (and their instance and
-// condition variants) return new slices; ReadInto and TakeInto fill the caller's, so
-// that a loop taking samples of a type of fixed size allocates nothing. Values returned
-// by a read share their slices and strings with the reader's cache: do not modify them.
+// Take and Read wait, bounded by their context, until samples are there; Samples ranges
+// over them as they come. TakeInto and ReadInto fill the caller's slices, so that a
+// loop taking samples of a type of fixed size allocates nothing. Values returned by a
+// read share their slices and strings with the reader's cache: do not modify them.
 // Values returned by a take are the caller's.
 type DataReader[T any] struct {
 	entity
 	sub   *Subscriber
-	topic *Topic
+	topic *Topic[T]
 	codec *cdr.Codec[T]
 	keyed bool
 	match matcher
@@ -38,6 +44,9 @@ type DataReader[T any] struct {
 	// retrier is er for the cache's OnSpaceAvailable hook, which may run before
 	// enableSelf sets er (on the engine's goroutine).
 	retrier atomic.Pointer[engineReader]
+	// dataCh, when not nil, is closed when data arrives or the reader is deleted:
+	// what the reads that wait for data wait on.
+	dataCh atomic.Pointer[chan struct{}]
 
 	// dmu guards the delivery scratch state.
 	dmu       sync.Mutex
@@ -67,48 +76,60 @@ type DataReader[T any] struct {
 	conds []*ReadCondition[T]
 }
 
-// CreateDataReader creates a reader of T on topic in sub (create_datareader). A nil q
-// means the subscriber's default reader QoS; use sub.CopyFromTopicQos to start from the
-// topic's. The topic's type must be a TopicType[T]. The reader is enabled when the
-// subscriber is and its ENTITY_FACTORY QoS autoenables.
-func CreateDataReader[T any](sub *Subscriber, topic *Topic, q *qos.DataReaderQos, l listener.DataReaderListener, mask listener.StatusMask) (*DataReader[T], error) {
-	if sub == nil || topic == nil {
-		return nil, errorf(ErrBadParameter, "nil subscriber or topic")
+// NewReader creates a reader of topic t (create_datareader), in the participant's
+// default subscriber or the one given with WithSubscriber. Its QoS is the subscriber's
+// default reader QoS (BEST_EFFORT, KEEP_LAST 1, VOLATILE), then the QoS options t was
+// created with, then opts: Reliable, KeepAll, TransientLocal, ..., WithQos with a whole
+// qos.DataReaderQos, WithListener with a ReaderListener[T]. The reader is enabled when
+// the subscriber is and its ENTITY_FACTORY QoS autoenables.
+func NewReader[T any](t *Topic[T], opts ...Option) (*DataReader[T], error) {
+	if t == nil {
+		return nil, errorf(ErrBadParameter, "nil topic")
 	}
-	if err := sub.alive(); err != nil {
+	if err := t.alive(); err != nil {
 		return nil, err
 	}
-	if err := topic.alive(); err != nil {
+	p := t.p
+	var rq qos.DataReaderQos
+	s := settings{what: "reader", reader: &rq}
+	if err := s.apply(opts); err != nil { // first pass: find the subscriber
 		return nil, err
 	}
-	p := sub.p
-	if topic.p != p {
-		return nil, errorf(ErrBadParameter, "the topic belongs to another participant")
+	sub := s.sub
+	if sub == nil {
+		var err error
+		if sub, err = p.defaultSubscriber(); err != nil {
+			return nil, err
+		}
 	}
-	tt, ok := topic.ts.(*TopicType[T])
-	if !ok {
-		var zero T
-		return nil, errorf(ErrBadParameter, "topic %q has type %s, not %T", topic.name, topic.ts.TypeName(), zero)
+	if sub.p != p {
+		return nil, errorf(ErrBadParameter, "topic %s and its subscriber belong to different participants", t.name)
 	}
-	rq := sub.DefaultDataReaderQos()
-	if q != nil {
-		rq = q.Clone()
+	rq = sub.DefaultDataReaderQos()
+	s = settings{what: "reader", reader: &rq}
+	_ = s.apply(t.inherit)
+	if err := s.apply(opts); err != nil {
+		return nil, err
 	}
 	if err := rq.Validate(); err != nil {
 		return nil, qosErr(err)
 	}
-	r := &DataReader[T]{sub: sub, topic: topic, codec: tt.codec, keyed: tt.codec.Keyed(), lifespans: map[wire.GUID]time.Duration{}}
+	l, err := listenerFor[ReaderListener[T]](s.listener, "reader")
+	if err != nil {
+		return nil, err
+	}
+	r := &DataReader[T]{sub: sub, topic: t, codec: t.codec, keyed: t.codec.Keyed(), lifespans: map[wire.GUID]time.Duration{}}
 	r.match = matcher{e: &r.entity, hooks: r}
 	p.opMu.Lock()
 	defer p.opMu.Unlock()
 	if err := sub.alive(); err != nil {
 		return nil, err
 	}
-	err := p.create(r, &sub.entity, func() {
-		r.init(p, &sub.entity, kindReader, r, listenerOf(l), mask)
+	err = p.create(r, &sub.entity, func() {
+		r.init(p, &sub.entity, kindReader, r, l, s.mask)
 		ecm.CreateComponent(p.m, r.ent, rq)
-		ecm.CreateComponent(p.m, r.ent, nameComp{Topic: topic.name, Type: tt.name})
-		ecm.CreateComponent(p.m, r.ent, topicRefComp{topic.ent})
+		ecm.CreateComponent(p.m, r.ent, nameComp{Topic: t.name, Type: t.typeName})
+		ecm.CreateComponent(p.m, r.ent, topicRefComp{t.ent})
 		ecm.CreateComponent(p.m, r.ent, matchesComp{})
 	})
 	if err != nil {
@@ -121,10 +142,14 @@ func CreateDataReader[T any](sub *Subscriber, topic *Topic, q *qos.DataReaderQos
 func (r *DataReader[T]) TopicDescription() TopicDescription { return r.topic }
 
 // Topic returns the reader's topic.
-func (r *DataReader[T]) Topic() *Topic { return r.topic }
+func (r *DataReader[T]) Topic() *Topic[T] { return r.topic }
 
 // Subscriber returns the reader's subscriber.
 func (r *DataReader[T]) Subscriber() *Subscriber { return r.sub }
+
+// Close deletes the reader and its read conditions (delete_datareader). Reads waiting
+// for data return ErrAlreadyDeleted. Closing a closed reader does nothing.
+func (r *DataReader[T]) Close() error { return r.p.closeEntity(r, true) }
 
 // Enable enables the reader (enable): it creates its cache and the RTPS reader and
 // announces it. The subscriber and the topic must be enabled.
@@ -224,7 +249,7 @@ func (r *DataReader[T]) enableSelf() error {
 	r.er = er
 	r.retrier.Store(&er)
 	p.mu.Lock()
-	ecm.SetComponentData(p.m, r.ent, handleComp{listener.HandleFromGUID(guidBytes(er.GUID()))})
+	ecm.SetComponentData(p.m, r.ent, handleComp{status.GUIDHandle(guidBytes(er.GUID()))})
 	p.mu.Unlock()
 	return nil
 }
@@ -240,6 +265,7 @@ func (r *DataReader[T]) reannounce() error {
 }
 
 func (r *DataReader[T]) teardown() {
+	r.wakeReaders()
 	r.cmu.Lock()
 	for _, c := range r.conds {
 		c.deleted.Store(true)
@@ -269,9 +295,9 @@ func (r *DataReader[T]) matched(remote *discovery.EndpointData) {
 	r.dmu.Lock()
 	r.lifespans[remote.GUID] = ls
 	r.dmu.Unlock()
-	h := listener.HandleFromGUID(guidBytes(remote.GUID))
+	h := status.GUIDHandle(guidBytes(remote.GUID))
 	r.event(listener.LivelinessChanged, func(s *statusBlock) {
-		s.liveliness.Transition(h, listener.WriterUnknown, listener.WriterAlive)
+		s.liveliness.Transition(h, status.WriterUnknown, status.WriterAlive)
 	})
 }
 
@@ -288,9 +314,9 @@ func (r *DataReader[T]) unmatched(remote wire.GUID) {
 	if c := r.cache.Load(); c != nil {
 		c.WriterLost(rhc.GUID(guidBytes(remote)), r.p.now())
 	}
-	h := listener.HandleFromGUID(guidBytes(remote))
+	h := status.GUIDHandle(guidBytes(remote))
 	r.event(listener.LivelinessChanged, func(s *statusBlock) {
-		s.liveliness.Transition(h, listener.WriterAlive, listener.WriterUnknown)
+		s.liveliness.Transition(h, status.WriterAlive, status.WriterUnknown)
 	})
 }
 
@@ -313,14 +339,14 @@ func (r *DataReader[T]) SetQos(q qos.DataReaderQos) error {
 }
 
 // Listener returns the reader's listener (get_listener).
-func (r *DataReader[T]) Listener() listener.DataReaderListener {
-	l, _ := r.listener().(listener.DataReaderListener)
+func (r *DataReader[T]) Listener() ReaderListener[T] {
+	l, _ := r.listener().(ReaderListener[T])
 	return l
 }
 
 // SetListener sets the reader's listener and the statuses it handles (set_listener).
-func (r *DataReader[T]) SetListener(l listener.DataReaderListener, mask listener.StatusMask) error {
-	return r.setListener(listenerOf(l), mask)
+func (r *DataReader[T]) SetListener(l ReaderListener[T], mask listener.StatusMask) error {
+	return r.setListener(l, mask)
 }
 
 // deliver is the engine's delivery callback: it decodes a change into the cache. It
@@ -412,7 +438,7 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 		if !counted {
 			return false // counted when it was first rejected
 		}
-		h := listener.HandleFromKeyHash(kh)
+		h := status.KeyHandle(kh)
 		r.status.mu.Lock()
 		r.status.rejected.Reject(listener.SampleRejectedStatusKind(out.Reason()), h)
 		r.status.setChanged(listener.SampleRejected)
@@ -444,12 +470,13 @@ func (r *DataReader[T]) lost() {
 
 // onData is the cache's DATA_AVAILABLE hook.
 func (r *DataReader[T]) onData() {
+	r.wakeReaders()
 	sub := r.sub
 	r.status.changes.Or(uint32(listener.DataAvailable))
 	sub.status.changes.Or(uint32(listener.DataOnReaders))
 	r.notifyConditions()
-	r.cond.Notify()
-	sub.cond.Notify()
+	waitset.Notify(&r.cond)
+	waitset.Notify(&sub.cond)
 	if !r.enabled.Load() {
 		return
 	}
@@ -465,7 +492,7 @@ func (r *DataReader[T]) onData() {
 func (r *DataReader[T]) notifyConditions() {
 	r.cmu.Lock()
 	for _, c := range r.conds {
-		c.Notify()
+		waitset.Notify(c)
 	}
 	r.cmu.Unlock()
 }
@@ -544,7 +571,7 @@ func (r *DataReader[T]) access(op accessOp, dst []T, infos []SampleInfo, st Stat
 			c = cache.TakeNextInstance(dst[:n], ri, rh, sel, now)
 		}
 		if c > 0 {
-			r.lastNext.h, r.lastNext.rh = listener.HandleFromKeyHash(ri[0].KeyHash), ri[0].InstanceHandle
+			r.lastNext.h, r.lastNext.rh = status.KeyHandle(ri[0].KeyHash), ri[0].InstanceHandle
 		}
 	}
 	for i := range c {
@@ -576,49 +603,207 @@ func (r *DataReader[T]) accessed() {
 	r.notifyConditions()
 }
 
-// collect runs op into new slices of up to max samples (all when max <= 0).
-func (r *DataReader[T]) collect(op accessOp, max int, st States, sel *rhc.Selector[T], h InstanceHandle) ([]T, []SampleInfo, error) {
-	if err := r.check(); err != nil {
-		return nil, nil, err
-	}
-	s := r.cache.Load().Stats()
-	n := s.Samples + s.InvalidSamples
-	if max > 0 && max < n {
-		n = max
-	}
-	if n == 0 {
-		r.accessed()
-		return nil, nil, ErrNoData
-	}
-	dst := make([]T, n)
-	infos := make([]SampleInfo, n)
-	c, err := r.access(op, dst, infos, st, sel, h)
-	if err != nil {
-		return nil, nil, err
-	}
-	return dst[:c], infos[:c], nil
+// ReadOption is an optional argument of the read and take operations.
+type ReadOption func(readArgs) readArgs
+
+type readArgs struct {
+	max      int
+	states   States
+	h        InstanceHandle
+	instance bool // only instance h
+	next     bool // the next instance after h
+	cond     any  // a *ReadCondition[T] of the reader
+	noWait   bool
 }
 
-// Read returns up to max samples (all when max <= 0) in the states st, leaving them in
-// the cache marked READ (read). ErrNoData reports that there was none.
-func (r *DataReader[T]) Read(max int, st States) ([]T, []SampleInfo, error) {
-	return r.collect(opRead, max, st, nil, HandleNil)
+// MaxSamples bounds the number of samples Read and Take return (all by default).
+func MaxSamples(n int) ReadOption { return func(a readArgs) readArgs { a.max = n; return a } }
+
+// InStates selects the samples in the states st (every state by default).
+func InStates(st States) ReadOption {
+	return func(a readArgs) readArgs { a.states = st; return a }
+}
+
+// Instance selects the samples of instance h (read_instance, take_instance); an
+// instance the reader does not have is ErrBadParameter.
+func Instance(h InstanceHandle) ReadOption {
+	return func(a readArgs) readArgs { a.h, a.instance, a.next = h, true, false; return a }
+}
+
+// NextInstance selects the samples of the first instance after prev that has samples in
+// the states selected (read_next_instance, take_next_instance); HandleNil starts with
+// the first instance.
+func NextInstance(prev InstanceHandle) ReadOption {
+	return func(a readArgs) readArgs { a.h, a.next, a.instance = prev, true, false; return a }
+}
+
+// WithCondition selects with the states and filter of c, a ReadCondition or
+// QueryCondition of the reader (read_w_condition, take_w_condition).
+func WithCondition[T any](c *ReadCondition[T]) ReadOption {
+	return func(a readArgs) readArgs { a.cond = c; return a }
+}
+
+// NoWait makes a read or take return at once: ErrNoData when there is no sample, as the
+// DCPS operations do.
+func NoWait() ReadOption { return func(a readArgs) readArgs { a.noWait = true; return a } }
+
+// Read returns the samples selected, leaving them in the cache marked READ (read). It
+// waits until there is one, or ctx is done (ctx's error, wrapped); with NoWait,
+// ErrNoData reports that there was none.
+func (r *DataReader[T]) Read(ctx context.Context, opts ...ReadOption) ([]T, []SampleInfo, error) {
+	return r.collect(ctx, opRead, opts)
 }
 
 // Take is Read that removes the samples from the cache (take).
-func (r *DataReader[T]) Take(max int, st States) ([]T, []SampleInfo, error) {
-	return r.collect(opTake, max, st, nil, HandleNil)
+func (r *DataReader[T]) Take(ctx context.Context, opts ...ReadOption) ([]T, []SampleInfo, error) {
+	return r.collect(ctx, opTake, opts)
 }
 
-// ReadInto reads into data and infos up to the length of the shorter and returns the
-// number of samples; it allocates nothing.
-func (r *DataReader[T]) ReadInto(data []T, infos []SampleInfo, st States) (int, error) {
-	return r.access(opRead, data, infos, st, nil, HandleNil)
+// ReadInto is Read into data and infos, up to the length of the shorter; it returns the
+// number of samples and allocates nothing.
+func (r *DataReader[T]) ReadInto(ctx context.Context, data []T, infos []SampleInfo, opts ...ReadOption) (int, error) {
+	return r.into(ctx, opRead, data, infos, opts)
 }
 
 // TakeInto is ReadInto that removes the samples from the cache; it allocates nothing.
-func (r *DataReader[T]) TakeInto(data []T, infos []SampleInfo, st States) (int, error) {
-	return r.access(opTake, data, infos, st, nil, HandleNil)
+func (r *DataReader[T]) TakeInto(ctx context.Context, data []T, infos []SampleInfo, opts ...ReadOption) (int, error) {
+	return r.into(ctx, opTake, data, infos, opts)
+}
+
+// Samples returns an iterator over the samples taken from the reader one at a time, as
+// they arrive, with their SampleInfo:
+//
+//	for s, info := range r.Samples(ctx) { ... }
+//
+// It ends when ctx is done or the reader is deleted; a sample is taken only when the
+// loop asks for it, so breaking out of the loop loses nothing.
+func (r *DataReader[T]) Samples(ctx context.Context, opts ...ReadOption) iter.Seq2[T, SampleInfo] {
+	return func(yield func(T, SampleInfo) bool) {
+		var v [1]T
+		var info [1]SampleInfo
+		for {
+			if _, err := r.into(ctx, opTake, v[:], info[:], opts); err != nil {
+				return
+			}
+			if !yield(v[0], info[0]) {
+				return
+			}
+		}
+	}
+}
+
+// args returns what opts say and the access they ask for.
+func (r *DataReader[T]) args(op accessOp, opts []ReadOption) (readArgs, accessOp, *rhc.Selector[T], error) {
+	var a readArgs
+	for _, o := range opts {
+		a = o(a)
+	}
+	var sel *rhc.Selector[T]
+	if a.cond != nil {
+		c, ok := a.cond.(*ReadCondition[T])
+		if !ok {
+			return a, op, nil, errorf(ErrPreconditionNotMet, "reader of %s: the condition is not the reader's", r.topic.name)
+		}
+		var err error
+		if sel, err = r.conditionSelector(c); err != nil {
+			return a, op, nil, err
+		}
+	}
+	switch {
+	case a.instance:
+		op += opReadInstance
+	case a.next:
+		op += opReadNext
+	}
+	return a, op, sel, nil
+}
+
+// into runs op into data and infos, waiting for samples unless NoWait.
+func (r *DataReader[T]) into(ctx context.Context, op accessOp, data []T, infos []SampleInfo, opts []ReadOption) (int, error) {
+	a, op, sel, err := r.args(op, opts)
+	if err != nil {
+		return 0, err
+	}
+	if a.max > 0 {
+		data = data[:min(len(data), a.max)]
+	}
+	return r.wait(ctx, a.noWait, func() (int, error) {
+		return r.access(op, data, infos, a.states, sel, a.h)
+	})
+}
+
+// collect runs op into new slices.
+func (r *DataReader[T]) collect(ctx context.Context, op accessOp, opts []ReadOption) ([]T, []SampleInfo, error) {
+	a, op, sel, err := r.args(op, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var dst []T
+	var infos []SampleInfo
+	_, err = r.wait(ctx, a.noWait, func() (int, error) {
+		if err := r.check(); err != nil {
+			return 0, err
+		}
+		s := r.cache.Load().Stats()
+		n := s.Samples + s.InvalidSamples
+		if a.max > 0 && a.max < n {
+			n = a.max
+		}
+		if n == 0 {
+			r.accessed()
+			return 0, ErrNoData
+		}
+		dst, infos = make([]T, n), make([]SampleInfo, n)
+		c, err := r.access(op, dst, infos, a.states, sel, a.h)
+		dst, infos = dst[:c], infos[:c]
+		return c, err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return dst, infos, nil
+}
+
+// wait runs try until it returns something other than ErrNoData, waiting for data
+// between the tries, until ctx is done; with noWait it tries once.
+func (r *DataReader[T]) wait(ctx context.Context, noWait bool, try func() (int, error)) (int, error) {
+	n, err := try()
+	if noWait || !errors.Is(err, ErrNoData) {
+		return n, err
+	}
+	for {
+		// Arm the wake-up before trying again, so that data arriving in between is
+		// not missed.
+		ch := r.dataWait()
+		if n, err = try(); !errors.Is(err, ErrNoData) {
+			return n, err
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return 0, errs.Context(ctx.Err(), "reader of "+r.topic.name+": waiting for data")
+		}
+	}
+}
+
+// dataWait returns the channel closed when data arrives next.
+func (r *DataReader[T]) dataWait() <-chan struct{} {
+	for {
+		if p := r.dataCh.Load(); p != nil {
+			return *p
+		}
+		ch := make(chan struct{})
+		if r.dataCh.CompareAndSwap(nil, &ch) {
+			return ch
+		}
+	}
+}
+
+// wakeReaders wakes the reads waiting for data.
+func (r *DataReader[T]) wakeReaders() {
+	if p := r.dataCh.Swap(nil); p != nil {
+		close(*p)
+	}
 }
 
 // firstRejection reports whether the refused sample s is refused for the first time
@@ -677,83 +862,12 @@ func (r *DataReader[T]) ReturnLoan(data []T) error {
 	return nil
 }
 
-// ReadInstance is Read restricted to the instance h (read_instance); ErrBadParameter
-// reports an instance the reader does not have.
-func (r *DataReader[T]) ReadInstance(h InstanceHandle, max int, st States) ([]T, []SampleInfo, error) {
-	return r.collect(opReadInstance, max, st, nil, h)
-}
-
-// TakeInstance is Take restricted to the instance h (take_instance).
-func (r *DataReader[T]) TakeInstance(h InstanceHandle, max int, st States) ([]T, []SampleInfo, error) {
-	return r.collect(opTakeInstance, max, st, nil, h)
-}
-
-// ReadNextInstance is Read restricted to the next instance after prev that has samples
-// in the states st (read_next_instance); HandleNil starts with the first instance.
-func (r *DataReader[T]) ReadNextInstance(prev InstanceHandle, max int, st States) ([]T, []SampleInfo, error) {
-	return r.collect(opReadNext, max, st, nil, prev)
-}
-
-// TakeNextInstance is Take restricted to the next instance after prev
-// (take_next_instance).
-func (r *DataReader[T]) TakeNextInstance(prev InstanceHandle, max int, st States) ([]T, []SampleInfo, error) {
-	return r.collect(opTakeNext, max, st, nil, prev)
-}
-
-// ReadNextSample reads the next sample not read before into *v and *info
-// (read_next_sample).
-func (r *DataReader[T]) ReadNextSample(v *T, info *SampleInfo) error {
-	if v == nil || info == nil {
-		return errorf(ErrBadParameter, "nil sample or info")
-	}
-	_, err := r.access(opRead, unsafe.Slice(v, 1), unsafe.Slice(info, 1), NotReadStates, nil, HandleNil)
-	return err
-}
-
-// TakeNextSample takes the next sample not read before into *v and *info
-// (take_next_sample).
-func (r *DataReader[T]) TakeNextSample(v *T, info *SampleInfo) error {
-	if v == nil || info == nil {
-		return errorf(ErrBadParameter, "nil sample or info")
-	}
-	_, err := r.access(opTake, unsafe.Slice(v, 1), unsafe.Slice(info, 1), NotReadStates, nil, HandleNil)
-	return err
-}
-
 // conditionSelector checks that c is one of r's conditions and returns its selector.
 func (r *DataReader[T]) conditionSelector(c *ReadCondition[T]) (*rhc.Selector[T], error) {
 	if c == nil || c.r != r || c.deleted.Load() {
 		return nil, errorf(ErrPreconditionNotMet, "the condition is not the reader's")
 	}
 	return &c.sel, nil
-}
-
-// ReadWithCondition is Read with the states and filter of c, a ReadCondition or
-// QueryCondition of the reader (read_w_condition).
-func (r *DataReader[T]) ReadWithCondition(c *ReadCondition[T], max int) ([]T, []SampleInfo, error) {
-	sel, err := r.conditionSelector(c)
-	if err != nil {
-		return nil, nil, err
-	}
-	return r.collect(opRead, max, States{}, sel, HandleNil)
-}
-
-// TakeWithCondition is Take with the states and filter of c (take_w_condition).
-func (r *DataReader[T]) TakeWithCondition(c *ReadCondition[T], max int) ([]T, []SampleInfo, error) {
-	sel, err := r.conditionSelector(c)
-	if err != nil {
-		return nil, nil, err
-	}
-	return r.collect(opTake, max, States{}, sel, HandleNil)
-}
-
-// TakeWithConditionInto is TakeInto with the states and filter of c.
-func (r *DataReader[T]) TakeWithConditionInto(c *ReadCondition[T], data []T, infos []SampleInfo) (int, error) {
-	sel, err := r.conditionSelector(c)
-	if err != nil {
-		return 0, err
-	}
-	return r.access(opTake, data, infos, States{}, sel, HandleNil)
 }
 
 // hasSamples reports whether the cache holds samples in the states st.
@@ -782,19 +896,18 @@ func (r *DataReader[T]) LookupInstance(v *T) InstanceHandle {
 	if r.cache.Load().Lookup(rhc.KeyHash(kh)) == rhc.HandleNil {
 		return HandleNil
 	}
-	return listener.HandleFromKeyHash(kh)
+	return status.KeyHandle(kh)
 }
 
-// GetKeyValue sets the key fields of *dst to those of instance h (get_key_value). It
-// needs a sample of the instance, valid or carrying the key, in the cache; the samples'
-// states do not change.
-func (r *DataReader[T]) GetKeyValue(dst *T, h InstanceHandle) error {
+// KeyValue returns a sample whose key fields are those of instance h (get_key_value).
+// It needs a sample of the instance, valid or carrying the key, in the cache; the
+// samples' states do not change.
+func (r *DataReader[T]) KeyValue(h InstanceHandle) (T, error) {
+	var v T
 	if err := r.check(); err != nil {
-		return err
+		return v, err
 	}
-	if dst == nil {
-		return errorf(ErrBadParameter, "nil destination")
-	}
+	dst := &v
 	want := cdr.KeyHash(keyHashOf(h))
 	var key []byte
 	r.cache.Load().Matches(&rhc.Selector[T]{Filter: func(v *T) bool {
@@ -808,9 +921,9 @@ func (r *DataReader[T]) GetKeyValue(dst *T, h InstanceHandle) error {
 		return true
 	}})
 	if key == nil {
-		return errorf(ErrBadParameter, "no key of instance %v", h)
+		return v, errorf(ErrBadParameter, "reader of %s: no key of instance %v", r.topic.name, h)
 	}
-	return decodeKey(r.codec, key, dst)
+	return v, decodeKey(r.codec, key, dst)
 }
 
 // SubscriptionMatchedStatus returns and resets the SUBSCRIPTION_MATCHED status.

@@ -27,18 +27,18 @@ func TestRejectedSamplesResent(t *testing.T) {
 	wq := qos.DefaultDataWriterQos()
 	wq.Reliability.Kind = qos.Reliable
 	wq.History = qos.History{Kind: qos.KeepAll}
-	w, err := CreateDataWriter[message](pub, ta, &wq, nil, 0)
+	w, err := NewWriter(ta, WithPublisher(pub), WithQos(wq))
 	require.NoError(t, err)
 	rq := reliableReader()
 	rq.ResourceLimits.MaxSamples = 2
-	r, err := CreateDataReader[message](sub, tb, rq, nil, 0)
+	r, err := NewReader(tb, WithSubscriber(sub), WithQos(*rq))
 	require.NoError(t, err)
 	waitStatus(t, w, listener.PublicationMatched)
 	waitStatus(t, r, listener.SubscriptionMatched)
 
 	const total = 10
 	for i := range total {
-		require.NoError(t, w.Write(&message{ID: 1, Text: "x", Seq: uint64(i)}))
+		require.NoError(t, w.Write(bg, &message{ID: 1, Text: "x", Seq: uint64(i)}))
 	}
 	// The cache fills up before anything is taken.
 	waitStatus(t, r, listener.SampleRejected)
@@ -52,7 +52,7 @@ func TestRejectedSamplesResent(t *testing.T) {
 	deadline := time.Now().Add(20 * time.Second)
 	for len(got) < total {
 		require.True(t, time.Now().Before(deadline), "got %v", got)
-		c, err := r.TakeInto(data, infos, States{})
+		c, err := r.TakeInto(bg, data, infos, NoWait())
 		if err != nil {
 			require.ErrorIs(t, err, ErrNoData)
 			time.Sleep(2 * time.Millisecond)
@@ -77,7 +77,7 @@ func TestRejectedSamplesResent(t *testing.T) {
 	defer cancel()
 	require.NoError(t, w.WaitForAcknowledgments(ctx), "the writer's samples are all acknowledged")
 	time.Sleep(50 * time.Millisecond)
-	_, err = r.TakeInto(data, infos, States{})
+	_, err = r.TakeInto(bg, data, infos, NoWait())
 	require.ErrorIs(t, err, ErrNoData, "nothing is delivered twice")
 	st := r.er.(*discovery.LocalReader).Reader().Stats()
 	require.Equal(t, uint64(total), st.Delivered)
@@ -92,13 +92,13 @@ func TestRejectedRetry(t *testing.T) {
 	rq.ResourceLimits.MaxSamples = 1
 	w, r := endpoints[point](t, p, "retry", nil, rq)
 	fr := r.er.(*fakeReader)
-	require.NoError(t, w.Write(&point{ID: 1}))
-	require.NoError(t, w.Write(&point{ID: 2}))
+	require.NoError(t, w.Write(bg, &point{ID: 1}))
+	require.NoError(t, w.Write(bg, &point{ID: 2}))
 	require.Zero(t, fr.retries.Load())
-	_, _, err := r.Take(0, States{})
+	_, _, err := r.Take(bg, NoWait())
 	require.NoError(t, err)
 	require.Equal(t, int32(1), fr.retries.Load())
-	_, _, err = r.Take(0, States{})
+	_, _, err = r.Take(bg, NoWait())
 	require.ErrorIs(t, err, ErrNoData)
 	require.Equal(t, int32(1), fr.retries.Load())
 }

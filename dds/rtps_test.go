@@ -20,28 +20,28 @@ func memParticipant(t *testing.T, n *memnet.Network, name string, addr string) *
 	t.Helper()
 	h, err := n.AddHost(name, netip.MustParseAddr(addr))
 	require.NoError(t, err)
-	p, err := CreateParticipant(7, nil, nil, 0, withNet(h), WithRTPS(rtps.Config{Name: name}))
+	p, err := NewParticipant(7, withNet(h), WithRTPS(rtps.Config{Name: name}))
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		require.NoError(t, p.DeleteContainedEntities())
-		require.NoError(t, Factory().DeleteParticipant(p))
+		require.NoError(t, p.Close())
 	})
 	return p
 }
 
 // pubSub creates, for the message type named typeName, a publisher and the topic
 // topic in pa, and a subscriber and the same topic in pb.
-func pubSub(t *testing.T, pa, pb *DomainParticipant, typeName, topic string) (*Publisher, *Topic, *Subscriber, *Topic) {
+func pubSub(t *testing.T, pa, pb *DomainParticipant, typeName, topic string) (*Publisher, *Topic[message], *Subscriber, *Topic[message]) {
 	t.Helper()
-	tt, err := NewTopicType[message](typeName)
+	tt, err := newTopicType[message](typeName)
 	require.NoError(t, err)
-	ta, err := pa.CreateTopic(topic, tt, nil, nil, 0)
+	ta, err := createTopic(pa, topic, tt)
 	require.NoError(t, err)
-	tb, err := pb.CreateTopic(topic, tt, nil, nil, 0)
+	tb, err := createTopic(pb, topic, tt)
 	require.NoError(t, err)
-	pub, err := pa.CreatePublisher(nil, nil, 0)
+	pub, err := pa.NewPublisher()
 	require.NoError(t, err)
-	sub, err := pb.CreateSubscriber(nil, nil, 0)
+	sub, err := pb.NewSubscriber()
 	require.NoError(t, err)
 	return pub, ta, sub, tb
 }
@@ -70,16 +70,16 @@ func TestRTPSEngine(t *testing.T) {
 	wq := qos.DefaultDataWriterQos()
 	wq.Durability.Kind = qos.TransientLocal
 	wq.History = qos.History{Kind: qos.KeepAll}
-	w, err := CreateDataWriter[message](pub, ta, &wq, nil, 0)
+	w, err := NewWriter(ta, WithPublisher(pub), WithQos(wq))
 	require.NoError(t, err)
 	for i := range 3 {
-		require.NoError(t, w.Write(&message{ID: int32(i), Text: "early", Seq: 1}))
+		require.NoError(t, w.Write(bg, &message{ID: int32(i), Text: "early", Seq: 1}))
 	}
 
 	// A late-joining transient-local reader gets the history.
 	rq := reliableReader()
 	rq.Durability.Kind = qos.TransientLocal
-	r, err := CreateDataReader[message](sub, tb, rq, nil, 0)
+	r, err := NewReader(tb, WithSubscriber(sub), WithQos(*rq))
 	require.NoError(t, err)
 	waitStatus(t, w, listener.PublicationMatched)
 	ms, err := w.PublicationMatchedStatus()
@@ -87,15 +87,15 @@ func TestRTPSEngine(t *testing.T) {
 	require.Equal(t, int32(1), ms.CurrentCount)
 	require.Equal(t, r.InstanceHandle(), ms.LastSubscriptionHandle)
 	// A late-joining volatile reader gets only what is written after it matched.
-	rv, err := CreateDataReader[message](sub, tb, reliableReader(), nil, 0)
+	rv, err := NewReader(tb, WithSubscriber(sub), WithQos(*reliableReader()))
 	require.NoError(t, err)
 	require.Eventually(t, func() bool {
 		ms, err := w.PublicationMatchedStatus()
 		return err == nil && ms.CurrentCount == 2
 	}, 10*time.Second, 5*time.Millisecond)
 
-	require.NoError(t, w.Write(&message{ID: 1, Text: "late", Values: []float64{1, 2}, Seq: 2}))
-	require.NoError(t, w.Dispose(&message{ID: 2}))
+	require.NoError(t, w.Write(bg, &message{ID: 1, Text: "late", Values: []float64{1, 2}, Seq: 2}))
+	require.NoError(t, w.Dispose(bg, &message{ID: 2}))
 	require.NoError(t, w.WaitForAcknowledgments(context.Background()))
 
 	got := map[int32][]message{}
@@ -103,7 +103,7 @@ func TestRTPSEngine(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for len(got) < 3 || len(got[1]) < 2 || states[2] != NotAliveDisposedInstanceState {
 		require.True(t, time.Now().Before(deadline), "samples: %v %v", got, states)
-		data, infos, err := r.Take(0, States{})
+		data, infos, err := r.Take(bg, NoWait())
 		if err != nil {
 			require.ErrorIs(t, err, ErrNoData)
 			time.Sleep(5 * time.Millisecond)
@@ -120,7 +120,7 @@ func TestRTPSEngine(t *testing.T) {
 	require.Equal(t, []message{{ID: 1, Text: "early", Seq: 1}, {ID: 1, Text: "late", Values: []float64{1, 2}, Seq: 2}}, got[1])
 	var late []message
 	require.Eventually(t, func() bool {
-		data, infos, err := rv.Take(0, States{})
+		data, infos, err := rv.Take(bg, NoWait())
 		for i := range data {
 			if infos[i].ValidData {
 				late = append(late, data[i])

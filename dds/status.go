@@ -18,7 +18,7 @@ func (e *entity) dispatch(kinds uint32) {
 }
 
 // findListener returns the listener of the lowest entity, from e up, whose mask has k.
-func (p *DomainParticipant) findListener(e *entity, k listener.StatusKind) any {
+func (p *DomainParticipant) findListener(e *entity, k listener.StatusKind) Listener {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for x := e.ent; x != ecm.Null; x = p.m.ParentEntity(x) {
@@ -30,78 +30,15 @@ func (p *DomainParticipant) findListener(e *entity, k listener.StatusKind) any {
 	return nil
 }
 
-// dataOnReadersListener returns the listener that takes DATA_ON_READERS for subscriber
-// s, or nil.
-func (p *DomainParticipant) dataOnReadersListener(s *entity) listener.SubscriberListener {
-	l, _ := p.findListener(s, listener.DataOnReaders).(listener.SubscriberListener)
-	return l
-}
-
+// deliver calls the listener that takes status k of e.
 func (e *entity) deliver(k listener.StatusKind) {
 	p := e.p
-	self := e.self
-	switch k {
-	case listener.DataOnReaders:
-		if l := p.dataOnReadersListener(e); l != nil {
-			e.status.clearChanged(k)
-			l.OnDataOnReaders(self)
-		}
-		return
-	case listener.DataAvailable:
+	if k == listener.DataAvailable && e.parent != nil && p.findListener(e.parent, listener.DataOnReaders) != nil {
 		// DATA_ON_READERS, handled by the subscriber's slot, takes precedence.
-		if e.parent != nil && p.dataOnReadersListener(e.parent) != nil {
-			return
-		}
-	default:
-	}
-	l := p.findListener(e, k)
-	if l == nil {
 		return
 	}
-	s := &e.status
-	switch k {
-	case listener.InconsistentTopic:
-		if tl, ok := l.(listener.TopicListener); ok {
-			tl.OnInconsistentTopic(self, s.takeInconsistentTopic())
-		}
-	case listener.OfferedDeadlineMissed, listener.OfferedIncompatibleQos, listener.LivelinessLost, listener.PublicationMatched:
-		wl, ok := l.(listener.DataWriterListener)
-		if !ok {
-			return
-		}
-		switch k {
-		case listener.OfferedDeadlineMissed:
-			wl.OnOfferedDeadlineMissed(self, s.takeOfferedDeadlineMissed())
-		case listener.OfferedIncompatibleQos:
-			wl.OnOfferedIncompatibleQos(self, s.takeOfferedIncompatibleQos())
-		case listener.LivelinessLost:
-			wl.OnLivelinessLost(self, s.takeLivelinessLost())
-		default:
-			wl.OnPublicationMatched(self, s.takePublicationMatched())
-		}
-	default:
-		rl, ok := l.(listener.DataReaderListener)
-		if !ok {
-			return
-		}
-		switch k {
-		case listener.RequestedDeadlineMissed:
-			rl.OnRequestedDeadlineMissed(self, s.takeRequestedDeadlineMissed())
-		case listener.RequestedIncompatibleQos:
-			rl.OnRequestedIncompatibleQos(self, s.takeRequestedIncompatibleQos())
-		case listener.SampleRejected:
-			rl.OnSampleRejected(self, s.takeSampleRejected())
-		case listener.LivelinessChanged:
-			rl.OnLivelinessChanged(self, s.takeLivelinessChanged())
-		case listener.DataAvailable:
-			s.clearChanged(k)
-			rl.OnDataAvailable(self)
-		case listener.SubscriptionMatched:
-			rl.OnSubscriptionMatched(self, s.takeSubscriptionMatched())
-		case listener.SampleLost:
-			rl.OnSampleLost(self, s.takeSampleLost())
-		default:
-		}
+	if l := p.findListener(e, k); l != nil {
+		l.call(e.self, k, &e.status)
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 type subscriberDefaults struct{ Reader qos.DataReaderQos }
 
 // Subscriber groups DataReaders (Subscriber of DDS 1.4 §2.2.2.5.1). Make one with
-// DomainParticipant.CreateSubscriber and its readers with CreateDataReader.
+// DomainParticipant.NewSubscriber and give it to NewReader with WithSubscriber.
 type Subscriber struct {
 	entity
 	accessMu sync.Mutex
@@ -62,18 +62,18 @@ func (sub *Subscriber) SetQos(q qos.SubscriberQos) error {
 }
 
 // Listener returns the subscriber's listener (get_listener).
-func (sub *Subscriber) Listener() listener.SubscriberListener {
-	l, _ := sub.listener().(listener.SubscriberListener)
+func (sub *Subscriber) Listener() SubscriberListener {
+	l, _ := sub.listener().(SubscriberListener)
 	return l
 }
 
 // SetListener sets the subscriber's listener and the statuses it handles
 // (set_listener).
-func (sub *Subscriber) SetListener(l listener.SubscriberListener, mask listener.StatusMask) error {
-	return sub.setListener(listenerOf(l), mask)
+func (sub *Subscriber) SetListener(l SubscriberListener, mask listener.StatusMask) error {
+	return sub.setListener(l, mask)
 }
 
-// DefaultDataReaderQos returns the QoS CreateDataReader uses for a nil QoS.
+// DefaultDataReaderQos returns the QoS NewReader starts from.
 func (sub *Subscriber) DefaultDataReaderQos() qos.DataReaderQos {
 	sub.p.mu.Lock()
 	defer sub.p.mu.Unlock()
@@ -81,7 +81,7 @@ func (sub *Subscriber) DefaultDataReaderQos() qos.DataReaderQos {
 	return d.Reader.Clone()
 }
 
-// SetDefaultDataReaderQos sets the QoS CreateDataReader uses for a nil QoS.
+// SetDefaultDataReaderQos sets the QoS NewReader starts from.
 func (sub *Subscriber) SetDefaultDataReaderQos(q qos.DataReaderQos) error {
 	if err := sub.alive(); err != nil {
 		return err
@@ -95,22 +95,9 @@ func (sub *Subscriber) SetDefaultDataReaderQos(q qos.DataReaderQos) error {
 	return nil
 }
 
-// CopyFromTopicQos returns r with the policies it shares with the topic QoS t replaced
-// by t's (copy_from_topic_qos).
-func (sub *Subscriber) CopyFromTopicQos(r qos.DataReaderQos, t qos.TopicQos) qos.DataReaderQos {
-	return r.FromTopic(t)
-}
-
-// DeleteDataReader deletes a reader of the subscriber that has no read conditions left
-// (delete_datareader).
-func (sub *Subscriber) DeleteDataReader(r AnyDataReader) error {
-	if r == nil || r.core().parent != &sub.entity {
-		return errorf(ErrPreconditionNotMet, "the reader is not the subscriber's")
-	}
-	sub.p.opMu.Lock()
-	defer sub.p.opMu.Unlock()
-	return sub.p.remove(r.core().self, false)
-}
+// Close deletes the subscriber and its readers (delete_contained_entities, then
+// delete_subscriber). Closing a closed subscriber does nothing.
+func (sub *Subscriber) Close() error { return sub.p.closeEntity(sub, true) }
 
 // LookupDataReader returns a reader of the subscriber on the topic named topic, or nil
 // (lookup_datareader).
@@ -162,7 +149,7 @@ func (sub *Subscriber) NotifyDataReaders() error {
 	}
 	p := sub.p
 	type call struct {
-		l listener.DataReaderListener
+		l Listener
 		r entityObject
 	}
 	var calls []call
@@ -173,14 +160,13 @@ func (sub *Subscriber) NotifyDataReaders() error {
 			continue
 		}
 		lc, _ := ecm.ComponentData[listenerComp](p.m, e.ent)
-		if l, ok := lc.Listener.(listener.DataReaderListener); ok && lc.Mask.Has(listener.DataAvailable) {
-			calls = append(calls, call{l, c})
+		if lc.Listener != nil && lc.Mask.Has(listener.DataAvailable) {
+			calls = append(calls, call{lc.Listener, c})
 		}
 	}
 	p.mu.Unlock()
 	for _, c := range calls {
-		c.r.core().status.clearChanged(listener.DataAvailable)
-		c.l.OnDataAvailable(c.r)
+		c.l.call(c.r, listener.DataAvailable, &c.r.core().status)
 	}
 	return nil
 }

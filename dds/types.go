@@ -3,6 +3,8 @@ package dds
 import (
 	"time"
 
+	"github.com/ddsgo/ddsgo/dds/internal/status"
+
 	"github.com/ddsgo/ddsgo/dds/internal/rhc"
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/listener"
@@ -103,8 +105,8 @@ func (s *SampleInfo) from(r *rhc.SampleInfo) {
 		InstanceState:            InstanceState(r.InstanceState),
 		ValidData:                r.ValidData,
 		SourceTimestamp:          r.SourceTimestamp,
-		InstanceHandle:           listener.HandleFromKeyHash(r.KeyHash),
-		PublicationHandle:        listener.HandleFromGUID(r.PublicationHandle),
+		InstanceHandle:           status.KeyHandle(r.KeyHash),
+		PublicationHandle:        status.GUIDHandle(r.PublicationHandle),
 		DisposedGenerationCount:  r.DisposedGenerationCount,
 		NoWritersGenerationCount: r.NoWritersGenerationCount,
 		SampleRank:               r.SampleRank,
@@ -115,7 +117,7 @@ func (s *SampleInfo) from(r *rhc.SampleInfo) {
 
 // handleMask is HandleFromKeyHash of the zero key hash: the mask that turns a key hash
 // into an instance handle and back.
-var handleMask = listener.HandleFromKeyHash([16]byte{})
+var handleMask = status.KeyHandle([16]byte{})
 
 // keyHashOf returns the key hash of the instance with handle h.
 func keyHashOf(h InstanceHandle) [16]byte {

@@ -71,7 +71,7 @@ func TestWiresharkDecodesOurTraffic(t *testing.T) {
 		require.NoError(t, err)
 		tp := &tap{Net: h}
 		taps = append(taps, tp)
-		p, err := CreateParticipant(7, nil, nil, 0, withNet(tp), WithRTPS(rtps.Config{Name: name}))
+		p, err := NewParticipant(7, withNet(tp), WithRTPS(rtps.Config{Name: name}))
 		require.NoError(t, err)
 		return p
 	}
@@ -80,24 +80,24 @@ func TestWiresharkDecodesOurTraffic(t *testing.T) {
 	pub, ta, sub, tb := pubSub(t, pa, pb, "interop::Sample", "Sample")
 	wq := qos.DefaultDataWriterQos()
 	wq.History = qos.History{Kind: qos.KeepAll}
-	w, err := CreateDataWriter[message](pub, ta, &wq, nil, 0)
+	w, err := NewWriter(ta, WithPublisher(pub), WithQos(wq))
 	require.NoError(t, err)
-	r, err := CreateDataReader[message](sub, tb, reliableReader(), nil, 0)
+	r, err := NewReader(tb, WithSubscriber(sub), WithQos(*reliableReader()))
 	require.NoError(t, err)
 	waitStatus(t, w, listener.PublicationMatched)
 
 	big := make([]float64, 100<<10/8) // 100 KiB: DATA_FRAG
 	for i := range 3 {
-		require.NoError(t, w.Write(&message{ID: int32(i), Text: "hello", Values: []float64{1, 2}, Seq: uint64(i)}))
+		require.NoError(t, w.Write(bg, &message{ID: int32(i), Text: "hello", Values: []float64{1, 2}, Seq: uint64(i)}))
 	}
-	require.NoError(t, w.Write(&message{ID: 9, Text: "big", Values: big, Seq: 9}))
-	require.NoError(t, w.Dispose(&message{ID: 1}))
-	require.NoError(t, w.UnregisterInstance(&message{ID: 2}))
+	require.NoError(t, w.Write(bg, &message{ID: 9, Text: "big", Values: big, Seq: 9}))
+	require.NoError(t, w.Dispose(bg, &message{ID: 1}))
+	require.NoError(t, w.Unregister(bg, &message{ID: 2}))
 
 	deadline := time.Now().Add(10 * time.Second)
 	var got int
 	for got < 4 && time.Now().Before(deadline) {
-		samples, _, err := r.Take(100, States{})
+		samples, _, err := r.Take(bg, MaxSamples(100), NoWait())
 		if err == nil {
 			for _, s := range samples {
 				if s.Text != "" {
@@ -110,8 +110,8 @@ func TestWiresharkDecodesOurTraffic(t *testing.T) {
 	require.Equal(t, 4, got, "samples received")
 	require.NoError(t, pa.DeleteContainedEntities())
 	require.NoError(t, pb.DeleteContainedEntities())
-	require.NoError(t, Factory().DeleteParticipant(pa))
-	require.NoError(t, Factory().DeleteParticipant(pb))
+	require.NoError(t, pa.Close())
+	require.NoError(t, pb.Close())
 
 	var all []pcapng.Datagram
 	for _, tp := range taps {

@@ -8,6 +8,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ddsgo/ddsgo/internal/errs"
+
+	"github.com/ddsgo/ddsgo/dds/internal/status"
+
 	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/rtps"
@@ -18,14 +22,14 @@ import (
 )
 
 // DataWriter writes samples of type T to a topic (DataWriter of DDS 1.4 §2.2.2.4.2).
-// Make one with CreateDataWriter.
+// Make one with NewWriter.
 //
 // Samples are passed by pointer so that writing needs no copy: the writer serializes the
 // sample, into a pooled buffer, before the call returns and does not keep the pointer.
 type DataWriter[T any] struct {
 	entity
 	pub   *Publisher
-	topic *Topic
+	topic *Topic[T]
 	codec *cdr.Codec[T]
 	keyed bool
 	match matcher
@@ -43,32 +47,40 @@ type DataWriter[T any] struct {
 	instances map[cdr.KeyHash][]byte // registered instances: their serialized keys
 }
 
-// CreateDataWriter creates a writer of T on topic in pub (create_datawriter). A nil q
-// means the publisher's default writer QoS; use pub.CopyFromTopicQos to start from the
-// topic's. The topic's type must be a TopicType[T]. The writer is enabled when the
-// publisher is and its ENTITY_FACTORY QoS autoenables.
-func CreateDataWriter[T any](pub *Publisher, topic *Topic, q *qos.DataWriterQos, l listener.DataWriterListener, mask listener.StatusMask) (*DataWriter[T], error) {
-	if pub == nil || topic == nil {
-		return nil, errorf(ErrBadParameter, "nil publisher or topic")
+// NewWriter creates a writer of topic t (create_datawriter), in the participant's
+// default publisher or the one given with WithPublisher. Its QoS is the publisher's
+// default writer QoS (RELIABLE, KEEP_LAST 1, VOLATILE), then the QoS options t was
+// created with, then opts: Reliable, KeepAll, TransientLocal, ..., WithQos with a whole
+// qos.DataWriterQos, WithListener with a WriterListener[T]. The writer is enabled when
+// the publisher is and its ENTITY_FACTORY QoS autoenables.
+func NewWriter[T any](t *Topic[T], opts ...Option) (*DataWriter[T], error) {
+	if t == nil {
+		return nil, errorf(ErrBadParameter, "nil topic")
 	}
-	if err := pub.alive(); err != nil {
+	if err := t.alive(); err != nil {
 		return nil, err
 	}
-	if err := topic.alive(); err != nil {
+	p := t.p
+	var wq qos.DataWriterQos
+	s := settings{what: "writer", writer: &wq}
+	if err := s.apply(opts); err != nil { // first pass: find the publisher
 		return nil, err
 	}
-	p := pub.p
-	if topic.p != p {
-		return nil, errorf(ErrBadParameter, "the topic belongs to another participant")
+	pub := s.pub
+	if pub == nil {
+		var err error
+		if pub, err = p.defaultPublisher(); err != nil {
+			return nil, err
+		}
 	}
-	tt, ok := topic.ts.(*TopicType[T])
-	if !ok {
-		var zero T
-		return nil, errorf(ErrBadParameter, "topic %q has type %s, not %T", topic.name, topic.ts.TypeName(), zero)
+	if pub.p != p {
+		return nil, errorf(ErrBadParameter, "topic %s and its publisher belong to different participants", t.name)
 	}
-	wq := pub.DefaultDataWriterQos()
-	if q != nil {
-		wq = q.Clone()
+	wq = pub.DefaultDataWriterQos()
+	s = settings{what: "writer", writer: &wq}
+	_ = s.apply(t.inherit)
+	if err := s.apply(opts); err != nil {
+		return nil, err
 	}
 	if err := wq.Validate(); err != nil {
 		return nil, qosErr(err)
@@ -76,7 +88,11 @@ func CreateDataWriter[T any](pub *Publisher, topic *Topic, q *qos.DataWriterQos,
 	if wq.DataRepresentation.Offered() == qos.XML {
 		return nil, errorf(ErrUnsupported, "XML data representation")
 	}
-	w := &DataWriter[T]{pub: pub, topic: topic, codec: tt.codec, keyed: tt.codec.Keyed(), instances: map[cdr.KeyHash][]byte{}}
+	l, err := listenerFor[WriterListener[T]](s.listener, "writer")
+	if err != nil {
+		return nil, err
+	}
+	w := &DataWriter[T]{pub: pub, topic: t, codec: t.codec, keyed: t.codec.Keyed(), instances: map[cdr.KeyHash][]byte{}}
 	w.match.e = &w.entity
 	w.autodispose.Store(wq.WriterDataLifecycle.AutodisposeUnregisteredInstances)
 	p.opMu.Lock()
@@ -84,11 +100,11 @@ func CreateDataWriter[T any](pub *Publisher, topic *Topic, q *qos.DataWriterQos,
 	if err := pub.alive(); err != nil {
 		return nil, err
 	}
-	err := p.create(w, &pub.entity, func() {
-		w.init(p, &pub.entity, kindWriter, w, listenerOf(l), mask)
+	err = p.create(w, &pub.entity, func() {
+		w.init(p, &pub.entity, kindWriter, w, l, s.mask)
 		ecm.CreateComponent(p.m, w.ent, wq)
-		ecm.CreateComponent(p.m, w.ent, nameComp{Topic: topic.name, Type: tt.name})
-		ecm.CreateComponent(p.m, w.ent, topicRefComp{topic.ent})
+		ecm.CreateComponent(p.m, w.ent, nameComp{Topic: t.name, Type: t.typeName})
+		ecm.CreateComponent(p.m, w.ent, topicRefComp{t.ent})
 		ecm.CreateComponent(p.m, w.ent, matchesComp{})
 	})
 	if err != nil {
@@ -98,10 +114,19 @@ func CreateDataWriter[T any](pub *Publisher, topic *Topic, q *qos.DataWriterQos,
 }
 
 // Topic returns the writer's topic.
-func (w *DataWriter[T]) Topic() *Topic { return w.topic }
+func (w *DataWriter[T]) Topic() *Topic[T] { return w.topic }
+
+// TopicDescription returns the writer's topic.
+func (w *DataWriter[T]) TopicDescription() TopicDescription { return w.topic }
 
 // Publisher returns the writer's publisher.
 func (w *DataWriter[T]) Publisher() *Publisher { return w.pub }
+
+// Close deletes the writer (delete_datawriter): it unregisters its instances (which
+// disposes them with the default WRITER_DATA_LIFECYCLE) and, when reliable, lingers
+// until its readers acknowledged what it wrote, at most rtps.Config.WriterLinger.
+// Closing a closed writer does nothing.
+func (w *DataWriter[T]) Close() error { return w.p.closeEntity(w, true) }
 
 // Enable enables the writer (enable): it creates the RTPS writer and announces it.
 // The publisher and the topic must be enabled.
@@ -166,7 +191,7 @@ func (w *DataWriter[T]) enableSelf() error {
 	}
 	w.ew = ew
 	p.mu.Lock()
-	ecm.SetComponentData(p.m, w.ent, handleComp{listener.HandleFromGUID(guidBytes(ew.GUID()))})
+	ecm.SetComponentData(p.m, w.ent, handleComp{status.GUIDHandle(guidBytes(ew.GUID()))})
 	p.mu.Unlock()
 	return nil
 }
@@ -191,7 +216,7 @@ func (w *DataWriter[T]) teardown() {
 	now := wire.TimeFromTime(w.p.now())
 	w.mu.Lock()
 	for kh, key := range w.instances {
-		_, _ = w.ew.Write(rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: now, Payload: w.keyPayload(key)})
+		_, _ = w.ew.Write(context.Background(), rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: now, Payload: w.keyPayload(key)})
 		delete(w.instances, kh)
 	}
 	w.mu.Unlock()
@@ -224,14 +249,14 @@ func (w *DataWriter[T]) SetQos(q qos.DataWriterQos) error {
 }
 
 // Listener returns the writer's listener (get_listener).
-func (w *DataWriter[T]) Listener() listener.DataWriterListener {
-	l, _ := w.listener().(listener.DataWriterListener)
+func (w *DataWriter[T]) Listener() WriterListener[T] {
+	l, _ := w.listener().(WriterListener[T])
 	return l
 }
 
 // SetListener sets the writer's listener and the statuses it handles (set_listener).
-func (w *DataWriter[T]) SetListener(l listener.DataWriterListener, mask listener.StatusMask) error {
-	return w.setListener(listenerOf(l), mask)
+func (w *DataWriter[T]) SetListener(l WriterListener[T], mask listener.StatusMask) error {
+	return w.setListener(l, mask)
 }
 
 // keyHash returns v's key hash (zero for an unkeyed type).
@@ -261,21 +286,54 @@ func (w *DataWriter[T]) registerLocked(kh cdr.KeyHash, v *T) ([]byte, error) {
 	return key, nil
 }
 
-// Write writes the sample *v with the current time as its source timestamp (write).
-func (w *DataWriter[T]) Write(v *T) error { return w.WriteWithTimestamp(v, w.p.now()) }
+// WriteOption is an optional argument of Write, Dispose and Unregister.
+type WriteOption func(writeArgs) writeArgs
 
-// WriteWithTimestamp writes the sample *v with source timestamp ts
-// (write_w_timestamp). It registers the sample's instance if needed. With a KEEP_ALL
-// history full of unacknowledged samples it blocks up to the reliability
-// max_blocking_time and then fails with ErrTimeout.
-func (w *DataWriter[T]) WriteWithTimestamp(v *T, ts time.Time) error {
+type writeArgs struct {
+	ts time.Time
+	h  InstanceHandle
+}
+
+// Timestamp gives the sample its source timestamp instead of the current time
+// (write_w_timestamp and the other _w_timestamp operations).
+func Timestamp(t time.Time) WriteOption {
+	return func(a writeArgs) writeArgs { a.ts = t; return a }
+}
+
+// OfInstance names the instance a Dispose or Unregister is about by its handle; the
+// sample may then be nil.
+func OfInstance(h InstanceHandle) WriteOption {
+	return func(a writeArgs) writeArgs { a.h = h; return a }
+}
+
+// writeArgs returns what opts say, with the current time by default.
+func (w *DataWriter[T]) args(opts []WriteOption) writeArgs {
+	var a writeArgs
+	for _, o := range opts {
+		a = o(a)
+	}
+	if a.ts.IsZero() {
+		a.ts = w.p.now()
+	}
+	return a
+}
+
+// Write writes the sample *v (write), registering its instance if needed. A RELIABLE
+// writer with a KEEP_ALL history full of samples not acknowledged yet blocks until
+// there is room, at most the reliability max_blocking_time (then ErrTimeout) or until
+// ctx is done (then ctx's error, wrapped).
+func (w *DataWriter[T]) Write(ctx context.Context, v *T, opts ...WriteOption) error {
 	if err := w.check(); err != nil {
 		return err
 	}
 	if v == nil {
-		return errorf(ErrBadParameter, "nil sample")
+		return errorf(ErrBadParameter, "writer of %s: nil sample", w.topic.name)
 	}
+	a := w.args(opts)
 	kh := w.keyHash(v)
+	if !a.h.IsNil() && a.h != status.KeyHandle(kh) {
+		return errorf(ErrPreconditionNotMet, "writer of %s: the handle is not the sample's instance", w.topic.name)
+	}
 	w.mu.Lock()
 	_, err := w.registerLocked(kh, v)
 	w.mu.Unlock()
@@ -285,22 +343,24 @@ func (w *DataWriter[T]) WriteWithTimestamp(v *T, ts time.Time) error {
 	payload, err := w.codec.Marshal(w.pool.get(), w.enc, v)
 	if err != nil {
 		w.pool.put(payload)
-		return wrapErr(ErrBadParameter, err, "")
+		return wrapErr(ErrBadParameter, err, "writer of "+w.topic.name)
 	}
-	return w.send(rtps.Alive, kh, payload, ts)
+	return w.send(ctx, rtps.Alive, kh, payload, a.ts)
 }
 
 // send hands a change to the engine.
-func (w *DataWriter[T]) send(kind rtps.ChangeKind, kh cdr.KeyHash, payload []byte, ts time.Time) error {
-	_, err := w.ew.Write(rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: wire.TimeFromTime(ts), Payload: payload})
+func (w *DataWriter[T]) send(ctx context.Context, kind rtps.ChangeKind, kh cdr.KeyHash, payload []byte, ts time.Time) error {
+	_, err := w.ew.Write(ctx, rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: wire.TimeFromTime(ts), Payload: payload})
 	if err == nil {
 		return nil
 	}
 	switch {
 	case w.deleted.Load():
 		return ErrAlreadyDeleted
-	case errors.Is(err, rtps.ErrHistoryFull), errors.Is(err, context.DeadlineExceeded):
-		return wrapErr(ErrTimeout, err, "")
+	case ctx.Err() != nil:
+		return errs.Context(ctx.Err(), "writing "+w.topic.name)
+	case errors.Is(err, rtps.ErrHistoryFull):
+		return wrapErr(ErrTimeout, err, "writer of "+w.topic.name+": history full for max_blocking_time")
 	case errors.Is(err, rtps.ErrOutOfResources):
 		return wrapErr(ErrOutOfResources, err, "")
 	}
@@ -309,7 +369,7 @@ func (w *DataWriter[T]) send(kind rtps.ChangeKind, kh cdr.KeyHash, payload []byt
 
 // instanceChange sends a dispose or an unregister of the instance with key hash kh
 // (registering it from v for a dispose when needed).
-func (w *DataWriter[T]) instanceChange(kind rtps.ChangeKind, v *T, h InstanceHandle, ts time.Time) error {
+func (w *DataWriter[T]) instanceChange(ctx context.Context, kind rtps.ChangeKind, v *T, h InstanceHandle, ts time.Time) error {
 	if err := w.check(); err != nil {
 		return err
 	}
@@ -317,7 +377,7 @@ func (w *DataWriter[T]) instanceChange(kind rtps.ChangeKind, v *T, h InstanceHan
 	switch {
 	case v != nil:
 		kh = w.keyHash(v)
-		if !h.IsNil() && h != listener.HandleFromKeyHash(kh) {
+		if !h.IsNil() && h != status.KeyHandle(kh) {
 			return errorf(ErrPreconditionNotMet, "the handle is not the sample's instance")
 		}
 	case !h.IsNil():
@@ -344,7 +404,7 @@ func (w *DataWriter[T]) instanceChange(kind rtps.ChangeKind, v *T, h InstanceHan
 	}
 	payload := w.keyPayload(key)
 	w.mu.Unlock()
-	return w.send(kind, kh, payload, ts)
+	return w.send(ctx, kind, kh, payload, ts)
 }
 
 // keyPayload returns the payload of a dispose or unregister of the instance whose
@@ -359,44 +419,25 @@ func (w *DataWriter[T]) keyPayload(key []byte) []byte {
 	return append(w.pool.get(), key...)
 }
 
-// Dispose disposes the instance of *v (dispose): readers see it NOT_ALIVE_DISPOSED.
-func (w *DataWriter[T]) Dispose(v *T) error {
-	return w.instanceChange(rtps.NotAliveDisposed, v, HandleNil, w.p.now())
+// Dispose disposes the instance of *v, or of OfInstance's handle with a nil v (dispose,
+// dispose_w_timestamp with Timestamp): readers see it NOT_ALIVE_DISPOSED.
+func (w *DataWriter[T]) Dispose(ctx context.Context, v *T, opts ...WriteOption) error {
+	a := w.args(opts)
+	return w.instanceChange(ctx, rtps.NotAliveDisposed, v, a.h, a.ts)
 }
 
-// DisposeWithTimestamp disposes the instance of *v with source timestamp ts
-// (dispose_w_timestamp).
-func (w *DataWriter[T]) DisposeWithTimestamp(v *T, ts time.Time) error {
-	return w.instanceChange(rtps.NotAliveDisposed, v, HandleNil, ts)
+// Unregister unregisters the writer from the instance of *v, or of OfInstance's handle
+// with a nil v (unregister_instance); with WRITER_DATA_LIFECYCLE
+// autodispose_unregistered_instances (the default) the instance is disposed too.
+// ErrPreconditionNotMet reports an instance that is not registered.
+func (w *DataWriter[T]) Unregister(ctx context.Context, v *T, opts ...WriteOption) error {
+	a := w.args(opts)
+	return w.instanceChange(ctx, w.unregisterKind(), v, a.h, a.ts)
 }
 
-// DisposeInstance disposes the registered instance h.
-func (w *DataWriter[T]) DisposeInstance(h InstanceHandle) error {
-	return w.instanceChange(rtps.NotAliveDisposed, nil, h, w.p.now())
-}
-
-// UnregisterInstance unregisters the writer from the instance of *v
-// (unregister_instance); with WRITER_DATA_LIFECYCLE autodispose_unregistered_instances
-// (the default) the instance is disposed too. ErrPreconditionNotMet reports an instance
-// that is not registered.
-func (w *DataWriter[T]) UnregisterInstance(v *T) error {
-	return w.instanceChange(w.unregisterKind(), v, HandleNil, w.p.now())
-}
-
-// UnregisterInstanceWithTimestamp is UnregisterInstance with source timestamp ts
-// (unregister_instance_w_timestamp).
-func (w *DataWriter[T]) UnregisterInstanceWithTimestamp(v *T, ts time.Time) error {
-	return w.instanceChange(w.unregisterKind(), v, HandleNil, ts)
-}
-
-// UnregisterInstanceHandle is UnregisterInstance of the instance with handle h.
-func (w *DataWriter[T]) UnregisterInstanceHandle(h InstanceHandle) error {
-	return w.instanceChange(w.unregisterKind(), nil, h, w.p.now())
-}
-
-// RegisterInstance registers the instance of *v and returns its handle
-// (register_instance). Nothing is sent.
-func (w *DataWriter[T]) RegisterInstance(v *T) (InstanceHandle, error) {
+// Register registers the instance of *v and returns its handle (register_instance).
+// Nothing is sent.
+func (w *DataWriter[T]) Register(v *T) (InstanceHandle, error) {
 	if err := w.check(); err != nil {
 		return HandleNil, err
 	}
@@ -409,7 +450,7 @@ func (w *DataWriter[T]) RegisterInstance(v *T) (InstanceHandle, error) {
 	if _, err := w.registerLocked(kh, v); err != nil {
 		return HandleNil, err
 	}
-	return listener.HandleFromKeyHash(kh), nil
+	return status.KeyHandle(kh), nil
 }
 
 // LookupInstance returns the handle of the instance of *v, or HandleNil when it is not
@@ -424,22 +465,23 @@ func (w *DataWriter[T]) LookupInstance(v *T) InstanceHandle {
 	if _, ok := w.instances[kh]; !ok {
 		return HandleNil
 	}
-	return listener.HandleFromKeyHash(kh)
+	return status.KeyHandle(kh)
 }
 
-// GetKeyValue sets the key fields of *dst to those of the registered instance h
+// KeyValue returns a sample whose key fields are those of the registered instance h
 // (get_key_value).
-func (w *DataWriter[T]) GetKeyValue(dst *T, h InstanceHandle) error {
+func (w *DataWriter[T]) KeyValue(h InstanceHandle) (T, error) {
+	var v T
 	if err := w.check(); err != nil {
-		return err
+		return v, err
 	}
 	w.mu.Lock()
 	key, ok := w.instances[keyHashOf(h)]
 	w.mu.Unlock()
-	if !ok || dst == nil {
-		return errorf(ErrBadParameter, "no registered instance %v", h)
+	if !ok {
+		return v, errorf(ErrBadParameter, "writer of %s: no registered instance %v", w.topic.name, h)
 	}
-	return decodeKey(w.codec, key, dst)
+	return v, decodeKey(w.codec, key, &v)
 }
 
 // decodeKey decodes the serialized key payload key into the key fields of *dst.
@@ -456,16 +498,16 @@ func decodeKey[T any](c *cdr.Codec[T], key []byte, dst *T) error {
 }
 
 // WaitForAcknowledgments waits until the reliable readers have acknowledged everything
-// written (wait_for_acknowledgments). When ctx ends first the error matches ErrTimeout.
+// written (wait_for_acknowledgments). When ctx ends first the error is ctx's, wrapped.
 func (w *DataWriter[T]) WaitForAcknowledgments(ctx context.Context) error {
 	if err := w.check(); err != nil {
 		return err
 	}
 	if err := w.ew.WaitForAcknowledgments(ctx); err != nil {
-		if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
-			return wrapErr(ErrTimeout, err, "")
+		if ctx.Err() != nil {
+			return errs.Context(ctx.Err(), "writer of "+w.topic.name+": waiting for acknowledgments")
 		}
-		return wrapErr(ErrError, err, "")
+		return wrapErr(ErrError, err, "writer of "+w.topic.name)
 	}
 	return nil
 }

@@ -107,36 +107,13 @@ func (m StatusMask) String() string {
 
 // InstanceHandle identifies an entity or an instance locally (InstanceHandle_t of DDS
 // 1.4 §2.3.3). The handle of an entity, local or discovered, is its 16-byte RTPS GUID
-// (HandleFromGUID), so that the handles in statuses and sample infos are those of the
-// built-in topics; the handle of an instance is derived from its key hash
-// (HandleFromKeyHash). The zero value is HandleNil.
+// (its 16 bytes), so that the handles in statuses and sample infos are those of the
+// built-in topics; the handle of an instance is derived from its key hash. The zero
+// value is HandleNil.
 type InstanceHandle [16]byte
 
 // HandleNil is HANDLE_NIL, no entity or instance.
 var HandleNil InstanceHandle
-
-// HandleFromGUID returns the handle of the entity with the 16-byte GUID guid (prefix
-// then entity id). Real GUIDs are never all zero, so the handle is never HandleNil.
-func HandleFromGUID(guid [16]byte) InstanceHandle { return InstanceHandle(guid) }
-
-// keyHashMask turns a key hash into an instance handle. A key hash is the zero-padded key
-// for short keys, so a plain key hash of 0 (an int32 key 0) would be HandleNil; XOR with
-// an irregular constant moves that collision to a key hash no one plausibly writes.
-var keyHashMask = InstanceHandle{
-	0x9e, 0x37, 0x79, 0xb9, 0x7f, 0x4a, 0x7c, 0x15,
-	0xf3, 0x9c, 0xc0, 0x60, 0x5c, 0xed, 0xc8, 0x35,
-}
-
-// HandleFromKeyHash returns the handle of the instance with the 16-byte key hash kh
-// (RTPS 2.5 §9.6.4.8): kh XOR a fixed mask, so that the all-zero key hash of a zero key is
-// not HandleNil. Distinct key hashes give distinct handles.
-func HandleFromKeyHash(kh [16]byte) InstanceHandle {
-	var h InstanceHandle
-	for i := range h {
-		h[i] = kh[i] ^ keyHashMask[i]
-	}
-	return h
-}
 
 // IsNil reports whether h is HandleNil.
 func (h InstanceHandle) IsNil() bool { return h == HandleNil }

@@ -79,18 +79,9 @@ func TestInstanceHandle(t *testing.T) {
 	require.True(t, zero.IsNil())
 
 	guid := [16]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 0, 1, 0xc1}
-	h := HandleFromGUID(guid)
-	require.Equal(t, InstanceHandle(guid), h)
+	h := InstanceHandle(guid)
 	require.False(t, h.IsNil())
 	require.Equal(t, "0102030405060708090a0b0c000001c1", h.String())
-
-	// The key hash of an int32 key 0 is all zeros: its handle must not be nil.
-	require.False(t, HandleFromKeyHash([16]byte{}).IsNil())
-	a := HandleFromKeyHash([16]byte{0, 0, 0, 1})
-	b := HandleFromKeyHash([16]byte{0, 0, 0, 2})
-	require.NotEqual(t, a, b)
-	require.Equal(t, a, HandleFromKeyHash([16]byte{0, 0, 0, 1}))
-	require.True(t, HandleFromKeyHash(keyHashMask).IsNil(), "the one documented collision")
 }
 
 func TestSampleRejectedStatusKind(t *testing.T) {

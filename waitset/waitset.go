@@ -2,38 +2,23 @@ package waitset
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
-)
 
-// Errors of the WaitSet operations, the DDS return codes of the same names (DDS 1.4
-// §2.2.1.1). Match them with errors.Is.
-var (
-	// ErrTimeout reports that Wait's context reached its deadline before a condition
-	// triggered (the TIMEOUT of wait). The error Wait returns then also matches
-	// context.DeadlineExceeded.
-	ErrTimeout = errors.New("waitset: timeout")
-	// ErrPreconditionNotMet reports a Wait on a WaitSet another goroutine is already
-	// waiting on, or the detaching of a condition that is not attached.
-	ErrPreconditionNotMet = errors.New("waitset: precondition not met")
-	// ErrBadParameter reports a nil condition.
-	ErrBadParameter = errors.New("waitset: bad parameter")
+	"github.com/ddsgo/ddsgo/internal/errs"
 )
 
 var (
-	errDeadline       = fmt.Errorf("%w (%w)", ErrTimeout, context.DeadlineExceeded)
-	errConcurrentWait = fmt.Errorf("%w: another goroutine is waiting on the wait set", ErrPreconditionNotMet)
-	errNotAttached    = fmt.Errorf("%w: the condition is not attached", ErrPreconditionNotMet)
-	errNilCondition   = fmt.Errorf("%w: nil condition", ErrBadParameter)
+	errConcurrentWait = errs.New(errs.ErrPreconditionNotMet, "another goroutine is waiting on the wait set")
+	errNotAttached    = errs.New(errs.ErrPreconditionNotMet, "the condition is not attached to the wait set")
+	errNilCondition   = errs.New(errs.ErrBadParameter, "nil condition")
 )
 
 // Condition is a condition a WaitSet waits for (Condition of DDS 1.4 §2.2.2.1.7). Its
-// trigger value may be computed in any way; whenever it may have become true, the
-// condition must call Notify on its Trigger. The unexported method is provided by
-// embedding Trigger, which is how other packages implement conditions:
+// trigger value may be computed in any way; whenever it may have become true, its
+// owner must call Notify with it. The unexported method is provided by embedding
+// Trigger, which is how other packages implement conditions:
 //
 //	type StatusCondition struct {
 //		waitset.Trigger
@@ -49,8 +34,8 @@ type Condition interface {
 }
 
 // Trigger connects a condition to the WaitSets it is attached to. Embed it in a
-// condition type (its zero value is ready) and call Notify when the trigger value may
-// have become true. It must not be copied after first use.
+// condition type (its zero value is ready) and call Notify with the condition when its
+// trigger value may have become true. It must not be copied after first use.
 type Trigger struct {
 	mu   sync.Mutex
 	sets []*WaitSet
@@ -58,10 +43,13 @@ type Trigger struct {
 
 func (t *Trigger) trigger() *Trigger { return t }
 
-// Notify wakes the goroutines waiting on the WaitSets the condition is attached to, so
-// that they evaluate the trigger values again. It never blocks and allocates nothing;
-// it may be called with the caller's locks held, since it takes only the Trigger's own.
-func (t *Trigger) Notify() {
+// Notify wakes the goroutines waiting on the WaitSets c is attached to, so that they
+// evaluate the trigger values again: the owner of a condition calls it when the trigger
+// value may have become true. It never blocks and allocates nothing; it may be called
+// with the caller's locks held, since it takes only c's Trigger's lock.
+func Notify(c Condition) { c.trigger().notify() }
+
+func (t *Trigger) notify() {
 	t.mu.Lock()
 	for _, ws := range t.sets {
 		ws.wake()
@@ -105,7 +93,7 @@ func (g *GuardCondition) TriggerValue() bool { return g.value.Load() }
 func (g *GuardCondition) SetTriggerValue(v bool) {
 	g.value.Store(v)
 	if v {
-		g.Notify()
+		g.notify()
 	}
 }
 
@@ -212,10 +200,10 @@ func (ws *WaitSet) Wait(ctx context.Context) ([]Condition, error) {
 // with the triggered conditions appended. When conditions are triggered already it
 // returns them at once, even if ctx is done, and allocates nothing if dst has room.
 //
-// The context bounds the wait instead of the spec's timeout argument: when its deadline
-// passes, WaitInto returns an error matching both ErrTimeout and context.DeadlineExceeded;
-// when it is canceled, ctx.Err(). A second goroutine calling Wait or WaitInto while one
-// waits gets an error wrapping ErrPreconditionNotMet at once, as DDS prescribes.
+// The context bounds the wait instead of the spec's timeout argument: when it is done
+// first, WaitInto returns its error (context.DeadlineExceeded or context.Canceled),
+// wrapped. A second goroutine calling Wait or WaitInto while one waits gets an error
+// matching dds.ErrPreconditionNotMet at once, as DDS prescribes.
 func (ws *WaitSet) WaitInto(ctx context.Context, dst []Condition) ([]Condition, error) {
 	dst = dst[:0]
 	if !ws.waiting.CompareAndSwap(false, true) {
@@ -248,10 +236,7 @@ func (ws *WaitSet) WaitInto(ctx context.Context, dst []Condition) ([]Condition, 
 		select {
 		case <-wakeCh:
 		case <-ctx.Done():
-			if err := ctx.Err(); !errors.Is(err, context.DeadlineExceeded) {
-				return dst, err
-			}
-			return dst, errDeadline
+			return dst, errs.Context(ctx.Err(), "wait set")
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/ddsgo/ddsgo/internal/errs"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,7 +28,7 @@ func (f *flag) TriggerValue() bool {
 
 func (f *flag) set(v bool) {
 	f.v.Store(v)
-	f.Notify()
+	Notify(f)
 }
 
 // uncomparable is a condition type that == cannot compare.
@@ -52,11 +54,11 @@ func TestAttachDetach(t *testing.T) {
 	require.NoError(t, ws.DetachCondition(f))
 	require.Equal(t, []Condition{&g1, &g2}, ws.Conditions())
 	err := ws.DetachCondition(f)
-	require.ErrorIs(t, err, ErrPreconditionNotMet)
-	require.EqualError(t, err, "waitset: precondition not met: the condition is not attached")
+	require.ErrorIs(t, err, errs.ErrPreconditionNotMet)
+	require.EqualError(t, err, "dds: precondition not met: the condition is not attached to the wait set")
 
-	require.ErrorIs(t, ws.AttachCondition(nil), ErrBadParameter)
-	require.ErrorIs(t, ws.DetachCondition(nil), ErrBadParameter)
+	require.ErrorIs(t, ws.AttachCondition(nil), errs.ErrBadParameter)
+	require.ErrorIs(t, ws.DetachCondition(nil), errs.ErrBadParameter)
 
 	// The trigger knows the wait set while attached, and only then.
 	require.Len(t, g1.sets, 1)
@@ -151,24 +153,24 @@ func TestWaitTimeoutAndCancel(t *testing.T) {
 		defer cancel()
 		got, err := ws.Wait(ctx)
 		require.Empty(t, got)
-		require.ErrorIs(t, err, ErrTimeout)
 		require.ErrorIs(t, err, context.DeadlineExceeded)
-		require.EqualError(t, err, "waitset: timeout (context deadline exceeded)")
+		require.NotErrorIs(t, err, errs.ErrTimeout)
+		require.EqualError(t, err, "dds: wait set: context deadline exceeded")
 		require.Equal(t, time.Second, time.Since(start))
 
 		ctx, cancel = context.WithCancel(context.Background())
 		time.AfterFunc(time.Second, cancel)
 		got, err = ws.Wait(ctx)
 		require.Empty(t, got)
-		require.Equal(t, context.Canceled, err)
-		require.NotErrorIs(t, err, ErrTimeout)
+		require.ErrorIs(t, err, context.Canceled)
+		require.NotErrorIs(t, err, errs.ErrTimeout)
 
 		// An empty wait set waits until the deadline too.
 		var empty WaitSet
 		ctx, cancel = context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		_, err = empty.Wait(ctx)
-		require.ErrorIs(t, err, ErrTimeout)
+		require.ErrorIs(t, err, context.DeadlineExceeded)
 	})
 }
 
@@ -184,7 +186,7 @@ func TestWaitWakesOnNotify(t *testing.T) {
 		// to sleep; a guard set later ends the wait.
 		go func() {
 			time.Sleep(time.Second)
-			f.Notify()
+			Notify(f)
 			time.Sleep(time.Second)
 			g.SetTriggerValue(true)
 		}()
@@ -265,8 +267,8 @@ func TestConcurrentWait(t *testing.T) {
 
 		got, err := ws.Wait(context.Background())
 		require.Empty(t, got)
-		require.ErrorIs(t, err, ErrPreconditionNotMet)
-		require.EqualError(t, err, "waitset: precondition not met: another goroutine is waiting on the wait set")
+		require.ErrorIs(t, err, errs.ErrPreconditionNotMet)
+		require.EqualError(t, err, "dds: precondition not met: another goroutine is waiting on the wait set")
 
 		g.SetTriggerValue(true)
 		require.NoError(t, <-done)
@@ -300,7 +302,7 @@ func TestWaitIntoAllocatesNothing(t *testing.T) {
 
 	allocs = testing.AllocsPerRun(100, func() {
 		a.SetTriggerValue(true)
-		f.Notify()
+		Notify(f)
 	})
 	require.Zero(t, allocs, "Notify")
 }
@@ -371,7 +373,7 @@ func TestRace(t *testing.T) {
 						t.Error("woken without a triggered condition")
 					}
 					woken.Add(1)
-				case errors.Is(err, ErrPreconditionNotMet), errors.Is(err, ErrTimeout):
+				case errors.Is(err, errs.ErrPreconditionNotMet), errors.Is(err, context.DeadlineExceeded):
 				default:
 					t.Error(err)
 				}

@@ -76,7 +76,7 @@ func (p *ponger) run(ctx context.Context) error {
 		for i := range p.pairs {
 			pp := &p.pairs[i]
 			for {
-				n, err := pp.r.TakeInto(data, infos, dds.States{})
+				n, err := pp.r.TakeInto(ctx, data, infos, dds.NoWait())
 				if errors.Is(err, dds.ErrNoData) || n == 0 {
 					break
 				}
@@ -87,7 +87,7 @@ func (p *ponger) run(ctx context.Context) error {
 					if !infos[j].ValidData {
 						continue
 					}
-					if err := pp.w.Write(&data[j]); err != nil && ctx.Err() == nil {
+					if err := pp.w.Write(ctx, &data[j]); err != nil && ctx.Err() == nil {
 						return fmt.Errorf("pong: %w", err)
 					}
 					p.echoed++
@@ -197,10 +197,10 @@ func (p *pinger) close(n *node) error {
 	if err := p.r.DeleteReadCondition(p.rc); err != nil {
 		return err
 	}
-	if err := n.sub.DeleteDataReader(p.r); err != nil {
+	if err := p.r.Close(); err != nil {
 		return err
 	}
-	return n.pub.DeleteDataWriter(p.w)
+	return p.w.Close()
 }
 
 // waitMatch waits until the ping writer and the pong reader are both matched and
@@ -358,7 +358,7 @@ func (m *pingRun) send() error {
 	if m.measuring.Load() {
 		m.sentMeasured.Add(1)
 	}
-	return m.p.w.Write(&m.out)
+	return m.p.w.Write(context.Background(), &m.out)
 }
 
 // pace writes pings at the configured rate until ctx ends; it returns a write error.
@@ -380,7 +380,7 @@ func (m *pingRun) pace(ctx context.Context) error {
 		if m.measuring.Load() {
 			m.sentMeasured.Add(1)
 		}
-		if err := m.p.w.Write(&s); err != nil && ctx.Err() == nil {
+		if err := m.p.w.Write(ctx, &s); err != nil && ctx.Err() == nil {
 			return err
 		}
 	}
@@ -450,7 +450,7 @@ func (m *pingRun) loop(ctx context.Context, report intervalFunc) error {
 			}
 		}
 		for {
-			n, err := p.r.TakeInto(data, infos, dds.States{})
+			n, err := p.r.TakeInto(ctx, data, infos, dds.NoWait())
 			if n == 0 || errors.Is(err, dds.ErrNoData) {
 				break
 			}

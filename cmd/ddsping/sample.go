@@ -71,7 +71,6 @@ type node struct {
 	p   *dds.DomainParticipant
 	pub *dds.Publisher
 	sub *dds.Subscriber
-	tt  *dds.TopicType[sample]
 	// cfgName is the participant's ENTITY_NAME.
 	cfgName string
 }
@@ -85,15 +84,13 @@ func newNode(o *options, name string) (*node, error) {
 		Name:             name,
 		Logger:           o.logger,
 	}
-	p, err := dds.CreateParticipant(o.domain, nil, nil, 0, dds.WithRTPS(cfg))
+	p, err := dds.NewParticipant(o.domain, dds.WithRTPS(cfg))
 	if err != nil {
 		return nil, err
 	}
 	n := &node{p: p, cfgName: name}
-	if n.pub, err = p.CreatePublisher(nil, nil, 0); err == nil {
-		if n.sub, err = p.CreateSubscriber(nil, nil, 0); err == nil {
-			n.tt, err = dds.NewTopicType[sample](typeName)
-		}
+	if n.pub, err = p.NewPublisher(); err == nil {
+		n.sub, err = p.NewSubscriber()
 	}
 	if err != nil {
 		n.close()
@@ -103,11 +100,11 @@ func newNode(o *options, name string) (*node, error) {
 }
 
 // topic returns the node's topic name, creating it the first time.
-func (n *node) topic(name string) (*dds.Topic, error) {
-	if t, ok := n.p.LookupTopicDescription(name).(*dds.Topic); ok {
+func (n *node) topic(name string) (*dds.Topic[sample], error) {
+	if t, ok := n.p.LookupTopicDescription(name).(*dds.Topic[sample]); ok {
 		return t, nil
 	}
-	return n.p.CreateTopic(name, n.tt, nil, nil, 0)
+	return dds.NewTopic[sample](n.p, name, dds.TypeName(typeName))
 }
 
 // writer creates a writer on topic name.
@@ -116,7 +113,7 @@ func (n *node) writer(name string, q qos.DataWriterQos) (*dds.DataWriter[sample]
 	if err != nil {
 		return nil, err
 	}
-	return dds.CreateDataWriter[sample](n.pub, t, &q, nil, 0)
+	return dds.NewWriter(t, dds.WithPublisher(n.pub), dds.WithQos(q))
 }
 
 // reader creates a reader on topic name.
@@ -125,7 +122,7 @@ func (n *node) reader(name string, q qos.DataReaderQos) (*dds.DataReader[sample]
 	if err != nil {
 		return nil, err
 	}
-	return dds.CreateDataReader[sample](n.sub, t, &q, nil, 0)
+	return dds.NewReader(t, dds.WithSubscriber(n.sub), dds.WithQos(q))
 }
 
 // name returns the participant's name.
@@ -133,8 +130,7 @@ func (n *node) name() string { return n.cfgName }
 
 // close deletes the participant and everything in it.
 func (n *node) close() {
-	_ = n.p.DeleteContainedEntities()
-	_ = dds.Factory().DeleteParticipant(n.p)
+	_ = n.p.Close()
 }
 
 // clock is the monotonic clock of the samples' Stamp.

@@ -106,7 +106,7 @@ func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 			}
 			s.Seq++
 			s.Stamp = now()
-			if err := w.Write(&s); err != nil {
+			if err := w.Write(ctx, &s); err != nil {
 				if errors.Is(err, dds.ErrTimeout) {
 					timeouts++
 					s.Seq--
@@ -244,7 +244,7 @@ func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 				last, ivSamples, ivLost, ivBytes = t, s.samples, s.lost, s.bytes
 			}
 			for {
-				n, err := r.TakeInto(data, infos, dds.States{})
+				n, err := r.TakeInto(ctx, data, infos, dds.NoWait())
 				if n == 0 || errors.Is(err, dds.ErrNoData) {
 					break
 				}

@@ -1,6 +1,7 @@
 package discovery_test
 
 import (
+	"context"
 	"fmt"
 	"net/netip"
 	"strings"
@@ -52,7 +53,7 @@ func ExampleNewParticipant() {
 	<-m
 	time.Sleep(50 * time.Millisecond) // let the reader match the writer too
 	for _, s := range []string{"one", "two", "three"} {
-		_, _ = w.Write(rtps.Change{Payload: append([]byte{0, 1, 0, 0}, s...)})
+		_, _ = w.Write(context.Background(), rtps.Change{Payload: append([]byte{0, 1, 0, 0}, s...)})
 	}
 	for range 3 {
 		fmt.Println(<-got)

@@ -157,7 +157,7 @@ func testInterop(t *testing.T, peer string, domain, count, keys, payload int) {
 			s := contractSample(seq, keys, payload)
 			b, err := sampleCodec.Marshal(nil, cdr.CDRLE, &s)
 			require.NoError(t, err)
-			_, err = w.Write(rtps.Change{Kind: rtps.Alive, KeyHash: wire.KeyHash(sampleCodec.KeyHash(&s)), Payload: b})
+			_, err = w.Write(context.Background(), rtps.Change{Kind: rtps.Alive, KeyHash: wire.KeyHash(sampleCodec.KeyHash(&s)), Payload: b})
 			require.NoError(t, err)
 		}
 		require.NoError(t, w.WaitForAcknowledgments(ctx))
@@ -286,7 +286,7 @@ func TestUDPLoopback(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	const count = 1000
 	for i := range count {
-		_, err := w.Write(rtps.Change{Payload: testPayload(uint64(i + 1))})
+		_, err := w.Write(context.Background(), rtps.Change{Payload: testPayload(uint64(i + 1))})
 		require.NoError(t, err)
 	}
 	require.Eventually(t, func() bool { return len(got.got()) == count }, 10*time.Second, 10*time.Millisecond)

@@ -316,8 +316,9 @@ func (w *LocalWriter) Writer() *rtps.Writer { return w.w }
 // Write writes a change (the writer assigns its sequence number; a zero
 // Timestamp means now). When a KEEP_ALL history is full it waits for
 // acknowledgments up to the writer's max_blocking_time, then fails with an
-// error wrapping ErrTimeout and rtps.ErrHistoryFull.
-func (w *LocalWriter) Write(c rtps.Change) (wire.SequenceNumber, error) {
+// error wrapping ErrTimeout and rtps.ErrHistoryFull; or until ctx is done, then
+// it returns ctx's error.
+func (w *LocalWriter) Write(ctx context.Context, c rtps.Change) (wire.SequenceNumber, error) {
 	eng := w.p.eng
 	now := eng.Now()
 	if c.Timestamp == (wire.Time{}) {
@@ -350,6 +351,8 @@ func (w *LocalWriter) Write(c rtps.Change) (wire.SequenceNumber, error) {
 			case <-ch:
 			case <-timer.C:
 				return 0, fmt.Errorf("%w: %w", ErrTimeout, err)
+			case <-ctx.Done():
+				return 0, fmt.Errorf("discovery: write: %w", ctx.Err())
 			}
 		}
 		now = eng.Now()

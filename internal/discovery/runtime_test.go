@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"context"
 	"encoding/binary"
 	"net/netip"
 	"slices"
@@ -163,7 +164,7 @@ func TestTwoParticipantsReliable(t *testing.T) {
 		want := make([]uint64, count)
 		for i := range count {
 			want[i] = uint64(i + 1)
-			_, err := w.Write(rtps.Change{Kind: rtps.Alive, KeyHash: wire.KeyHash{1}, Payload: testPayload(uint64(i + 1))})
+			_, err := w.Write(context.Background(), rtps.Change{Kind: rtps.Alive, KeyHash: wire.KeyHash{1}, Payload: testPayload(uint64(i + 1))})
 			require.NoError(t, err)
 		}
 		waitFor(t, 5*time.Second, func() bool { return len(got.got()) == count })
@@ -194,7 +195,7 @@ func TestLocalMatch(t *testing.T) {
 		require.NoError(t, err)
 		waitFor(t, time.Second, func() bool { return rev.count() == 1 && w.Writer().MatchedReaders() == 1 })
 		for i := range 20 {
-			_, err := w.Write(rtps.Change{Payload: testPayload(uint64(i + 1))})
+			_, err := w.Write(context.Background(), rtps.Change{Payload: testPayload(uint64(i + 1))})
 			require.NoError(t, err)
 		}
 		waitFor(t, 2*time.Second, func() bool { return len(got.got()) == 20 })
@@ -356,7 +357,7 @@ func TestLossyDiscovery(t *testing.T) {
 
 		const count = 2000
 		for i := range count {
-			_, err := w.Write(rtps.Change{Payload: testPayload(uint64(i + 1))})
+			_, err := w.Write(context.Background(), rtps.Change{Payload: testPayload(uint64(i + 1))})
 			require.NoError(t, err)
 		}
 		require.NoError(t, w.WaitForAcknowledgments(t.Context()))
@@ -420,7 +421,7 @@ func TestCloseLingers(t *testing.T) {
 			require.NoError(t, err)
 			waitFor(t, 10*time.Second, func() bool { return wev.count() == 1 })
 			for i := range count {
-				_, err := w.Write(rtps.Change{Payload: testPayload(uint64(round*1000 + i + 1))})
+				_, err := w.Write(context.Background(), rtps.Change{Payload: testPayload(uint64(round*1000 + i + 1))})
 				require.NoError(t, err)
 			}
 			if round == 1 {

@@ -3,7 +3,7 @@
 // packages below dds (qos, waitset, the engine) return errors that wrap them, so that
 // errors.Is(err, dds.ErrTimeout) holds for an error from any package.
 //
-// A cancelled or expired context is never reported as Timeout: the context's error is
+// A canceled or expired context is never reported as Timeout: the context's error is
 // returned, wrapped.
 package errs
 
@@ -14,18 +14,18 @@ import (
 
 // The return codes other than OK (DDS 1.4 §2.2.1.1).
 var (
-	Error              = errors.New("dds: error")
-	Unsupported        = errors.New("dds: unsupported")
-	BadParameter       = errors.New("dds: bad parameter")
-	PreconditionNotMet = errors.New("dds: precondition not met")
-	OutOfResources     = errors.New("dds: out of resources")
-	NotEnabled         = errors.New("dds: not enabled")
-	ImmutablePolicy    = errors.New("dds: immutable policy")
-	InconsistentPolicy = errors.New("dds: inconsistent policy")
-	AlreadyDeleted     = errors.New("dds: already deleted")
-	Timeout            = errors.New("dds: timeout")
-	NoData             = errors.New("dds: no data")
-	IllegalOperation   = errors.New("dds: illegal operation")
+	ErrError              = errors.New("dds: error")
+	ErrUnsupported        = errors.New("dds: unsupported")
+	ErrBadParameter       = errors.New("dds: bad parameter")
+	ErrPreconditionNotMet = errors.New("dds: precondition not met")
+	ErrOutOfResources     = errors.New("dds: out of resources")
+	ErrNotEnabled         = errors.New("dds: not enabled")
+	ErrImmutablePolicy    = errors.New("dds: immutable policy")
+	ErrInconsistentPolicy = errors.New("dds: inconsistent policy")
+	ErrAlreadyDeleted     = errors.New("dds: already deleted")
+	ErrTimeout            = errors.New("dds: timeout")
+	ErrNoData             = errors.New("dds: no data")
+	ErrIllegalOperation   = errors.New("dds: illegal operation")
 )
 
 // E is a return code with the details of one occurrence: what it concerns (entity,

@@ -135,30 +135,23 @@ func runType[T any](pr *peer, typeName string, to func(*Sample) *T, from func(*T
 	if a.typeName != "" {
 		typeName = a.typeName
 	}
-	tt, err := dds.NewTopicType[T](typeName)
-	if err != nil {
-		return pr.failf("type: %v", err)
-	}
-	p, err := dds.CreateParticipant(a.domain, nil, nil, 0)
+	p, err := dds.NewParticipant(a.domain)
 	if err != nil {
 		return pr.failf("creating the participant: %v", err)
 	}
 	defer func() {
-		if err := p.DeleteContainedEntities(); err != nil {
-			fmt.Fprintf(pr.stderr, "go peer: deleting the entities: %v\n", err)
-		}
-		if err := dds.Factory().DeleteParticipant(p); err != nil {
+		if err := p.Close(); err != nil {
 			fmt.Fprintf(pr.stderr, "go peer: deleting the participant: %v\n", err)
 		}
 	}()
-	topic, err := p.CreateTopic(a.topic, tt, nil, nil, 0)
+	topic, err := dds.NewTopic[T](p, a.topic, dds.TypeName(typeName))
 	if err != nil {
 		return pr.failf("creating the topic: %v", err)
 	}
 	if a.pub {
 		return runPub(pr, p, topic, to)
 	}
-	return runSub(pr, p, topic, tt, from)
+	return runSub(pr, p, topic, from)
 }
 
 // setCommon sets the policies writers and readers share.
@@ -209,9 +202,9 @@ func waitMatched[T any](pr *peer, w *dds.DataWriter[T], n int) int {
 	}
 }
 
-func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic, to func(*Sample) *T) int {
+func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to func(*Sample) *T) int {
 	a := pr.a
-	pub, err := p.CreatePublisher(nil, nil, 0)
+	pub, err := p.NewPublisher()
 	if err != nil {
 		return pr.failf("creating the publisher: %v", err)
 	}
@@ -221,7 +214,7 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic, to func
 	wq.DurabilityService.HistoryKind, wq.DurabilityService.HistoryDepth = wq.History.Kind, wq.History.Depth
 	// Deleting the writer must not dispose: only -dispose disposes.
 	wq.WriterDataLifecycle.AutodisposeUnregisteredInstances = false
-	w, err := dds.CreateDataWriter[T](pub, topic, &wq, nil, 0)
+	w, err := dds.NewWriter(topic, dds.WithPublisher(pub), dds.WithQos(wq))
 	if err != nil {
 		return pr.failf("creating the writer: %v", err)
 	}
@@ -244,7 +237,7 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic, to func
 		for i := range s.Values {
 			s.Values[i] = float64(seq) + float64(i)/8
 		}
-		if err := w.Write(to(&s)); err != nil {
+		if err := w.Write(pr.ctx, to(&s)); err != nil {
 			if errors.Is(err, dds.ErrTimeout) {
 				return pr.timeoutf("write %d: %v", seq, err)
 			}
@@ -261,12 +254,12 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic, to func
 		for id := int32(1); id <= int32(a.keys); id++ {
 			k := Sample{ID: id}
 			if a.dispose {
-				if err := w.Dispose(to(&k)); err != nil {
+				if err := w.Dispose(pr.ctx, to(&k)); err != nil {
 					return pr.failf("dispose %d: %v", id, err)
 				}
 				pr.printState(id, "disposed")
 			} else {
-				if err := w.UnregisterInstance(to(&k)); err != nil {
+				if err := w.Unregister(pr.ctx, to(&k)); err != nil {
 					return pr.failf("unregister %d: %v", id, err)
 				}
 				pr.printState(id, "unregistered")
@@ -274,7 +267,7 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic, to func
 		}
 		if a.dispose {
 			for id := int32(1); id <= int32(a.keys); id++ {
-				if err := w.UnregisterInstance(to(&Sample{ID: id})); err != nil {
+				if err := w.Unregister(pr.ctx, to(&Sample{ID: id})); err != nil {
 					return pr.failf("unregister %d: %v", id, err)
 				}
 			}
@@ -322,15 +315,15 @@ func (t *stateTracker) note(pr *peer, id int32, st dds.InstanceState) bool {
 	return (bit == 1) == t.dispose
 }
 
-func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic, tt *dds.TopicType[T], from func(*T) *Sample) int {
+func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from func(*T) *Sample) int {
 	a := pr.a
-	sub, err := p.CreateSubscriber(nil, nil, 0)
+	sub, err := p.NewSubscriber()
 	if err != nil {
 		return pr.failf("creating the subscriber: %v", err)
 	}
 	rq := qos.DefaultDataReaderQos()
 	setCommon(a, &rq.Reliability, &rq.Durability, &rq.History, &rq.DataRepresentation)
-	r, err := dds.CreateDataReader[T](sub, topic, &rq, nil, 0)
+	r, err := dds.NewReader(topic, dds.WithSubscriber(sub), dds.WithQos(rq))
 	if err != nil {
 		return pr.failf("creating the reader: %v", err)
 	}
@@ -349,20 +342,18 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic, tt *dds
 	}
 	track := stateTracker{seen: map[int32]uint8{}, keys: int32(a.keys), dispose: a.dispose}
 	// ids of instance handles, for state changes that come without the key
-	var ids map[dds.InstanceHandle]int32
 	idOf := func(v *Sample, h dds.InstanceHandle) int32 {
 		if v.ID != 0 {
 			return v.ID
 		}
-		if ids == nil {
-			ids = make(map[dds.InstanceHandle]int32, a.keys)
-			for id := int32(1); id <= int32(a.keys); id++ {
-				var k T
-				from(&k).ID = id
-				ids[listener.HandleFromKeyHash(tt.Codec().KeyHash(&k))] = id
+		for id := int32(1); id <= int32(a.keys); id++ {
+			var k T
+			from(&k).ID = id
+			if r.LookupInstance(&k) == h {
+				return id
 			}
 		}
-		return ids[h]
+		return 0
 	}
 
 	var got, events int64
@@ -377,7 +368,7 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic, tt *dds
 			return pr.failf("wait: %v", err)
 		}
 		for {
-			data, infos, err := r.Take(64, dds.States{})
+			data, infos, err := r.Take(pr.ctx, dds.MaxSamples(64), dds.NoWait())
 			if errors.Is(err, dds.ErrNoData) {
 				break
 			}

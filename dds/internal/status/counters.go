@@ -1,8 +1,9 @@
-package listener
+package status
 
 import (
 	"math"
 
+	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
 )
 
@@ -34,13 +35,13 @@ func dec(v *int32) {
 // OFFERED_DEADLINE_MISSED and REQUESTED_DEADLINE_MISSED.
 type Counter struct {
 	total, change int32
-	last          InstanceHandle
+	last          listener.InstanceHandle
 	changed       bool
 }
 
-// Increment counts one event, on instance h (HandleNil where the status has no
+// Increment counts one event, on instance h (listener.HandleNil where the status has no
 // instance).
-func (c *Counter) Increment(h InstanceHandle) {
+func (c *Counter) Increment(h listener.InstanceHandle) {
 	inc(&c.total)
 	inc(&c.change)
 	c.last = h
@@ -50,54 +51,54 @@ func (c *Counter) Increment(h InstanceHandle) {
 // Changed reports whether the status changed since it was last taken.
 func (c *Counter) Changed() bool { return c.changed }
 
-func (c *Counter) take() (total, change int32, last InstanceHandle) {
+func (c *Counter) take() (total, change int32, last listener.InstanceHandle) {
 	total, change, last = c.total, c.change, c.last
 	c.change = 0
 	c.changed = false
 	return total, change, last
 }
 
-// TakeInconsistentTopic returns the status as an InconsistentTopicStatus and resets its
+// TakeInconsistentTopic returns the status as an listener.InconsistentTopicStatus and resets its
 // change.
-func (c *Counter) TakeInconsistentTopic() InconsistentTopicStatus {
+func (c *Counter) TakeInconsistentTopic() listener.InconsistentTopicStatus {
 	t, ch, _ := c.take()
-	return InconsistentTopicStatus{TotalCount: t, TotalCountChange: ch}
+	return listener.InconsistentTopicStatus{TotalCount: t, TotalCountChange: ch}
 }
 
-// TakeSampleLost returns the status as a SampleLostStatus and resets its change.
-func (c *Counter) TakeSampleLost() SampleLostStatus {
+// TakeSampleLost returns the status as a listener.SampleLostStatus and resets its change.
+func (c *Counter) TakeSampleLost() listener.SampleLostStatus {
 	t, ch, _ := c.take()
-	return SampleLostStatus{TotalCount: t, TotalCountChange: ch}
+	return listener.SampleLostStatus{TotalCount: t, TotalCountChange: ch}
 }
 
-// TakeLivelinessLost returns the status as a LivelinessLostStatus and resets its change.
-func (c *Counter) TakeLivelinessLost() LivelinessLostStatus {
+// TakeLivelinessLost returns the status as a listener.LivelinessLostStatus and resets its change.
+func (c *Counter) TakeLivelinessLost() listener.LivelinessLostStatus {
 	t, ch, _ := c.take()
-	return LivelinessLostStatus{TotalCount: t, TotalCountChange: ch}
+	return listener.LivelinessLostStatus{TotalCount: t, TotalCountChange: ch}
 }
 
-// TakeOfferedDeadlineMissed returns the status as an OfferedDeadlineMissedStatus and
+// TakeOfferedDeadlineMissed returns the status as an listener.OfferedDeadlineMissedStatus and
 // resets its change.
-func (c *Counter) TakeOfferedDeadlineMissed() OfferedDeadlineMissedStatus {
+func (c *Counter) TakeOfferedDeadlineMissed() listener.OfferedDeadlineMissedStatus {
 	t, ch, h := c.take()
-	return OfferedDeadlineMissedStatus{TotalCount: t, TotalCountChange: ch, LastInstanceHandle: h}
+	return listener.OfferedDeadlineMissedStatus{TotalCount: t, TotalCountChange: ch, LastInstanceHandle: h}
 }
 
-// TakeRequestedDeadlineMissed returns the status as a RequestedDeadlineMissedStatus and
+// TakeRequestedDeadlineMissed returns the status as a listener.RequestedDeadlineMissedStatus and
 // resets its change.
-func (c *Counter) TakeRequestedDeadlineMissed() RequestedDeadlineMissedStatus {
+func (c *Counter) TakeRequestedDeadlineMissed() listener.RequestedDeadlineMissedStatus {
 	t, ch, h := c.take()
-	return RequestedDeadlineMissedStatus{TotalCount: t, TotalCountChange: ch, LastInstanceHandle: h}
+	return listener.RequestedDeadlineMissedStatus{TotalCount: t, TotalCountChange: ch, LastInstanceHandle: h}
 }
 
 // SampleRejectedCounter keeps SAMPLE_REJECTED.
 type SampleRejectedCounter struct {
-	st      SampleRejectedStatus
+	st      listener.SampleRejectedStatus
 	changed bool
 }
 
 // Reject counts a sample of instance h rejected for reason.
-func (c *SampleRejectedCounter) Reject(reason SampleRejectedStatusKind, h InstanceHandle) {
+func (c *SampleRejectedCounter) Reject(reason listener.SampleRejectedStatusKind, h listener.InstanceHandle) {
 	inc(&c.st.TotalCount)
 	inc(&c.st.TotalCountChange)
 	c.st.LastReason = reason
@@ -109,7 +110,7 @@ func (c *SampleRejectedCounter) Reject(reason SampleRejectedStatusKind, h Instan
 func (c *SampleRejectedCounter) Changed() bool { return c.changed }
 
 // Take returns the status and resets its change.
-func (c *SampleRejectedCounter) Take() SampleRejectedStatus {
+func (c *SampleRejectedCounter) Take() listener.SampleRejectedStatus {
 	st := c.st
 	c.st.TotalCountChange = 0
 	c.changed = false
@@ -132,13 +133,13 @@ const (
 // LivelinessCounter keeps LIVELINESS_CHANGED: alive_count and not_alive_count are the
 // matched writers in each state.
 type LivelinessCounter struct {
-	st      LivelinessChangedStatus
+	st      listener.LivelinessChangedStatus
 	changed bool
 }
 
 // Transition records that writer h went from one state to another; a transition to the
 // same state changes nothing.
-func (c *LivelinessCounter) Transition(h InstanceHandle, from, to WriterLiveliness) {
+func (c *LivelinessCounter) Transition(h listener.InstanceHandle, from, to WriterLiveliness) {
 	if from == to {
 		return
 	}
@@ -168,7 +169,7 @@ func (c *LivelinessCounter) Transition(h InstanceHandle, from, to WriterLiveline
 func (c *LivelinessCounter) Changed() bool { return c.changed }
 
 // Take returns the status and resets its changes.
-func (c *LivelinessCounter) Take() LivelinessChangedStatus {
+func (c *LivelinessCounter) Take() listener.LivelinessChangedStatus {
 	st := c.st
 	c.st.AliveCountChange = 0
 	c.st.NotAliveCountChange = 0
@@ -181,12 +182,12 @@ func (c *LivelinessCounter) Take() LivelinessChangedStatus {
 type MatchedCounter struct {
 	total, totalChange     int32
 	current, currentChange int32
-	last                   InstanceHandle
+	last                   listener.InstanceHandle
 	changed                bool
 }
 
 // Add counts a match with the remote endpoint h.
-func (c *MatchedCounter) Add(h InstanceHandle) {
+func (c *MatchedCounter) Add(h listener.InstanceHandle) {
 	inc(&c.total)
 	inc(&c.totalChange)
 	inc(&c.current)
@@ -196,7 +197,7 @@ func (c *MatchedCounter) Add(h InstanceHandle) {
 }
 
 // Remove counts the end of the match with h. With no current match it does nothing.
-func (c *MatchedCounter) Remove(h InstanceHandle) {
+func (c *MatchedCounter) Remove(h listener.InstanceHandle) {
 	if c.current == 0 {
 		return
 	}
@@ -221,9 +222,9 @@ func (c *MatchedCounter) take() MatchedCounter {
 }
 
 // TakePublicationMatched returns the status of a writer and resets its changes.
-func (c *MatchedCounter) TakePublicationMatched() PublicationMatchedStatus {
+func (c *MatchedCounter) TakePublicationMatched() listener.PublicationMatchedStatus {
 	o := c.take()
-	return PublicationMatchedStatus{
+	return listener.PublicationMatchedStatus{
 		TotalCount:             o.total,
 		TotalCountChange:       o.totalChange,
 		CurrentCount:           o.current,
@@ -233,9 +234,9 @@ func (c *MatchedCounter) TakePublicationMatched() PublicationMatchedStatus {
 }
 
 // TakeSubscriptionMatched returns the status of a reader and resets its changes.
-func (c *MatchedCounter) TakeSubscriptionMatched() SubscriptionMatchedStatus {
+func (c *MatchedCounter) TakeSubscriptionMatched() listener.SubscriptionMatchedStatus {
 	o := c.take()
-	return SubscriptionMatchedStatus{
+	return listener.SubscriptionMatchedStatus{
 		TotalCount:            o.total,
 		TotalCountChange:      o.totalChange,
 		CurrentCount:          o.current,
@@ -274,10 +275,10 @@ func (c *IncompatibleQosCounter) Add(policies []qos.PolicyID) {
 // Changed reports whether the status changed since it was last taken.
 func (c *IncompatibleQosCounter) Changed() bool { return c.changed }
 
-func (c *IncompatibleQosCounter) take() (total, change int32, last qos.PolicyID, policies []QosPolicyCount) {
+func (c *IncompatibleQosCounter) take() (total, change int32, last qos.PolicyID, policies []listener.QosPolicyCount) {
 	for id, n := range c.counts {
 		if n > 0 {
-			policies = append(policies, QosPolicyCount{PolicyID: qos.PolicyID(id), Count: n})
+			policies = append(policies, listener.QosPolicyCount{PolicyID: qos.PolicyID(id), Count: n})
 		}
 	}
 	total, change, last = c.total, c.change, c.last
@@ -287,13 +288,13 @@ func (c *IncompatibleQosCounter) take() (total, change int32, last qos.PolicyID,
 }
 
 // TakeOffered returns the status of a writer and resets its change.
-func (c *IncompatibleQosCounter) TakeOffered() OfferedIncompatibleQosStatus {
+func (c *IncompatibleQosCounter) TakeOffered() listener.OfferedIncompatibleQosStatus {
 	t, ch, last, p := c.take()
-	return OfferedIncompatibleQosStatus{TotalCount: t, TotalCountChange: ch, LastPolicyID: last, Policies: p}
+	return listener.OfferedIncompatibleQosStatus{TotalCount: t, TotalCountChange: ch, LastPolicyID: last, Policies: p}
 }
 
 // TakeRequested returns the status of a reader and resets its change.
-func (c *IncompatibleQosCounter) TakeRequested() RequestedIncompatibleQosStatus {
+func (c *IncompatibleQosCounter) TakeRequested() listener.RequestedIncompatibleQosStatus {
 	t, ch, last, p := c.take()
-	return RequestedIncompatibleQosStatus{TotalCount: t, TotalCountChange: ch, LastPolicyID: last, Policies: p}
+	return listener.RequestedIncompatibleQosStatus{TotalCount: t, TotalCountChange: ch, LastPolicyID: last, Policies: p}
 }

@@ -1,0 +1,312 @@
+package dds
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ddsgo/ddsgo/internal/transport"
+	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/qos"
+	"github.com/ddsgo/ddsgo/rtps"
+)
+
+// Option is an optional argument of the functions that create entities: NewParticipant,
+// NewPublisher, NewSubscriber, NewTopic, NewWriter and NewReader. An option that does not
+// apply to the entity being created (Partition for a writer, say) makes the creation fail
+// with an error matching ErrBadParameter that names the option.
+//
+// QoS options given to NewTopic are the defaults of the topic's writers and readers:
+// NewWriter and NewReader apply them before their own options.
+type Option func(*settings)
+
+// settings collects what the options of one creation say. The QoS pointers are those of
+// the entity being created; the others are nil.
+type settings struct {
+	what string // the entity being created, for errors
+
+	participant *qos.DomainParticipantQos
+	publisher   *qos.PublisherQos
+	subscriber  *qos.SubscriberQos
+	topic       *qos.TopicQos
+	writer      *qos.DataWriterQos
+	reader      *qos.DataReaderQos
+
+	listener Listener
+	mask     listener.StatusMask
+
+	// Participant only.
+	rtps   rtps.Config
+	net    transport.Net
+	now    func() time.Time
+	engine engineFactory
+
+	// Topic only: the type name, and the options the topic's endpoints inherit.
+	typeName string
+	inherit  []Option
+
+	// Writer and reader only: an explicit publisher or subscriber.
+	pub *Publisher
+	sub *Subscriber
+
+	err error
+}
+
+// apply runs opts on s and returns the first error an option reported.
+func (s *settings) apply(opts []Option) error {
+	for _, o := range opts {
+		if o != nil {
+			o(s)
+		}
+	}
+	return s.err
+}
+
+// fail records that option name does not apply to the entity being created.
+func (s *settings) fail(name string) {
+	if s.err == nil {
+		s.err = errorf(ErrBadParameter, "option %s does not apply to a %s", name, s.what)
+	}
+}
+
+// WithQos sets the whole QoS of the entity being created: a qos.DataWriterQos for
+// NewWriter, a qos.DataReaderQos for NewReader, and so on. Options after it change it
+// further. A QoS of another entity kind is ErrBadParameter.
+func WithQos[Q qos.DomainParticipantQos | qos.PublisherQos | qos.SubscriberQos | qos.TopicQos | qos.DataWriterQos | qos.DataReaderQos](q Q) Option {
+	return func(s *settings) {
+		ok := false
+		switch v := any(q).(type) {
+		case qos.DomainParticipantQos:
+			ok = set(s.participant, v.Clone())
+		case qos.PublisherQos:
+			ok = set(s.publisher, v.Clone())
+		case qos.SubscriberQos:
+			ok = set(s.subscriber, v.Clone())
+		case qos.TopicQos:
+			if ok = set(s.topic, v.Clone()); ok {
+				// The endpoints of the topic start from its QoS
+				// (copy_from_topic_qos).
+				tq := v.Clone()
+				s.inherit = append(s.inherit, func(s *settings) {
+					if s.writer != nil {
+						*s.writer = s.writer.FromTopic(tq)
+					}
+					if s.reader != nil {
+						*s.reader = s.reader.FromTopic(tq)
+					}
+				})
+			}
+		case qos.DataWriterQos:
+			ok = set(s.writer, v.Clone())
+		case qos.DataReaderQos:
+			ok = set(s.reader, v.Clone())
+		}
+		if !ok {
+			s.fail(fmt.Sprintf("WithQos(%T)", q))
+		}
+	}
+}
+
+// set stores v in *dst when dst is not nil.
+func set[Q any](dst *Q, v Q) bool {
+	if dst == nil {
+		return false
+	}
+	*dst = v
+	return true
+}
+
+// WithListener sets the listener of the entity being created and the statuses it
+// handles: a ReaderListener[T] for NewReader, a WriterListener[T] for NewWriter, a
+// TopicListener[T], SubscriberListener, PublisherListener or ParticipantListener for the
+// others. The listener of the lowest entity whose mask has a status is called for it.
+func WithListener(l Listener, mask listener.StatusMask) Option {
+	return func(s *settings) {
+		s.listener, s.mask = l, mask
+	}
+}
+
+// WithRTPS configures the RTPS engine of the participant being created: network
+// interfaces, multicast, unicast peers, ports, limits, logger (package rtps documents
+// each setting).
+func WithRTPS(cfg rtps.Config) Option {
+	return func(s *settings) {
+		if s.participant == nil {
+			s.fail("WithRTPS")
+			return
+		}
+		s.rtps = cfg
+	}
+}
+
+// withNet makes the participant open its sockets on n (tests: memnet).
+func withNet(n transport.Net) Option {
+	return func(s *settings) { s.net = n }
+}
+
+// withEngine makes the participant use another engine (tests).
+func withEngine(f engineFactory) Option {
+	return func(s *settings) { s.engine = f }
+}
+
+// TypeName sets the name a topic's type is announced with, as in "interop::Sample". By
+// default it is what T's DDSTypeName method returns, or else "pkg::Type" from T's Go
+// package and type names.
+func TypeName(name string) Option {
+	return func(s *settings) {
+		if s.topic == nil {
+			s.fail("TypeName")
+			return
+		}
+		s.typeName = name
+	}
+}
+
+// WithPublisher makes NewWriter create the writer in pub instead of the participant's
+// default publisher.
+func WithPublisher(pub *Publisher) Option {
+	return func(s *settings) {
+		if s.writer == nil {
+			s.fail("WithPublisher")
+			return
+		}
+		s.pub = pub
+	}
+}
+
+// WithSubscriber makes NewReader create the reader in sub instead of the participant's
+// default subscriber.
+func WithSubscriber(sub *Subscriber) Option {
+	return func(s *settings) {
+		if s.reader == nil {
+			s.fail("WithSubscriber")
+			return
+		}
+		s.sub = sub
+	}
+}
+
+// endpointPolicies points at the policies a topic, a writer and a reader share, in the
+// QoS of the entity being created; a policy the entity does not have is nil.
+type endpointPolicies struct {
+	reliability *qos.Reliability
+	history     *qos.History
+	durability  *qos.Durability
+	deadline    *qos.Deadline
+	lifespan    *qos.Lifespan
+	ownership   *qos.Ownership
+	liveliness  *qos.Liveliness
+}
+
+// endpointOption returns an option that edits the shared endpoint policies of a topic,
+// writer or reader with fn; fn reports false when its policy is missing (nil). On a
+// topic, the option is also kept for the topic's endpoints.
+func endpointOption(name string, fn func(p endpointPolicies) bool) Option {
+	var o Option
+	o = func(s *settings) {
+		var ps []endpointPolicies
+		if t := s.topic; t != nil {
+			ps = append(ps, endpointPolicies{&t.Reliability, &t.History, &t.Durability, &t.Deadline, &t.Lifespan, &t.Ownership, &t.Liveliness})
+			s.inherit = append(s.inherit, o)
+		}
+		if w := s.writer; w != nil {
+			ps = append(ps, endpointPolicies{&w.Reliability, &w.History, &w.Durability, &w.Deadline, &w.Lifespan, &w.Ownership, &w.Liveliness})
+		}
+		if r := s.reader; r != nil {
+			ps = append(ps, endpointPolicies{&r.Reliability, &r.History, &r.Durability, &r.Deadline, nil, &r.Ownership, &r.Liveliness})
+		}
+		applied := false
+		for _, p := range ps {
+			applied = fn(p) || applied
+		}
+		if !applied && s.topic == nil {
+			s.fail(name)
+		}
+	}
+	return o
+}
+
+// Reliable makes the topic, writer or reader RELIABLE: lost samples are repaired.
+func Reliable() Option {
+	return endpointOption("Reliable", func(p endpointPolicies) bool {
+		p.reliability.Kind = qos.Reliable
+		return true
+	})
+}
+
+// BestEffort makes the topic, writer or reader BEST_EFFORT: lost samples stay lost.
+func BestEffort() Option {
+	return endpointOption("BestEffort", func(p endpointPolicies) bool {
+		p.reliability.Kind = qos.BestEffort
+		return true
+	})
+}
+
+// KeepLast keeps the last depth samples of each instance (HISTORY KEEP_LAST).
+func KeepLast(depth int) Option {
+	return endpointOption("KeepLast", func(p endpointPolicies) bool {
+		*p.history = qos.History{Kind: qos.KeepLast, Depth: int32(depth)}
+		return true
+	})
+}
+
+// KeepAll keeps every sample until it is taken or acknowledged, within the resource
+// limits (HISTORY KEEP_ALL).
+func KeepAll() Option {
+	return endpointOption("KeepAll", func(p endpointPolicies) bool {
+		*p.history = qos.History{Kind: qos.KeepAll, Depth: 1}
+		return true
+	})
+}
+
+// TransientLocal makes a writer keep its history for readers that join later, and a
+// reader ask for it (DURABILITY TRANSIENT_LOCAL).
+func TransientLocal() Option {
+	return endpointOption("TransientLocal", func(p endpointPolicies) bool {
+		p.durability.Kind = qos.TransientLocal
+		return true
+	})
+}
+
+// Deadline sets the DEADLINE period: the longest time between two samples of an
+// instance.
+func Deadline(period time.Duration) Option {
+	return endpointOption("Deadline", func(p endpointPolicies) bool {
+		p.deadline.Period = period
+		return true
+	})
+}
+
+// Lifespan sets how long a written sample stays valid (LIFESPAN); it applies to topics
+// and writers.
+func Lifespan(d time.Duration) Option {
+	return endpointOption("Lifespan", func(p endpointPolicies) bool {
+		if p.lifespan == nil {
+			return false
+		}
+		p.lifespan.Duration = d
+		return true
+	})
+}
+
+// ExclusiveOwnership makes the topic, writer or reader's OWNERSHIP EXCLUSIVE.
+func ExclusiveOwnership() Option {
+	return endpointOption("ExclusiveOwnership", func(p endpointPolicies) bool {
+		p.ownership.Kind = qos.Exclusive
+		return true
+	})
+}
+
+// Partition puts a publisher or subscriber in the named partitions (PARTITION); a name
+// may be a pattern ("sensors/*").
+func Partition(names ...string) Option {
+	return func(s *settings) {
+		switch {
+		case s.publisher != nil:
+			s.publisher.Partition.Name = append([]string(nil), names...)
+		case s.subscriber != nil:
+			s.subscriber.Partition.Name = append([]string(nil), names...)
+		default:
+			s.fail("Partition")
+		}
+	}
+}
