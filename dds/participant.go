@@ -772,7 +772,7 @@ func (p *DomainParticipant) onParticipant(d discovery.ParticipantData, alive boo
 		ecm.CreateComponent(p.m, e, kindComp{kindRemoteParticipant})
 		ecm.CreateComponent(p.m, e, handleComp{h})
 	}
-	ecm.SetComponentData(p.m, e, remoteParticipantComp{ParticipantBuiltinTopicData{Key: h, Data: d}})
+	ecm.SetComponentData(p.m, e, remoteParticipantComp{participantData(h, &d)})
 }
 
 // remoteParticipant returns the entity of the discovered participant with prefix

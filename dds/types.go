@@ -1,7 +1,11 @@
 package dds
 
 import (
+	"net/netip"
+	"slices"
 	"time"
+
+	"github.com/ddsgo/ddsgo/internal/wire"
 
 	"github.com/ddsgo/ddsgo/dds/internal/status"
 
@@ -128,13 +132,69 @@ func keyHashOf(h InstanceHandle) [16]byte {
 	return k
 }
 
-// ParticipantBuiltinTopicData describes a discovered participant (the
-// ParticipantBuiltinTopicData of DDS 1.4 §2.2.5, with what discovery adds).
+// ParticipantBuiltinTopicData describes a discovered participant: the
+// ParticipantBuiltinTopicData of DDS 1.4 §2.2.5 (Key, UserData) and what its SPDP
+// announcement says besides (RTPS 2.5 §8.5.3.2).
 type ParticipantBuiltinTopicData struct {
 	// Key is the participant's handle, made from its GUID.
-	Key InstanceHandle
-	// Data is what the participant announced in SPDP.
-	Data discovery.ParticipantData
+	Key      InstanceHandle
+	UserData []byte
+	// Name is the participant's ENTITY_NAME, empty when it announces none.
+	Name string
+	// VendorID is the vendor of its DDS (RTPS 2.5 §8.3.3.1.3: 01.10 Cyclone DDS,
+	// 01.0f Fast DDS, 01.a2 ddsgo), and ProtocolVersion its RTPS version.
+	VendorID        [2]byte
+	ProtocolVersion [2]byte
+	// DomainID is the domain it announces, -1 when it announces none (Fast DDS).
+	DomainID  int
+	DomainTag string
+	// LeaseDuration is how long it stays alive without news from it.
+	LeaseDuration time.Duration
+	// The locators of its user traffic and of its discovery traffic (UDP ones).
+	UnicastLocators, MulticastLocators                       []netip.AddrPort
+	MetatrafficUnicastLocators, MetatrafficMulticastLocators []netip.AddrPort
+	// Properties are its PROPERTY_LIST, such as Cyclone DDS's and ddsgo's __Hostname,
+	// __Pid and __ProcessName.
+	Properties map[string]string
+}
+
+// participantData converts what discovery decoded.
+func participantData(h InstanceHandle, d *discovery.ParticipantData) ParticipantBuiltinTopicData {
+	out := ParticipantBuiltinTopicData{
+		Key:                          h,
+		UserData:                     slices.Clone(d.UserData),
+		Name:                         d.EntityName,
+		VendorID:                     d.VendorID,
+		ProtocolVersion:              [2]byte{d.ProtocolVersion.Major, d.ProtocolVersion.Minor},
+		DomainID:                     -1,
+		DomainTag:                    d.DomainTag,
+		LeaseDuration:                d.LeaseDuration,
+		UnicastLocators:              addrPorts(d.DefaultUnicastLocators),
+		MulticastLocators:            addrPorts(d.DefaultMulticastLocators),
+		MetatrafficUnicastLocators:   addrPorts(d.MetatrafficUnicastLocators),
+		MetatrafficMulticastLocators: addrPorts(d.MetatrafficMulticastLocators),
+	}
+	if d.HasDomainID {
+		out.DomainID = int(d.DomainID)
+	}
+	if len(d.Properties.Properties) > 0 {
+		out.Properties = make(map[string]string, len(d.Properties.Properties))
+		for _, p := range d.Properties.Properties {
+			out.Properties[p.Name] = p.Value
+		}
+	}
+	return out
+}
+
+// addrPorts returns the UDP locators of ls as addresses.
+func addrPorts(ls []wire.Locator) []netip.AddrPort {
+	var out []netip.AddrPort
+	for _, l := range ls {
+		if ap, ok := l.AddrPort(); ok {
+			out = append(out, ap)
+		}
+	}
+	return out
 }
 
 // EndpointBuiltinTopicData describes a writer (PublicationBuiltinTopicData) or a reader

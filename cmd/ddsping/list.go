@@ -80,23 +80,23 @@ func participantRow(p *dds.DomainParticipant, h dds.InstanceHandle) (partRow, er
 	if err != nil {
 		return partRow{}, err
 	}
-	pd := &d.Data
-	v := [2]byte(pd.VendorID)
+	pd := &d
+	v := pd.VendorID
 	vendor, ok := vendors[v]
 	if !ok {
 		vendor = "vendor " + hex.EncodeToString(v[:])
 	}
 	row := partRow{
 		Handle: hex.EncodeToString(h[:12]),
-		Name:   pd.EntityName,
+		Name:   pd.Name,
 		Vendor: vendor,
 		Lease:  pd.LeaseDuration.String(),
 		handle: h,
 	}
-	row.Host, _ = pd.Properties.Get("__Hostname")
-	row.PID, _ = pd.Properties.Get("__Pid")
-	row.Process, _ = pd.Properties.Get("__ProcessName")
-	if pd.HasDomainID {
+	row.Host = pd.Properties["__Hostname"]
+	row.PID = pd.Properties["__Pid"]
+	row.Process = pd.Properties["__ProcessName"]
+	if pd.DomainID >= 0 {
 		row.Domain = fmt.Sprint(pd.DomainID)
 	}
 	return row, nil

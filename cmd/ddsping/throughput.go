@@ -107,6 +107,9 @@ func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 			s.Seq++
 			s.Stamp = now()
 			if err := w.Write(ctx, &s); err != nil {
+				if ctx.Err() != nil {
+					break // the run is over
+				}
 				if errors.Is(err, dds.ErrTimeout) {
 					timeouts++
 					s.Seq--
