@@ -25,10 +25,12 @@ type ReadCondition[T any] struct {
 // expression).
 type QueryCondition[T any] = ReadCondition[T]
 
-// TriggerValue reports whether the reader has samples the condition selects.
+// TriggerValue reports whether the reader has samples the condition selects. The
+// condition of a deleted reader is triggered, so that a WaitSet waiting on it returns;
+// the reader's operations then return ErrAlreadyDeleted.
 func (c *ReadCondition[T]) TriggerValue() bool {
 	if c.deleted.Load() {
-		return false
+		return c.r.deleted.Load()
 	}
 	cache := c.r.cache.Load()
 	return cache != nil && cache.Matches(&c.sel)

@@ -263,9 +263,11 @@ func (p *DomainParticipant) remove(o entityObject, recursive bool) error {
 	p.m.RequestRemoveEntity(e.ent, true)
 	p.m.ProcessRemoveEntityRequests()
 	p.mu.Unlock()
-	// Descendants come in creation order: tear the children down first.
+	// Descendants come in creation order: tear the children down first. Their
+	// StatusConditions, triggered now, wake the WaitSets waiting on them.
 	for i := len(objs) - 1; i >= 0; i-- {
 		objs[i].teardown()
+		waitset.Notify(&objs[i].core().cond)
 	}
 	return nil
 }

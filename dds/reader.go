@@ -269,6 +269,7 @@ func (r *DataReader[T]) teardown() {
 	r.cmu.Lock()
 	for _, c := range r.conds {
 		c.deleted.Store(true)
+		waitset.Notify(c)
 	}
 	r.conds = nil
 	r.cmu.Unlock()

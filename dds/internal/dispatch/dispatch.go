@@ -1,6 +1,9 @@
 package dispatch
 
 import (
+	"bytes"
+	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 )
@@ -34,6 +37,9 @@ type Dispatcher struct {
 	done chan struct{}
 
 	inHandler atomic.Bool
+	// gid is the id of the dispatcher's goroutine, so that Close knows whether a
+	// handler calls it.
+	gid atomic.Uint64
 }
 
 // New starts a Dispatcher.
@@ -96,9 +102,9 @@ func (d *Dispatcher) Sync() {
 // InHandler reports whether a handler is running.
 func (d *Dispatcher) InHandler() bool { return d.inHandler.Load() }
 
-// Close stops the dispatcher and waits for its goroutine to end, unless a handler is
-// running (Close was probably called from it): then it returns at once and the goroutine
-// ends after the handler. Closing twice does nothing.
+// Close stops the dispatcher and waits for its goroutine to end, and so for the
+// handler running, if any. Called from a handler, it returns at once instead, and the
+// goroutine ends after that handler. Closing twice does nothing.
 func (d *Dispatcher) Close() {
 	d.mu.Lock()
 	if d.closed {
@@ -108,12 +114,26 @@ func (d *Dispatcher) Close() {
 	d.closed = true
 	d.mu.Unlock()
 	close(d.stop)
-	if !d.inHandler.Load() {
+	if goid() != d.gid.Load() {
 		<-d.done
 	}
 }
 
+// goid returns the id of the calling goroutine, from the first line of its stack
+// ("goroutine 42 [running]:"). It costs a stack trace: only Close calls it.
+func goid() uint64 {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b = bytes.TrimPrefix(b, []byte("goroutine "))
+	if i := bytes.IndexByte(b, ' '); i >= 0 {
+		b = b[:i]
+	}
+	id, _ := strconv.ParseUint(string(b), 10, 64)
+	return id
+}
+
 func (d *Dispatcher) run() {
+	d.gid.Store(goid())
 	defer close(d.done)
 	for {
 		select {

@@ -3,6 +3,8 @@ package dispatch
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
+	"time"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -51,6 +53,34 @@ func TestCloseFromHandler(t *testing.T) {
 	<-d.done
 	d.Post(&s, 1) // no effect after close
 	d.Sync()
+}
+
+// Close from another goroutine waits for the handler that is running.
+func TestCloseWaitsForHandler(t *testing.T) {
+	d := New()
+	var s Slot
+	entered, release := make(chan struct{}), make(chan struct{})
+	var finished atomic.Bool
+	s.Handle = func(uint32) {
+		close(entered)
+		<-release
+		finished.Store(true)
+	}
+	d.Post(&s, 1)
+	<-entered
+	closed := make(chan struct{})
+	go func() {
+		d.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+		t.Fatal("Close returned while a handler was running")
+	case <-time.After(20 * time.Millisecond):
+	}
+	close(release)
+	<-closed
+	require.True(t, finished.Load())
 }
 
 func TestPostAllocs(t *testing.T) {
