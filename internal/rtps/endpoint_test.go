@@ -16,7 +16,7 @@ const (
 	testReaderID = 0x00000107
 )
 
-// TestReliableKeepAllUnderLoss is the acceptance test of issue #4: with 20%
+// TestReliableKeepAllUnderLoss: with 20%
 // loss, duplication and reordering, 100 000 reliable KEEP_ALL samples
 // arrive exactly once and in order.
 func TestReliableKeepAllUnderLoss(t *testing.T) {
