@@ -1,6 +1,10 @@
 package qos
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/ddsgo/ddsgo/internal/errs"
+)
 
 // CheckChange methods implement the "Changeable" column of DDS 1.4 §2.2.3 (and DDS-XTypes
 // 1.3 §7.6.3): once an entity is enabled, set_qos may not change DURABILITY,
@@ -8,11 +12,11 @@ import "slices"
 // HISTORY, RESOURCE_LIMITS, DATA_REPRESENTATION or TYPE_CONSISTENCY_ENFORCEMENT. Before
 // the entity is enabled every policy may change, so the caller checks only enabled
 // entities. The error names the first changed policy in PolicyID order and wraps
-// ErrImmutablePolicy.
+// dds.ErrImmutablePolicy.
 
 func immutable(id PolicyID, changed bool) error {
 	if changed {
-		return &PolicyError{Policy: id, Reason: "not changeable after the entity is enabled", Err: ErrImmutablePolicy}
+		return &PolicyError{Policy: id, Reason: "not changeable after the entity is enabled", Err: errs.ImmutablePolicy}
 	}
 	return nil
 }

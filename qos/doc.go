@@ -34,12 +34,12 @@
 // # Validation and changes
 //
 // Validate reports a value out of range (a negative duration, a KEEP_LAST depth below 1, a
-// resource limit neither positive nor LengthUnlimited, an unknown kind) as ErrBadParameter
+// resource limit neither positive nor LengthUnlimited, an unknown kind) as dds.ErrBadParameter
 // and policies that contradict each other (a history depth above
 // max_samples_per_instance, max_samples below max_samples_per_instance, a deadline
-// shorter than the time-based filter) as ErrInconsistentPolicy. CheckChange reports a
+// shorter than the time-based filter) as dds.ErrInconsistentPolicy. CheckChange reports a
 // change of a policy that may not change once the entity is enabled as
-// ErrImmutablePolicy. The errors are *PolicyError values that name the policy and match
+// dds.ErrImmutablePolicy. The errors are *PolicyError values that name the policy and match
 // the sentinels with errors.Is.
 //
 // # Matching

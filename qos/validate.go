@@ -7,8 +7,8 @@ import (
 
 // Validation follows DDS 1.4 §2.2.3 ("Value" and "Meaning" columns and the consistency
 // rules of §2.2.3.18 HISTORY, §2.2.3.19 RESOURCE_LIMITS and §2.2.3.12 TIME_BASED_FILTER):
-// a value out of its range is ErrBadParameter, a combination of valid values that cannot
-// hold together is ErrInconsistentPolicy.
+// a value out of its range is dds.ErrBadParameter, a combination of valid values that cannot
+// hold together is dds.ErrInconsistentPolicy.
 
 func checkDuration(id PolicyID, field string, d time.Duration) error {
 	if d < 0 {
@@ -191,7 +191,7 @@ func (q DomainParticipantFactoryQos) Validate() error { return nil }
 func (q DomainParticipantQos) Validate() error { return nil }
 
 // Validate checks every policy of q and their combinations. The error is a *PolicyError
-// wrapping ErrBadParameter or ErrInconsistentPolicy.
+// wrapping dds.ErrBadParameter or dds.ErrInconsistentPolicy.
 func (q TopicQos) Validate() error {
 	return firstError(
 		q.Durability.validate(),
@@ -209,15 +209,15 @@ func (q TopicQos) Validate() error {
 }
 
 // Validate checks every policy of q. The error is a *PolicyError wrapping
-// ErrBadParameter.
+// dds.ErrBadParameter.
 func (q PublisherQos) Validate() error { return q.Presentation.validate() }
 
 // Validate checks every policy of q. The error is a *PolicyError wrapping
-// ErrBadParameter.
+// dds.ErrBadParameter.
 func (q SubscriberQos) Validate() error { return q.Presentation.validate() }
 
 // Validate checks every policy of q and their combinations. The error is a *PolicyError
-// wrapping ErrBadParameter or ErrInconsistentPolicy.
+// wrapping dds.ErrBadParameter or dds.ErrInconsistentPolicy.
 func (q DataWriterQos) Validate() error {
 	return firstError(
 		q.Durability.validate(),
@@ -236,7 +236,7 @@ func (q DataWriterQos) Validate() error {
 
 // Validate checks every policy of q and their combinations, including that the deadline
 // period is not shorter than the time-based filter's minimum separation (§2.2.3.12). The
-// error is a *PolicyError wrapping ErrBadParameter or ErrInconsistentPolicy.
+// error is a *PolicyError wrapping dds.ErrBadParameter or dds.ErrInconsistentPolicy.
 func (q DataReaderQos) Validate() error {
 	if err := firstError(
 		q.Durability.validate(),
