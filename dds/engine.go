@@ -39,7 +39,7 @@ type engineWriter interface {
 	// sends it; it blocks up to max_blocking_time when a KEEP_ALL history is full.
 	Write(c rtps.Change) (wire.SequenceNumber, error)
 	WaitForAcknowledgments(ctx context.Context) error
-	UpdateQos(q discovery.EndpointQos) error
+	UpdateQos(q qos.Offered) error
 	Close() error
 }
 
@@ -49,7 +49,7 @@ type engineReader interface {
 	// Retry makes the reader ask again for the samples deliver refused. It does not
 	// block and may be called from any goroutine, deliver included.
 	Retry()
-	UpdateQos(q discovery.EndpointQos) error
+	UpdateQos(q qos.Requested) error
 	Close() error
 }
 

@@ -144,13 +144,13 @@ func readerRepresentation(dr qos.DataRepresentation) qos.DataRepresentation {
 }
 
 // endpointQosLocked returns what the reader announces; the caller holds p.mu.
-func (r *DataReader[T]) endpointQosLocked() (discovery.EndpointQos, qos.DataReaderQos) {
+func (r *DataReader[T]) endpointQosLocked() (qos.Requested, qos.DataReaderQos) {
 	m := r.p.m
 	rq, _ := ecm.ComponentData[qos.DataReaderQos](m, r.ent)
 	sq, _ := ecm.ComponentData[qos.SubscriberQos](m, r.sub.ent)
 	tq, _ := ecm.ComponentData[qos.TopicQos](m, r.topic.ent)
-	eq := discovery.ReaderQos(rq, sq, tq.TopicData)
-	eq.DataRepresentation = readerRepresentation(rq.DataRepresentation)
+	eq := qos.Requested{Reader: rq, Subscriber: sq, TopicData: tq.TopicData}
+	eq.Reader.DataRepresentation = readerRepresentation(rq.DataRepresentation)
 	return eq, rq
 }
 
@@ -158,7 +158,7 @@ func (r *DataReader[T]) builtinDataLocked() EndpointBuiltinTopicData {
 	eq, _ := r.endpointQosLocked()
 	h, _ := ecm.ComponentData[handleComp](r.p.m, r.ent)
 	ph, _ := ecm.ComponentData[handleComp](r.p.m, r.p.ent)
-	return EndpointBuiltinTopicData{Key: h.Handle, ParticipantKey: ph.Handle, TopicName: r.topic.name, TypeName: r.topic.TypeName(), Qos: eq}
+	return EndpointBuiltinTopicData{Key: h.Handle, ParticipantKey: ph.Handle, TopicName: r.topic.name, TypeName: r.topic.TypeName(), Requested: eq}
 }
 
 // cacheConfig returns the cache configuration of reader QoS q.
@@ -212,11 +212,11 @@ func (r *DataReader[T]) enableSelf() error {
 	}
 	r.cache.Store(cache)
 	er, err := p.eng.NewReader(endpointConfig{
-		Topic:    r.topic.name,
-		Type:     r.topic.TypeName(),
-		Keyed:    r.keyed,
-		Qos:      eq,
-		Listener: &r.match,
+		Topic:     r.topic.name,
+		Type:      r.topic.TypeName(),
+		Keyed:     r.keyed,
+		Requested: eq,
+		Listener:  &r.match,
 	}, r.deliver)
 	if err != nil {
 		return wrapErr(ErrError, err, "creating the RTPS reader")
@@ -262,7 +262,7 @@ func (r *DataReader[T]) matched(remote *discovery.EndpointData) {
 	if !remote.IsWriter() {
 		return
 	}
-	ls := remote.Qos.Lifespan.Duration
+	ls := remote.Offered.Writer.Lifespan.Duration
 	if ls == qos.Infinite || ls < 0 {
 		ls = 0
 	}

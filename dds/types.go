@@ -6,6 +6,7 @@ import (
 	"github.com/ddsgo/ddsgo/dds/internal/rhc"
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/qos"
 )
 
 // InstanceHandle identifies an entity (local or discovered: its GUID) or an instance of a
@@ -146,6 +147,8 @@ type EndpointBuiltinTopicData struct {
 	TypeName       string
 	// Keyed says the topic has a key (from the endpoint's entity kind, as peers match).
 	Keyed bool
-	// Qos is the QoS the endpoint announced.
-	Qos discovery.EndpointQos
+	// Offered is the QoS a writer announced (zero for a reader), Requested a
+	// reader's (zero for a writer).
+	Offered   qos.Offered
+	Requested qos.Requested
 }

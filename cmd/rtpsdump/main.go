@@ -20,6 +20,7 @@ import (
 
 	"github.com/ddsgo/ddsgo/internal/pcapng"
 	"github.com/ddsgo/ddsgo/internal/wire"
+	"github.com/ddsgo/ddsgo/qos"
 )
 
 //go:embed default.pcapng
@@ -244,13 +245,15 @@ func (s *summary) dataDetail(h wire.Header, d *wire.Data) string {
 			ep.topic, _, _ = wire.ParseString(v, be)
 		case wire.PIDTypeName:
 			ep.typ, _, _ = wire.ParseString(v, be)
-		case wire.PIDReliability:
-			if rel, _, err := wire.ParseReliability(v, be); err == nil {
-				ep.reliable = map[wire.ReliabilityKind]string{1: "best-effort", 2: "reliable"}[rel.Kind]
+		case wire.PIDReliability, wire.PIDDurability:
+			o := qos.DefaultOffered()
+			if ok, err := qos.DecodePolicy(&o, uint16(p.ID), v, be, qos.WireLimits{}); !ok || err != nil {
+				break
 			}
-		case wire.PIDDurability:
-			if dur, _, err := wire.ParseDurability(v, be); err == nil {
-				ep.durability = []string{"volatile", "transient-local", "transient", "persistent"}[min(int(dur.Kind), 3)]
+			if p.ID == wire.PIDReliability {
+				ep.reliable = kindWord(o.Writer.Reliability.Kind)
+			} else {
+				ep.durability = kindWord(o.Writer.Durability.Kind)
 			}
 		default:
 		}
@@ -393,4 +396,9 @@ func flags(a bool, an string, b bool, bn string) string {
 		s += " " + bn
 	}
 	return s
+}
+
+// kindWord prints a QoS kind the way this tool does: "transient-local", "best-effort".
+func kindWord(k fmt.Stringer) string {
+	return strings.ToLower(strings.ReplaceAll(k.String(), "_", "-"))
 }

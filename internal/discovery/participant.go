@@ -2,12 +2,14 @@ package discovery
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
 	"github.com/ddsgo/ddsgo/internal/wire"
+	"github.com/ddsgo/ddsgo/qos"
 )
 
 // DefaultLeaseDuration is the participant lease duration of a participant
@@ -140,7 +142,7 @@ func (p *ParticipantData) appendList(b []byte) ([]byte, error) {
 	if p.BuiltinEndpointQoS != 0 {
 		w.PutUint32(wire.PIDBuiltinEndpointQoS, p.BuiltinEndpointQoS)
 	}
-	w.PutDuration(wire.PIDParticipantLeaseDuration, dur(p.LeaseDuration))
+	w.PutDuration(wire.PIDParticipantLeaseDuration, wire.DurationFromStd(p.LeaseDuration))
 	for _, l := range p.MetatrafficUnicastLocators {
 		w.PutLocator(wire.PIDMetatrafficUnicastLocator, l)
 	}
@@ -247,7 +249,7 @@ func (l *plist) participantParam(p *ParticipantData, par wire.Parameter, haveGUI
 	case wire.PIDParticipantLeaseDuration:
 		var v wire.Duration
 		if v, _, err = wire.ParseDuration(par.Value, par.BigEndian); err == nil {
-			p.LeaseDuration, err = fromWire(v)
+			p.LeaseDuration, err = leaseFromWire(v)
 		}
 		if err != nil {
 			err = l.err(par.ID, err)
@@ -294,4 +296,17 @@ func (l *plist) properties(par wire.Parameter) (wire.PropertyList, error) {
 		}
 	}
 	return pl, nil
+}
+
+// leaseFromWire converts a lease duration. Negative ones are invalid;
+// 2^31-1 seconds and more are infinite, as DurationFromStd writes them.
+func leaseFromWire(d wire.Duration) (time.Duration, error) {
+	if d.Seconds < 0 {
+		return 0, fmt.Errorf("negative duration %ds: %w", d.Seconds, ErrInvalid)
+	}
+	v := d.Std()
+	if d.Seconds == math.MaxInt32 || v >= math.MaxInt32*time.Second {
+		return qos.Infinite, nil
+	}
+	return v, nil
 }

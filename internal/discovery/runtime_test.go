@@ -96,13 +96,17 @@ func testPayload(seq uint64) []byte {
 	return b
 }
 
-func reliableQos(writer bool) EndpointQos {
-	q := DefaultReaderQos()
-	if writer {
-		q = DefaultWriterQos()
-	}
-	q.Reliability = qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: time.Second}
-	q.History = qos.History{Kind: qos.KeepAll}
+func reliableWriter() qos.Offered {
+	q := qos.DefaultOffered()
+	q.Writer.Reliability = qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: time.Second}
+	q.Writer.History = qos.History{Kind: qos.KeepAll}
+	return q
+}
+
+func reliableReader() qos.Requested {
+	q := qos.DefaultRequested()
+	q.Reader.Reliability = qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: time.Second}
+	q.Reader.History = qos.History{Kind: qos.KeepAll}
 	return q
 }
 
@@ -148,10 +152,10 @@ func TestTwoParticipantsReliable(t *testing.T) {
 		require.Equal(t, b.GUIDPrefix(), a.Participants()[0].GUIDPrefix)
 
 		wev, rev := newEvents(), newEvents()
-		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Keyed: true, Qos: reliableQos(true), Listener: wev})
+		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Keyed: true, Offered: reliableWriter(), Listener: wev})
 		require.NoError(t, err)
 		var got sink
-		r, err := b.NewReader(EndpointConfig{Topic: "t", Type: "T", Keyed: true, Qos: reliableQos(false), Listener: rev}, got.deliver)
+		r, err := b.NewReader(EndpointConfig{Topic: "t", Type: "T", Keyed: true, Requested: reliableReader(), Listener: rev}, got.deliver)
 		require.NoError(t, err)
 		waitFor(t, 2*time.Second, func() bool { return wev.count() == 1 && rev.count() == 1 })
 		require.True(t, wev.has(r.GUID()))
@@ -188,9 +192,9 @@ func TestLocalMatch(t *testing.T) {
 		defer func() { require.NoError(t, a.Close()) }()
 		var got sink
 		rev := newEvents()
-		_, err = a.NewReader(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(false), Listener: rev}, got.deliver)
+		_, err = a.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader(), Listener: rev}, got.deliver)
 		require.NoError(t, err)
-		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(true)})
+		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: reliableWriter()})
 		require.NoError(t, err)
 		waitFor(t, time.Second, func() bool { return rev.count() == 1 && w.Writer().MatchedReaders() == 1 })
 		for i := range 20 {
@@ -221,9 +225,9 @@ func TestLeaseExpiry(t *testing.T) {
 				down <- d
 			}
 		})
-		_, err = a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(true), Listener: wev})
+		_, err = a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: reliableWriter(), Listener: wev})
 		require.NoError(t, err)
-		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(false)}, func(*rtps.Sample) bool { return true })
+		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader()}, func(*rtps.Sample) bool { return true })
 		require.NoError(t, err)
 		waitFor(t, 2*time.Second, func() bool { return wev.count() == 1 })
 
@@ -318,7 +322,7 @@ func TestBogusEndpoints(t *testing.T) {
 
 		const bogus = 2000
 		for i := range bogus {
-			_, err := b.NewWriter(EndpointConfig{Topic: "flood", Type: "T", Qos: reliableQos(true)})
+			_, err := b.NewWriter(EndpointConfig{Topic: "flood", Type: "T", Offered: reliableWriter()})
 			require.NoError(t, err, i)
 		}
 		waitFor(t, 20*time.Second, func() bool { return a.Stats().EndpointsLimited >= bogus-50 })
@@ -346,11 +350,11 @@ func TestLossyDiscovery(t *testing.T) {
 		b, _ := memParticipant(t, n, "b", "10.0.0.2", func(c *Config) { c.LeaseDuration = 2 * time.Second })
 
 		wev := newEvents()
-		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(true), Listener: wev})
+		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: reliableWriter(), Listener: wev})
 		require.NoError(t, err)
 		var got sink
 		rev := newEvents()
-		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(false), Listener: rev}, got.deliver)
+		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader(), Listener: rev}, got.deliver)
 		require.NoError(t, err)
 		waitFor(t, 10*time.Second, func() bool { return wev.count() == 1 && rev.count() == 1 })
 
@@ -412,11 +416,11 @@ func TestCloseLingers(t *testing.T) {
 
 		var got sink
 		rev := newEvents()
-		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(false), Listener: rev}, got.deliver)
+		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader(), Listener: rev}, got.deliver)
 		require.NoError(t, err)
 		for round, count := range []int{50, 50} {
 			wev := newEvents()
-			w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(true), Listener: wev})
+			w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: reliableWriter(), Listener: wev})
 			require.NoError(t, err)
 			waitFor(t, 10*time.Second, func() bool { return wev.count() == 1 })
 			for i := range count {

@@ -157,13 +157,13 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 		uni, multi := re.data.Locators(&rp.data)
 		if l.w != nil {
 			p.eng.MatchReader(l.w, rtps.ReaderProxyInfo{
-				GUID: re.data.GUID, Reliable: re.data.Qos.Reliability.Kind == qos.Reliable,
-				Volatile:         re.data.Qos.Durability.Kind == qos.Volatile,
+				GUID: re.data.GUID, Reliable: re.data.Requested.Reader.Reliability.Kind == qos.Reliable,
+				Volatile:         re.data.Requested.Reader.Durability.Kind == qos.Volatile,
 				ExpectsInlineQoS: re.data.ExpectsInlineQoS, Unicast: uni, Multicast: multi,
 			})
 		} else {
 			p.eng.MatchWriter(l.r, rtps.WriterProxyInfo{
-				GUID: re.data.GUID, Reliable: re.data.Qos.Reliability.Kind == qos.Reliable,
+				GUID: re.data.GUID, Reliable: re.data.Offered.Writer.Reliability.Kind == qos.Reliable,
 				Vendor: rp.vendor, Unicast: uni, Multicast: multi,
 			})
 		}
