@@ -226,11 +226,8 @@ func (l *plist) participantParam(p *ParticipantData, par wire.Parameter, haveGUI
 		g, err = l.guid(par)
 		p.GUIDPrefix, *haveGUID = g.Prefix, true
 	case wire.PIDKeyHash:
-		*key, _, err = wire.ParseKeyHash(par.Value)
+		*key, err = l.keyHash(par)
 		*haveKey = err == nil
-		if err != nil {
-			err = l.err(par.ID, err)
-		}
 	case wire.PIDDomainID:
 		p.DomainID, err = l.u32(par)
 		p.HasDomainID = err == nil
@@ -247,13 +244,7 @@ func (l *plist) participantParam(p *ParticipantData, par wire.Parameter, haveGUI
 	case wire.PIDMetatrafficMulticastLocator:
 		p.MetatrafficMulticastLocators, err = l.locator(p.MetatrafficMulticastLocators, par)
 	case wire.PIDParticipantLeaseDuration:
-		var v wire.Duration
-		if v, _, err = wire.ParseDuration(par.Value, par.BigEndian); err == nil {
-			p.LeaseDuration, err = leaseFromWire(v)
-		}
-		if err != nil {
-			err = l.err(par.ID, err)
-		}
+		p.LeaseDuration, err = l.lease(par)
 	case wire.PIDParticipantManualLivelinessCount:
 		var v uint32
 		v, err = l.u32(par)
@@ -271,6 +262,27 @@ func (l *plist) participantParam(p *ParticipantData, par wire.Parameter, haveGUI
 	default: // unknown or not used: skipped
 	}
 	return err
+}
+
+// keyHash decodes PID_KEY_HASH.
+func (l *plist) keyHash(par wire.Parameter) (wire.KeyHash, error) {
+	k, _, err := wire.ParseKeyHash(par.Value)
+	if err != nil {
+		return k, l.err(par.ID, err)
+	}
+	return k, nil
+}
+
+// lease decodes PID_PARTICIPANT_LEASE_DURATION.
+func (l *plist) lease(par wire.Parameter) (time.Duration, error) {
+	v, _, err := wire.ParseDuration(par.Value, par.BigEndian)
+	if err == nil {
+		var d time.Duration
+		if d, err = leaseFromWire(v); err == nil {
+			return d, nil
+		}
+	}
+	return 0, l.err(par.ID, err)
 }
 
 // properties decodes PID_PROPERTY_LIST within the limits.
