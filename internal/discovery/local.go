@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ddsgo/ddsgo/internal/errs"
 	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/qos"
@@ -323,7 +324,7 @@ func (w *LocalWriter) Writer() *rtps.Writer { return w.w }
 // Write writes a change (the writer assigns its sequence number; a zero
 // Timestamp means now). When a KEEP_ALL history is full it waits for
 // acknowledgments up to the writer's max_blocking_time, then fails with an
-// error wrapping ErrTimeout and rtps.ErrHistoryFull.
+// error wrapping errs.Timeout (dds.ErrTimeout) and rtps.ErrHistoryFull.
 func (w *LocalWriter) Write(c rtps.Change) (wire.SequenceNumber, error) {
 	eng := w.p.eng
 	now := eng.Now()
@@ -342,7 +343,7 @@ func (w *LocalWriter) Write(c rtps.Change) (wire.SequenceNumber, error) {
 		if timer == nil {
 			mbt := w.mbt
 			if mbt <= 0 {
-				return 0, fmt.Errorf("%w: %w", ErrTimeout, err)
+				return 0, historyFull(err)
 			}
 			timer = time.NewTimer(mbt)
 			defer timer.Stop()
@@ -356,19 +357,25 @@ func (w *LocalWriter) Write(c rtps.Change) (wire.SequenceNumber, error) {
 			select {
 			case <-ch:
 			case <-timer.C:
-				return 0, fmt.Errorf("%w: %w", ErrTimeout, err)
+				return 0, historyFull(err)
 			}
 		}
 		now = eng.Now()
 	}
 }
 
+// historyFull is the error of a write that waited max_blocking_time for room.
+func historyFull(err error) error {
+	return errs.Wrap(errs.Timeout, err, "write blocked for max_blocking_time")
+}
+
 // WaitForAcknowledgments waits until every reliable reader matched has
-// acknowledged everything written so far, or ctx ends (ErrTimeout, wrapping
-// ctx's error).
+// acknowledged everything written so far, or ctx ends: then the error wraps
+// ctx.Err() (context.Canceled or context.DeadlineExceeded), never
+// errs.Timeout, since the caller chose the deadline.
 func (w *LocalWriter) WaitForAcknowledgments(ctx context.Context) error {
 	if !w.p.waitAcked(w.w, ctx.Done()) {
-		return fmt.Errorf("%w: %w", ErrTimeout, ctx.Err())
+		return errs.Context(ctx.Err(), "waiting for acknowledgments")
 	}
 	return nil
 }

@@ -30,11 +30,6 @@ const (
 // ErrClosed is returned by the methods of a closed Participant or endpoint.
 var ErrClosed = errors.New("discovery: closed")
 
-// ErrTimeout is wrapped by the error of LocalWriter.Write when the history
-// stays full for the writer's max_blocking_time, and returned by
-// WaitForAcknowledgments when its context ends first.
-var ErrTimeout = errors.New("discovery: timeout")
-
 // Config configures a [Participant]. Zero values select the documented
 // defaults; NewParticipant copies it.
 type Config struct {

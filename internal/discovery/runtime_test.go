@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"context"
 	"encoding/binary"
 	"net/netip"
 	"slices"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ddsgo/ddsgo/internal/errs"
 	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/internal/transport"
 	"github.com/ddsgo/ddsgo/internal/transport/memnet"
@@ -444,5 +446,44 @@ func TestCloseLingers(t *testing.T) {
 				require.Equal(t, DefaultWriterLinger, took)
 			}
 		}
+	})
+}
+
+// TestWriterTimeouts: a write that waits max_blocking_time for room is a
+// Timeout; a wait for acknowledgments that the caller's context ends is the
+// context's error, never a Timeout.
+func TestWriterTimeouts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n, err := memnet.New(memnet.Config{Seed: 5})
+		require.NoError(t, err)
+		defer n.Close()
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
+		defer func() { require.NoError(t, a.Close()) }()
+		// The reader refuses every sample, so nothing is ever acknowledged.
+		_, err = a.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader()},
+			func(*rtps.Sample) bool { return false })
+		require.NoError(t, err)
+		wq := reliableWriter()
+		wq.Writer.Reliability.MaxBlockingTime = 0 // no wait: a refusing reader keeps the engine busy in no time
+		wq.Writer.ResourceLimits = qos.ResourceLimits{MaxSamples: 1, MaxInstances: 1, MaxSamplesPerInstance: 1}
+		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: wq})
+		require.NoError(t, err)
+		waitFor(t, time.Second, func() bool { return w.Writer().MatchedReaders() == 1 })
+		_, err = w.Write(rtps.Change{Payload: testPayload(1)})
+		require.NoError(t, err)
+		_, err = w.Write(rtps.Change{Payload: testPayload(2)})
+		require.ErrorIs(t, err, errs.Timeout)
+		require.ErrorIs(t, err, rtps.ErrHistoryFull)
+
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		err = w.WaitForAcknowledgments(ctx)
+		require.ErrorIs(t, err, context.Canceled)
+		require.NotErrorIs(t, err, errs.Timeout)
+		ctx, cancel = context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
+		defer cancel()
+		err = w.WaitForAcknowledgments(ctx)
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		require.NotErrorIs(t, err, errs.Timeout)
 	})
 }
