@@ -343,9 +343,7 @@ func (p *Participant) checkLeases(now time.Time) time.Time {
 	}
 	p.mu.Unlock()
 	for _, prefix := range expired {
-		if p.removeParticipant(prefix, &p.ctr.leaseExpired) {
-			p.log.Debug("discovery: participant lease expired", "participant", prefix)
-		}
+		p.removeParticipant(prefix, &p.ctr.leaseExpired, "lease")
 	}
 	return next
 }

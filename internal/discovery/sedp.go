@@ -95,6 +95,7 @@ func (p *Participant) addRemoteEndpoint(ed EndpointData) {
 		return
 	}
 	re := rp.endpoints[ed.GUID]
+	p.logEndpoint(&ed, re == nil)
 	if re == nil {
 		if err := p.limits.CheckEndpoints(len(rp.endpoints)); err != nil {
 			p.mu.Unlock()
@@ -132,6 +133,7 @@ func (p *Participant) removeRemoteEndpoint(g wire.GUID) {
 func (p *Participant) unmatchAll(g wire.GUID, fns []func()) []func() {
 	for _, l := range p.locals {
 		if _, ok := l.matched[g]; ok {
+			p.logGone(&l.data, g)
 			fns = p.disconnect(l, g, fns)
 		}
 	}
@@ -152,6 +154,7 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 		res = Match(&re.data, &l.data)
 	}
 	_, was := l.matched[re.data.GUID]
+	p.logDecision(&l.data, &re.data, res, was)
 	switch {
 	case res.Matched() && !was:
 		uni, multi := re.data.Locators(&rp.data)
