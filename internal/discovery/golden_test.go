@@ -229,6 +229,13 @@ func TestGoldenCyclone(t *testing.T) {
 	require.Equal(t, def.Liveliness, r.Requested.Reader.Liveliness)
 	require.Equal(t, def.Deadline, r.Requested.Reader.Deadline)
 	require.Equal(t, def.TypeConsistencyEnforcement, r.Requested.Reader.TypeConsistencyEnforcement)
+	// The whole decoded QoS: the defaults but for what the interop peer set.
+	wantR := qos.DefaultRequested()
+	wantR.Reader.Durability.Kind = qos.TransientLocal
+	wantR.Reader.Reliability = qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 10 * time.Second}
+	wantR.Reader.History = qos.History{Kind: qos.KeepAll, Depth: -1}
+	wantR.Reader.DataRepresentation.Value = []qos.DataRepresentationID{qos.XCDR1, qos.XCDR2}
+	require.Equal(t, wantR, r.Requested)
 
 	wpfx := prefix(t, "0110592db3ae8634ffe5af7f")
 	w := findEndpoint(t, ss, file, wire.GUID{Prefix: wpfx, Entity: wire.EntityIDFromUint32(0x00000202)})
@@ -238,6 +245,13 @@ func TestGoldenCyclone(t *testing.T) {
 		HistoryKind: qos.KeepAll, HistoryDepth: 1,
 		MaxSamples: qos.LengthUnlimited, MaxInstances: qos.LengthUnlimited, MaxSamplesPerInstance: qos.LengthUnlimited,
 	}, w.Offered.Writer.DurabilityService)
+	wantW := qos.DefaultOffered()
+	wantW.Writer.Durability.Kind = qos.TransientLocal
+	wantW.Writer.DurabilityService.HistoryKind = qos.KeepAll
+	wantW.Writer.Reliability = qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 10 * time.Second}
+	wantW.Writer.History = qos.History{Kind: qos.KeepAll, Depth: -1}
+	wantW.Writer.DataRepresentation.Value = []qos.DataRepresentationID{qos.XCDR1, qos.XCDR2}
+	require.Equal(t, wantW, w.Offered)
 	require.Equal(t, []Param{{ID: wire.PIDCycloneEntityFactory, Value: []byte{1, 0, 0, 0}}}, w.VendorParams)
 	require.True(t, Match(w, r).Matched())
 
@@ -300,6 +314,10 @@ func TestGoldenFastDDS(t *testing.T) {
 	require.Empty(t, r.Requested.Subscriber.Partition.Name)
 	require.Nil(t, r.Requested.Reader.UserData.Value)
 	require.Nil(t, r.TypeInformation)
+	wantR := qos.DefaultRequested()
+	wantR.Reader.Durability.Kind = qos.TransientLocal
+	wantR.Reader.Reliability.Kind = qos.Reliable
+	require.Equal(t, wantR, r.Requested)
 
 	pub := prefix(t, "010f7f019064fe7100000000")
 	w := findEndpoint(t, ss, file, wire.GUID{Prefix: pub, Entity: wire.EntityIDFromUint32(0x00000102)})
@@ -307,6 +325,9 @@ func TestGoldenFastDDS(t *testing.T) {
 	require.Equal(t, uint32(1084), w.TypeMaxSizeSerialized)
 	require.Equal(t, []wire.Locator{loc("127.0.0.1:7413")}, w.UnicastLocators)
 	require.Equal(t, qos.History{Kind: qos.KeepLast, Depth: 1}, w.Offered.Writer.History) // not sent: the default
+	wantW := qos.DefaultOffered()
+	wantW.Writer.Durability.Kind = qos.TransientLocal
+	require.Equal(t, wantW, w.Offered)
 	require.True(t, Match(w, r).Matched())
 
 	// Disposals: no payload, KEY_HASH and STATUS_INFO inline.
