@@ -34,16 +34,10 @@ func DefaultRequested() Requested {
 }
 
 // Clone returns a copy of o that shares no memory with it.
-func (o Offered) Clone() Offered {
-	offeredPolicies.clone(&o)
-	return o
-}
+func (o Offered) Clone() Offered { return cloned(offeredPolicies, o) }
 
 // Clone returns a copy of r that shares no memory with it.
-func (r Requested) Clone() Requested {
-	requestedPolicies.clone(&r)
-	return r
-}
+func (r Requested) Clone() Requested { return cloned(requestedPolicies, r) }
 
 // Compatible returns the policies whose offered value does not satisfy the requested one,
 // in PolicyID order, or nil when the writer and reader are compatible. The rules (DDS 1.4

@@ -234,37 +234,19 @@ func (q DataReaderQos) FromTopic(t TopicQos) DataReaderQos {
 }
 
 // Clone returns a copy of q that shares no memory with it.
-func (q DomainParticipantQos) Clone() DomainParticipantQos {
-	participantPolicies.clone(&q)
-	return q
-}
+func (q DomainParticipantQos) Clone() DomainParticipantQos { return cloned(participantPolicies, q) }
 
 // Clone returns a copy of q that shares no memory with it.
-func (q TopicQos) Clone() TopicQos {
-	topicPolicies.clone(&q)
-	return q
-}
+func (q TopicQos) Clone() TopicQos { return cloned(topicPolicies, q) }
 
 // Clone returns a copy of q that shares no memory with it.
-func (q PublisherQos) Clone() PublisherQos {
-	publisherPolicies.clone(&q)
-	return q
-}
+func (q PublisherQos) Clone() PublisherQos { return cloned(publisherPolicies, q) }
 
 // Clone returns a copy of q that shares no memory with it.
-func (q SubscriberQos) Clone() SubscriberQos {
-	subscriberPolicies.clone(&q)
-	return q
-}
+func (q SubscriberQos) Clone() SubscriberQos { return cloned(subscriberPolicies, q) }
 
 // Clone returns a copy of q that shares no memory with it.
-func (q DataWriterQos) Clone() DataWriterQos {
-	writerPolicies.clone(&q)
-	return q
-}
+func (q DataWriterQos) Clone() DataWriterQos { return cloned(writerPolicies, q) }
 
 // Clone returns a copy of q that shares no memory with it.
-func (q DataReaderQos) Clone() DataReaderQos {
-	readerPolicies.clone(&q)
-	return q
-}
+func (q DataReaderQos) Clone() DataReaderQos { return cloned(readerPolicies, q) }

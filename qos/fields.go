@@ -77,6 +77,12 @@ func (s *policySet[Q]) clone(q *Q) {
 	}
 }
 
+// cloned returns q with its slices unshared.
+func cloned[Q any](s *policySet[Q], q Q) Q {
+	s.clone(&q)
+	return q
+}
+
 // copyFrom sets the policies of dst that src (of set from) also has to src's.
 func copyFrom[Q, R any](s *policySet[Q], dst *Q, from *policySet[R], src *R) {
 	for _, f := range s.fields {

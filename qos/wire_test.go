@@ -63,34 +63,34 @@ func roundTrip[Q Announced](t *testing.T, q, fresh Q, be bool) {
 	}
 }
 
+// checkRoundTrip applies mod (if any) to the defaults and round-trips them.
+func checkRoundTrip[Q any](t *testing.T, id PolicyID, be bool, mod func(*Q), def func() Q) {
+	t.Helper()
+	if mod == nil {
+		return
+	}
+	q := def()
+	mod(&q)
+	require.NotEqual(t, def(), q, id)
+	back := def()
+	switch p := any(&q).(type) {
+	case *Offered:
+		roundTrip(t, p, any(&back).(*Offered), be)
+	case *Requested:
+		roundTrip(t, p, any(&back).(*Requested), be)
+	case *TopicQos:
+		roundTrip(t, p, any(&back).(*TopicQos), be)
+	}
+	require.Equal(t, q, back, "%s be=%v", id, be)
+}
+
 func TestWireRoundTrip(t *testing.T) {
 	covered := map[PolicyID]bool{}
 	for _, tc := range nonDefault {
 		for _, be := range []bool{false, true} {
-			if tc.w != nil {
-				o := DefaultOffered()
-				tc.w(&o)
-				require.NotEqual(t, DefaultOffered(), o, tc.id)
-				back := DefaultOffered()
-				roundTrip(t, &o, &back, be)
-				require.Equal(t, o, back, "%s be=%v", tc.id, be)
-			}
-			if tc.r != nil {
-				r := DefaultRequested()
-				tc.r(&r)
-				require.NotEqual(t, DefaultRequested(), r, tc.id)
-				back := DefaultRequested()
-				roundTrip(t, &r, &back, be)
-				require.Equal(t, r, back, "%s be=%v", tc.id, be)
-			}
-			if tc.t != nil {
-				q := DefaultTopicQos()
-				tc.t(&q)
-				require.NotEqual(t, DefaultTopicQos(), q, tc.id)
-				back := DefaultTopicQos()
-				roundTrip(t, &q, &back, be)
-				require.Equal(t, q, back, "%s be=%v", tc.id, be)
-			}
+			checkRoundTrip(t, tc.id, be, tc.w, DefaultOffered)
+			checkRoundTrip(t, tc.id, be, tc.r, DefaultRequested)
+			checkRoundTrip(t, tc.id, be, tc.t, DefaultTopicQos)
 		}
 		covered[tc.id] = true
 	}
