@@ -206,10 +206,10 @@ func (d *decoder) count(minElem, limit int, what string) int {
 	return int(n)
 }
 
-// limit fails with OutOfResources when n exceeds limit (0: no limit).
+// limit fails with a *LimitError when n exceeds limit (0: no limit).
 func (d *decoder) limit(n, limit int, what string) {
 	if limit > 0 && n > limit && d.err == nil {
-		d.fail(errs.OutOfResources, what+" "+strconv.Itoa(n)+" above the limit "+strconv.Itoa(limit))
+		d.err = &LimitError{Policy: d.id, What: what, Got: n, Max: limit}
 	}
 }
 

@@ -1,5 +1,11 @@
 package qos
 
+import (
+	"strconv"
+
+	"github.com/ddsgo/ddsgo/internal/errs"
+)
+
 // The discovery codec of the policies (RTPS 2.5 §9.6.3.2): what SPDP and SEDP carry of a
 // writer's, reader's or topic's QoS, one parameter per policy, each value encoded and
 // decoded by its row of the policy table. The ParameterList around the values (headers,
@@ -15,10 +21,28 @@ type WireLimits struct {
 	MaxDataLen int
 }
 
-// Announced is the QoS discovery announces of an entity: a writer's (*Offered), a
-// reader's (*Requested) or a topic's (*TopicQos).
+// LimitError is the error DecodePolicy returns for a value beyond its WireLimits: the
+// policy, what is bounded ("string count", "length"), the size met and the bound. It
+// unwraps to dds.ErrOutOfResources.
+type LimitError struct {
+	Policy   PolicyID
+	What     string
+	Got, Max int
+}
+
+func (e *LimitError) Error() string {
+	return errs.OutOfResources.Error() + ": " + e.Policy.String() + ": " + e.What + " " +
+		strconv.Itoa(e.Got) + " above the limit " + strconv.Itoa(e.Max)
+}
+
+// Unwrap returns errs.OutOfResources.
+func (e *LimitError) Unwrap() error { return errs.OutOfResources }
+
+// Announced is the QoS discovery announces of an entity: a participant's
+// (*DomainParticipantQos: USER_DATA), a writer's (*Offered), a reader's (*Requested) or
+// a topic's (*TopicQos).
 type Announced interface {
-	*Offered | *Requested | *TopicQos
+	*DomainParticipantQos | *Offered | *Requested | *TopicQos
 }
 
 // AppendPolicies calls put with the parameter id and value (in the byte order selected
@@ -28,6 +52,8 @@ type Announced interface {
 // during the call only.
 func AppendPolicies[Q Announced](q Q, be bool, put func(pid uint16, value []byte)) {
 	switch q := any(q).(type) {
+	case *DomainParticipantQos:
+		appendPolicies(participantPolicies, q, be, put)
 	case *Offered:
 		appendPolicies(offeredPolicies, q, be, put)
 	case *Requested:
@@ -53,10 +79,12 @@ func appendPolicies[Q any](s *policySet[Q], q *Q, be bool, put func(uint16, []by
 // DecodePolicy decodes the parameter pid with value (in the byte order selected by be)
 // into q when it is one of q's policies, and reports whether it was. A policy that q
 // does not hold (a TIME_BASED_FILTER sent with a writer) is not decoded: false. The
-// error is a *PolicyError wrapping dds.ErrBadParameter for a malformed value and
-// dds.ErrOutOfResources for one beyond lim; q is then unchanged.
+// error is a *PolicyError wrapping dds.ErrBadParameter for a malformed value or a
+// *LimitError for one beyond lim; q is then unchanged.
 func DecodePolicy[Q Announced](q Q, pid uint16, value []byte, be bool, lim WireLimits) (bool, error) {
 	switch q := any(q).(type) {
+	case *DomainParticipantQos:
+		return decodePolicy(participantPolicies, q, pid, value, be, lim)
 	case *Offered:
 		return decodePolicy(offeredPolicies, q, pid, value, be, lim)
 	case *Requested:

@@ -1,6 +1,7 @@
 package qos
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -176,8 +177,17 @@ func TestWireDecodeErrors(t *testing.T) {
 		}
 		require.ErrorIs(t, err, tc.code, name)
 		var pe *PolicyError
-		require.ErrorAs(t, err, &pe, name)
-		require.Equal(t, tc.id, pe.Policy, name)
+		var le *LimitError
+		switch {
+		case errors.As(err, &pe):
+			require.Equal(t, tc.id, pe.Policy, name)
+		case errors.As(err, &le):
+			require.Equal(t, tc.id, le.Policy, name)
+			require.Positive(t, le.Max, name)
+			require.Greater(t, le.Got, le.Max, name)
+		default:
+			t.Fatalf("%s: %T", name, err)
+		}
 		require.Equal(t, DefaultOffered(), o, "%s: a failed decode leaves the value alone", name)
 	}
 }

@@ -268,7 +268,7 @@ func TestGoldenCyclone(t *testing.T) {
 	require.Equal(t, uint32(7), p7.DomainID)
 	require.Equal(t, []wire.Locator{loc("239.255.0.1:9150")}, p7.MetatrafficMulticastLocators)
 	pf := findParticipant(t, ss, "cyclone_frag.pcapng", prefix(t, "0110b7074107a77735431d77"))
-	require.Equal(t, []byte("DDSPerf:1:26413:vm"), pf.UserData)
+	require.Equal(t, []byte("DDSPerf:1:26413:vm"), pf.Qos.UserData.Value)
 	// A partition and resource limits (ddsperf's KS topics).
 	e := findEndpoint(t, ss, "cyclone_frag.pcapng", wire.GUID{Prefix: prefix(t, "0110b7074107a77735431d77"), Entity: wire.EntityIDFromUint32(0x00000d07)})
 	require.NotEmpty(t, e.Requested.Subscriber.Partition.Name)

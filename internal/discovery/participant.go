@@ -73,8 +73,10 @@ type ParticipantData struct {
 	// BuiltinEndpointQoS is PID_BUILTIN_ENDPOINT_QOS (bit 0: best-effort
 	// participant message reader); written when not zero.
 	BuiltinEndpointQoS uint32
-	UserData           []byte
-	EntityName         string
+	// Qos is the participant's QoS as announced: USER_DATA (written when not
+	// empty); ENTITY_FACTORY is local and decodes as its default.
+	Qos        qos.DomainParticipantQos
+	EntityName string
 	// Properties is PID_PROPERTY_LIST, written when it holds a property or
 	// HasBinary is set.
 	Properties wire.PropertyList
@@ -161,9 +163,7 @@ func (p *ParticipantData) appendList(b []byte) ([]byte, error) {
 	if p.ManualLivelinessCount != 0 {
 		w.PutUint32(wire.PIDParticipantManualLivelinessCount, uint32(p.ManualLivelinessCount))
 	}
-	if len(p.UserData) > 0 {
-		w.PutOctets(wire.PIDUserData, p.UserData)
-	}
+	putQos(&w, &p.Qos)
 	if p.EntityName != "" {
 		w.PutString(wire.PIDEntityName, p.EntityName)
 	}
@@ -194,7 +194,7 @@ func (d *Decoder) ParticipantData(payload []byte) (ParticipantData, error) {
 	if err != nil {
 		return ParticipantData{}, err
 	}
-	p := ParticipantData{LeaseDuration: DefaultLeaseDuration}
+	p := ParticipantData{LeaseDuration: DefaultLeaseDuration, Qos: qos.DefaultDomainParticipantQos()}
 	var haveGUID, haveKey bool
 	var key wire.KeyHash
 	for par, ok := l.r.Next(); ok; par, ok = l.r.Next() {
@@ -217,6 +217,9 @@ func (d *Decoder) ParticipantData(payload []byte) (ParticipantData, error) {
 // participantParam decodes one SPDP parameter into p.
 func (l *plist) participantParam(p *ParticipantData, par wire.Parameter, haveGUID, haveKey *bool, key *wire.KeyHash) error {
 	if ok, err := l.common(par, &p.ProtocolVersion, &p.VendorID, &p.VendorParams); ok {
+		return err
+	}
+	if ok, err := qosParam(l, &p.Qos, par); ok {
 		return err
 	}
 	var err error
@@ -253,8 +256,6 @@ func (l *plist) participantParam(p *ParticipantData, par wire.Parameter, haveGUI
 		p.BuiltinEndpoints, err = l.u32(par)
 	case wire.PIDBuiltinEndpointQoS:
 		p.BuiltinEndpointQoS, err = l.u32(par)
-	case wire.PIDUserData:
-		p.UserData, err = l.octets(par)
 	case wire.PIDEntityName:
 		p.EntityName, err = l.str(par)
 	case wire.PIDPropertyList:

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/ddsgo/ddsgo/internal/errs"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/qos"
 )
@@ -28,12 +27,12 @@ func putQos[Q qos.Announced](w *wire.ParamWriter, q Q) {
 func qosParam[Q qos.Announced](l *plist, q Q, p wire.Parameter) (bool, error) {
 	lim := qos.WireLimits{MaxCount: l.lim.MaxPartitions, MaxStringLen: l.lim.MaxStringLen, MaxDataLen: l.lim.MaxDataLen}
 	ok, err := qos.DecodePolicy(q, uint16(p.ID), p.Value, p.BigEndian, lim)
-	if err != nil {
-		code := ErrInvalid
-		if errors.Is(err, errs.OutOfResources) {
-			code = ErrLimit
-		}
-		return true, l.err(p.ID, fmt.Errorf("%w: %w", code, err))
+	var le *qos.LimitError
+	switch {
+	case err == nil:
+		return ok, nil
+	case errors.As(err, &le):
+		return true, l.err(p.ID, &LimitError{What: le.Policy.String() + " " + le.What, Got: le.Got, Max: le.Max})
 	}
-	return ok, nil
+	return true, l.err(p.ID, fmt.Errorf("%w: %w", err, ErrInvalid))
 }

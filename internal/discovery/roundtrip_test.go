@@ -34,7 +34,7 @@ func testParticipant() ParticipantData {
 			wire.BuiltinSubscriptionsAnnouncer | wire.BuiltinSubscriptionsDetector |
 			wire.BuiltinParticipantMessageWriter | wire.BuiltinParticipantMessageReader,
 		BuiltinEndpointQoS: 1,
-		UserData:           []byte("hello"),
+		Qos:                participantQos([]byte("hello")),
 		EntityName:         "ddsgo participant",
 		Properties:         wire.PropertyList{Properties: ProcessProperties()},
 	}
@@ -339,9 +339,9 @@ func TestLimits(t *testing.T) {
 func TestCheck(t *testing.T) {
 	p := testParticipant()
 	require.NoError(t, p.Check(Limits{}))
-	p.UserData = make([]byte, 70000)
+	p.Qos.UserData.Value = make([]byte, 70000)
 	require.Error(t, p.Check(Limits{MaxDataLen: -1}))
-	p.UserData = make([]byte, 20000)
+	p.Qos.UserData.Value = make([]byte, 20000)
 	require.ErrorIs(t, p.Check(Limits{}), ErrLimit)
 	require.NoError(t, p.Check(Limits{MaxDataLen: -1}))
 

@@ -11,6 +11,7 @@ import (
 	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/internal/transport"
 	"github.com/ddsgo/ddsgo/internal/wire"
+	"github.com/ddsgo/ddsgo/qos"
 	rtpsconfig "github.com/ddsgo/ddsgo/rtps"
 )
 
@@ -188,7 +189,7 @@ func NewParticipant(cfg Config) (*Participant, error) {
 		MetatrafficMulticastLocators: tr.MetatrafficMulticastLocators(),
 		LeaseDuration:                cfg.LeaseDuration,
 		BuiltinEndpoints:             builtinEndpoints,
-		UserData:                     cfg.UserData,
+		Qos:                          participantQos(cfg.UserData),
 		EntityName:                   cfg.Name,
 		Properties:                   wire.PropertyList{Properties: ProcessProperties()},
 	}
@@ -411,4 +412,11 @@ func (d *dispatcher) stop() {
 	for _, fn := range q {
 		fn()
 	}
+}
+
+// participantQos is the QoS a participant with USER_DATA ud announces.
+func participantQos(ud []byte) qos.DomainParticipantQos {
+	q := qos.DefaultDomainParticipantQos()
+	q.UserData.Value = ud
+	return q
 }
