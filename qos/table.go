@@ -213,6 +213,12 @@ var (
 		},
 		skip:  func(p *DataRepresentation) bool { return len(p.Value) == 0 },
 		clone: func(p *DataRepresentation) { p.Value = slices.Clone(p.Value) },
+		show: func(p *DataRepresentation) string {
+			if len(p.Value) == 0 {
+				return "[] (XCDR1)"
+			}
+			return fmt.Sprint(p.Value)
+		},
 	})
 
 	typeConsistency = declare(TypeConsistencyEnforcementPolicyID, "TypeConsistencyEnforcement", 0x0074, false, false, def[TypeConsistencyEnforcement]{
