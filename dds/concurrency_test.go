@@ -45,8 +45,8 @@ func TestCloseWaitsForRunningListener(t *testing.T) {
 	closed := make(chan error, 1)
 	go func() { closed <- p.Close() }()
 	select {
-	case <-closed:
-		t.Fatal("Close returned while a listener function was running")
+	case err := <-closed:
+		t.Fatalf("Close returned (%v) while a listener function was running", err)
 	case <-time.After(50 * time.Millisecond):
 	}
 	close(release)

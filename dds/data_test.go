@@ -214,7 +214,7 @@ func TestAppendableXCDR2(t *testing.T) {
 	w, r := endpoints[appendable](t, p, "app", nil, reliableReader())
 	fw := w.ew.(*fakeWriter)
 	fw.record = true
-	require.Equal(t, []qos.DataRepresentationID{qos.XCDR2}, fw.cfg.Qos.DataRepresentation.Value)
+	require.Equal(t, []qos.DataRepresentationID{qos.XCDR2}, fw.cfg.Offered.Writer.DataRepresentation.Value)
 	require.NoError(t, w.Write(bg, &appendable{ID: 4, V: 5}))
 	require.Equal(t, []byte{0x00, byte(cdr.DCDR2LE)}, fw.changes[0].Payload[:2])
 	require.NoError(t, w.Dispose(bg, &appendable{ID: 4}))
@@ -299,7 +299,7 @@ func TestRemoteEntities(t *testing.T) {
 	d, err := r.MatchedPublicationData(pubs[0])
 	require.NoError(t, err)
 	require.Equal(t, p1.InstanceHandle(), d.ParticipantKey)
-	require.Equal(t, qos.Reliable, d.Qos.Reliability.Kind)
+	require.Equal(t, qos.Reliable, d.Offered.Writer.Reliability.Kind)
 
 	require.NoError(t, p1.DeleteContainedEntities())
 	require.NoError(t, p1.Close())

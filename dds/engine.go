@@ -40,7 +40,7 @@ type engineWriter interface {
 	// KEEP_ALL history is full.
 	Write(ctx context.Context, c rtps.Change) (wire.SequenceNumber, error)
 	WaitForAcknowledgments(ctx context.Context) error
-	UpdateQos(q discovery.EndpointQos) error
+	UpdateQos(q qos.Offered) error
 	Close() error
 }
 
@@ -50,7 +50,7 @@ type engineReader interface {
 	// Retry makes the reader ask again for the samples deliver refused. It does not
 	// block and may be called from any goroutine, deliver included.
 	Retry()
-	UpdateQos(q discovery.EndpointQos) error
+	UpdateQos(q qos.Requested) error
 	Close() error
 }
 

@@ -149,7 +149,7 @@ func TestQosValidation(t *testing.T) {
 	bad.ResourceLimits.MaxSamplesPerInstance = 2
 	_, err = NewWriter(topic, WithPublisher(pub), WithQos(bad))
 	require.ErrorIs(t, err, ErrInconsistentPolicy)
-	require.ErrorIs(t, err, qos.ErrInconsistentPolicy)
+	require.ErrorIs(t, err, ErrInconsistentPolicy)
 	var pe *qos.PolicyError
 	require.ErrorAs(t, err, &pe)
 	require.Equal(t, qos.HistoryPolicyID, pe.Policy)
@@ -167,7 +167,7 @@ func TestQosValidation(t *testing.T) {
 	q.Durability.Kind = qos.TransientLocal
 	err = w.SetQos(q)
 	require.ErrorIs(t, err, ErrImmutablePolicy)
-	require.ErrorIs(t, err, qos.ErrImmutablePolicy)
+	require.ErrorIs(t, err, ErrImmutablePolicy)
 	q = w.Qos()
 	q.Deadline.Period = time.Second // changeable
 	require.NoError(t, w.SetQos(q))

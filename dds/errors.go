@@ -11,8 +11,7 @@ import (
 // The return codes of DDS 1.4 §2.2.1.1 other than OK. Every error the module returns
 // for them (from dds, qos, waitset and the engine alike) matches one of these with
 // errors.Is; a canceled or expired context is reported as the context's error,
-// wrapped, never as ErrTimeout; errors about QoS policies also match the sentinel
-// of package qos (qos.ErrInconsistentPolicy, ...) and can be unwrapped to a
+// wrapped, never as ErrTimeout; errors about QoS policies can also be unwrapped to a
 // *qos.PolicyError naming the policy.
 var (
 	// ErrError is a generic error (ERROR).
@@ -54,22 +53,13 @@ func errorf(code error, format string, args ...any) error {
 // wrapErr returns an error matching code and cause, with a message.
 func wrapErr(code error, cause error, what string) error { return errs.Wrap(code, cause, what) }
 
-// qosErr maps an error of package qos to the return code of the same name, keeping it
-// as the cause.
+// qosErr gives an error of package qos the return code's message: qos errors already
+// wrap the return codes of internal/errs (a *qos.PolicyError unwraps to one), so only
+// the wording changes, the policy first.
 func qosErr(err error) error {
-	if err == nil {
-		return nil
-	}
-	code := ErrBadParameter
-	switch {
-	case errors.Is(err, qos.ErrInconsistentPolicy):
-		code = ErrInconsistentPolicy
-	case errors.Is(err, qos.ErrImmutablePolicy):
-		code = ErrImmutablePolicy
-	}
 	var pe *qos.PolicyError
 	if errors.As(err, &pe) {
-		return &errs.E{Code: code, Msg: pe.Policy.String() + ": " + pe.Reason, Cause: err}
+		return &errs.E{Code: pe.Err, Msg: pe.Policy.String() + ": " + pe.Reason, Cause: err}
 	}
-	return &errs.E{Code: code, Msg: err.Error(), Cause: err}
+	return err
 }

@@ -127,7 +127,8 @@ func fakeEndpointData(g wire.GUID, cfg endpointConfig) *discovery.EndpointData {
 		ParticipantGUID: wire.GUID{Prefix: g.Prefix, Entity: wire.EntityIDParticipant},
 		TopicName:       cfg.Topic,
 		TypeName:        cfg.Type,
-		Qos:             cfg.Qos,
+		Offered:         cfg.Offered,
+		Requested:       cfg.Requested,
 	}
 }
 
@@ -257,8 +258,8 @@ func (w *fakeWriter) Write(_ context.Context, c rtps.Change) (wire.SequenceNumbe
 
 func (w *fakeWriter) WaitForAcknowledgments(context.Context) error { return nil }
 
-func (w *fakeWriter) UpdateQos(q discovery.EndpointQos) error {
-	w.data.Qos = q
+func (w *fakeWriter) UpdateQos(q qos.Offered) error {
+	w.data.Offered = q
 	return nil
 }
 
@@ -296,8 +297,8 @@ func (r *fakeReader) GUID() wire.GUID { return r.data.GUID }
 // Retry counts the calls: the fake writers do not resend refused samples.
 func (r *fakeReader) Retry() { r.retries.Add(1) }
 
-func (r *fakeReader) UpdateQos(q discovery.EndpointQos) error {
-	r.data.Qos = q
+func (r *fakeReader) UpdateQos(q qos.Requested) error {
+	r.data.Requested = q
 	return nil
 }
 

@@ -203,5 +203,5 @@ func TestSubscriberAccess(t *testing.T) {
 	pq := qos.DefaultPublisherQos()
 	pq.Partition.Name = []string{"a"}
 	require.NoError(t, w.Publisher().SetQos(pq))
-	require.Equal(t, []string{"a"}, w.ew.(*fakeWriter).data.Qos.Partition.Name)
+	require.Equal(t, []string{"a"}, w.ew.(*fakeWriter).data.Offered.Publisher.Partition.Name)
 }

@@ -175,6 +175,7 @@ func endpointData(d *discovery.EndpointData) EndpointBuiltinTopicData {
 		TopicName:      d.TopicName,
 		TypeName:       d.TypeName,
 		Keyed:          d.Keyed(),
-		Qos:            d.Qos,
+		Offered:        d.Offered,
+		Requested:      d.Requested,
 	}
 }

@@ -144,7 +144,7 @@ func (pub *Publisher) EndCoherentChanges() error { return ErrUnsupported }
 
 // WaitForAcknowledgments waits until every writer of the publisher has its data
 // acknowledged by its reliable readers (wait_for_acknowledgments). When ctx ends first
-// the error matches ErrTimeout.
+// the error is ctx's, wrapped.
 func (pub *Publisher) WaitForAcknowledgments(ctx context.Context) error {
 	if err := pub.check(); err != nil {
 		return err

@@ -169,13 +169,13 @@ func readerRepresentation(dr qos.DataRepresentation) qos.DataRepresentation {
 }
 
 // endpointQosLocked returns what the reader announces; the caller holds p.mu.
-func (r *DataReader[T]) endpointQosLocked() (discovery.EndpointQos, qos.DataReaderQos) {
+func (r *DataReader[T]) endpointQosLocked() (qos.Requested, qos.DataReaderQos) {
 	m := r.p.m
 	rq, _ := ecm.ComponentData[qos.DataReaderQos](m, r.ent)
 	sq, _ := ecm.ComponentData[qos.SubscriberQos](m, r.sub.ent)
 	tq, _ := ecm.ComponentData[qos.TopicQos](m, r.topic.ent)
-	eq := discovery.ReaderQos(rq, sq, tq.TopicData)
-	eq.DataRepresentation = readerRepresentation(rq.DataRepresentation)
+	eq := qos.Requested{Reader: rq, Subscriber: sq, TopicData: tq.TopicData}
+	eq.Reader.DataRepresentation = readerRepresentation(rq.DataRepresentation)
 	return eq, rq
 }
 
@@ -183,7 +183,7 @@ func (r *DataReader[T]) builtinDataLocked() EndpointBuiltinTopicData {
 	eq, _ := r.endpointQosLocked()
 	h, _ := ecm.ComponentData[handleComp](r.p.m, r.ent)
 	ph, _ := ecm.ComponentData[handleComp](r.p.m, r.p.ent)
-	return EndpointBuiltinTopicData{Key: h.Handle, ParticipantKey: ph.Handle, TopicName: r.topic.name, TypeName: r.topic.TypeName(), Qos: eq}
+	return EndpointBuiltinTopicData{Key: h.Handle, ParticipantKey: ph.Handle, TopicName: r.topic.name, TypeName: r.topic.TypeName(), Requested: eq}
 }
 
 // cacheConfig returns the cache configuration of reader QoS q.
@@ -237,11 +237,11 @@ func (r *DataReader[T]) enableSelf() error {
 	}
 	r.cache.Store(cache)
 	er, err := p.eng.NewReader(endpointConfig{
-		Topic:    r.topic.name,
-		Type:     r.topic.TypeName(),
-		Keyed:    r.keyed,
-		Qos:      eq,
-		Listener: &r.match,
+		Topic:     r.topic.name,
+		Type:      r.topic.TypeName(),
+		Keyed:     r.keyed,
+		Requested: eq,
+		Listener:  &r.match,
 	}, r.deliver)
 	if err != nil {
 		return wrapErr(ErrError, err, "creating the RTPS reader")
@@ -289,7 +289,7 @@ func (r *DataReader[T]) matched(remote *discovery.EndpointData) {
 	if !remote.IsWriter() {
 		return
 	}
-	ls := remote.Qos.Lifespan.Duration
+	ls := remote.Offered.Writer.Lifespan.Duration
 	if ls == qos.Infinite || ls < 0 {
 		ls = 0
 	}
@@ -362,6 +362,31 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 	}
 	r.dmu.Lock()
 	ch := &r.scratch
+	if !r.decodeChange(ch, s) {
+		var zero T
+		ch.Value = zero
+		r.dmu.Unlock()
+		r.lost()
+		return true
+	}
+	out := cache.Insert(ch, r.p.now())
+	kh := ch.KeyHash
+	r.recycleAfterInsert(ch, out)
+	counted := out.Rejected() && r.firstRejection(s)
+	r.dmu.Unlock()
+	if !out.Rejected() {
+		return true
+	}
+	if counted { // a sample refused again when resent counted the first time
+		r.rejected(out, kh)
+	}
+	return false
+}
+
+// decodeChange fills ch from s: kind, writer, timestamps, value (into a recycled value
+// when there is one) and key hash. It reports false when s cannot be decoded or its
+// instance cannot be told; the caller holds dmu.
+func (r *DataReader[T]) decodeChange(ch *rhc.Change[T], s *rtps.Sample) bool {
 	var zero T
 	ch.Value = zero
 	ch.Writer = rhc.GUID(guidBytes(s.Writer))
@@ -370,43 +395,20 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 		ch.SourceTimestamp = ts.Time()
 	}
 	ch.Lifespan = r.lifespans[s.Writer]
-	haveKey := false
-	switch s.Kind {
-	case rtps.Alive:
+	var haveKey bool
+	if s.Kind == rtps.Alive {
 		ch.Kind = rhc.Write
 		if n := len(r.recycled); n > 0 {
 			ch.Value, r.recycled[n-1] = r.recycled[n-1], zero
 			r.recycled = r.recycled[:n-1]
 		}
-		if err := r.codec.Unmarshal(s.Payload, &ch.Value); err != nil {
-			ch.Value = zero
-			r.dmu.Unlock()
-			r.lost()
-			return true
+		if r.codec.Unmarshal(s.Payload, &ch.Value) != nil {
+			return false
 		}
 		haveKey = true
-	default:
-		switch s.Kind {
-		case rtps.NotAliveDisposed:
-			ch.Kind = rhc.Dispose
-		case rtps.NotAliveUnregistered:
-			ch.Kind = rhc.Unregister
-		default:
-			ch.Kind = rhc.DisposeUnregister
-		}
-		if len(s.Payload) > 0 {
-			if s.KeyOnly {
-				if r.dec.Reset(s.Payload) == nil {
-					r.codec.DecodeKey(&r.dec, &ch.Value)
-					haveKey = r.dec.Err() == nil
-				}
-			} else {
-				haveKey = r.codec.Unmarshal(s.Payload, &ch.Value) == nil
-			}
-		} else if s.HasKeyHash && r.codec.KeyHashIsKey() {
-			// No payload (Fast DDS's form, and ours for short keys): the hash is the key.
-			haveKey = r.codec.DecodeKeyHash(cdr.KeyHash(s.KeyHash), &ch.Value) == nil
-		}
+	} else {
+		ch.Kind = instanceChangeKind(s.Kind)
+		haveKey = r.decodeKeyOf(ch, s)
 	}
 	switch {
 	case !r.keyed:
@@ -416,15 +418,47 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 	case haveKey:
 		ch.KeyHash = rhc.KeyHash(r.codec.KeyHash(&ch.Value))
 	default:
-		ch.Value = zero
-		r.dmu.Unlock()
-		r.lost()
-		return true
+		return false
 	}
-	out := cache.Insert(ch, r.p.now())
-	kh := ch.KeyHash
-	// Values the cache does not keep, which nobody else references, are decoded into
-	// again: the one it refused, and an unread one KEEP_LAST replaced.
+	return true
+}
+
+// instanceChangeKind returns the cache's kind of a dispose or unregister.
+func instanceChangeKind(k rtps.ChangeKind) rhc.ChangeKind {
+	switch k {
+	case rtps.NotAliveDisposed:
+		return rhc.Dispose
+	case rtps.NotAliveUnregistered:
+		return rhc.Unregister
+	default:
+		return rhc.DisposeUnregister
+	}
+}
+
+// decodeKeyOf decodes the key fields of a dispose or unregister s into ch.Value and
+// reports whether it could.
+func (r *DataReader[T]) decodeKeyOf(ch *rhc.Change[T], s *rtps.Sample) bool {
+	switch {
+	case len(s.Payload) > 0 && s.KeyOnly:
+		if r.dec.Reset(s.Payload) != nil {
+			return false
+		}
+		r.codec.DecodeKey(&r.dec, &ch.Value)
+		return r.dec.Err() == nil
+	case len(s.Payload) > 0:
+		return r.codec.Unmarshal(s.Payload, &ch.Value) == nil
+	case s.HasKeyHash && r.codec.KeyHashIsKey():
+		// No payload (Fast DDS's form, and ours for short keys): the hash is the key.
+		return r.codec.DecodeKeyHash(cdr.KeyHash(s.KeyHash), &ch.Value) == nil
+	}
+	return false
+}
+
+// recycleAfterInsert keeps for reuse the values the cache did not keep, which nobody
+// else references: the one it refused, and an unread one KEEP_LAST replaced. The
+// caller holds dmu.
+func (r *DataReader[T]) recycleAfterInsert(ch *rhc.Change[T], out rhc.Outcome) {
+	var zero T
 	if ch.HasReplaced {
 		r.recycle(ch.Replaced)
 		ch.Replaced, ch.HasReplaced = zero, false
@@ -433,21 +467,16 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 		r.recycle(ch.Value)
 	}
 	ch.Value = zero
-	counted := out.Rejected() && r.firstRejection(s)
-	r.dmu.Unlock()
-	if out.Rejected() {
-		if !counted {
-			return false // counted when it was first rejected
-		}
-		h := status.KeyHandle(kh)
-		r.status.mu.Lock()
-		r.status.rejected.Reject(listener.SampleRejectedStatusKind(out.Reason()), h)
-		r.status.setChanged(listener.SampleRejected)
-		r.status.mu.Unlock()
-		r.raised(listener.SampleRejected)
-		return false
-	}
-	return true
+}
+
+// rejected raises SAMPLE_REJECTED for a sample of instance kh the cache refused.
+func (r *DataReader[T]) rejected(out rhc.Outcome, kh rhc.KeyHash) {
+	h := status.KeyHandle(kh)
+	r.status.mu.Lock()
+	r.status.rejected.Reject(listener.SampleRejectedStatusKind(out.Reason()), h)
+	r.status.setChanged(listener.SampleRejected)
+	r.status.mu.Unlock()
+	r.raised(listener.SampleRejected)
 }
 
 // onSpace is the cache's OnSpaceAvailable hook: take, a purge or an expiry made room
@@ -518,10 +547,8 @@ func (r *DataReader[T]) access(op accessOp, dst []T, infos []SampleInfo, st Stat
 	}
 	n := min(len(dst), len(infos))
 	if n == 0 {
-		return 0, errorf(ErrBadParameter, "no room for samples")
+		return 0, errorf(ErrBadParameter, "reader of %s: no room for samples", r.topic.name)
 	}
-	cache := r.cache.Load()
-	now := r.p.now()
 	r.rmu.Lock()
 	if cap(r.rinfos) < n {
 		r.rinfos = make([]rhc.SampleInfo, n)
@@ -535,50 +562,11 @@ func (r *DataReader[T]) access(op accessOp, dst []T, infos []SampleInfo, st Stat
 		}
 		sel = &r.sel
 	}
-	var c int
-	var err error
-	switch op {
-	case opRead:
-		c = cache.Read(dst[:n], ri, sel, now)
-	case opTake:
-		c = cache.Take(dst[:n], ri, sel, now)
-	case opReadInstance, opTakeInstance:
-		rh := cache.Lookup(rhc.KeyHash(keyHashOf(h)))
-		switch {
-		case h.IsNil() || rh == rhc.HandleNil:
-			err = errorf(ErrBadParameter, "no instance %v", h)
-		case op == opReadInstance:
-			c, err = cache.ReadInstance(dst[:n], ri, rh, sel, now)
-		default:
-			c, err = cache.TakeInstance(dst[:n], ri, rh, sel, now)
-		}
-	case opReadNext, opTakeNext:
-		rh := rhc.HandleNil
-		switch {
-		case h.IsNil():
-		case h == r.lastNext.h:
-			rh = r.lastNext.rh
-		default:
-			if rh = cache.Lookup(rhc.KeyHash(keyHashOf(h))); rh == rhc.HandleNil {
-				err = errorf(ErrBadParameter, "no instance %v", h)
-			}
-		}
-		if err != nil {
-			break
-		}
-		if op == opReadNext {
-			c = cache.ReadNextInstance(dst[:n], ri, rh, sel, now)
-		} else {
-			c = cache.TakeNextInstance(dst[:n], ri, rh, sel, now)
-		}
-		if c > 0 {
-			r.lastNext.h, r.lastNext.rh = status.KeyHandle(ri[0].KeyHash), ri[0].InstanceHandle
-		}
-	}
+	c, err := r.run(op, dst[:n], ri, sel, h)
 	for i := range c {
 		infos[i].from(&ri[i])
 	}
-	if op == opTake || op == opTakeInstance || op == opTakeNext {
+	if op&1 == opTake { // the take operations are odd
 		r.loaned.Add(int64(c))
 	}
 	r.sel.Filter = nil
@@ -586,7 +574,7 @@ func (r *DataReader[T]) access(op accessOp, dst []T, infos []SampleInfo, st Stat
 	r.accessed()
 	if err != nil {
 		if errors.Is(err, rhc.ErrBadHandle) {
-			err = wrapErr(ErrBadParameter, err, "")
+			err = wrapErr(ErrBadParameter, err, "reader of "+r.topic.name)
 		}
 		return 0, err
 	}
@@ -594,6 +582,59 @@ func (r *DataReader[T]) access(op accessOp, dst []T, infos []SampleInfo, st Stat
 		return 0, ErrNoData
 	}
 	return c, nil
+}
+
+// run runs op on the cache; the caller holds rmu.
+func (r *DataReader[T]) run(op accessOp, dst []T, ri []rhc.SampleInfo, sel *rhc.Selector[T], h InstanceHandle) (int, error) {
+	cache := r.cache.Load()
+	now := r.p.now()
+	switch op {
+	case opRead:
+		return cache.Read(dst, ri, sel, now), nil
+	case opTake:
+		return cache.Take(dst, ri, sel, now), nil
+	case opReadInstance, opTakeInstance:
+		rh := cache.Lookup(rhc.KeyHash(keyHashOf(h)))
+		switch {
+		case h.IsNil() || rh == rhc.HandleNil:
+			return 0, errorf(ErrBadParameter, "reader of %s: no instance %v", r.topic.name, h)
+		case op == opReadInstance:
+			return cache.ReadInstance(dst, ri, rh, sel, now)
+		default:
+			return cache.TakeInstance(dst, ri, rh, sel, now)
+		}
+	}
+	rh, err := r.nextStart(cache, h)
+	if err != nil {
+		return 0, err
+	}
+	var c int
+	if op == opReadNext {
+		c = cache.ReadNextInstance(dst, ri, rh, sel, now)
+	} else {
+		c = cache.TakeNextInstance(dst, ri, rh, sel, now)
+	}
+	if c > 0 {
+		r.lastNext.h, r.lastNext.rh = status.KeyHandle(ri[0].KeyHash), ri[0].InstanceHandle
+	}
+	return c, nil
+}
+
+// nextStart returns the cache's handle of the instance after which the next-instance
+// operations look: none for HandleNil, the last one found when h is it (it may have
+// left the cache since), or h's.
+func (r *DataReader[T]) nextStart(cache *rhc.Cache[T], h InstanceHandle) (rhc.InstanceHandle, error) {
+	switch {
+	case h.IsNil():
+		return rhc.HandleNil, nil
+	case h == r.lastNext.h:
+		return r.lastNext.rh, nil
+	}
+	rh := cache.Lookup(rhc.KeyHash(keyHashOf(h)))
+	if rh == rhc.HandleNil {
+		return rh, errorf(ErrBadParameter, "reader of %s: no instance %v", r.topic.name, h)
+	}
+	return rh, nil
 }
 
 // accessed resets DATA_AVAILABLE and the subscriber's DATA_ON_READERS after a read or

@@ -12,6 +12,7 @@ import (
 	"github.com/ddsgo/ddsgo/dds/internal/rhc"
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/qos"
 )
 
 // InstanceHandle identifies an entity (local or discovered: its GUID) or an instance of a
@@ -162,7 +163,7 @@ type ParticipantBuiltinTopicData struct {
 func participantData(h InstanceHandle, d *discovery.ParticipantData) ParticipantBuiltinTopicData {
 	out := ParticipantBuiltinTopicData{
 		Key:                          h,
-		UserData:                     slices.Clone(d.UserData),
+		UserData:                     slices.Clone(d.Qos.UserData.Value),
 		Name:                         d.EntityName,
 		VendorID:                     d.VendorID,
 		ProtocolVersion:              [2]byte{d.ProtocolVersion.Major, d.ProtocolVersion.Minor},
@@ -208,6 +209,8 @@ type EndpointBuiltinTopicData struct {
 	TypeName       string
 	// Keyed says the topic has a key (from the endpoint's entity kind, as peers match).
 	Keyed bool
-	// Qos is the QoS the endpoint announced.
-	Qos discovery.EndpointQos
+	// Offered is the QoS a writer announced (zero for a reader), Requested a
+	// reader's (zero for a writer).
+	Offered   qos.Offered
+	Requested qos.Requested
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/ddsgo/ddsgo/dds/internal/status"
 
 	"github.com/ddsgo/ddsgo/internal/cdr"
-	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/listener"
@@ -149,13 +148,13 @@ func representation(ext cdr.Extensibility, dr qos.DataRepresentation) (enc, keyE
 }
 
 // endpointQosLocked returns what the writer announces; the caller holds p.mu.
-func (w *DataWriter[T]) endpointQosLocked() (discovery.EndpointQos, qos.DataWriterQos) {
+func (w *DataWriter[T]) endpointQosLocked() (qos.Offered, qos.DataWriterQos) {
 	m := w.p.m
 	wq, _ := ecm.ComponentData[qos.DataWriterQos](m, w.ent)
 	pq, _ := ecm.ComponentData[qos.PublisherQos](m, w.pub.ent)
 	tq, _ := ecm.ComponentData[qos.TopicQos](m, w.topic.ent)
-	eq := discovery.WriterQos(wq, pq, tq.TopicData)
-	_, _, eq.DataRepresentation = representation(w.codec.Extensibility(), wq.DataRepresentation)
+	eq := qos.Offered{Writer: wq, Publisher: pq, TopicData: tq.TopicData}
+	_, _, eq.Writer.DataRepresentation = representation(w.codec.Extensibility(), wq.DataRepresentation)
 	return eq, wq
 }
 
@@ -163,7 +162,7 @@ func (w *DataWriter[T]) builtinDataLocked() EndpointBuiltinTopicData {
 	eq, _ := w.endpointQosLocked()
 	h, _ := ecm.ComponentData[handleComp](w.p.m, w.ent)
 	ph, _ := ecm.ComponentData[handleComp](w.p.m, w.p.ent)
-	return EndpointBuiltinTopicData{Key: h.Handle, ParticipantKey: ph.Handle, TopicName: w.topic.name, TypeName: w.topic.TypeName(), Qos: eq}
+	return EndpointBuiltinTopicData{Key: h.Handle, ParticipantKey: ph.Handle, TopicName: w.topic.name, TypeName: w.topic.TypeName(), Offered: eq}
 }
 
 func (w *DataWriter[T]) enableSelf() error {
@@ -182,7 +181,7 @@ func (w *DataWriter[T]) enableSelf() error {
 		Topic:    w.topic.name,
 		Type:     w.topic.TypeName(),
 		Keyed:    w.keyed,
-		Qos:      eq,
+		Offered:  eq,
 		Listener: &w.match,
 		Release:  w.pool.put,
 	})

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ddsgo/ddsgo/internal/errs"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -65,7 +67,7 @@ func checkAllFields[Q any](t *testing.T, def Q, check func(old, next Q) error) {
 					require.NoError(t, err)
 					return
 				}
-				require.ErrorIs(t, err, ErrImmutablePolicy)
+				require.ErrorIs(t, err, errs.ErrImmutablePolicy)
 				var pe *PolicyError
 				require.True(t, errors.As(err, &pe))
 				require.Equal(t, id, pe.Policy)
@@ -117,8 +119,8 @@ func TestCheckChange(t *testing.T) {
 				require.NoError(t, err)
 				return
 			}
-			require.ErrorIs(t, err, ErrImmutablePolicy)
-			require.EqualError(t, err, "qos: immutable policy: "+tt.policy.String()+": not changeable after the entity is enabled")
+			require.ErrorIs(t, err, errs.ErrImmutablePolicy)
+			require.EqualError(t, err, "dds: immutable policy: "+tt.policy.String()+": not changeable after the entity is enabled")
 		})
 	}
 }

@@ -1,23 +1,47 @@
 package qos
 
+import "sync"
+
 // Offered is what a writer offers to the requested/offered (RxO) matching of DDS 1.4
-// §2.2.3: its own QoS and its publisher's (PRESENTATION). The topic's QoS takes part only
-// through DataWriterQos.FromTopic.
+// §2.2.3, and what discovery announces of it: its own QoS, its publisher's
+// (PRESENTATION, PARTITION, GROUP_DATA) and its topic's TOPIC_DATA. The topic's other
+// policies take part only through DataWriterQos.FromTopic.
 type Offered struct {
 	Writer    DataWriterQos
 	Publisher PublisherQos
+	// TopicData is the topic's TOPIC_DATA, announced with the writer; no rule reads it.
+	TopicData TopicData
 }
 
-// Requested is what a reader requests in the RxO matching: its own QoS and its
-// subscriber's (PRESENTATION).
+// Requested is what a reader requests in the RxO matching, and what discovery
+// announces of it: its own QoS, its subscriber's and its topic's TOPIC_DATA.
 type Requested struct {
 	Reader     DataReaderQos
 	Subscriber SubscriberQos
+	// TopicData is the topic's TOPIC_DATA, announced with the reader; no rule reads it.
+	TopicData TopicData
 }
+
+// DefaultOffered returns the defaults of a writer and its publisher: what a remote writer
+// that announces no policy offers.
+func DefaultOffered() Offered {
+	return Offered{Writer: DefaultDataWriterQos(), Publisher: DefaultPublisherQos()}
+}
+
+// DefaultRequested returns the defaults of a reader and its subscriber.
+func DefaultRequested() Requested {
+	return Requested{Reader: DefaultDataReaderQos(), Subscriber: DefaultSubscriberQos()}
+}
+
+// Clone returns a copy of o that shares no memory with it.
+func (o Offered) Clone() Offered { return cloned(offeredPolicies, o) }
+
+// Clone returns a copy of r that shares no memory with it.
+func (r Requested) Clone() Requested { return cloned(requestedPolicies, r) }
 
 // Compatible returns the policies whose offered value does not satisfy the requested one,
 // in PolicyID order, or nil when the writer and reader are compatible. The rules (DDS 1.4
-// §2.2.3, DDS-XTypes 1.3 §7.6.3.1.2):
+// §2.2.3, DDS-XTypes 1.3 §7.6.3.1.2), each held by its policy's row of the table:
 //
 //	DURABILITY          offered kind >= requested kind
 //	PRESENTATION        offered access scope >= requested; requested coherent_access
@@ -40,36 +64,59 @@ func Compatible(o Offered, r Requested) []PolicyID {
 // AppendIncompatible appends the policies Compatible would return to dst and returns the
 // extended slice; it allocates nothing when dst has room.
 func AppendIncompatible(dst []PolicyID, o Offered, r Requested) []PolicyID {
-	w, rd := &o.Writer, &r.Reader
-	op, rp := &o.Publisher.Presentation, &r.Subscriber.Presentation
-	if w.Durability.Kind < rd.Durability.Kind {
-		dst = append(dst, DurabilityPolicyID)
+	// The table's accessors make their argument escape; a pooled pair keeps o and r
+	// off the heap.
+	p := pairs.Get().(*pair)
+	p.o, p.r = o, r
+	for id := range PolicyID(NumPolicyIDs) {
+		if !compatible(id, &p.o, &p.r) {
+			dst = append(dst, id)
+		}
 	}
-	if op.AccessScope < rp.AccessScope ||
-		(rp.CoherentAccess && !op.CoherentAccess) ||
-		(rp.OrderedAccess && !op.OrderedAccess) {
-		dst = append(dst, PresentationPolicyID)
-	}
-	if w.Deadline.Period > rd.Deadline.Period {
-		dst = append(dst, DeadlinePolicyID)
-	}
-	if w.LatencyBudget.Duration > rd.LatencyBudget.Duration {
-		dst = append(dst, LatencyBudgetPolicyID)
-	}
-	if w.Ownership.Kind != rd.Ownership.Kind {
-		dst = append(dst, OwnershipPolicyID)
-	}
-	if w.Liveliness.Kind < rd.Liveliness.Kind || w.Liveliness.LeaseDuration > rd.Liveliness.LeaseDuration {
-		dst = append(dst, LivelinessPolicyID)
-	}
-	if w.Reliability.Kind < rd.Reliability.Kind {
-		dst = append(dst, ReliabilityPolicyID)
-	}
-	if w.DestinationOrder.Kind < rd.DestinationOrder.Kind {
-		dst = append(dst, DestinationOrderPolicyID)
-	}
-	if !rd.DataRepresentation.Accepts(w.DataRepresentation.Offered()) {
-		dst = append(dst, DataRepresentationPolicyID)
-	}
+	*p = pair{}
+	pairs.Put(p)
 	return dst
+}
+
+type pair struct {
+	o Offered
+	r Requested
+}
+
+var pairs = sync.Pool{New: func() any { return new(pair) }}
+
+func compatible(id PolicyID, o *Offered, r *Requested) bool {
+	oa, ra := offeredPolicies.byID[id], requestedPolicies.byID[id]
+	return !policies[id].rxo || oa == nil || ra == nil || policies[id].ops.compatible(oa(o), ra(r))
+}
+
+// Incompatibility is one policy whose offered value does not satisfy the requested one,
+// with both values as text, e.g. Reliability: offered BEST_EFFORT, requested RELIABLE.
+type Incompatibility struct {
+	Policy    PolicyID
+	Offered   string
+	Requested string
+}
+
+// String returns e.g. "Reliability: offered BEST_EFFORT, requested RELIABLE".
+func (i Incompatibility) String() string {
+	return i.Policy.String() + ": offered " + i.Offered + ", requested " + i.Requested
+}
+
+// Explain returns the policies Compatible returns, each with the offered and requested
+// values: the reason strings of a failed match.
+func Explain(o Offered, r Requested) []Incompatibility {
+	var out []Incompatibility
+	for id := range PolicyID(NumPolicyIDs) {
+		if compatible(id, &o, &r) {
+			continue
+		}
+		ops := policies[id].ops
+		out = append(out, Incompatibility{
+			Policy:    id,
+			Offered:   ops.format(offeredPolicies.byID[id](&o)),
+			Requested: ops.format(requestedPolicies.byID[id](&r)),
+		})
+	}
+	return out
 }

@@ -194,3 +194,26 @@ func TestAppendIncompatibleAllocs(t *testing.T) {
 	require.Zero(t, allocs)
 	require.Equal(t, []PolicyID{ReliabilityPolicyID}, dst)
 }
+
+func TestExplain(t *testing.T) {
+	o := Offered{Writer: DefaultDataWriterQos(), Publisher: DefaultPublisherQos()}
+	r := Requested{Reader: DefaultDataReaderQos(), Subscriber: DefaultSubscriberQos()}
+	require.Empty(t, Explain(o, r))
+	o.Writer.Reliability.Kind = BestEffort
+	r.Reader.Reliability.Kind = Reliable
+	o.Writer.Deadline.Period = Infinite
+	r.Reader.Deadline.Period = time.Second
+	o.Writer.DataRepresentation.Value = []DataRepresentationID{XCDR2}
+	got := Explain(o, r)
+	require.Equal(t, []Incompatibility{
+		{DeadlinePolicyID, "infinite", "1s"},
+		{ReliabilityPolicyID, "BEST_EFFORT", "RELIABLE"},
+		{DataRepresentationPolicyID, "[XCDR2]", "[] (XCDR1)"},
+	}, got)
+	require.Equal(t, "Reliability: offered BEST_EFFORT, requested RELIABLE", got[1].String())
+	ids := make([]PolicyID, len(got))
+	for i, in := range got {
+		ids[i] = in.Policy
+	}
+	require.Equal(t, Compatible(o, r), ids)
+}

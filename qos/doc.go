@@ -3,7 +3,7 @@
 // sets of each kind of entity with the spec's defaults, and the rules that relate them:
 // validity, which policies may change after an entity is enabled, and the
 // requested/offered (RxO) compatibility of writers and readers. It depends on the
-// standard library only.
+// standard library and the module's error codes (internal/errs) only.
 //
 // # Policies
 //
@@ -14,6 +14,12 @@
 // and LengthUnlimited (-1) the unlimited resource limit. PolicyID numbers the policies as
 // QosPolicyId_t does (DurabilityPolicyID is 2, DataRepresentationPolicyID 23), and says
 // whether a policy is RxO and whether it is changeable.
+//
+// Each policy is declared once, in one row of the package's policy table: id, name,
+// RTPS parameter id (PolicyID.PID), the RxO and Changeable columns, wire encoding and
+// decoding, validity, RxO rule and printed form. Validate, CheckChange, Clone,
+// FromTopic, Compatible, Explain and the discovery codec (AppendPolicies, DecodePolicy)
+// all go through it.
 //
 // # Entity QoS
 //
@@ -34,13 +40,13 @@
 // # Validation and changes
 //
 // Validate reports a value out of range (a negative duration, a KEEP_LAST depth below 1, a
-// resource limit neither positive nor LengthUnlimited, an unknown kind) as ErrBadParameter
+// resource limit neither positive nor LengthUnlimited, an unknown kind) as dds.ErrBadParameter
 // and policies that contradict each other (a history depth above
 // max_samples_per_instance, max_samples below max_samples_per_instance, a deadline
-// shorter than the time-based filter) as ErrInconsistentPolicy. CheckChange reports a
+// shorter than the time-based filter) as dds.ErrInconsistentPolicy. CheckChange reports a
 // change of a policy that may not change once the entity is enabled as
-// ErrImmutablePolicy. The errors are *PolicyError values that name the policy and match
-// the sentinels with errors.Is.
+// dds.ErrImmutablePolicy. The errors are *PolicyError values that name the policy and match
+// the return codes with errors.Is.
 //
 // # Matching
 //

@@ -1,9 +1,6 @@
 package qos
 
-import (
-	"slices"
-	"time"
-)
+import "time"
 
 // DefaultMaxBlockingTime is the default RELIABILITY max_blocking_time of DDS 1.4
 // §2.2.3.14 for every entity (Cyclone DDS 0.10.2 uses it for writers but 0 for readers,
@@ -223,19 +220,7 @@ func DefaultDataReaderQos() DataReaderQos {
 // limits, transport priority, lifespan, ownership and data representation. Note that the
 // default topic reliability is BEST_EFFORT.
 func (q DataWriterQos) FromTopic(t TopicQos) DataWriterQos {
-	q.Durability = t.Durability
-	q.DurabilityService = t.DurabilityService
-	q.Deadline = t.Deadline
-	q.LatencyBudget = t.LatencyBudget
-	q.Liveliness = t.Liveliness
-	q.Reliability = t.Reliability
-	q.DestinationOrder = t.DestinationOrder
-	q.History = t.History
-	q.ResourceLimits = t.ResourceLimits
-	q.TransportPriority = t.TransportPriority
-	q.Lifespan = t.Lifespan
-	q.Ownership = t.Ownership
-	q.DataRepresentation = DataRepresentation{Value: slices.Clone(t.DataRepresentation.Value)}
+	copyFrom(writerPolicies, &q, topicPolicies, &t)
 	return q
 }
 
@@ -244,56 +229,24 @@ func (q DataWriterQos) FromTopic(t TopicQos) DataWriterQos {
 // liveliness, reliability, destination order, history, resource limits, ownership and
 // data representation.
 func (q DataReaderQos) FromTopic(t TopicQos) DataReaderQos {
-	q.Durability = t.Durability
-	q.Deadline = t.Deadline
-	q.LatencyBudget = t.LatencyBudget
-	q.Liveliness = t.Liveliness
-	q.Reliability = t.Reliability
-	q.DestinationOrder = t.DestinationOrder
-	q.History = t.History
-	q.ResourceLimits = t.ResourceLimits
-	q.Ownership = t.Ownership
-	q.DataRepresentation = DataRepresentation{Value: slices.Clone(t.DataRepresentation.Value)}
+	copyFrom(readerPolicies, &q, topicPolicies, &t)
 	return q
 }
 
 // Clone returns a copy of q that shares no memory with it.
-func (q DomainParticipantQos) Clone() DomainParticipantQos {
-	q.UserData.Value = slices.Clone(q.UserData.Value)
-	return q
-}
+func (q DomainParticipantQos) Clone() DomainParticipantQos { return cloned(participantPolicies, q) }
 
 // Clone returns a copy of q that shares no memory with it.
-func (q TopicQos) Clone() TopicQos {
-	q.TopicData.Value = slices.Clone(q.TopicData.Value)
-	q.DataRepresentation.Value = slices.Clone(q.DataRepresentation.Value)
-	return q
-}
+func (q TopicQos) Clone() TopicQos { return cloned(topicPolicies, q) }
 
 // Clone returns a copy of q that shares no memory with it.
-func (q PublisherQos) Clone() PublisherQos {
-	q.Partition.Name = slices.Clone(q.Partition.Name)
-	q.GroupData.Value = slices.Clone(q.GroupData.Value)
-	return q
-}
+func (q PublisherQos) Clone() PublisherQos { return cloned(publisherPolicies, q) }
 
 // Clone returns a copy of q that shares no memory with it.
-func (q SubscriberQos) Clone() SubscriberQos {
-	q.Partition.Name = slices.Clone(q.Partition.Name)
-	q.GroupData.Value = slices.Clone(q.GroupData.Value)
-	return q
-}
+func (q SubscriberQos) Clone() SubscriberQos { return cloned(subscriberPolicies, q) }
 
 // Clone returns a copy of q that shares no memory with it.
-func (q DataWriterQos) Clone() DataWriterQos {
-	q.UserData.Value = slices.Clone(q.UserData.Value)
-	q.DataRepresentation.Value = slices.Clone(q.DataRepresentation.Value)
-	return q
-}
+func (q DataWriterQos) Clone() DataWriterQos { return cloned(writerPolicies, q) }
 
 // Clone returns a copy of q that shares no memory with it.
-func (q DataReaderQos) Clone() DataReaderQos {
-	q.UserData.Value = slices.Clone(q.UserData.Value)
-	q.DataRepresentation.Value = slices.Clone(q.DataRepresentation.Value)
-	return q
-}
+func (q DataReaderQos) Clone() DataReaderQos { return cloned(readerPolicies, q) }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/qos"
 )
 
@@ -31,9 +32,9 @@ func ExampleDataReaderQos_Validate() {
 	q.ResourceLimits.MaxSamplesPerInstance = 2
 	err := q.Validate()
 	fmt.Println(err)
-	fmt.Println(errors.Is(err, qos.ErrInconsistentPolicy))
+	fmt.Println(errors.Is(err, dds.ErrInconsistentPolicy))
 	// Output:
-	// qos: inconsistent policy: History: KEEP_LAST depth 5 > max_samples_per_instance 2
+	// dds: inconsistent policy: History: KEEP_LAST depth 5 > max_samples_per_instance 2
 	// true
 }
 
@@ -46,7 +47,7 @@ func ExampleDataWriterQos_CheckChange() {
 	fmt.Println(old.CheckChange(next))
 	// Output:
 	// <nil>
-	// qos: immutable policy: Reliability: not changeable after the entity is enabled
+	// dds: immutable policy: Reliability: not changeable after the entity is enabled
 }
 
 func ExamplePartitionsMatch() {

@@ -18,8 +18,6 @@ const (
 	Persistent
 )
 
-func (k DurabilityKind) valid() bool { return k >= Volatile && k <= Persistent }
-
 // String returns the spec name, e.g. "TRANSIENT_LOCAL".
 func (k DurabilityKind) String() string {
 	return enumString(int32(k), "DurabilityKind", "VOLATILE", "TRANSIENT_LOCAL", "TRANSIENT", "PERSISTENT")
@@ -51,8 +49,6 @@ const (
 	Shared OwnershipKind = iota
 	Exclusive
 )
-
-func (k OwnershipKind) valid() bool { return k == Shared || k == Exclusive }
 
 // String returns the spec name, "SHARED" or "EXCLUSIVE".
 func (k OwnershipKind) String() string {
@@ -103,10 +99,6 @@ const (
 	ByReceptionTimestamp DestinationOrderKind = iota
 	BySourceTimestamp
 )
-
-func (k DestinationOrderKind) valid() bool {
-	return k == ByReceptionTimestamp || k == BySourceTimestamp
-}
 
 // String returns the spec name, e.g. "BY_SOURCE_TIMESTAMP".
 func (k DestinationOrderKind) String() string {

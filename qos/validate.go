@@ -1,14 +1,15 @@
 package qos
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 )
 
 // Validation follows DDS 1.4 §2.2.3 ("Value" and "Meaning" columns and the consistency
 // rules of §2.2.3.18 HISTORY, §2.2.3.19 RESOURCE_LIMITS and §2.2.3.12 TIME_BASED_FILTER):
-// a value out of its range is ErrBadParameter, a combination of valid values that cannot
-// hold together is ErrInconsistentPolicy.
+// a value out of its range is dds.ErrBadParameter, a combination of valid values that cannot
+// hold together is dds.ErrInconsistentPolicy.
 
 func checkDuration(id PolicyID, field string, d time.Duration) error {
 	if d < 0 {
@@ -26,60 +27,10 @@ func checkLimit(id PolicyID, field string, v int32) error {
 
 func itoa(v int32) string { return strconv.Itoa(int(v)) }
 
-func (p Durability) validate() error {
-	if !p.Kind.valid() {
-		return badParameter(DurabilityPolicyID, "unknown kind "+p.Kind.String())
-	}
-	return nil
-}
-
-func (p Presentation) validate() error {
-	if !p.AccessScope.valid() {
-		return badParameter(PresentationPolicyID, "unknown access scope "+p.AccessScope.String())
-	}
-	return nil
-}
-
-func (p Deadline) validate() error {
-	return checkDuration(DeadlinePolicyID, "period", p.Period)
-}
-
-func (p LatencyBudget) validate() error {
-	return checkDuration(LatencyBudgetPolicyID, "duration", p.Duration)
-}
-
-func (p Ownership) validate() error {
-	if !p.Kind.valid() {
-		return badParameter(OwnershipPolicyID, "unknown kind "+p.Kind.String())
-	}
-	return nil
-}
-
-func (p Liveliness) validate() error {
-	if !p.Kind.valid() {
-		return badParameter(LivelinessPolicyID, "unknown kind "+p.Kind.String())
-	}
-	return checkDuration(LivelinessPolicyID, "lease_duration", p.LeaseDuration)
-}
-
-func (p TimeBasedFilter) validate() error {
-	return checkDuration(TimeBasedFilterPolicyID, "minimum_separation", p.MinimumSeparation)
-}
-
-func (p Reliability) validate() error {
-	if !p.Kind.valid() {
-		return badParameter(ReliabilityPolicyID, "unknown kind "+p.Kind.String())
-	}
-	return checkDuration(ReliabilityPolicyID, "max_blocking_time", p.MaxBlockingTime)
-}
-
-func (p Lifespan) validate() error {
-	return checkDuration(LifespanPolicyID, "duration", p.Duration)
-}
-
-func (p DestinationOrder) validate() error {
-	if !p.Kind.valid() {
-		return badParameter(DestinationOrderPolicyID, "unknown kind "+p.Kind.String())
+// checkKind reports an unknown kind.
+func checkKind(id PolicyID, what string, valid bool, k fmt.Stringer) error {
+	if !valid {
+		return badParameter(id, "unknown "+what+" "+k.String())
 	}
 	return nil
 }
@@ -124,50 +75,26 @@ func validateHistoryLimits(id PolicyID, kind HistoryKind, depth, maxPerInstance 
 	return nil
 }
 
-func validateHistoryAndLimits(h History, r ResourceLimits) error {
-	if err := validateHistory(HistoryPolicyID, h.Kind, h.Depth); err != nil {
-		return err
-	}
-	if err := validateLimits(ResourceLimitsPolicyID, r.MaxSamples, r.MaxInstances, r.MaxSamplesPerInstance); err != nil {
-		return err
-	}
+// historyAndLimits is the consistency of HISTORY and RESOURCE_LIMITS (§2.2.3.18).
+func historyAndLimits(h *History, r *ResourceLimits) error {
 	return validateHistoryLimits(HistoryPolicyID, h.Kind, h.Depth, r.MaxSamplesPerInstance)
 }
 
-func (p DurabilityService) validate() error {
+func validateDurabilityService(p *DurabilityService) error {
 	const id = DurabilityServicePolicyID
-	if err := checkDuration(id, "service_cleanup_delay", p.ServiceCleanupDelay); err != nil {
-		return err
-	}
-	if err := validateHistory(id, p.HistoryKind, p.HistoryDepth); err != nil {
-		return err
-	}
-	if err := validateLimits(id, p.MaxSamples, p.MaxInstances, p.MaxSamplesPerInstance); err != nil {
-		return err
-	}
-	return validateHistoryLimits(id, p.HistoryKind, p.HistoryDepth, p.MaxSamplesPerInstance)
+	return firstError(
+		checkDuration(id, "service_cleanup_delay", p.ServiceCleanupDelay),
+		validateHistory(id, p.HistoryKind, p.HistoryDepth),
+		validateLimits(id, p.MaxSamples, p.MaxInstances, p.MaxSamplesPerInstance),
+		validateHistoryLimits(id, p.HistoryKind, p.HistoryDepth, p.MaxSamplesPerInstance),
+	)
 }
 
-func (p ReaderDataLifecycle) validate() error {
-	const id = ReaderDataLifecyclePolicyID
-	if err := checkDuration(id, "autopurge_nowriter_samples_delay", p.AutopurgeNoWriterSamplesDelay); err != nil {
-		return err
-	}
-	return checkDuration(id, "autopurge_disposed_samples_delay", p.AutopurgeDisposedSamplesDelay)
-}
-
-func (p DataRepresentation) validate() error {
+func validateDataRepresentation(p *DataRepresentation) error {
 	for _, v := range p.Value {
 		if !v.valid() {
 			return badParameter(DataRepresentationPolicyID, "unknown representation "+v.String())
 		}
-	}
-	return nil
-}
-
-func (p TypeConsistencyEnforcement) validate() error {
-	if !p.Kind.valid() {
-		return badParameter(TypeConsistencyEnforcementPolicyID, "unknown kind "+p.Kind.String())
 	}
 	return nil
 }
@@ -184,79 +111,29 @@ func firstError(errs ...error) error {
 
 // Validate reports whether q is a valid factory QoS. Every value is; it exists for
 // symmetry with the other QoS types.
-func (q DomainParticipantFactoryQos) Validate() error { return nil }
+func (q DomainParticipantFactoryQos) Validate() error { return factoryPolicies.validate(&q) }
 
 // Validate reports whether q is a valid participant QoS. Every value is; it exists for
 // symmetry with the other QoS types.
-func (q DomainParticipantQos) Validate() error { return nil }
+func (q DomainParticipantQos) Validate() error { return participantPolicies.validate(&q) }
 
 // Validate checks every policy of q and their combinations. The error is a *PolicyError
-// wrapping ErrBadParameter or ErrInconsistentPolicy.
-func (q TopicQos) Validate() error {
-	return firstError(
-		q.Durability.validate(),
-		q.DurabilityService.validate(),
-		q.Deadline.validate(),
-		q.LatencyBudget.validate(),
-		q.Liveliness.validate(),
-		q.Reliability.validate(),
-		q.DestinationOrder.validate(),
-		validateHistoryAndLimits(q.History, q.ResourceLimits),
-		q.Lifespan.validate(),
-		q.Ownership.validate(),
-		q.DataRepresentation.validate(),
-	)
-}
+// wrapping dds.ErrBadParameter or dds.ErrInconsistentPolicy.
+func (q TopicQos) Validate() error { return topicPolicies.validate(&q) }
 
 // Validate checks every policy of q. The error is a *PolicyError wrapping
-// ErrBadParameter.
-func (q PublisherQos) Validate() error { return q.Presentation.validate() }
+// dds.ErrBadParameter.
+func (q PublisherQos) Validate() error { return publisherPolicies.validate(&q) }
 
 // Validate checks every policy of q. The error is a *PolicyError wrapping
-// ErrBadParameter.
-func (q SubscriberQos) Validate() error { return q.Presentation.validate() }
+// dds.ErrBadParameter.
+func (q SubscriberQos) Validate() error { return subscriberPolicies.validate(&q) }
 
 // Validate checks every policy of q and their combinations. The error is a *PolicyError
-// wrapping ErrBadParameter or ErrInconsistentPolicy.
-func (q DataWriterQos) Validate() error {
-	return firstError(
-		q.Durability.validate(),
-		q.DurabilityService.validate(),
-		q.Deadline.validate(),
-		q.LatencyBudget.validate(),
-		q.Liveliness.validate(),
-		q.Reliability.validate(),
-		q.DestinationOrder.validate(),
-		validateHistoryAndLimits(q.History, q.ResourceLimits),
-		q.Lifespan.validate(),
-		q.Ownership.validate(),
-		q.DataRepresentation.validate(),
-	)
-}
+// wrapping dds.ErrBadParameter or dds.ErrInconsistentPolicy.
+func (q DataWriterQos) Validate() error { return writerPolicies.validate(&q) }
 
 // Validate checks every policy of q and their combinations, including that the deadline
 // period is not shorter than the time-based filter's minimum separation (§2.2.3.12). The
-// error is a *PolicyError wrapping ErrBadParameter or ErrInconsistentPolicy.
-func (q DataReaderQos) Validate() error {
-	if err := firstError(
-		q.Durability.validate(),
-		q.Deadline.validate(),
-		q.LatencyBudget.validate(),
-		q.Liveliness.validate(),
-		q.Reliability.validate(),
-		q.DestinationOrder.validate(),
-		validateHistoryAndLimits(q.History, q.ResourceLimits),
-		q.Ownership.validate(),
-		q.TimeBasedFilter.validate(),
-		q.ReaderDataLifecycle.validate(),
-		q.DataRepresentation.validate(),
-		q.TypeConsistencyEnforcement.validate(),
-	); err != nil {
-		return err
-	}
-	if q.Deadline.Period < q.TimeBasedFilter.MinimumSeparation {
-		return inconsistent(DeadlinePolicyID, "period "+q.Deadline.Period.String()+
-			" < time-based filter minimum_separation "+q.TimeBasedFilter.MinimumSeparation.String())
-	}
-	return nil
-}
+// error is a *PolicyError wrapping dds.ErrBadParameter or dds.ErrInconsistentPolicy.
+func (q DataReaderQos) Validate() error { return readerPolicies.validate(&q) }

@@ -123,18 +123,21 @@ func participants(p *dds.DomainParticipant) ([]partRow, error) {
 }
 
 // endpointLine describes a discovered writer or reader in one line.
-func endpointLine(names map[dds.InstanceHandle]string, e dds.EndpointBuiltinTopicData) string {
-	q := e.Qos
+func endpointLine(names map[dds.InstanceHandle]string, e dds.EndpointBuiltinTopicData, writer bool) string {
+	rel, dur, partitions := e.Requested.Reader.Reliability.Kind, e.Requested.Reader.Durability.Kind, e.Requested.Subscriber.Partition.Name
+	if writer {
+		rel, dur, partitions = e.Offered.Writer.Reliability.Kind, e.Offered.Writer.Durability.Kind, e.Offered.Publisher.Partition.Name
+	}
 	key := "keyed"
 	if !e.Keyed {
 		key = "no key"
 	}
 	part := ""
-	if len(q.Partition.Name) > 0 {
-		part = fmt.Sprintf(" partitions %q", q.Partition.Name)
+	if len(partitions) > 0 {
+		part = fmt.Sprintf(" partitions %q", partitions)
 	}
 	return fmt.Sprintf("topic %q type %q (%s) %v %v%s, participant %q",
-		e.TopicName, e.TypeName, key, q.Reliability.Kind, q.Durability.Kind, part, orDash(names[e.ParticipantKey]))
+		e.TopicName, e.TypeName, key, rel, dur, part, orDash(names[e.ParticipantKey]))
 }
 
 // whyNot explains why writer w and reader r do not communicate, or returns "" when they
@@ -148,15 +151,16 @@ func whyNot(w, r dds.EndpointBuiltinTopicData) string {
 	if w.Keyed != r.Keyed {
 		why = append(why, "one side has a key, the other not")
 	}
-	if bad := qos.Compatible(w.Qos.Offered(), r.Qos.Requested()); len(bad) > 0 {
-		names := make([]string, len(bad))
-		for i, id := range bad {
-			names[i] = id.String()
+	if bad := qos.Explain(w.Offered, r.Requested); len(bad) > 0 {
+		reasons := make([]string, len(bad))
+		for i, b := range bad {
+			reasons[i] = b.String()
 		}
-		why = append(why, "incompatible QoS: "+strings.Join(names, ", "))
+		why = append(why, "incompatible QoS: "+strings.Join(reasons, "; "))
 	}
-	if !qos.PartitionsMatch(w.Qos.Partition.Name, r.Qos.Partition.Name) {
-		why = append(why, fmt.Sprintf("partitions do not match (%q vs %q)", w.Qos.Partition.Name, r.Qos.Partition.Name))
+	wp, rp := w.Offered.Publisher.Partition.Name, r.Requested.Subscriber.Partition.Name
+	if !qos.PartitionsMatch(wp, rp) {
+		why = append(why, fmt.Sprintf("partitions do not match (%q vs %q)", wp, rp))
 	}
 	return strings.Join(why, "; ")
 }
@@ -181,11 +185,11 @@ func printEndpoints(o *options, p *dds.DomainParticipant, rows []partRow) error 
 	slices.SortFunc(subs, byTopic)
 	fmt.Fprintf(o.out, "writers (%d):\n", len(pubs))
 	for _, w := range pubs {
-		fmt.Fprintf(o.out, "  %s\n", endpointLine(names, w))
+		fmt.Fprintf(o.out, "  %s\n", endpointLine(names, w, true))
 	}
 	fmt.Fprintf(o.out, "readers (%d):\n", len(subs))
 	for _, r := range subs {
-		fmt.Fprintf(o.out, "  %s\n", endpointLine(names, r))
+		fmt.Fprintf(o.out, "  %s\n", endpointLine(names, r, false))
 	}
 	fmt.Fprintln(o.out, "matching:")
 	pairs := 0

@@ -245,15 +245,15 @@ func TestBytesString(t *testing.T) {
 
 func TestWhyNot(t *testing.T) {
 	w := dds.EndpointBuiltinTopicData{TopicName: "t", TypeName: "a::T", Keyed: true}
-	w.Qos.Reliability.Kind = qos.BestEffort
+	w.Offered.Writer.Reliability.Kind = qos.BestEffort
 	r := w
-	r.Qos.Reliability.Kind = qos.Reliable
-	require.Contains(t, whyNot(w, r), "incompatible QoS: Reliability")
-	r.Qos.Reliability.Kind = qos.BestEffort
+	r.Requested.Reader.Reliability.Kind = qos.Reliable
+	require.Contains(t, whyNot(w, r), "incompatible QoS: Reliability: offered BEST_EFFORT, requested RELIABLE")
+	r.Requested.Reader.Reliability.Kind = qos.BestEffort
 	require.Empty(t, whyNot(w, r))
 	r.TypeName = "b::T"
 	r.Keyed = false
-	r.Qos.Partition.Name = []string{"x"}
+	r.Requested.Subscriber.Partition.Name = []string{"x"}
 	why := whyNot(w, r)
 	require.Contains(t, why, "type names differ")
 	require.Contains(t, why, "one side has a key")

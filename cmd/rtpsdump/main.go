@@ -20,6 +20,7 @@ import (
 
 	"github.com/ddsgo/ddsgo/internal/pcapng"
 	"github.com/ddsgo/ddsgo/internal/wire"
+	"github.com/ddsgo/ddsgo/qos"
 )
 
 //go:embed default.pcapng
@@ -183,25 +184,74 @@ func (s *summary) message(out *strings.Builder, b []byte) {
 	}
 }
 
+// inlineDetail prints the key hash and status info of a DATA's inline QoS.
+func inlineDetail(b *strings.Builder, h wire.Header, d *wire.Data) {
+	pr := wire.NewParameterReader(d.InlineQoS, d.BigEndian, h.Vendor)
+	for p, ok := pr.Next(); ok; p, ok = pr.Next() {
+		switch p.ID {
+		case wire.PIDKeyHash:
+			if kh, _, err := wire.ParseKeyHash(p.Value); err == nil {
+				fmt.Fprintf(b, " keyhash %x", kh[:])
+			}
+		case wire.PIDStatusInfo:
+			if si, _, err := wire.ParseStatusInfo(p.Value); err == nil {
+				fmt.Fprintf(b, " status %s", statusInfo(si))
+			}
+		default:
+		}
+	}
+}
+
+// param records what an SPDP parameter says of the participant.
+func (pp *participant) param(p wire.Parameter, be bool) {
+	v := p.Value
+	switch p.ID {
+	case wire.PIDParticipantLeaseDuration:
+		pp.lease, _, _ = wire.ParseDuration(v, be)
+	case wire.PIDProtocolVersion:
+		pp.version, _, _ = wire.ParseProtocolVersion(v)
+	case wire.PIDEntityName:
+		pp.name, _, _ = wire.ParseString(v, be)
+	case wire.PIDDefaultUnicastLocator, wire.PIDDefaultMulticastLocator,
+		wire.PIDMetatrafficUnicastLocator, wire.PIDMetatrafficMulticastLocator:
+		if l, _, err := wire.ParseLocator(v, be); err == nil {
+			pp.locs = append(pp.locs, locatorRole(p.ID)+" "+l.String())
+		}
+	case wire.PIDPropertyList:
+		if pl, _, err := wire.ParsePropertyList(v, be); err == nil {
+			for _, prop := range pl.Properties {
+				pp.props = append(pp.props, prop.Name+"="+prop.Value)
+			}
+		}
+	default:
+	}
+}
+
+// param records what an SEDP parameter says of the endpoint.
+func (ep *endpoint) param(p wire.Parameter, be bool) {
+	switch p.ID {
+	case wire.PIDTopicName:
+		ep.topic, _, _ = wire.ParseString(p.Value, be)
+	case wire.PIDTypeName:
+		ep.typ, _, _ = wire.ParseString(p.Value, be)
+	case wire.PIDReliability, wire.PIDDurability:
+		o := qos.DefaultOffered()
+		if ok, err := qos.DecodePolicy(&o, uint16(p.ID), p.Value, be, qos.WireLimits{}); !ok || err != nil {
+			return
+		}
+		if p.ID == wire.PIDReliability {
+			ep.reliable = kindWord(o.Writer.Reliability.Kind)
+		} else {
+			ep.durability = kindWord(o.Writer.Durability.Kind)
+		}
+	default:
+	}
+}
+
 // dataDetail decodes the parameter list of a discovery DATA and records what it announces.
 func (s *summary) dataDetail(h wire.Header, d *wire.Data) string {
 	var b strings.Builder
-	if len(d.InlineQoS) > 0 {
-		pr := wire.NewParameterReader(d.InlineQoS, d.BigEndian, h.Vendor)
-		for p, ok := pr.Next(); ok; p, ok = pr.Next() {
-			switch p.ID {
-			case wire.PIDKeyHash:
-				if kh, _, err := wire.ParseKeyHash(p.Value); err == nil {
-					fmt.Fprintf(&b, " keyhash %x", kh[:])
-				}
-			case wire.PIDStatusInfo:
-				if si, _, err := wire.ParseStatusInfo(p.Value); err == nil {
-					fmt.Fprintf(&b, " status %s", statusInfo(si))
-				}
-			default:
-			}
-		}
-	}
+	inlineDetail(&b, h, d)
 	discovery := d.WriterID == wire.EntityIDSPDPWriter || d.WriterID == wire.EntityIDSEDPPublicationsWriter ||
 		d.WriterID == wire.EntityIDSEDPSubscriptionsWriter || d.WriterID == wire.EntityIDSEDPTopicsWriter
 	if len(d.SerializedPayload) < 4 || !discovery {
@@ -219,41 +269,11 @@ func (s *summary) dataDetail(h wire.Header, d *wire.Data) string {
 	)
 	pp.vendor, ep.writer = h.Vendor, d.WriterID == wire.EntityIDSEDPPublicationsWriter
 	for p, ok := pr.Next(); ok; p, ok = pr.Next() {
-		v := p.Value
-		switch p.ID {
-		case wire.PIDParticipantGUID, wire.PIDEndpointGUID:
-			guid, _, _ = wire.ParseGUID(v)
-		case wire.PIDParticipantLeaseDuration:
-			pp.lease, _, _ = wire.ParseDuration(v, be)
-		case wire.PIDProtocolVersion:
-			pp.version, _, _ = wire.ParseProtocolVersion(v)
-		case wire.PIDEntityName:
-			pp.name, _, _ = wire.ParseString(v, be)
-		case wire.PIDDefaultUnicastLocator, wire.PIDDefaultMulticastLocator,
-			wire.PIDMetatrafficUnicastLocator, wire.PIDMetatrafficMulticastLocator:
-			if l, _, err := wire.ParseLocator(v, be); err == nil {
-				pp.locs = append(pp.locs, locatorRole(p.ID)+" "+l.String())
-			}
-		case wire.PIDPropertyList:
-			if pl, _, err := wire.ParsePropertyList(v, be); err == nil {
-				for _, prop := range pl.Properties {
-					pp.props = append(pp.props, prop.Name+"="+prop.Value)
-				}
-			}
-		case wire.PIDTopicName:
-			ep.topic, _, _ = wire.ParseString(v, be)
-		case wire.PIDTypeName:
-			ep.typ, _, _ = wire.ParseString(v, be)
-		case wire.PIDReliability:
-			if rel, _, err := wire.ParseReliability(v, be); err == nil {
-				ep.reliable = map[wire.ReliabilityKind]string{1: "best-effort", 2: "reliable"}[rel.Kind]
-			}
-		case wire.PIDDurability:
-			if dur, _, err := wire.ParseDurability(v, be); err == nil {
-				ep.durability = []string{"volatile", "transient-local", "transient", "persistent"}[min(int(dur.Kind), 3)]
-			}
-		default:
+		if p.ID == wire.PIDParticipantGUID || p.ID == wire.PIDEndpointGUID {
+			guid, _, _ = wire.ParseGUID(p.Value)
 		}
+		pp.param(p, be)
+		ep.param(p, be)
 	}
 	if err := pr.Err(); err != nil {
 		s.errors = append(s.errors, err.Error())
@@ -393,4 +413,9 @@ func flags(a bool, an string, b bool, bn string) string {
 		s += " " + bn
 	}
 	return s
+}
+
+// kindWord prints a QoS kind the way this tool does: "transient-local", "best-effort".
+func kindWord(k fmt.Stringer) string {
+	return strings.ToLower(strings.ReplaceAll(k.String(), "_", "-"))
 }

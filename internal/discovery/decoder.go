@@ -109,16 +109,6 @@ func (l *plist) str(p wire.Parameter) (string, error) {
 	return s, nil
 }
 
-// octets decodes a sequence<octet> parameter bounded by MaxDataLen into a
-// fresh slice; an empty sequence gives nil.
-func (l *plist) octets(p wire.Parameter) ([]byte, error) {
-	v, err := l.octetsValue(p)
-	if err != nil {
-		return nil, l.err(p.ID, err)
-	}
-	return v, nil
-}
-
 // copyData copies an opaque value bounded by MaxDataLen; empty gives nil.
 func (l *plist) copyData(id wire.ParameterID, v []byte) ([]byte, error) {
 	if err := check(id.String()+" length", len(v), l.lim.MaxDataLen); err != nil {

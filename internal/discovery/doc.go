@@ -1,8 +1,8 @@
 // Package discovery holds the data of the RTPS Simple Discovery Protocols
 // (OMG DDSI-RTPS 2.5 §8.5, §9.6.2): what a participant announces about
 // itself in SPDP and about its writers and readers in SEDP, their encoding as
-// ParameterLists, the conversion of the QoS policies between their wire form
-// and the qos package, and the matching of writers with readers; and
+// ParameterLists (the QoS policies by the qos package's policy table), and
+// the matching of writers with readers; and
 // [Participant], the running participant that announces, discovers and
 // matches over an rtps.Engine.
 //
@@ -17,21 +17,23 @@
 // # Endpoints
 //
 // [EndpointData] is DiscoveredWriterData or DiscoveredReaderData: endpoint
-// and participant GUIDs, topic and type names, the full QoS set as
-// [EndpointQos], optional locators (the participant's default locators apply
+// and participant GUIDs, topic and type names, the QoS as values of the qos
+// package (a writer's qos.Offered, a reader's qos.Requested), optional locators (the participant's default locators apply
 // when there are none: [EndpointData.Locators]), TYPE_INFORMATION raw, a
 // writer's maximum serialized size, a reader's content filter. Whether it is
 // a writer or a reader, and whether its topic is keyed, follows from the
 // entity kind of its GUID. [TopicData] is DiscoveredTopicData, decoded when a
 // peer sends it.
 //
-// [WriterQos] and [ReaderQos] build an EndpointQos from the qos package's
-// entity QoS; [EndpointQos.Offered] and [EndpointQos.Requested] give them
-// back for matching. A policy absent from the wire has the DDS default for
-// the kind of endpoint ([DefaultWriterQos], [DefaultReaderQos]): a remote
-// writer that says nothing is RELIABLE, a reader BEST_EFFORT. On the wire
-// reliability is 1 (best effort) or 2 (reliable), Cyclone DDS sends KEEP_ALL
-// with depth -1 (kept as is), and DURATION_INFINITE is qos.Infinite.
+// Which policies are sent and how each is encoded is declared once, in the
+// qos package's policy table (qos.AppendPolicies, qos.DecodePolicy); this
+// package only frames them as parameters. A policy absent from the wire has
+// the DDS default for the kind of endpoint (qos.DefaultOffered,
+// qos.DefaultRequested): a remote writer that says nothing is RELIABLE, a
+// reader BEST_EFFORT. A policy of the other kind (TIME_BASED_FILTER from a
+// writer) is skipped. On the wire reliability is 1 (best effort) or 2
+// (reliable), Cyclone DDS sends KEEP_ALL with depth -1 (kept as is), and
+// DURATION_INFINITE is qos.Infinite.
 //
 // # Encoding and decoding
 //
@@ -58,6 +60,16 @@
 // partitions (qos.PartitionsMatch). Types are compared by name only: when
 // both sides send TYPE_INFORMATION, Cyclone DDS compares type hashes
 // instead, and type assignability is not decided here yet.
+//
+// # Logging
+//
+// At slog.LevelDebug a [Participant] logs every discovery and matching
+// decision: participants discovered (vendor, locators, lease) and lost
+// (reason "lease" or "dispose"), endpoints discovered, matched and
+// unmatched, and for a writer and a reader of one topic that do not match
+// the reason: type names, keyed kinds, partitions, or each incompatible
+// policy as a group with its offered and requested values (qos.Explain).
+// Nothing is logged at Info.
 //
 // # Limits
 //

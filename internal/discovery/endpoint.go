@@ -24,7 +24,11 @@ type EndpointData struct {
 	VendorID        wire.VendorID
 	TopicName       string
 	TypeName        string
-	Qos             EndpointQos
+	// Offered is a writer's QoS (its own, its publisher's and its topic's
+	// TOPIC_DATA), zero for a reader; Requested is a reader's, zero for a
+	// writer. Policies absent from the data have the DDS defaults.
+	Offered   qos.Offered
+	Requested qos.Requested
 	// UnicastLocators and MulticastLocators are the endpoint's own
 	// locators; when both are empty the participant's default locators
 	// apply (see [EndpointData.Locators]). Cyclone DDS sends none, Fast DDS
@@ -84,7 +88,7 @@ func KeyHash(g wire.GUID) wire.KeyHash {
 
 // Append appends e as a complete SEDP serialized payload (PL_CDR_LE, always
 // little-endian): the GUIDs, a KEY_HASH with the endpoint GUID as Fast DDS
-// writes it, names, the QoS (see [EndpointQos] for which policies), the
+// writes it, names, the QoS (the policies qos.AppendPolicies sends), the
 // locators and the optional parameters that are set.
 func (e *EndpointData) Append(b []byte) []byte {
 	b, _ = e.appendList(b)
@@ -115,9 +119,9 @@ func (e *EndpointData) appendList(b []byte) ([]byte, error) {
 	w.PutString(wire.PIDTopicName, e.TopicName)
 	w.PutString(wire.PIDTypeName, e.TypeName)
 	if e.IsWriter() {
-		e.Qos.put(&w, e.Qos.writerSetFor())
+		putQos(&w, &e.Offered)
 	} else {
-		e.Qos.put(&w, e.Qos.readerSetFor())
+		putQos(&w, &e.Requested)
 	}
 	for _, l := range e.UnicastLocators {
 		w.PutLocator(wire.PIDUnicastLocator, l)
@@ -176,9 +180,9 @@ func (d *Decoder) EndpointData(payload []byte) (EndpointData, error) {
 	e := EndpointData{GUID: g}
 	switch {
 	case g.Entity.IsWriter():
-		e.Qos = DefaultWriterQos()
+		e.Offered = qos.DefaultOffered()
 	case g.Entity.IsReader():
-		e.Qos = DefaultReaderQos()
+		e.Requested = qos.DefaultRequested()
 	default:
 		return EndpointData{}, fmt.Errorf("discovery: SEDP: endpoint %s is neither a writer nor a reader: %w", g, ErrInvalid)
 	}
@@ -228,7 +232,7 @@ func (l *plist) endpointParam(e *EndpointData, par wire.Parameter, haveTopic, ha
 	if ok, err := l.common(par, &e.ProtocolVersion, &e.VendorID, &e.VendorParams); ok {
 		return err
 	}
-	if ok, err := l.qosParam(&e.Qos, par); ok {
+	if ok, err := l.endpointQos(e, par); ok {
 		return err
 	}
 	var err error
@@ -264,6 +268,14 @@ func (l *plist) endpointParam(e *EndpointData, par wire.Parameter, haveTopic, ha
 	default: // unknown or not used: skipped
 	}
 	return err
+}
+
+// endpointQos decodes a policy of e's kind of endpoint.
+func (l *plist) endpointQos(e *EndpointData, par wire.Parameter) (bool, error) {
+	if e.IsWriter() {
+		return qosParam(l, &e.Offered, par)
+	}
+	return qosParam(l, &e.Requested, par)
 }
 
 // contentFilter decodes PID_CONTENT_FILTER_PROPERTY within the limits.
@@ -317,8 +329,7 @@ func (t *TopicData) Append(b []byte) []byte {
 	w.PutVendorID(t.VendorID)
 	w.PutString(wire.PIDTopicName, t.TopicName)
 	w.PutString(wire.PIDTypeName, t.TypeName)
-	q := endpointQosFromTopic(&t.Qos)
-	q.put(&w, topicSet)
+	putQos(&w, &t.Qos)
 	if t.TypeInformation != nil {
 		w.PutRaw(wire.PIDTypeInformation, t.TypeInformation)
 	}
@@ -343,8 +354,7 @@ func (d *Decoder) TopicData(payload []byte) (TopicData, error) {
 		return TopicData{}, err
 	}
 	key, _ := l.findKey()
-	t := TopicData{Key: key}
-	eq := endpointQosFromTopic(new(qos.DefaultTopicQos()))
+	t := TopicData{Key: key, Qos: qos.DefaultTopicQos()}
 	var haveTopic, haveType bool
 	for par, ok := l.r.Next(); ok; par, ok = l.r.Next() {
 		if ok, err := l.common(par, &t.ProtocolVersion, &t.VendorID, &t.VendorParams); ok {
@@ -353,7 +363,7 @@ func (d *Decoder) TopicData(payload []byte) (TopicData, error) {
 			}
 			continue
 		}
-		if ok, err := l.qosParam(&eq, par); ok {
+		if ok, err := qosParam(l, &t.Qos, par); ok {
 			if err != nil {
 				return TopicData{}, err
 			}
@@ -383,6 +393,5 @@ func (d *Decoder) TopicData(payload []byte) (TopicData, error) {
 	if !haveTopic || !haveType {
 		return TopicData{}, fmt.Errorf("discovery: topic: no topic or type name: %w", ErrInvalid)
 	}
-	t.Qos = eq.topicQos()
 	return t, nil
 }

@@ -36,20 +36,20 @@ func ExampleNewParticipant() {
 	b, _ := discovery.NewParticipant(discovery.Config{Domain: 0, Net: hb, Config: rtpsconfig.Config{Name: "b"}})
 	defer func() { _ = b.Close() }()
 
-	wq := discovery.DefaultWriterQos() // RELIABLE
-	rq := discovery.DefaultReaderQos()
-	rq.Reliability.Kind = qos.Reliable
-	rq.History = qos.History{Kind: qos.KeepAll}
-	wq.History = qos.History{Kind: qos.KeepAll}
+	wq := qos.DefaultOffered() // RELIABLE
+	rq := qos.DefaultRequested()
+	rq.Reader.Reliability.Kind = qos.Reliable
+	rq.Reader.History = qos.History{Kind: qos.KeepAll}
+	wq.Writer.History = qos.History{Kind: qos.KeepAll}
 
 	got := make(chan string, 3)
-	_, _ = b.NewReader(discovery.EndpointConfig{Topic: "hello", Type: "Text", Qos: rq},
+	_, _ = b.NewReader(discovery.EndpointConfig{Topic: "hello", Type: "Text", Requested: rq},
 		func(s *rtps.Sample) bool {
 			got <- strings.TrimRight(string(s.Payload[4:]), "\x00") // DATA pads to 4 octets
 			return true
 		})
 	m := make(matched)
-	w, _ := a.NewWriter(discovery.EndpointConfig{Topic: "hello", Type: "Text", Qos: wq, Listener: m})
+	w, _ := a.NewWriter(discovery.EndpointConfig{Topic: "hello", Type: "Text", Offered: wq, Listener: m})
 	<-m
 	time.Sleep(50 * time.Millisecond) // let the reader match the writer too
 	for _, s := range []string{"one", "two", "three"} {

@@ -40,23 +40,23 @@ func Example() {
 		GUID:      wire.GUID{Prefix: prefix, Entity: wire.EntityIDFromUint32(0x00000102)},
 		TopicName: "InteropTopic",
 		TypeName:  "interop::Sample",
-		Qos:       discovery.WriterQos(wq, qos.DefaultPublisherQos(), qos.TopicData{}),
+		Offered:   qos.Offered{Writer: wq, Publisher: qos.DefaultPublisherQos()},
 	}
 	r := discovery.EndpointData{
 		GUID:      wire.GUID{Prefix: prefix, Entity: wire.EntityIDFromUint32(0x00000207)},
 		TopicName: "InteropTopic",
 		TypeName:  "interop::Sample",
-		Qos:       discovery.DefaultReaderQos(),
+		Requested: qos.DefaultRequested(),
 	}
 	remote, err := discovery.ParseEndpointData(w.Append(nil))
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(remote.IsWriter(), remote.Keyed(), remote.Qos.Reliability.Kind, remote.Qos.Durability.Kind)
+	fmt.Println(remote.IsWriter(), remote.Keyed(), remote.Offered.Writer.Reliability.Kind, remote.Offered.Writer.Durability.Kind)
 	fmt.Println(discovery.Match(&remote, &r).Matched())
 
 	// A reader asking for more than the writer offers.
-	r.Qos.Durability.Kind = qos.Persistent
+	r.Requested.Reader.Durability.Kind = qos.Persistent
 	m := discovery.Match(&remote, &r)
 	fmt.Println(m.Reason, m.Incompatible)
 	// Output:

@@ -214,10 +214,10 @@ func TestGoldenCyclone(t *testing.T) {
 	require.Equal(t, wire.GUID{Prefix: pfx, Entity: wire.EntityIDParticipant}, r.ParticipantGUID)
 	require.Equal(t, "InteropTopic", r.TopicName)
 	require.Equal(t, "interop::Sample", r.TypeName)
-	require.Equal(t, qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 10 * time.Second}, r.Qos.Reliability)
-	require.Equal(t, qos.TransientLocal, r.Qos.Durability.Kind)
-	require.Equal(t, qos.History{Kind: qos.KeepAll, Depth: -1}, r.Qos.History)
-	require.Equal(t, []qos.DataRepresentationID{qos.XCDR1, qos.XCDR2}, r.Qos.DataRepresentation.Value)
+	require.Equal(t, qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 10 * time.Second}, r.Requested.Reader.Reliability)
+	require.Equal(t, qos.TransientLocal, r.Requested.Reader.Durability.Kind)
+	require.Equal(t, qos.History{Kind: qos.KeepAll, Depth: -1}, r.Requested.Reader.History)
+	require.Equal(t, []qos.DataRepresentationID{qos.XCDR1, qos.XCDR2}, r.Requested.Reader.DataRepresentation.Value)
 	require.Len(t, r.TypeInformation, 100)
 	require.Empty(t, r.UnicastLocators)
 	require.Empty(t, r.MulticastLocators)
@@ -225,10 +225,17 @@ func TestGoldenCyclone(t *testing.T) {
 	require.Equal(t, p.DefaultUnicastLocators, u)
 	require.Equal(t, p.DefaultMulticastLocators, m)
 	// Defaults of a reader for what Cyclone does not send.
-	def := DefaultReaderQos()
-	require.Equal(t, def.Liveliness, r.Qos.Liveliness)
-	require.Equal(t, def.Deadline, r.Qos.Deadline)
-	require.Equal(t, def.TypeConsistency, r.Qos.TypeConsistency)
+	def := qos.DefaultDataReaderQos()
+	require.Equal(t, def.Liveliness, r.Requested.Reader.Liveliness)
+	require.Equal(t, def.Deadline, r.Requested.Reader.Deadline)
+	require.Equal(t, def.TypeConsistencyEnforcement, r.Requested.Reader.TypeConsistencyEnforcement)
+	// The whole decoded QoS: the defaults but for what the interop peer set.
+	wantR := qos.DefaultRequested()
+	wantR.Reader.Durability.Kind = qos.TransientLocal
+	wantR.Reader.Reliability = qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 10 * time.Second}
+	wantR.Reader.History = qos.History{Kind: qos.KeepAll, Depth: -1}
+	wantR.Reader.DataRepresentation.Value = []qos.DataRepresentationID{qos.XCDR1, qos.XCDR2}
+	require.Equal(t, wantR, r.Requested)
 
 	wpfx := prefix(t, "0110592db3ae8634ffe5af7f")
 	w := findEndpoint(t, ss, file, wire.GUID{Prefix: wpfx, Entity: wire.EntityIDFromUint32(0x00000202)})
@@ -237,7 +244,14 @@ func TestGoldenCyclone(t *testing.T) {
 	require.Equal(t, qos.DurabilityService{
 		HistoryKind: qos.KeepAll, HistoryDepth: 1,
 		MaxSamples: qos.LengthUnlimited, MaxInstances: qos.LengthUnlimited, MaxSamplesPerInstance: qos.LengthUnlimited,
-	}, w.Qos.DurabilityService)
+	}, w.Offered.Writer.DurabilityService)
+	wantW := qos.DefaultOffered()
+	wantW.Writer.Durability.Kind = qos.TransientLocal
+	wantW.Writer.DurabilityService.HistoryKind = qos.KeepAll
+	wantW.Writer.Reliability = qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 10 * time.Second}
+	wantW.Writer.History = qos.History{Kind: qos.KeepAll, Depth: -1}
+	wantW.Writer.DataRepresentation.Value = []qos.DataRepresentationID{qos.XCDR1, qos.XCDR2}
+	require.Equal(t, wantW, w.Offered)
 	require.Equal(t, []Param{{ID: wire.PIDCycloneEntityFactory, Value: []byte{1, 0, 0, 0}}}, w.VendorParams)
 	require.True(t, Match(w, r).Matched())
 
@@ -254,12 +268,12 @@ func TestGoldenCyclone(t *testing.T) {
 	require.Equal(t, uint32(7), p7.DomainID)
 	require.Equal(t, []wire.Locator{loc("239.255.0.1:9150")}, p7.MetatrafficMulticastLocators)
 	pf := findParticipant(t, ss, "cyclone_frag.pcapng", prefix(t, "0110b7074107a77735431d77"))
-	require.Equal(t, []byte("DDSPerf:1:26413:vm"), pf.UserData)
+	require.Equal(t, []byte("DDSPerf:1:26413:vm"), pf.Qos.UserData.Value)
 	// A partition and resource limits (ddsperf's KS topics).
 	e := findEndpoint(t, ss, "cyclone_frag.pcapng", wire.GUID{Prefix: prefix(t, "0110b7074107a77735431d77"), Entity: wire.EntityIDFromUint32(0x00000d07)})
-	require.NotEmpty(t, e.Qos.Partition.Name)
-	require.Equal(t, qos.ResourceLimits{MaxSamples: 10000, MaxInstances: -1, MaxSamplesPerInstance: -1}, e.Qos.ResourceLimits)
-	require.Equal(t, qos.History{Kind: qos.KeepAll, Depth: 1}, e.Qos.History)
+	require.NotEmpty(t, e.Requested.Subscriber.Partition.Name)
+	require.Equal(t, qos.ResourceLimits{MaxSamples: 10000, MaxInstances: -1, MaxSamplesPerInstance: -1}, e.Requested.Reader.ResourceLimits)
+	require.Equal(t, qos.History{Kind: qos.KeepAll, Depth: 1}, e.Requested.Reader.History)
 }
 
 func TestGoldenFastDDS(t *testing.T) {
@@ -291,22 +305,29 @@ func TestGoldenFastDDS(t *testing.T) {
 	require.Equal(t, wire.GUID{Prefix: sub, Entity: wire.EntityIDParticipant}, r.ParticipantGUID)
 	require.Equal(t, []wire.Locator{loc("127.0.0.1:7411")}, r.UnicastLocators)
 	require.False(t, r.ExpectsInlineQoS)
-	require.Equal(t, qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 100 * time.Millisecond}, r.Qos.Reliability)
-	require.Equal(t, qos.TransientLocal, r.Qos.Durability.Kind)
-	require.Equal(t, qos.Infinite, r.Qos.Deadline.Period)
-	require.Equal(t, qos.Liveliness{Kind: qos.Automatic, LeaseDuration: qos.Infinite}, r.Qos.Liveliness)
-	require.Equal(t, qos.TypeConsistencyEnforcement{Kind: qos.AllowTypeCoercion, IgnoreSequenceBounds: true, IgnoreStringBounds: true}, r.Qos.TypeConsistency)
-	require.Empty(t, r.Qos.DataRepresentation.Value)
-	require.Empty(t, r.Qos.Partition.Name)
-	require.Nil(t, r.Qos.UserData.Value)
+	require.Equal(t, qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 100 * time.Millisecond}, r.Requested.Reader.Reliability)
+	require.Equal(t, qos.TransientLocal, r.Requested.Reader.Durability.Kind)
+	require.Equal(t, qos.Infinite, r.Requested.Reader.Deadline.Period)
+	require.Equal(t, qos.Liveliness{Kind: qos.Automatic, LeaseDuration: qos.Infinite}, r.Requested.Reader.Liveliness)
+	require.Equal(t, qos.TypeConsistencyEnforcement{Kind: qos.AllowTypeCoercion, IgnoreSequenceBounds: true, IgnoreStringBounds: true}, r.Requested.Reader.TypeConsistencyEnforcement)
+	require.Empty(t, r.Requested.Reader.DataRepresentation.Value)
+	require.Empty(t, r.Requested.Subscriber.Partition.Name)
+	require.Nil(t, r.Requested.Reader.UserData.Value)
 	require.Nil(t, r.TypeInformation)
+	wantR := qos.DefaultRequested()
+	wantR.Reader.Durability.Kind = qos.TransientLocal
+	wantR.Reader.Reliability.Kind = qos.Reliable
+	require.Equal(t, wantR, r.Requested)
 
 	pub := prefix(t, "010f7f019064fe7100000000")
 	w := findEndpoint(t, ss, file, wire.GUID{Prefix: pub, Entity: wire.EntityIDFromUint32(0x00000102)})
 	require.True(t, w.IsWriter())
 	require.Equal(t, uint32(1084), w.TypeMaxSizeSerialized)
 	require.Equal(t, []wire.Locator{loc("127.0.0.1:7413")}, w.UnicastLocators)
-	require.Equal(t, qos.History{Kind: qos.KeepLast, Depth: 1}, w.Qos.History) // not sent: the default
+	require.Equal(t, qos.History{Kind: qos.KeepLast, Depth: 1}, w.Offered.Writer.History) // not sent: the default
+	wantW := qos.DefaultOffered()
+	wantW.Writer.Durability.Kind = qos.TransientLocal
+	require.Equal(t, wantW, w.Offered)
 	require.True(t, Match(w, r).Matched())
 
 	// Disposals: no payload, KEY_HASH and STATUS_INFO inline.

@@ -86,13 +86,17 @@ func (m *matchWaiter) OnUnmatch(wire.GUID, wire.GUID)   {}
 func (m *matchWaiter) OnIncompatible(wire.GUID, *EndpointData, []qos.PolicyID) {
 }
 
-func interopQos(writer bool) EndpointQos {
-	q := DefaultReaderQos()
-	if writer {
-		q = DefaultWriterQos()
-	}
-	q.Reliability = qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 10 * time.Second}
-	q.History = qos.History{Kind: qos.KeepAll}
+func interopWriter() qos.Offered {
+	q := qos.DefaultOffered()
+	q.Writer.Reliability = qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 10 * time.Second}
+	q.Writer.History = qos.History{Kind: qos.KeepAll}
+	return q
+}
+
+func interopReader() qos.Requested {
+	q := qos.DefaultRequested()
+	q.Reader.Reliability = qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 10 * time.Second}
+	q.Reader.History = qos.History{Kind: qos.KeepAll}
 	return q
 }
 
@@ -143,7 +147,7 @@ func testInterop(t *testing.T, peer string, domain, count, keys, payload int) {
 		start := time.Now()
 		w, err := p.NewWriter(EndpointConfig{
 			Topic: "ddsgo_interop", Type: "interop::Sample", Keyed: true,
-			Qos: interopQos(true), Listener: mw,
+			Offered: interopWriter(), Listener: mw,
 		})
 		require.NoError(t, err)
 		select {
@@ -181,7 +185,7 @@ func testInterop(t *testing.T, peer string, domain, count, keys, payload int) {
 		done := make(chan struct{})
 		_, err = p.NewReader(EndpointConfig{
 			Topic: "ddsgo_interop", Type: "interop::Sample", Keyed: true,
-			Qos: interopQos(false),
+			Requested: interopReader(),
 		}, func(s *rtps.Sample) bool {
 			if s.Kind != rtps.Alive || s.KeyOnly {
 				return true
@@ -269,10 +273,10 @@ func TestUDPLoopback(t *testing.T) {
 	require.NoError(t, err)
 	defer func() { require.NoError(t, b.Close()) }()
 	mw := newMatchWaiter()
-	w, err := a.NewWriter(EndpointConfig{Topic: "loop", Type: "T", Qos: interopQos(true), Listener: mw})
+	w, err := a.NewWriter(EndpointConfig{Topic: "loop", Type: "T", Offered: interopWriter(), Listener: mw})
 	require.NoError(t, err)
 	var got sink
-	_, err = b.NewReader(EndpointConfig{Topic: "loop", Type: "T", Qos: interopQos(false)}, got.deliver)
+	_, err = b.NewReader(EndpointConfig{Topic: "loop", Type: "T", Requested: interopReader()}, got.deliver)
 	require.NoError(t, err)
 	select {
 	case <-mw.ch:

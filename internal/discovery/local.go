@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ddsgo/ddsgo/internal/errs"
 	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/qos"
@@ -18,8 +19,10 @@ type EndpointConfig struct {
 	// Keyed says the topic has a key: it selects the entity kind (writer
 	// 0x02 / 0x03, reader 0x07 / 0x04), which peers match on.
 	Keyed bool
-	// Qos is the endpoint's QoS as announced (see WriterQos, ReaderQos).
-	Qos EndpointQos
+	// Offered is a writer's QoS as announced, Requested a reader's; the
+	// other one is ignored.
+	Offered   qos.Offered
+	Requested qos.Requested
 	// TypeInformation is the raw PID_TYPE_INFORMATION to announce, if any.
 	TypeInformation []byte
 	// Listener, if not nil, is told about matches, on the participant's
@@ -72,14 +75,14 @@ type LocalReader struct {
 
 // NewWriter creates a writer: it allocates the entity id (kind 0x02 keyed,
 // 0x03 not), creates the rtps.Writer with the history, reliability and
-// durability of cfg.Qos, announces it in SEDP and matches it with the
+// durability of cfg.Offered, announces it in SEDP and matches it with the
 // readers known.
 func (p *Participant) NewWriter(cfg EndpointConfig) (*LocalWriter, error) {
 	kind := byte(wire.EntityKindWriterNoKey)
 	if cfg.Keyed {
 		kind = wire.EntityKindWriterWithKey
 	}
-	q := &cfg.Qos
+	q := &cfg.Offered.Writer
 	wc := rtps.WriterConfig{
 		Reliable:       q.Reliability.Kind == qos.Reliable,
 		TransientLocal: q.Durability.Kind >= qos.TransientLocal,
@@ -113,7 +116,7 @@ func (p *Participant) NewReader(cfg EndpointConfig, deliver rtps.DeliverFunc) (*
 		kind = wire.EntityKindReaderWithKey
 	}
 	rc := rtps.ReaderConfig{
-		Reliable:      cfg.Qos.Reliability.Kind == qos.Reliable,
+		Reliable:      cfg.Requested.Reader.Reliability.Kind == qos.Reliable,
 		MaxSampleSize: p.cfg.MaxSampleSize,
 	}
 	l, err := p.newLocal(cfg, kind, func(g wire.GUID) (*rtps.Writer, *rtps.Reader) {
@@ -148,8 +151,12 @@ func (p *Participant) newLocal(cfg EndpointConfig, kind byte,
 		VendorID:        p.eng.Vendor(),
 		TopicName:       cfg.Topic,
 		TypeName:        cfg.Type,
-		Qos:             cfg.Qos,
 		TypeInformation: cfg.TypeInformation,
+	}
+	if ed.IsWriter() {
+		ed.Offered = cfg.Offered
+	} else {
+		ed.Requested = cfg.Requested
 	}
 	if err := ed.Check(DefaultLimits()); err != nil {
 		return nil, fmt.Errorf("discovery: endpoint: %w", err)
@@ -198,14 +205,15 @@ func (p *Participant) announceLocal(l *localEndpoint) {
 	}
 }
 
-// updateLocal re-announces l with new QoS and re-evaluates its matches.
-func (p *Participant) updateLocal(l *localEndpoint, q EndpointQos) error {
+// updateLocal re-announces l with the QoS set changes and re-evaluates its
+// matches.
+func (p *Participant) updateLocal(l *localEndpoint, set func(*EndpointData)) error {
 	p.mu.Lock()
 	if l.closed.Load() || p.closed {
 		p.mu.Unlock()
 		return ErrClosed
 	}
-	l.data.Qos = q
+	set(&l.data)
 	self := p.self.endpoints[l.data.GUID]
 	self.data = l.data
 	var fns []func()
@@ -316,8 +324,8 @@ func (w *LocalWriter) Writer() *rtps.Writer { return w.w }
 // Write writes a change (the writer assigns its sequence number; a zero
 // Timestamp means now). When a KEEP_ALL history is full it waits for
 // acknowledgments up to the writer's max_blocking_time, then fails with an
-// error wrapping ErrTimeout and rtps.ErrHistoryFull; or until ctx is done, then
-// it returns ctx's error.
+// error wrapping errs.ErrTimeout (dds.ErrTimeout) and rtps.ErrHistoryFull; or
+// until ctx is done, then it returns ctx's error.
 func (w *LocalWriter) Write(ctx context.Context, c rtps.Change) (wire.SequenceNumber, error) {
 	eng := w.p.eng
 	now := eng.Now()
@@ -336,7 +344,7 @@ func (w *LocalWriter) Write(ctx context.Context, c rtps.Change) (wire.SequenceNu
 		if timer == nil {
 			mbt := w.mbt
 			if mbt <= 0 {
-				return 0, fmt.Errorf("%w: %w", ErrTimeout, err)
+				return 0, historyFull(err)
 			}
 			timer = time.NewTimer(mbt)
 			defer timer.Stop()
@@ -350,7 +358,7 @@ func (w *LocalWriter) Write(ctx context.Context, c rtps.Change) (wire.SequenceNu
 			select {
 			case <-ch:
 			case <-timer.C:
-				return 0, fmt.Errorf("%w: %w", ErrTimeout, err)
+				return 0, historyFull(err)
 			case <-ctx.Done():
 				return 0, fmt.Errorf("discovery: write: %w", ctx.Err())
 			}
@@ -359,19 +367,27 @@ func (w *LocalWriter) Write(ctx context.Context, c rtps.Change) (wire.SequenceNu
 	}
 }
 
+// historyFull is the error of a write that waited max_blocking_time for room.
+func historyFull(err error) error {
+	return errs.Wrap(errs.ErrTimeout, err, "write blocked for max_blocking_time")
+}
+
 // WaitForAcknowledgments waits until every reliable reader matched has
-// acknowledged everything written so far, or ctx ends (ErrTimeout, wrapping
-// ctx's error).
+// acknowledged everything written so far, or ctx ends: then the error wraps
+// ctx.Err() (context.Canceled or context.DeadlineExceeded), never
+// errs.ErrTimeout, since the caller chose the deadline.
 func (w *LocalWriter) WaitForAcknowledgments(ctx context.Context) error {
 	if !w.p.waitAcked(w.w, ctx.Done()) {
-		return fmt.Errorf("%w: %w", ErrTimeout, ctx.Err())
+		return errs.Context(ctx.Err(), "waiting for acknowledgments")
 	}
 	return nil
 }
 
 // UpdateQos changes the QoS announced (the mutable policies) and
 // re-evaluates the matches.
-func (w *LocalWriter) UpdateQos(q EndpointQos) error { return w.p.updateLocal(w.l, q) }
+func (w *LocalWriter) UpdateQos(q qos.Offered) error {
+	return w.p.updateLocal(w.l, func(e *EndpointData) { e.Offered = q })
+}
 
 // Close withdraws the writer (SEDP dispose) and unmatches it, once its
 // reliable readers have acknowledged everything it wrote or
@@ -397,7 +413,9 @@ func (r *LocalReader) Retry() {
 }
 
 // UpdateQos changes the QoS announced and re-evaluates the matches.
-func (r *LocalReader) UpdateQos(q EndpointQos) error { return r.p.updateLocal(r.l, q) }
+func (r *LocalReader) UpdateQos(q qos.Requested) error {
+	return r.p.updateLocal(r.l, func(e *EndpointData) { e.Requested = q })
+}
 
 // Close withdraws the reader (SEDP dispose) and unmatches it.
 func (r *LocalReader) Close() error { return r.p.closeLocal(r.l) }

@@ -95,11 +95,11 @@ func Match(w, r *EndpointData) MatchResult {
 	case w.Keyed() != r.Keyed():
 		return MatchResult{Reason: MismatchKeyed}
 	}
-	res := MatchResult{Incompatible: qos.Compatible(w.Qos.Offered(), r.Qos.Requested())}
+	res := MatchResult{Incompatible: qos.Compatible(w.Offered, r.Requested)}
 	switch {
 	case len(res.Incompatible) > 0:
 		res.Reason = MismatchQos
-	case !qos.PartitionsMatch(w.Qos.Partition.Name, r.Qos.Partition.Name):
+	case !qos.PartitionsMatch(w.Offered.Publisher.Partition.Name, r.Requested.Subscriber.Partition.Name):
 		res.Reason = MismatchPartition
 	}
 	return res

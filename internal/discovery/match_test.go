@@ -14,7 +14,7 @@ func TestMatch(t *testing.T) {
 	writer := func(f func(e *EndpointData)) *EndpointData {
 		e := &EndpointData{
 			GUID:      wire.GUID{Prefix: testPrefix, Entity: wire.EntityIDFromUint32(0x00000102)},
-			TopicName: "T", TypeName: "mod::Type", Qos: DefaultWriterQos(),
+			TopicName: "T", TypeName: "mod::Type", Offered: qos.DefaultOffered(),
 		}
 		if f != nil {
 			f(e)
@@ -24,7 +24,7 @@ func TestMatch(t *testing.T) {
 	reader := func(f func(e *EndpointData)) *EndpointData {
 		e := &EndpointData{
 			GUID:      wire.GUID{Prefix: testPrefix, Entity: wire.EntityIDFromUint32(0x00000207)},
-			TopicName: "T", TypeName: "mod::Type", Qos: DefaultReaderQos(),
+			TopicName: "T", TypeName: "mod::Type", Requested: qos.DefaultRequested(),
 		}
 		if f != nil {
 			f(e)
@@ -50,58 +50,60 @@ func TestMatch(t *testing.T) {
 			reader(func(e *EndpointData) { e.GUID.Entity = wire.EntityIDFromUint32(0x00000204) }), MatchOK, nil,
 		},
 		{
-			"partition", writer(func(e *EndpointData) { e.Qos.Partition.Name = []string{"a"} }),
-			reader(func(e *EndpointData) { e.Qos.Partition.Name = []string{"b"} }), MismatchPartition, nil,
+			"partition", writer(func(e *EndpointData) { e.Offered.Publisher.Partition.Name = []string{"a"} }),
+			reader(func(e *EndpointData) { e.Requested.Subscriber.Partition.Name = []string{"b"} }), MismatchPartition, nil,
 		},
-		{"partition vs default", writer(func(e *EndpointData) { e.Qos.Partition.Name = []string{"a"} }), reader(nil), MismatchPartition, nil},
+		{"partition vs default", writer(func(e *EndpointData) { e.Offered.Publisher.Partition.Name = []string{"a"} }), reader(nil), MismatchPartition, nil},
 		{
-			"partition wildcard", writer(func(e *EndpointData) { e.Qos.Partition.Name = []string{"x", "ab"} }),
-			reader(func(e *EndpointData) { e.Qos.Partition.Name = []string{"a*"} }), MatchOK, nil,
+			"partition wildcard", writer(func(e *EndpointData) { e.Offered.Publisher.Partition.Name = []string{"x", "ab"} }),
+			reader(func(e *EndpointData) { e.Requested.Subscriber.Partition.Name = []string{"a*"} }), MatchOK, nil,
 		},
 		{
-			"best effort writer, reliable reader", writer(func(e *EndpointData) { e.Qos.Reliability.Kind = qos.BestEffort }),
-			reader(func(e *EndpointData) { e.Qos.Reliability.Kind = qos.Reliable }), MismatchQos,
+			"best effort writer, reliable reader", writer(func(e *EndpointData) { e.Offered.Writer.Reliability.Kind = qos.BestEffort }),
+			reader(func(e *EndpointData) { e.Requested.Reader.Reliability.Kind = qos.Reliable }), MismatchQos,
 			[]qos.PolicyID{qos.ReliabilityPolicyID},
 		},
 		{"reliable writer, best-effort reader", writer(nil), reader(nil), MatchOK, nil},
 		{
 			"volatile writer, transient-local reader", writer(nil),
-			reader(func(e *EndpointData) { e.Qos.Durability.Kind = qos.TransientLocal }), MismatchQos,
+			reader(func(e *EndpointData) { e.Requested.Reader.Durability.Kind = qos.TransientLocal }), MismatchQos,
 			[]qos.PolicyID{qos.DurabilityPolicyID},
 		},
 		{
-			"deadline", writer(func(e *EndpointData) { e.Qos.Deadline.Period = 2 * time.Second }),
-			reader(func(e *EndpointData) { e.Qos.Deadline.Period = time.Second }), MismatchQos,
+			"deadline", writer(func(e *EndpointData) { e.Offered.Writer.Deadline.Period = 2 * time.Second }),
+			reader(func(e *EndpointData) { e.Requested.Reader.Deadline.Period = time.Second }), MismatchQos,
 			[]qos.PolicyID{qos.DeadlinePolicyID},
 		},
-		{"ownership", writer(func(e *EndpointData) { e.Qos.Ownership.Kind = qos.Exclusive }), reader(nil), MismatchQos, []qos.PolicyID{qos.OwnershipPolicyID}},
+		{"ownership", writer(func(e *EndpointData) { e.Offered.Writer.Ownership.Kind = qos.Exclusive }), reader(nil), MismatchQos, []qos.PolicyID{qos.OwnershipPolicyID}},
 		{
-			"liveliness lease", writer(func(e *EndpointData) { e.Qos.Liveliness.LeaseDuration = 2 * time.Second }),
-			reader(func(e *EndpointData) { e.Qos.Liveliness.LeaseDuration = time.Second }), MismatchQos,
+			"liveliness lease", writer(func(e *EndpointData) { e.Offered.Writer.Liveliness.LeaseDuration = 2 * time.Second }),
+			reader(func(e *EndpointData) { e.Requested.Reader.Liveliness.LeaseDuration = time.Second }), MismatchQos,
 			[]qos.PolicyID{qos.LivelinessPolicyID},
 		},
 		{
-			"presentation", writer(nil), reader(func(e *EndpointData) { e.Qos.Presentation.CoherentAccess = true }),
+			"presentation", writer(nil), reader(func(e *EndpointData) { e.Requested.Subscriber.Presentation.CoherentAccess = true }),
 			MismatchQos,
 			[]qos.PolicyID{qos.PresentationPolicyID},
 		},
 		{
-			"XCDR2 writer, XCDR1 reader", writer(func(e *EndpointData) { e.Qos.DataRepresentation.Value = []qos.DataRepresentationID{qos.XCDR2} }),
+			"XCDR2 writer, XCDR1 reader", writer(func(e *EndpointData) {
+				e.Offered.Writer.DataRepresentation.Value = []qos.DataRepresentationID{qos.XCDR2}
+			}),
 			reader(nil), MismatchQos,
 			[]qos.PolicyID{qos.DataRepresentationPolicyID},
 		},
 		{
 			"Fast DDS writer, Cyclone reader", writer(nil),
 			reader(func(e *EndpointData) {
-				e.Qos.DataRepresentation.Value = []qos.DataRepresentationID{qos.XCDR1, qos.XCDR2}
+				e.Requested.Reader.DataRepresentation.Value = []qos.DataRepresentationID{qos.XCDR1, qos.XCDR2}
 			}), MatchOK, nil,
 		},
 		{"several, also with other partitions", writer(func(e *EndpointData) {
-			e.Qos.Reliability.Kind = qos.BestEffort
-			e.Qos.Partition.Name = []string{"a"}
+			e.Offered.Writer.Reliability.Kind = qos.BestEffort
+			e.Offered.Publisher.Partition.Name = []string{"a"}
 		}), reader(func(e *EndpointData) {
-			e.Qos.Reliability.Kind = qos.Reliable
-			e.Qos.Durability.Kind = qos.TransientLocal
+			e.Requested.Reader.Reliability.Kind = qos.Reliable
+			e.Requested.Reader.Durability.Kind = qos.TransientLocal
 		}), MismatchQos, []qos.PolicyID{qos.DurabilityPolicyID, qos.ReliabilityPolicyID}},
 	} {
 		got := Match(tc.w, tc.r)

@@ -2,12 +2,14 @@ package discovery
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
 	"github.com/ddsgo/ddsgo/internal/wire"
+	"github.com/ddsgo/ddsgo/qos"
 )
 
 // DefaultLeaseDuration is the participant lease duration of a participant
@@ -71,8 +73,10 @@ type ParticipantData struct {
 	// BuiltinEndpointQoS is PID_BUILTIN_ENDPOINT_QOS (bit 0: best-effort
 	// participant message reader); written when not zero.
 	BuiltinEndpointQoS uint32
-	UserData           []byte
-	EntityName         string
+	// Qos is the participant's QoS as announced: USER_DATA (written when not
+	// empty); ENTITY_FACTORY is local and decodes as its default.
+	Qos        qos.DomainParticipantQos
+	EntityName string
 	// Properties is PID_PROPERTY_LIST, written when it holds a property or
 	// HasBinary is set.
 	Properties wire.PropertyList
@@ -140,7 +144,7 @@ func (p *ParticipantData) appendList(b []byte) ([]byte, error) {
 	if p.BuiltinEndpointQoS != 0 {
 		w.PutUint32(wire.PIDBuiltinEndpointQoS, p.BuiltinEndpointQoS)
 	}
-	w.PutDuration(wire.PIDParticipantLeaseDuration, dur(p.LeaseDuration))
+	w.PutDuration(wire.PIDParticipantLeaseDuration, wire.DurationFromStd(p.LeaseDuration))
 	for _, l := range p.MetatrafficUnicastLocators {
 		w.PutLocator(wire.PIDMetatrafficUnicastLocator, l)
 	}
@@ -159,9 +163,7 @@ func (p *ParticipantData) appendList(b []byte) ([]byte, error) {
 	if p.ManualLivelinessCount != 0 {
 		w.PutUint32(wire.PIDParticipantManualLivelinessCount, uint32(p.ManualLivelinessCount))
 	}
-	if len(p.UserData) > 0 {
-		w.PutOctets(wire.PIDUserData, p.UserData)
-	}
+	putQos(&w, &p.Qos)
 	if p.EntityName != "" {
 		w.PutString(wire.PIDEntityName, p.EntityName)
 	}
@@ -192,7 +194,7 @@ func (d *Decoder) ParticipantData(payload []byte) (ParticipantData, error) {
 	if err != nil {
 		return ParticipantData{}, err
 	}
-	p := ParticipantData{LeaseDuration: DefaultLeaseDuration}
+	p := ParticipantData{LeaseDuration: DefaultLeaseDuration, Qos: qos.DefaultDomainParticipantQos()}
 	var haveGUID, haveKey bool
 	var key wire.KeyHash
 	for par, ok := l.r.Next(); ok; par, ok = l.r.Next() {
@@ -217,6 +219,9 @@ func (l *plist) participantParam(p *ParticipantData, par wire.Parameter, haveGUI
 	if ok, err := l.common(par, &p.ProtocolVersion, &p.VendorID, &p.VendorParams); ok {
 		return err
 	}
+	if ok, err := qosParam(l, &p.Qos, par); ok {
+		return err
+	}
 	var err error
 	switch par.ID {
 	case wire.PIDParticipantGUID:
@@ -224,11 +229,8 @@ func (l *plist) participantParam(p *ParticipantData, par wire.Parameter, haveGUI
 		g, err = l.guid(par)
 		p.GUIDPrefix, *haveGUID = g.Prefix, true
 	case wire.PIDKeyHash:
-		*key, _, err = wire.ParseKeyHash(par.Value)
+		*key, err = l.keyHash(par)
 		*haveKey = err == nil
-		if err != nil {
-			err = l.err(par.ID, err)
-		}
 	case wire.PIDDomainID:
 		p.DomainID, err = l.u32(par)
 		p.HasDomainID = err == nil
@@ -245,13 +247,7 @@ func (l *plist) participantParam(p *ParticipantData, par wire.Parameter, haveGUI
 	case wire.PIDMetatrafficMulticastLocator:
 		p.MetatrafficMulticastLocators, err = l.locator(p.MetatrafficMulticastLocators, par)
 	case wire.PIDParticipantLeaseDuration:
-		var v wire.Duration
-		if v, _, err = wire.ParseDuration(par.Value, par.BigEndian); err == nil {
-			p.LeaseDuration, err = fromWire(v)
-		}
-		if err != nil {
-			err = l.err(par.ID, err)
-		}
+		p.LeaseDuration, err = l.lease(par)
 	case wire.PIDParticipantManualLivelinessCount:
 		var v uint32
 		v, err = l.u32(par)
@@ -260,8 +256,6 @@ func (l *plist) participantParam(p *ParticipantData, par wire.Parameter, haveGUI
 		p.BuiltinEndpoints, err = l.u32(par)
 	case wire.PIDBuiltinEndpointQoS:
 		p.BuiltinEndpointQoS, err = l.u32(par)
-	case wire.PIDUserData:
-		p.UserData, err = l.octets(par)
 	case wire.PIDEntityName:
 		p.EntityName, err = l.str(par)
 	case wire.PIDPropertyList:
@@ -269,6 +263,27 @@ func (l *plist) participantParam(p *ParticipantData, par wire.Parameter, haveGUI
 	default: // unknown or not used: skipped
 	}
 	return err
+}
+
+// keyHash decodes PID_KEY_HASH.
+func (l *plist) keyHash(par wire.Parameter) (wire.KeyHash, error) {
+	k, _, err := wire.ParseKeyHash(par.Value)
+	if err != nil {
+		return k, l.err(par.ID, err)
+	}
+	return k, nil
+}
+
+// lease decodes PID_PARTICIPANT_LEASE_DURATION.
+func (l *plist) lease(par wire.Parameter) (time.Duration, error) {
+	v, _, err := wire.ParseDuration(par.Value, par.BigEndian)
+	if err == nil {
+		var d time.Duration
+		if d, err = leaseFromWire(v); err == nil {
+			return d, nil
+		}
+	}
+	return 0, l.err(par.ID, err)
 }
 
 // properties decodes PID_PROPERTY_LIST within the limits.
@@ -294,4 +309,17 @@ func (l *plist) properties(par wire.Parameter) (wire.PropertyList, error) {
 		}
 	}
 	return pl, nil
+}
+
+// leaseFromWire converts a lease duration. Negative ones are invalid;
+// 2^31-1 seconds and more are infinite, as DurationFromStd writes them.
+func leaseFromWire(d wire.Duration) (time.Duration, error) {
+	if d.Seconds < 0 {
+		return 0, fmt.Errorf("negative duration %ds: %w", d.Seconds, ErrInvalid)
+	}
+	v := d.Std()
+	if d.Seconds == math.MaxInt32 || v >= math.MaxInt32*time.Second {
+		return qos.Infinite, nil
+	}
+	return v, nil
 }

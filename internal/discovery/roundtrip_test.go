@@ -34,7 +34,7 @@ func testParticipant() ParticipantData {
 			wire.BuiltinSubscriptionsAnnouncer | wire.BuiltinSubscriptionsDetector |
 			wire.BuiltinParticipantMessageWriter | wire.BuiltinParticipantMessageReader,
 		BuiltinEndpointQoS: 1,
-		UserData:           []byte("hello"),
+		Qos:                participantQos([]byte("hello")),
 		EntityName:         "ddsgo participant",
 		Properties:         wire.PropertyList{Properties: ProcessProperties()},
 	}
@@ -67,7 +67,7 @@ func testWriter() EndpointData {
 		VendorID:              wire.VendorDDSGo,
 		TopicName:             "InteropTopic",
 		TypeName:              "interop::Sample",
-		Qos:                   WriterQos(w, p, qos.TopicData{Value: []byte("topic")}),
+		Offered:               qos.Offered{Writer: w, Publisher: p, TopicData: qos.TopicData{Value: []byte("topic")}},
 		UnicastLocators:       []wire.Locator{loc("127.0.0.1:7411")},
 		MulticastLocators:     []wire.Locator{loc("239.255.0.1:7401")},
 		TypeInformation:       []byte{0xde, 0xad, 0xbe, 0xef},
@@ -93,7 +93,7 @@ func testReader() EndpointData {
 		VendorID:         wire.VendorDDSGo,
 		TopicName:        "InteropTopic",
 		TypeName:         "interop::Sample",
-		Qos:              ReaderQos(r, s, qos.TopicData{}),
+		Requested:        qos.Requested{Reader: r, Subscriber: s},
 		ExpectsInlineQoS: true,
 		ContentFilter: &wire.ContentFilterProperty{
 			ContentFilteredTopicName: "Filtered", RelatedTopicName: "InteropTopic",
@@ -139,8 +139,8 @@ func TestRoundTrip(t *testing.T) {
 
 	// Minimal data: absent policies take the defaults of the endpoint kind.
 	for _, e := range []EndpointData{
-		{GUID: wire.GUID{Prefix: testPrefix, Entity: wire.EntityIDFromUint32(0x00000303)}, TopicName: "t", TypeName: "T", Qos: DefaultWriterQos()},
-		{GUID: wire.GUID{Prefix: testPrefix, Entity: wire.EntityIDFromUint32(0x00000404)}, TopicName: "t", TypeName: "T", Qos: DefaultReaderQos()},
+		{GUID: wire.GUID{Prefix: testPrefix, Entity: wire.EntityIDFromUint32(0x00000303)}, TopicName: "t", TypeName: "T", Offered: qos.DefaultOffered()},
+		{GUID: wire.GUID{Prefix: testPrefix, Entity: wire.EntityIDFromUint32(0x00000404)}, TopicName: "t", TypeName: "T", Requested: qos.DefaultRequested()},
 	} {
 		got, err := ParseEndpointData(e.Append(nil))
 		require.NoError(t, err)
@@ -163,11 +163,13 @@ func TestDefaultsWhenAbsent(t *testing.T) {
 		w.PutString(wire.PIDTypeName, "T")
 		e, err := ParseEndpointData(mustFinish(t, &w))
 		require.NoError(t, err)
-		require.Equal(t, tc.want, e.Qos.Reliability.Kind)
-		require.Equal(t, qos.DefaultMaxBlockingTime, e.Qos.Reliability.MaxBlockingTime)
-		require.Equal(t, qos.History{Kind: qos.KeepLast, Depth: 1}, e.Qos.History)
-		require.Equal(t, qos.Volatile, e.Qos.Durability.Kind)
-		require.Equal(t, qos.Infinite, e.Qos.Deadline.Period)
+		if e.IsWriter() {
+			require.Equal(t, qos.DefaultOffered(), e.Offered)
+			require.Equal(t, tc.want, e.Offered.Writer.Reliability.Kind)
+		} else {
+			require.Equal(t, qos.DefaultRequested(), e.Requested)
+			require.Equal(t, tc.want, e.Requested.Reader.Reliability.Kind)
+		}
 	}
 	w := newWriter(nil)
 	w.PutGUID(wire.PIDParticipantGUID, wire.GUID{Prefix: testPrefix, Entity: wire.EntityIDParticipant})
@@ -199,15 +201,15 @@ func TestBigEndian(t *testing.T) {
 	w.PutKeyHash(KeyHash(g))
 	w.PutString(wire.PIDTopicName, "t")
 	w.PutString(wire.PIDTypeName, "T")
-	w.Put(wire.Reliability{Kind: wire.ReliabilityBestEffort})
-	w.Put(wire.History{Kind: wire.HistoryKeepLast, Depth: 4})
+	w.PutRaw(wire.PIDReliability, []byte{0, 0, 0, 1}) // kind only, BEST_EFFORT
+	w.PutRaw(wire.PIDHistory, []byte{0, 0, 0, 0, 0, 0, 0, 4})
 	b, err = w.Finish()
 	require.NoError(t, err)
 	e, err := ParseEndpointData(b)
 	require.NoError(t, err)
 	require.Equal(t, g, e.GUID)
-	require.Equal(t, qos.Reliability{Kind: qos.BestEffort}, e.Qos.Reliability)
-	require.Equal(t, int32(4), e.Qos.History.Depth)
+	require.Equal(t, qos.Reliability{Kind: qos.BestEffort}, e.Offered.Writer.Reliability)
+	require.Equal(t, int32(4), e.Offered.Writer.History.Depth)
 }
 
 func TestDecodeErrors(t *testing.T) {
@@ -237,20 +239,24 @@ func TestDecodeErrors(t *testing.T) {
 		}), wire.ErrMustUnderstand},
 		"reliability kind": {plBytes(func(w *wire.ParamWriter) {
 			w.PutGUID(wire.PIDEndpointGUID, good.GUID)
-			w.Put(wire.Reliability{Kind: 3})
+			w.PutRaw(wire.PIDReliability, []byte{3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
 		}), ErrInvalid},
 		"durability kind": {plBytes(func(w *wire.ParamWriter) {
 			w.PutGUID(wire.PIDEndpointGUID, good.GUID)
-			w.Put(wire.Durability{Kind: 4})
+			w.PutRaw(wire.PIDDurability, []byte{4, 0, 0, 0})
 		}), ErrInvalid},
 		"negative duration": {plBytes(func(w *wire.ParamWriter) {
 			w.PutGUID(wire.PIDEndpointGUID, good.GUID)
-			w.Put(wire.Deadline{Period: wire.Duration{Seconds: -5}})
+			w.PutRaw(wire.PIDDeadline, []byte{0xfb, 0xff, 0xff, 0xff, 0, 0, 0, 0})
 		}), ErrInvalid},
 		"short history": {plBytes(func(w *wire.ParamWriter) {
 			w.PutGUID(wire.PIDEndpointGUID, good.GUID)
 			w.PutRaw(wire.PIDHistory, []byte{1, 0, 0, 0})
-		}), wire.ErrTruncated},
+		}), ErrInvalid}, // a policy value is the qos table's: malformed, not a truncated list
+		"too many partitions": {plBytes(func(w *wire.ParamWriter) {
+			w.PutGUID(wire.PIDEndpointGUID, good.GUID)
+			w.PutRaw(wire.PIDPartition, append([]byte{65, 0, 0, 0}, make([]byte, 65*4)...))
+		}), ErrLimit},
 	} {
 		_, err := ParseEndpointData(tc.payload)
 		require.ErrorIs(t, err, tc.is, name)
@@ -333,9 +339,9 @@ func TestLimits(t *testing.T) {
 func TestCheck(t *testing.T) {
 	p := testParticipant()
 	require.NoError(t, p.Check(Limits{}))
-	p.UserData = make([]byte, 70000)
+	p.Qos.UserData.Value = make([]byte, 70000)
 	require.Error(t, p.Check(Limits{MaxDataLen: -1}))
-	p.UserData = make([]byte, 20000)
+	p.Qos.UserData.Value = make([]byte, 20000)
 	require.ErrorIs(t, p.Check(Limits{}), ErrLimit)
 	require.NoError(t, p.Check(Limits{MaxDataLen: -1}))
 
@@ -344,7 +350,7 @@ func TestCheck(t *testing.T) {
 	e.GUID.Entity = wire.EntityIDParticipant
 	require.ErrorIs(t, e.Check(Limits{}), ErrInvalid)
 	e = testReader()
-	e.Qos.Partition.Name = make([]string, 100)
+	e.Requested.Subscriber.Partition.Name = make([]string, 100)
 	require.ErrorIs(t, e.Check(Limits{}), ErrLimit)
 }
 
@@ -425,14 +431,23 @@ func TestDurationJustBelowInfinite(t *testing.T) {
 		{Seconds: 2147483647, Fraction: 0},
 		wire.DurationInfinite,
 	} {
-		v, err := fromWire(d)
-		require.NoError(t, err)
+		v := decodeDeadline(t, d.Append(nil, false))
 		require.Equal(t, qos.Infinite, v, "%+v", d)
-		back, err := fromWire(dur(v))
-		require.NoError(t, err)
+		back := decodeDeadline(t, wire.DurationFromStd(v).Append(nil, false))
 		require.Equal(t, v, back)
+		lease, err := leaseFromWire(d)
+		require.NoError(t, err)
+		require.Equal(t, qos.Infinite, lease)
 	}
-	v, err := fromWire(wire.Duration{Seconds: 2147483646})
+	require.Equal(t, 2147483646*time.Second, decodeDeadline(t, wire.Duration{Seconds: 2147483646}.Append(nil, false)))
+}
+
+// decodeDeadline decodes a DEADLINE value with the qos table.
+func decodeDeadline(t *testing.T, v []byte) time.Duration {
+	t.Helper()
+	o := qos.DefaultOffered()
+	ok, err := qos.DecodePolicy(&o, uint16(wire.PIDDeadline), v, false, qos.WireLimits{})
+	require.True(t, ok)
 	require.NoError(t, err)
-	require.Equal(t, 2147483646*time.Second, v)
+	return o.Writer.Deadline.Period
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/internal/transport"
 	"github.com/ddsgo/ddsgo/internal/wire"
+	"github.com/ddsgo/ddsgo/qos"
 	rtpsconfig "github.com/ddsgo/ddsgo/rtps"
 )
 
@@ -29,11 +30,6 @@ const (
 
 // ErrClosed is returned by the methods of a closed Participant or endpoint.
 var ErrClosed = errors.New("discovery: closed")
-
-// ErrTimeout is wrapped by the error of LocalWriter.Write when the history
-// stays full for the writer's max_blocking_time, and returned by
-// WaitForAcknowledgments when its context ends first.
-var ErrTimeout = errors.New("discovery: timeout")
 
 // Config configures a [Participant]. Zero values select the documented
 // defaults; NewParticipant copies it.
@@ -193,7 +189,7 @@ func NewParticipant(cfg Config) (*Participant, error) {
 		MetatrafficMulticastLocators: tr.MetatrafficMulticastLocators(),
 		LeaseDuration:                cfg.LeaseDuration,
 		BuiltinEndpoints:             builtinEndpoints,
-		UserData:                     cfg.UserData,
+		Qos:                          participantQos(cfg.UserData),
 		EntityName:                   cfg.Name,
 		Properties:                   wire.PropertyList{Properties: ProcessProperties()},
 	}
@@ -348,9 +344,7 @@ func (p *Participant) checkLeases(now time.Time) time.Time {
 	}
 	p.mu.Unlock()
 	for _, prefix := range expired {
-		if p.removeParticipant(prefix, &p.ctr.leaseExpired) {
-			p.log.Debug("discovery: participant lease expired", "participant", prefix)
-		}
+		p.removeParticipant(prefix, &p.ctr.leaseExpired, "lease")
 	}
 	return next
 }
@@ -418,4 +412,11 @@ func (d *dispatcher) stop() {
 	for _, fn := range q {
 		fn()
 	}
+}
+
+// participantQos is the QoS a participant with USER_DATA ud announces.
+func participantQos(ud []byte) qos.DomainParticipantQos {
+	q := qos.DefaultDomainParticipantQos()
+	q.UserData.Value = ud
+	return q
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ddsgo/ddsgo/internal/errs"
 	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/internal/transport"
 	"github.com/ddsgo/ddsgo/internal/transport/memnet"
@@ -97,13 +98,17 @@ func testPayload(seq uint64) []byte {
 	return b
 }
 
-func reliableQos(writer bool) EndpointQos {
-	q := DefaultReaderQos()
-	if writer {
-		q = DefaultWriterQos()
-	}
-	q.Reliability = qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: time.Second}
-	q.History = qos.History{Kind: qos.KeepAll}
+func reliableWriter() qos.Offered {
+	q := qos.DefaultOffered()
+	q.Writer.Reliability = qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: time.Second}
+	q.Writer.History = qos.History{Kind: qos.KeepAll}
+	return q
+}
+
+func reliableReader() qos.Requested {
+	q := qos.DefaultRequested()
+	q.Reader.Reliability = qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: time.Second}
+	q.Reader.History = qos.History{Kind: qos.KeepAll}
 	return q
 }
 
@@ -149,10 +154,10 @@ func TestTwoParticipantsReliable(t *testing.T) {
 		require.Equal(t, b.GUIDPrefix(), a.Participants()[0].GUIDPrefix)
 
 		wev, rev := newEvents(), newEvents()
-		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Keyed: true, Qos: reliableQos(true), Listener: wev})
+		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Keyed: true, Offered: reliableWriter(), Listener: wev})
 		require.NoError(t, err)
 		var got sink
-		r, err := b.NewReader(EndpointConfig{Topic: "t", Type: "T", Keyed: true, Qos: reliableQos(false), Listener: rev}, got.deliver)
+		r, err := b.NewReader(EndpointConfig{Topic: "t", Type: "T", Keyed: true, Requested: reliableReader(), Listener: rev}, got.deliver)
 		require.NoError(t, err)
 		waitFor(t, 2*time.Second, func() bool { return wev.count() == 1 && rev.count() == 1 })
 		require.True(t, wev.has(r.GUID()))
@@ -189,9 +194,9 @@ func TestLocalMatch(t *testing.T) {
 		defer func() { require.NoError(t, a.Close()) }()
 		var got sink
 		rev := newEvents()
-		_, err = a.NewReader(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(false), Listener: rev}, got.deliver)
+		_, err = a.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader(), Listener: rev}, got.deliver)
 		require.NoError(t, err)
-		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(true)})
+		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: reliableWriter()})
 		require.NoError(t, err)
 		waitFor(t, time.Second, func() bool { return rev.count() == 1 && w.Writer().MatchedReaders() == 1 })
 		for i := range 20 {
@@ -222,9 +227,9 @@ func TestLeaseExpiry(t *testing.T) {
 				down <- d
 			}
 		})
-		_, err = a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(true), Listener: wev})
+		_, err = a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: reliableWriter(), Listener: wev})
 		require.NoError(t, err)
-		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(false)}, func(*rtps.Sample) bool { return true })
+		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader()}, func(*rtps.Sample) bool { return true })
 		require.NoError(t, err)
 		waitFor(t, 2*time.Second, func() bool { return wev.count() == 1 })
 
@@ -319,7 +324,7 @@ func TestBogusEndpoints(t *testing.T) {
 
 		const bogus = 2000
 		for i := range bogus {
-			_, err := b.NewWriter(EndpointConfig{Topic: "flood", Type: "T", Qos: reliableQos(true)})
+			_, err := b.NewWriter(EndpointConfig{Topic: "flood", Type: "T", Offered: reliableWriter()})
 			require.NoError(t, err, i)
 		}
 		waitFor(t, 20*time.Second, func() bool { return a.Stats().EndpointsLimited >= bogus-50 })
@@ -347,11 +352,11 @@ func TestLossyDiscovery(t *testing.T) {
 		b, _ := memParticipant(t, n, "b", "10.0.0.2", func(c *Config) { c.LeaseDuration = 2 * time.Second })
 
 		wev := newEvents()
-		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(true), Listener: wev})
+		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: reliableWriter(), Listener: wev})
 		require.NoError(t, err)
 		var got sink
 		rev := newEvents()
-		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(false), Listener: rev}, got.deliver)
+		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader(), Listener: rev}, got.deliver)
 		require.NoError(t, err)
 		waitFor(t, 10*time.Second, func() bool { return wev.count() == 1 && rev.count() == 1 })
 
@@ -413,11 +418,11 @@ func TestCloseLingers(t *testing.T) {
 
 		var got sink
 		rev := newEvents()
-		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(false), Listener: rev}, got.deliver)
+		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader(), Listener: rev}, got.deliver)
 		require.NoError(t, err)
 		for round, count := range []int{50, 50} {
 			wev := newEvents()
-			w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Qos: reliableQos(true), Listener: wev})
+			w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: reliableWriter(), Listener: wev})
 			require.NoError(t, err)
 			waitFor(t, 10*time.Second, func() bool { return wev.count() == 1 })
 			for i := range count {
@@ -441,5 +446,44 @@ func TestCloseLingers(t *testing.T) {
 				require.Equal(t, DefaultWriterLinger, took)
 			}
 		}
+	})
+}
+
+// TestWriterTimeouts: a write that waits max_blocking_time for room is a
+// Timeout; a wait for acknowledgments that the caller's context ends is the
+// context's error, never a Timeout.
+func TestWriterTimeouts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n, err := memnet.New(memnet.Config{Seed: 5})
+		require.NoError(t, err)
+		defer n.Close()
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
+		defer func() { require.NoError(t, a.Close()) }()
+		// The reader refuses every sample, so nothing is ever acknowledged.
+		_, err = a.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader()},
+			func(*rtps.Sample) bool { return false })
+		require.NoError(t, err)
+		wq := reliableWriter()
+		wq.Writer.Reliability.MaxBlockingTime = 0 // no wait: a refusing reader keeps the engine busy in no time
+		wq.Writer.ResourceLimits = qos.ResourceLimits{MaxSamples: 1, MaxInstances: 1, MaxSamplesPerInstance: 1}
+		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: wq})
+		require.NoError(t, err)
+		waitFor(t, time.Second, func() bool { return w.Writer().MatchedReaders() == 1 })
+		_, err = w.Write(context.Background(), rtps.Change{Payload: testPayload(1)})
+		require.NoError(t, err)
+		_, err = w.Write(context.Background(), rtps.Change{Payload: testPayload(2)})
+		require.ErrorIs(t, err, errs.ErrTimeout)
+		require.ErrorIs(t, err, rtps.ErrHistoryFull)
+
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		err = w.WaitForAcknowledgments(ctx)
+		require.ErrorIs(t, err, context.Canceled)
+		require.NotErrorIs(t, err, errs.ErrTimeout)
+		ctx, cancel = context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
+		defer cancel()
+		err = w.WaitForAcknowledgments(ctx)
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		require.NotErrorIs(t, err, errs.ErrTimeout)
 	})
 }

@@ -95,6 +95,7 @@ func (p *Participant) addRemoteEndpoint(ed EndpointData) {
 		return
 	}
 	re := rp.endpoints[ed.GUID]
+	p.logEndpoint(&ed, re == nil)
 	if re == nil {
 		if err := p.limits.CheckEndpoints(len(rp.endpoints)); err != nil {
 			p.mu.Unlock()
@@ -132,6 +133,7 @@ func (p *Participant) removeRemoteEndpoint(g wire.GUID) {
 func (p *Participant) unmatchAll(g wire.GUID, fns []func()) []func() {
 	for _, l := range p.locals {
 		if _, ok := l.matched[g]; ok {
+			p.logGone(&l.data, g)
 			fns = p.disconnect(l, g, fns)
 		}
 	}
@@ -152,18 +154,19 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 		res = Match(&re.data, &l.data)
 	}
 	_, was := l.matched[re.data.GUID]
+	p.logDecision(&l.data, &re.data, res, was)
 	switch {
 	case res.Matched() && !was:
 		uni, multi := re.data.Locators(&rp.data)
 		if l.w != nil {
 			p.eng.MatchReader(l.w, rtps.ReaderProxyInfo{
-				GUID: re.data.GUID, Reliable: re.data.Qos.Reliability.Kind == qos.Reliable,
-				Volatile:         re.data.Qos.Durability.Kind == qos.Volatile,
+				GUID: re.data.GUID, Reliable: re.data.Requested.Reader.Reliability.Kind == qos.Reliable,
+				Volatile:         re.data.Requested.Reader.Durability.Kind == qos.Volatile,
 				ExpectsInlineQoS: re.data.ExpectsInlineQoS, Unicast: uni, Multicast: multi,
 			})
 		} else {
 			p.eng.MatchWriter(l.r, rtps.WriterProxyInfo{
-				GUID: re.data.GUID, Reliable: re.data.Qos.Reliability.Kind == qos.Reliable,
+				GUID: re.data.GUID, Reliable: re.data.Offered.Writer.Reliability.Kind == qos.Reliable,
 				Vendor: rp.vendor, Unicast: uni, Multicast: multi,
 			})
 		}

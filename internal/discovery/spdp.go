@@ -88,7 +88,7 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 		return
 	} else if gone {
 		if x.GUID.Prefix == src {
-			p.removeParticipant(src, &p.ctr.disposed)
+			p.removeParticipant(src, &p.ctr.disposed, "dispose")
 		}
 		return
 	}
@@ -148,7 +148,7 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 	}
 	p.disp.post(fns...) // under p.mu: events reach listeners in order
 	p.mu.Unlock()
-	p.log.Debug("discovery: participant discovered", "participant", src, "vendor", pd.VendorID)
+	p.logParticipant(&pd)
 	p.lease.Schedule(now.Add(pd.LeaseDuration))
 }
 
@@ -157,7 +157,7 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 // from ours. It counts the removal in reason, under the same lock, so
 // that whoever sees the participant gone also sees why. It reports
 // whether the participant was known.
-func (p *Participant) removeParticipant(prefix wire.GuidPrefix, reason *atomic.Uint64) bool {
+func (p *Participant) removeParticipant(prefix wire.GuidPrefix, reason *atomic.Uint64, why string) bool {
 	p.mu.Lock()
 	rp := p.remotes[prefix]
 	if rp == nil {
@@ -180,7 +180,7 @@ func (p *Participant) removeParticipant(prefix wire.GuidPrefix, reason *atomic.U
 	}
 	p.disp.post(fns...) // under p.mu: events reach listeners in order
 	p.mu.Unlock()
-	p.log.Debug("discovery: participant removed", "participant", prefix)
+	p.logParticipantLost(&pd, why)
 	return true
 }
 

@@ -11,8 +11,8 @@ import (
 func ExampleParameterReader() {
 	w := wire.NewParamWriter(nil, false)
 	w.PutString(wire.PIDTopicName, "Square")
-	w.Put(wire.Reliability{Kind: wire.ReliabilityReliable, MaxBlockingTime: wire.Duration{Seconds: 1}})
-	w.Put(wire.History{Kind: wire.HistoryKeepLast, Depth: 5})
+	w.PutUint32(wire.PIDDomainID, 7)
+	w.PutDuration(wire.PIDParticipantLeaseDuration, wire.Duration{Seconds: 20})
 	w.PutRaw(0x8019, []byte{0, 0, 32, 0}) // Cyclone's receive buffer size
 	list, err := w.Finish()
 	if err != nil {
@@ -25,12 +25,12 @@ func ExampleParameterReader() {
 		case wire.PIDTopicName:
 			s, _, err := wire.ParseString(p.Value, p.BigEndian)
 			fmt.Println("topic", s, err)
-		case wire.PIDReliability:
-			rel, _, err := wire.ParseReliability(p.Value, p.BigEndian)
-			fmt.Println("reliability", rel.Kind, rel.MaxBlockingTime.Seconds, err)
-		case wire.PIDHistory:
-			h, _, err := wire.ParseHistory(p.Value, p.BigEndian)
-			fmt.Println("history", h.Kind, h.Depth, err)
+		case wire.PIDDomainID:
+			d, _, err := wire.ParseUint32(p.Value, p.BigEndian)
+			fmt.Println("domain", d, err)
+		case wire.PIDParticipantLeaseDuration:
+			d, _, err := wire.ParseDuration(p.Value, p.BigEndian)
+			fmt.Println("lease", d.Std(), err)
 		default:
 			// 0x8019 means something only from Cyclone DDS.
 			fmt.Println(p.ID, "known:", p.ID.Known(wire.VendorFastDDS))
@@ -39,8 +39,8 @@ func ExampleParameterReader() {
 	fmt.Println(r.Err(), r.HasSentinel(), r.Len() == len(list))
 	// Output:
 	// topic Square <nil>
-	// reliability 2 1 <nil>
-	// history 0 5 <nil>
+	// domain 7 <nil>
+	// lease 20s <nil>
 	// PID(0x8019) known: false
 	// <nil> true true
 }

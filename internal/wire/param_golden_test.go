@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ddsgo/ddsgo/internal/golden"
+	"github.com/ddsgo/ddsgo/qos"
 )
 
 // plist is one ParameterList found in a capture.
@@ -99,6 +100,12 @@ func TestParamGolden(t *testing.T) {
 	for _, l := range lists {
 		for _, p := range l.params {
 			key := fmt.Sprintf("%s/%s", l.vendor, p.ID)
+			if e, isQos, err := decodePolicy(p); isQos {
+				require.NoError(t, err, "%s: %s value %x", l.file, key, p.Value)
+				requirePolicyRoundTrip(t, p, e)
+				seen[key]++
+				continue
+			}
 			c, ok := codecFor(p.ID, l.vendor)
 			if !ok {
 				require.True(t, p.ID.IsVendorSpecific(), "%s: no codec for standard %s", l.file, p.ID)
@@ -226,11 +233,11 @@ func TestParamGoldenCyclone(t *testing.T) {
 	}{{EntityIDSEDPSubscriptionsWriter, EntityKindReaderWithKey}, {EntityIDSEDPPublicationsWriter, EntityKindWriterWithKey}} {
 		sedp := find(t, lists, file, tc.writer, false, PIDTopicName, stringIs("InteropTopic"))
 		require.Equal(t, "interop::Sample", mustGet(t, sedp, PIDTypeName, ParseString))
-		require.Equal(t, Durability{Kind: DurabilityTransientLocal}, mustGet(t, sedp, PIDDurability, ParseDurability))
-		require.Equal(t, ReliabilityReliable, mustGet(t, sedp, PIDReliability, ParseReliability).Kind)
-		require.Equal(t, History{Kind: HistoryKeepAll, Depth: -1}, mustGet(t, sedp, PIDHistory, ParseHistory))
-		require.Equal(t, []DataRepresentationID{DataRepresentationXCDR, DataRepresentationXCDR2},
-			mustGet(t, sedp, PIDDataRepresentation, ParseDataRepresentation).Values)
+		require.Equal(t, qos.TransientLocal, mustPolicies(t, sedp, PIDDurability).o.Writer.Durability.Kind)
+		require.Equal(t, qos.Reliable, mustPolicies(t, sedp, PIDReliability).r.Reader.Reliability.Kind)
+		require.Equal(t, qos.History{Kind: qos.KeepAll, Depth: -1}, mustPolicies(t, sedp, PIDHistory).o.Writer.History)
+		require.Equal(t, []qos.DataRepresentationID{qos.XCDR1, qos.XCDR2},
+			mustPolicies(t, sedp, PIDDataRepresentation).r.Reader.DataRepresentation.Value)
 		g := mustGet(t, sedp, PIDEndpointGUID, noOrder(ParseGUID))
 		require.Equal(t, tc.kind, g.Entity.Kind)
 		ti, ok := sedp.get(PIDTypeInformation)
@@ -239,8 +246,8 @@ func TestParamGoldenCyclone(t *testing.T) {
 		require.Equal(t, uint32(1), mustGet(t, sedp, PIDCycloneEntityFactory, ParseUint32))
 	}
 	pub := find(t, lists, file, EntityIDSEDPPublicationsWriter, false, PIDTopicName, stringIs("InteropTopic"))
-	require.Equal(t, DurabilityService{HistoryKind: HistoryKeepAll, HistoryDepth: 1, MaxSamples: -1, MaxInstances: -1, MaxSamplesPerInstance: -1},
-		mustGet(t, pub, PIDDurabilityService, ParseDurabilityService))
+	require.Equal(t, qos.DurabilityService{HistoryKind: qos.KeepAll, HistoryDepth: 1, MaxSamples: -1, MaxInstances: -1, MaxSamplesPerInstance: -1},
+		mustPolicies(t, pub, PIDDurabilityService).o.Writer.DurabilityService)
 
 	// Disposal of the reader: inline STATUS_INFO, key-only payload.
 	dispose := find(t, lists, file, EntityIDSEDPSubscriptionsWriter, true, PIDStatusInfo, nil)
@@ -281,10 +288,10 @@ func TestParamGoldenFastDDS(t *testing.T) {
 	eg := mustGet(t, w, PIDEndpointGUID, noOrder(ParseGUID))
 	kh := mustGet(t, w, PIDKeyHash, noOrder(ParseKeyHash))
 	require.Equal(t, eg.Append(nil), kh[:], "Fast DDS puts the endpoint GUID in KEY_HASH")
-	require.Equal(t, Deadline{Period: DurationInfinite}, mustGet(t, w, PIDDeadline, ParseDeadline))
-	require.Equal(t, Liveliness{Kind: LivelinessAutomatic, LeaseDuration: DurationInfinite}, mustGet(t, w, PIDLiveliness, ParseLiveliness))
-	require.Equal(t, Presentation{}, mustGet(t, w, PIDPresentation, ParsePresentation))
-	require.Empty(t, mustGet(t, w, PIDPartition, ParsePartition).Names)
+	require.Equal(t, qos.Deadline{Period: qos.Infinite}, mustPolicies(t, w, PIDDeadline).o.Writer.Deadline)
+	require.Equal(t, qos.Liveliness{Kind: qos.Automatic, LeaseDuration: qos.Infinite}, mustPolicies(t, w, PIDLiveliness).o.Writer.Liveliness)
+	require.Equal(t, qos.Presentation{}, mustPolicies(t, w, PIDPresentation).o.Publisher.Presentation)
+	require.Empty(t, mustPolicies(t, w, PIDPartition).o.Publisher.Partition.Name)
 	ud, _, err := ParseOctetSeq(mustParam(t, w, PIDUserData).Value, false)
 	require.NoError(t, err)
 	require.Empty(t, ud)
@@ -294,8 +301,8 @@ func TestParamGoldenFastDDS(t *testing.T) {
 	eiq, _, err := ParseBool(mustParam(t, r, PIDExpectsInlineQoS).Value)
 	require.NoError(t, err)
 	require.False(t, eiq)
-	require.Equal(t, TypeConsistencyEnforcement{Kind: TypeConsistencyAllowTypeCoercion, IgnoreSequenceBounds: true, IgnoreStringBounds: true},
-		mustGet(t, r, PIDTypeConsistencyEnforcement, ParseTypeConsistencyEnforcement))
+	require.Equal(t, qos.TypeConsistencyEnforcement{Kind: qos.AllowTypeCoercion, IgnoreSequenceBounds: true, IgnoreStringBounds: true},
+		mustPolicies(t, r, PIDTypeConsistencyEnforcement).r.Reader.TypeConsistencyEnforcement)
 
 	// SPDP disposal: Fast DDS's vendor sample identity, KEY_HASH, STATUS_INFO.
 	dispose := find(t, lists, file, EntityIDSPDPWriter, true, PIDStatusInfo, nil)

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/ddsgo/ddsgo/qos"
 )
 
 // collect reads a whole list.
@@ -202,12 +205,14 @@ func TestParamWriterBytes(t *testing.T) {
 	require.Equal(t, want, got)
 
 	w = NewParamWriter(nil, true)
-	w.Put(Reliability{Kind: ReliabilityReliable, MaxBlockingTime: Duration{Seconds: 0, Fraction: 0x19999999}})
-	w.Put(Presentation{AccessScope: PresentationTopic, CoherentAccess: true})
+	o := qos.DefaultOffered()
+	o.Writer.Reliability.MaxBlockingTime = 100 * time.Millisecond
+	o.Publisher.Presentation = qos.Presentation{AccessScope: qos.TopicScope, CoherentAccess: true}
+	putPolicies(&w, &o, PIDReliability, PIDPresentation)
 	got, err = w.Finish()
 	require.NoError(t, err)
 	require.Equal(t, []byte{
-		0x00, 0x1a, 0x00, 0x0c, 0, 0, 0, 2, 0, 0, 0, 0, 0x19, 0x99, 0x99, 0x99,
+		0x00, 0x1a, 0x00, 0x0c, 0, 0, 0, 2, 0, 0, 0, 0, 0x19, 0x99, 0x99, 0x9a,
 		0x00, 0x21, 0x00, 0x08, 0, 0, 0, 1, 1, 0, 0, 0,
 		0x00, 0x01, 0x00, 0x00,
 	}, got)
@@ -266,25 +271,6 @@ var roundTripValues = []struct {
 	}},
 	{PIDPropertyList, PropertyList{Properties: []Property{{"x", "y"}}}},
 	{PIDUserData, []byte{1, 2, 3, 4, 5}},
-	{PIDDurability, Durability{Kind: DurabilityPersistent}},
-	{PIDDurabilityService, DurabilityService{ServiceCleanupDelay: Duration{Seconds: 1}, HistoryKind: HistoryKeepLast, HistoryDepth: 5, MaxSamples: -1, MaxInstances: 2, MaxSamplesPerInstance: 3}},
-	{PIDDeadline, Deadline{Period: DurationInfinite}},
-	{PIDLatencyBudget, LatencyBudget{Duration: Duration{Fraction: 1}}},
-	{PIDLiveliness, Liveliness{Kind: LivelinessManualByTopic, LeaseDuration: Duration{Seconds: 3}}},
-	{PIDReliability, Reliability{Kind: ReliabilityBestEffort, MaxBlockingTime: Duration{Seconds: 0, Fraction: 429496729}}},
-	{PIDLifespan, Lifespan{Duration: Duration{Seconds: 5}}},
-	{PIDDestinationOrder, DestinationOrder{Kind: DestinationOrderBySourceTimestamp}},
-	{PIDHistory, History{Kind: HistoryKeepAll, Depth: -1}},
-	{PIDResourceLimits, ResourceLimits{MaxSamples: 400, MaxInstances: 10, MaxSamplesPerInstance: -1}},
-	{PIDOwnership, Ownership{Kind: OwnershipExclusive}},
-	{PIDOwnershipStrength, OwnershipStrength{Value: -5}},
-	{PIDPresentation, Presentation{AccessScope: PresentationGroup, CoherentAccess: true, OrderedAccess: true}},
-	{PIDPartition, Partition{Names: []string{"a", "bcdef", "", "x*"}}},
-	{PIDPartition, Partition{}},
-	{PIDTimeBasedFilter, TimeBasedFilter{MinimumSeparation: Duration{Seconds: 1, Fraction: 2}}},
-	{PIDTransportPriority, TransportPriority{Value: 9}},
-	{PIDDataRepresentation, DataRepresentation{Values: []DataRepresentationID{DataRepresentationXCDR2}}},
-	{PIDTypeConsistencyEnforcement, TypeConsistencyEnforcement{Kind: TypeConsistencyAllowTypeCoercion, IgnoreMemberNames: true, ForceTypeValidation: true}},
 	{PIDTypeInformation, []byte{1, 2, 3, 4, 5, 6, 7, 8}},
 	{PIDKeyHash, KeyHash{15: 1}},
 	{PIDStatusInfo, StatusInfoFiltered},
@@ -376,15 +362,6 @@ func TestParamRoundTrip(t *testing.T) {
 	}
 }
 
-func TestPartitionBytes(t *testing.T) {
-	got := Partition{Names: []string{"a", "bcdef"}}.Append(nil, false)
-	require.Equal(t, []byte{
-		2, 0, 0, 0,
-		2, 0, 0, 0, 'a', 0, 0, 0,
-		6, 0, 0, 0, 'b', 'c', 'd', 'e', 'f', 0,
-	}, got)
-}
-
 func TestPropertyListBytes(t *testing.T) {
 	// Cyclone DDS's form: properties, then an empty binary sequence.
 	b := []byte{
@@ -460,12 +437,6 @@ func TestShortValues(t *testing.T) {
 			}
 		}
 	}
-	_, _, err := ParseReliability([]byte{2, 0, 0, 0}, false)
-	require.NoError(t, err, "kind-only RELIABILITY is accepted")
-	tc, n, err := ParseTypeConsistencyEnforcement([]byte{1, 0, 1}, false)
-	require.NoError(t, err)
-	require.Equal(t, 3, n)
-	require.Equal(t, TypeConsistencyEnforcement{Kind: TypeConsistencyAllowTypeCoercion, IgnoreSequenceBounds: true}, tc)
 }
 
 func TestParameterIDNames(t *testing.T) {

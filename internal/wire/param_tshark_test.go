@@ -4,11 +4,13 @@ import (
 	"encoding/binary"
 	"net/netip"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/ddsgo/ddsgo/internal/pcapng"
 	"github.com/ddsgo/ddsgo/internal/tshark"
+	"github.com/ddsgo/ddsgo/qos"
 )
 
 var plPrefix = GuidPrefix{0x01, 0xdd, 0, 0, 0xca, 0xfe, 0, 1, 0, 0, 0, 7}
@@ -79,36 +81,41 @@ func sedpParams(writer bool) func(w *ParamWriter) {
 		w.PutString(PIDTypeName, "interop::Sample")
 		w.PutLocator(PIDUnicastLocator, LocatorFromAddrPort(netip.MustParseAddrPort("127.0.0.1:7411")))
 		w.PutLocator(PIDMulticastLocator, LocatorFromAddrPort(netip.MustParseAddrPort("239.255.0.1:7401")))
-		w.Put(Durability{Kind: DurabilityTransientLocal})
-		w.Put(DurabilityService{HistoryKind: HistoryKeepLast, HistoryDepth: 1, MaxSamples: -1, MaxInstances: -1, MaxSamplesPerInstance: -1})
-		w.Put(Deadline{Period: DurationInfinite})
-		w.Put(LatencyBudget{})
-		w.Put(Liveliness{Kind: LivelinessAutomatic, LeaseDuration: DurationInfinite})
-		w.Put(Reliability{Kind: ReliabilityReliable, MaxBlockingTime: Duration{Fraction: 0x19999999}})
-		w.Put(Lifespan{Duration: DurationInfinite})
-		w.Put(DestinationOrder{Kind: DestinationOrderByReceptionTimestamp})
-		w.Put(History{Kind: HistoryKeepAll, Depth: -1})
-		w.Put(ResourceLimits{MaxSamples: -1, MaxInstances: -1, MaxSamplesPerInstance: -1})
-		w.Put(Ownership{Kind: OwnershipShared})
-		w.Put(OwnershipStrength{Value: 0})
-		w.Put(Presentation{AccessScope: PresentationTopic, CoherentAccess: true})
-		w.Put(Partition{Names: []string{"p1", "part*"}})
-		w.Put(TimeBasedFilter{})
-		w.Put(TransportPriority{Value: 0})
-		w.Put(DataRepresentation{Values: []DataRepresentationID{DataRepresentationXCDR, DataRepresentationXCDR2}})
+		if writer {
+			o := qos.DefaultOffered()
+			sedpPolicies(&o.Writer.Durability, &o.Writer.Reliability, &o.Writer.History, &o.Writer.DataRepresentation)
+			o.Publisher.Presentation = qos.Presentation{AccessScope: qos.TopicScope, CoherentAccess: true}
+			o.Publisher.Partition.Name = []string{"p1", "part*"}
+			o.Publisher.GroupData.Value = []byte{1, 2, 3}
+			putPolicies(w, &o)
+		} else {
+			r := qos.DefaultRequested()
+			sedpPolicies(&r.Reader.Durability, &r.Reader.Reliability, &r.Reader.History, &r.Reader.DataRepresentation)
+			r.Subscriber.Presentation = qos.Presentation{AccessScope: qos.TopicScope, CoherentAccess: true}
+			r.Subscriber.Partition.Name = []string{"p1", "part*"}
+			r.Subscriber.GroupData.Value = []byte{1, 2, 3}
+			putPolicies(w, &r)
+		}
 		w.PutOctets(PIDTopicData, nil)
-		w.PutOctets(PIDGroupData, []byte{1, 2, 3})
 		if writer {
 			w.PutUint32(PIDTypeMaxSizeSerialized, 1084)
 		} else {
 			w.PutBool(PIDExpectsInlineQoS, false)
-			w.Put(TypeConsistencyEnforcement{Kind: TypeConsistencyAllowTypeCoercion, IgnoreSequenceBounds: true, IgnoreStringBounds: true})
 			w.Put(ContentFilterProperty{
 				ContentFilteredTopicName: "Filtered", RelatedTopicName: "InteropTopic", FilterClassName: "DDSSQL",
 				FilterExpression: "id > %0", ExpressionParameters: []string{"5"},
 			})
 		}
 	}
+}
+
+// sedpPolicies sets the policies Cyclone DDS announces for a reliable
+// TRANSIENT_LOCAL KEEP_ALL endpoint.
+func sedpPolicies(d *qos.Durability, r *qos.Reliability, h *qos.History, dr *qos.DataRepresentation) {
+	d.Kind = qos.TransientLocal
+	*r = qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 100 * time.Millisecond}
+	*h = qos.History{Kind: qos.KeepAll, Depth: -1}
+	dr.Value = []qos.DataRepresentationID{qos.XCDR1, qos.XCDR2}
 }
 
 // TestParamTshark passes SPDP and SEDP DATA messages built with

@@ -4,8 +4,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
