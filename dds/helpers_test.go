@@ -29,7 +29,7 @@ type appendable struct {
 	V  int32
 }
 
-func (appendable) CDRExtensibility() cdr.Extensibility { return cdr.Appendable }
+func (appendable) DDSExtensibility() cdr.Extensibility { return cdr.Appendable }
 
 // testParticipant creates an enabled participant on net (a new net when nil) and deletes
 // it with everything it contains at the end of the test.

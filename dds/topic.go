@@ -28,7 +28,7 @@ type TopicType[T any] struct {
 
 // NewTopicType returns the type support of T under the IDL type name name (as in
 // "interop::Sample"). T's members, keys (`dds:"key"` tags) and extensibility
-// (cdr.Extensible) are those of package cdr; an error matching ErrBadParameter reports a
+// (a DDSExtensibility method, see Extensibility) are those of package cdr; an error matching ErrBadParameter reports a
 // type cdr cannot encode.
 func NewTopicType[T any](name string) (*TopicType[T], error) {
 	if name == "" {

@@ -131,10 +131,14 @@ func parseTag(tag string) (tagOpts, error) {
 	return o, nil
 }
 
-// Extensible is implemented by struct types that are not final. The method is called on
-// the zero value, once per type.
+// Extensible is implemented by struct types that are not final. It is the module's public
+// contract: package dds re-exports Extensibility and its constants, so a user writes
+//
+//	func (Sample) DDSExtensibility() dds.Extensibility { return dds.Appendable }
+//
+// The method is called on the zero value, once per type.
 type Extensible interface {
-	CDRExtensibility() Extensibility
+	DDSExtensibility() Extensibility
 }
 
 var (
@@ -218,7 +222,7 @@ func (b *builder) buildStruct(rt reflect.Type) (*typ, error) {
 	t := &typ{kind: kStruct, rt: rt, disc: -1, minWire: 1}
 	b.building[rt] = t
 	if rt.Implements(extType) {
-		t.ext = reflect.Zero(rt).Interface().(Extensible).CDRExtensibility()
+		t.ext = reflect.Zero(rt).Interface().(Extensible).DDSExtensibility()
 		if t.ext > Mutable {
 			return nil, fmt.Errorf("cdr: type %v: invalid extensibility %v", rt, t.ext)
 		}
