@@ -23,6 +23,9 @@ var (
 	ErrMalformed = errors.New("cdr: malformed data")
 	// ErrBound reports a string or sequence longer than its declared bound.
 	ErrBound = errors.New("cdr: bound exceeded")
+	// ErrRange reports a value its IDL type cannot represent, such as a time.Time beyond
+	// the int32 seconds of DDS Time_t.
+	ErrRange = errors.New("cdr: value out of range")
 
 	errShort         = fmt.Errorf("%w: unexpected end of data", ErrMalformed)
 	errHeader        = fmt.Errorf("%w: short encapsulation header", ErrMalformed)
