@@ -12,6 +12,8 @@ func FuzzDecode(f *testing.F) {
 	f.Add(unhex(f, `0009 0000 18000000 07000000 02000000 6100 0000 00000000 0200000000000000`))
 	f.Add(unhex(f, `000b 0000 28000000 0a000050 02000000 7900 0000 00400030 0000000000000840 63000020 07000000 00000020 09000000`))
 	f.Add(unhex(f, `0001 0000 02000000 0100 0200`))
+	f.Add(unhex(f, `0001 0003 04030201 08070605 01000000 0065cd1d 09 000000`))
+	f.Add(unhex(f, `0000 0000 ffffffff ffffffff 7fffffff ffffffff 00`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) > 1<<16 {
 			return
@@ -22,6 +24,8 @@ func FuzzDecode(f *testing.F) {
 		fuzzOne[shape](t, b)
 		fuzzOne[nested](t, b)
 		fuzzOne[node](t, b)
+		fuzzOne[stamped](t, b)
+		fuzzOne[list](t, b)
 	})
 }
 
