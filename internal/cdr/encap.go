@@ -96,3 +96,36 @@ func (x Extensibility) String() string {
 	}
 	return fmt.Sprintf("Extensibility(%d)", uint8(x))
 }
+
+// stream is what an Encoder and a Decoder share: the encapsulation with its byte order and
+// XCDR version, and the first error (errors are sticky).
+type stream struct {
+	be  bool
+	v2  bool
+	id  EncapsulationID
+	err error
+}
+
+func (s *stream) set(id EncapsulationID) {
+	s.be, s.v2, s.id, s.err = id.BigEndian(), id.Version2(), id, nil
+}
+
+// Err returns the first error met, or nil.
+func (s *stream) Err() error { return s.err }
+
+// SetErr records err unless an error is already recorded.
+func (s *stream) SetErr(err error) {
+	if s.err == nil {
+		s.err = err
+	}
+}
+
+// BigEndian reports the byte order of the stream.
+func (s *stream) BigEndian() bool { return s.be }
+
+// Version2 reports whether the stream is XCDR2.
+func (s *stream) Version2() bool { return s.v2 }
+
+// Encapsulation returns the encapsulation id given to or read by Reset (for ResetBody, the
+// plain CDR or CDR2 id of its byte order and version).
+func (s *stream) Encapsulation() EncapsulationID { return s.id }
