@@ -329,7 +329,7 @@ func (b *builder) buildField(sf reflect.StructField, nextID int64) (f field, ok 
 		return f, false, b.errorf("an optional member must be a pointer")
 	}
 	if o.bound > 0 && ft.Kind() != reflect.String && ft.Kind() != reflect.Slice {
-		return f, false, b.errorf("bound on a %v", ft.Kind())
+		return f, false, b.errorf("a bound applies to a string or a slice, not to %v", ft)
 	}
 	if o.key && optional {
 		return f, false, b.errorf("a key member cannot be optional")

@@ -216,3 +216,35 @@ func TestTimeSequenceXCDR2(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, unhex(t, `0007 0000 0c000000 01000000 01000000 00000000`), b)
 }
+
+// Other declaration errors name the member too.
+type (
+	badTagInner struct {
+		A int32 `dds:"bogus"`
+	}
+	badTagOuter struct{ In []badTagInner }
+	dupIDs      struct {
+		A int32 `dds:"id=1"`
+		B int32 `dds:"id=1"`
+	}
+	optKey struct {
+		K *int32 `dds:"key"`
+	}
+	boundInt struct {
+		N int32 `dds:"bound=3"`
+	}
+)
+
+func TestDeclarationErrorsNameTheField(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{codecErr[badTagOuter](), `cdr: type cdr.badTagOuter: field In[].A: tag "bogus": unknown option "bogus"`},
+		{codecErr[dupIDs](), `cdr: type cdr.dupIDs: field B: members A and B have the same id 1`},
+		{codecErr[optKey](), `cdr: type cdr.optKey: field K: a key member cannot be optional`},
+		{codecErr[boundInt](), `cdr: type cdr.boundInt: field N: a bound applies to a string or a slice, not to int32`},
+	} {
+		require.EqualError(t, tc.err, tc.want)
+	}
+}
