@@ -72,8 +72,7 @@ func (d *Decoder) Reset(b []byte) error {
 // ResetBody starts decoding a bare CDR stream (no encapsulation header) with the given
 // byte order and XCDR version; alignment is relative to b[0].
 func (d *Decoder) ResetBody(b []byte, bigEndian, version2 bool) {
-	*d = Decoder{b: b}
-	d.set(Encapsulation(Final, version2, bigEndian))
+	*d = Decoder{b: b, stream: stream{be: bigEndian, v2: version2, id: Encapsulation(Final, version2, bigEndian)}}
 }
 
 // Remaining returns the number of unread bytes.

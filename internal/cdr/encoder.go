@@ -32,9 +32,8 @@ func (e *Encoder) Reset(buf []byte, id EncapsulationID) {
 // ResetBody starts a bare CDR stream (no encapsulation header) at buf[len(buf):] with the
 // given byte order and XCDR version. Alignment is relative to len(buf).
 func (e *Encoder) ResetBody(buf []byte, bigEndian, version2 bool) {
-	e.buf = buf
-	e.origin = len(buf)
-	e.set(Encapsulation(Final, version2, bigEndian))
+	e.buf, e.origin = buf, len(buf)
+	e.stream = stream{be: bigEndian, v2: version2, id: Encapsulation(Final, version2, bigEndian)}
 }
 
 // Bytes returns the buffer holding everything appended since (and before) Reset.

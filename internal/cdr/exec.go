@@ -128,25 +128,32 @@ func (t *typ) encFields(e *Encoder, p unsafe.Pointer, idx []int, keyOnly bool) {
 	for _, i := range idx {
 		f := &t.fields[i]
 		fp := unsafe.Add(p, f.off)
-		if !f.optional {
-			f.encValue(e, fp, keyOnly)
-			continue
+		switch {
+		case f.optional:
+			f.encOptional(e, *(*unsafe.Pointer)(fp))
+		case keyOnly && f.t.kind == kStruct:
+			f.t.encStruct(e, fp, true)
+		default:
+			f.t.enc(e, fp) // the common case, without a call to encValue
 		}
-		fp = *(*unsafe.Pointer)(fp)
-		if e.v2 {
-			e.Bool(fp != nil)
-			if fp != nil {
-				f.t.enc(e, fp)
-			}
-			continue
-		}
-		// XCDR1 optional member: a parameter header, length 0 when absent.
-		m := e.BeginMember(f.id, false)
+	}
+}
+
+// encOptional writes the optional member f whose value is at fp, nil when absent.
+func (f *field) encOptional(e *Encoder, fp unsafe.Pointer) {
+	if e.v2 {
+		e.Bool(fp != nil)
 		if fp != nil {
 			f.t.enc(e, fp)
 		}
-		e.EndMember(m)
+		return
 	}
+	// XCDR1 optional member: a parameter header, length 0 when absent.
+	m := e.BeginMember(f.id, false)
+	if fp != nil {
+		f.t.enc(e, fp)
+	}
+	e.EndMember(m)
 }
 
 func (f *field) encValue(e *Encoder, p unsafe.Pointer, keyOnly bool) {
@@ -322,12 +329,22 @@ func (t *typ) decStruct(d *Decoder, p unsafe.Pointer, keyOnly bool) {
 				}
 				break
 			}
-			t.fields[i].decValue(d, unsafe.Add(p, t.fields[i].off), false)
+			if f := &t.fields[i]; f.optional {
+				f.decValue(d, unsafe.Add(p, f.off), false)
+			} else {
+				f.t.dec(d, unsafe.Add(p, f.off))
+			}
 		}
 		d.SkipTo(end)
 	default:
 		for _, i := range idx {
-			t.fields[i].decValue(d, unsafe.Add(p, t.fields[i].off), keyOnly)
+			// The common case, neither optional nor key-only, calls dec without decValue
+			// (which the compiler cannot inline: it is part of the recursion).
+			if f := &t.fields[i]; f.optional || keyOnly {
+				f.decValue(d, unsafe.Add(p, f.off), keyOnly)
+			} else {
+				f.t.dec(d, unsafe.Add(p, f.off))
+			}
 		}
 	}
 }
