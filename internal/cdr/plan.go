@@ -273,11 +273,9 @@ func (b *builder) buildElem(rt reflect.Type) (*typ, error) {
 func (b *builder) buildStruct(rt reflect.Type) (*typ, error) {
 	t := &typ{kind: kStruct, rt: rt, disc: -1, minWire: 1}
 	b.building[rt] = t
-	if rt.Implements(extType) {
-		t.ext = reflect.Zero(rt).Interface().(Extensible).DDSExtensibility()
-		if t.ext > Mutable {
-			return nil, b.errorf("invalid extensibility %v of %v", t.ext, rt)
-		}
+	var err error
+	if t.ext, err = b.extensibility(rt); err != nil {
+		return nil, err
 	}
 	ids := map[uint32]string{}
 	nextID := int64(0)
@@ -308,6 +306,23 @@ func (b *builder) buildStruct(rt reflect.Type) (*typ, error) {
 	}
 	t.minWire = t.structMinWire()
 	return t, nil
+}
+
+// extensibility returns the extensibility struct type rt declares. A DDSExtensibility
+// method that does not implement Extensible (a pointer receiver, another signature) is an
+// error rather than a type silently left final.
+func (b *builder) extensibility(rt reflect.Type) (Extensibility, error) {
+	if !rt.Implements(extType) {
+		if _, ok := reflect.PointerTo(rt).MethodByName("DDSExtensibility"); ok {
+			return Final, b.errorf("%v: the DDSExtensibility method must have a value receiver and the signature DDSExtensibility() dds.Extensibility", rt)
+		}
+		return Final, nil
+	}
+	x := reflect.Zero(rt).Interface().(Extensible).DDSExtensibility()
+	if x > Mutable {
+		return Final, b.errorf("invalid extensibility %v of %v", x, rt)
+	}
+	return x, nil
 }
 
 // buildField compiles the struct field sf whose member id defaults to nextID. ok is false

@@ -233,7 +233,15 @@ type (
 	boundInt struct {
 		N int32 `dds:"bound=3"`
 	}
+	ptrExt   struct{ A int32 }
+	wrongExt struct{ A int32 }
+	badExt   struct{ A int32 }
+	nestsBad struct{ In badExt }
 )
+
+func (*ptrExt) DDSExtensibility() Extensibility { return Appendable }
+func (wrongExt) DDSExtensibility() int          { return 1 }
+func (badExt) DDSExtensibility() Extensibility  { return 7 }
 
 func TestDeclarationErrorsNameTheField(t *testing.T) {
 	for _, tc := range []struct {
@@ -244,6 +252,9 @@ func TestDeclarationErrorsNameTheField(t *testing.T) {
 		{codecErr[dupIDs](), `cdr: type cdr.dupIDs: field B: members A and B have the same id 1`},
 		{codecErr[optKey](), `cdr: type cdr.optKey: field K: a key member cannot be optional`},
 		{codecErr[boundInt](), `cdr: type cdr.boundInt: field N: a bound applies to a string or a slice, not to int32`},
+		{codecErr[ptrExt](), `cdr: type cdr.ptrExt: cdr.ptrExt: the DDSExtensibility method must have a value receiver and the signature DDSExtensibility() dds.Extensibility`},
+		{codecErr[wrongExt](), `cdr: type cdr.wrongExt: cdr.wrongExt: the DDSExtensibility method must have a value receiver and the signature DDSExtensibility() dds.Extensibility`},
+		{codecErr[nestsBad](), `cdr: type cdr.nestsBad: field In: invalid extensibility Extensibility(7) of cdr.badExt`},
 	} {
 		require.EqualError(t, tc.err, tc.want)
 	}
