@@ -29,7 +29,7 @@ type appendable struct {
 	V  int32
 }
 
-func (appendable) CDRExtensibility() Extensibility { return Appendable }
+func (appendable) DDSExtensibility() Extensibility { return Appendable }
 
 // testParticipant creates an enabled participant on net (a new net when nil) and closes
 // it at the end of the test.

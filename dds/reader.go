@@ -603,6 +603,7 @@ func (r *DataReader[T]) run(op accessOp, dst []T, ri []rhc.SampleInfo, sel *rhc.
 		default:
 			return cache.TakeInstance(dst, ri, rh, sel, now)
 		}
+	case opReadNext, opTakeNext:
 	}
 	rh, err := r.nextStart(cache, h)
 	if err != nil {

@@ -51,7 +51,7 @@ func NewCodec[T any]() (*Codec[T], error) {
 	_, c.unmarsh = any((*T)(nil)).(Unmarshaler)
 	c.keyMax = -1
 	if t.kind == kStruct && len(t.keys) > 0 {
-		c.keyMax = t.maxKeySize(0)
+		c.keyMax = t.maxKeySize(0, 0)
 	}
 	return c, nil
 }

@@ -22,7 +22,7 @@ type Sample struct {
 // SampleA is the same type declared @appendable.
 type SampleA Sample
 
-func (SampleA) CDRExtensibility() Extensibility { return Appendable }
+func (SampleA) DDSExtensibility() Extensibility { return Appendable }
 
 func unhex(t testing.TB, s string) []byte {
 	t.Helper()
@@ -87,14 +87,14 @@ func TestAppendableHasDHeader(t *testing.T) {
 // Older and newer versions of an appendable type read each other.
 type appV1 struct{ A int32 }
 
-func (appV1) CDRExtensibility() Extensibility { return Appendable }
+func (appV1) DDSExtensibility() Extensibility { return Appendable }
 
 type appV2 struct {
 	A int32
 	B string
 }
 
-func (appV2) CDRExtensibility() Extensibility { return Appendable }
+func (appV2) DDSExtensibility() Extensibility { return Appendable }
 
 func TestAppendableEvolution(t *testing.T) {
 	b, err := MustCodec[appV2]().Marshal(nil, DCDR2LE, &appV2{A: 5, B: "new"})
@@ -117,7 +117,7 @@ type mut struct {
 	D float64 `dds:"id=0x4000"`
 }
 
-func (mut) CDRExtensibility() Extensibility { return Mutable }
+func (mut) DDSExtensibility() Extensibility { return Mutable }
 
 func TestMutablePLCDR2(t *testing.T) {
 	c := MustCodec[mut]()

@@ -23,6 +23,9 @@ var (
 	ErrMalformed = errors.New("cdr: malformed data")
 	// ErrBound reports a string or sequence longer than its declared bound.
 	ErrBound = errors.New("cdr: bound exceeded")
+	// ErrRange reports a value its IDL type cannot represent, such as a time.Time beyond
+	// the int32 seconds of DDS Time_t.
+	ErrRange = errors.New("cdr: value out of range")
 
 	errShort         = fmt.Errorf("%w: unexpected end of data", ErrMalformed)
 	errHeader        = fmt.Errorf("%w: short encapsulation header", ErrMalformed)
@@ -41,10 +44,7 @@ type Decoder struct {
 	b      []byte
 	off    int
 	origin int
-	be     bool
-	v2     bool
-	id     EncapsulationID
-	err    error
+	stream
 }
 
 // Reset starts decoding a serialized payload that begins with its 4-byte encapsulation
@@ -61,7 +61,7 @@ func (d *Decoder) Reset(b []byte) error {
 		return d.err
 	}
 	d.off, d.origin = 4, 4
-	d.be, d.v2, d.id = id.BigEndian(), id.Version2(), id
+	d.set(id)
 	// The options' low two bits count padding at the end; it is not part of the data.
 	if pad := int(b[3] & 3); pad <= len(b)-4 {
 		d.b = b[:len(b)-pad]
@@ -72,27 +72,8 @@ func (d *Decoder) Reset(b []byte) error {
 // ResetBody starts decoding a bare CDR stream (no encapsulation header) with the given
 // byte order and XCDR version; alignment is relative to b[0].
 func (d *Decoder) ResetBody(b []byte, bigEndian, version2 bool) {
-	*d = Decoder{b: b, be: bigEndian, v2: version2, id: Encapsulation(Final, version2, bigEndian)}
+	*d = Decoder{b: b, stream: stream{be: bigEndian, v2: version2, id: Encapsulation(Final, version2, bigEndian)}}
 }
-
-// Err returns the first error met, or nil.
-func (d *Decoder) Err() error { return d.err }
-
-// SetErr records err unless an error is already recorded.
-func (d *Decoder) SetErr(err error) {
-	if d.err == nil {
-		d.err = err
-	}
-}
-
-// Encapsulation returns the encapsulation id read by Reset.
-func (d *Decoder) Encapsulation() EncapsulationID { return d.id }
-
-// BigEndian reports the byte order of the stream.
-func (d *Decoder) BigEndian() bool { return d.be }
-
-// Version2 reports whether the stream is XCDR2.
-func (d *Decoder) Version2() bool { return d.v2 }
 
 // Remaining returns the number of unread bytes.
 func (d *Decoder) Remaining() int { return len(d.b) - d.off }
@@ -114,9 +95,7 @@ func (d *Decoder) Align(n int) {
 }
 
 func (d *Decoder) fail(err error) {
-	if d.err == nil {
-		d.err = err
-	}
+	d.SetErr(err)
 	d.off = len(d.b)
 }
 

@@ -29,24 +29,38 @@
 // # Go types
 //
 // NewCodec compiles, once per type, a plan for a Go struct by reflection. The members are
-// the exported fields in declaration order, mapped as follows:
+// the exported fields in declaration order (docs/types.md has the full table and the
+// reasons):
 //
 //	bool                         boolean
-//	int8, uint8 (byte)           int8, uint8/octet, char
+//	int8; uint8 (byte)           int8, char; uint8, octet, char
 //	int16 ... uint64             short ... unsigned long long
-//	named integer types          enums (int32 for the default 32-bit enum)
+//	named integer types          enums (int32 for the default 32-bit enum) or typedefs
 //	float32, float64             float, double
 //	string                       string (bound=N for string<N>)
 //	[]T                          sequence<T> (bound=N for sequence<T, N>)
 //	[N]T                         T[N] (nest arrays for more dimensions)
-//	struct                       a nested struct or union
-//	*T                           an optional member of type T
+//	struct                       a nested struct, or a union with a disc field
+//	*T (a struct field)          an optional member of type T
+//	time.Time                    Time_t {int32 sec; uint32 nanosec}, a final struct
+//	time.Duration                Duration_t {int32 sec; uint32 nanosec}, a final struct
 //
 // Struct tags configure members: `dds:"key"` (a key member), `dds:"id=N"` (member id for
-// mutable types; ids are otherwise sequential from 0), `dds:"bound=N"`, `dds:"-"` (not
-// serialized). A struct is a union when one field is tagged `dds:"disc"`: the other fields
-// carry `dds:"case=1|2"` labels or `dds:"default"`, and only the selected one is
-// serialized. A type is final unless it implements Extensible.
+// mutable types and XCDR1 optional members; otherwise one more than the previous id, from 0),
+// `dds:"bound=N"`, `dds:"optional"` (implied by a pointer), `dds:"-"` (not serialized). A
+// struct is a union when one field is tagged `dds:"disc"`: the other fields carry
+// `dds:"case=1|2"` labels or `dds:"default"`, and only the selected one is serialized. A
+// type is final unless it implements Extensible (a DDSExtensibility method).
+//
+// The zero time.Time is TIME_INVALID and time.Duration(math.MaxInt64) DURATION_INFINITE;
+// a time or duration whose seconds do not fit in int32 fails to encode with ErrRange
+// rather than being changed silently. Decoded times are in UTC.
+//
+// A type that cannot be mapped is an error from NewCodec that names the member path:
+// int, uint, uintptr, complex numbers, maps, channels, functions, interfaces,
+// unsafe.Pointer, a pointer other than an optional member, and a struct with no exported
+// field (which would be sent empty). Recursive types are mapped when the recursion goes
+// through a sequence or an optional member.
 //
 // Types may implement Marshaler and Unmarshaler themselves, for a reflection-free fast
 // path that must produce the same bytes.
@@ -63,6 +77,7 @@
 // # Limitations
 //
 // Wide characters, long double, fixed, maps, bitsets and bitmasks have no Go mapping yet;
+// bounds apply to a field's own string or sequence, not to strings inside a sequence;
 // mutable unions are not supported; the key hash of a mutable type is computed from its
 // key members without member headers.
 package cdr

@@ -42,29 +42,17 @@ func (id EncapsulationID) ParameterList() bool {
 // Delimited reports whether id is D_CDR2 (the encoding of appendable types).
 func (id EncapsulationID) Delimited() bool { return id == DCDR2BE || id == DCDR2LE }
 
+// encapNames are the spec's names of the encapsulations, by id.
+var encapNames = [...]string{
+	CDRBE: "CDR_BE", CDRLE: "CDR_LE", PLCDRBE: "PL_CDR_BE", PLCDRLE: "PL_CDR_LE",
+	CDR2BE: "CDR2_BE", CDR2LE: "CDR2_LE", DCDR2BE: "D_CDR2_BE", DCDR2LE: "D_CDR2_LE",
+	PLCDR2BE: "PL_CDR2_BE", PLCDR2LE: "PL_CDR2_LE",
+}
+
 // String returns the spec's name of the encapsulation.
 func (id EncapsulationID) String() string {
-	switch id {
-	case CDRBE:
-		return "CDR_BE"
-	case CDRLE:
-		return "CDR_LE"
-	case PLCDRBE:
-		return "PL_CDR_BE"
-	case PLCDRLE:
-		return "PL_CDR_LE"
-	case CDR2BE:
-		return "CDR2_BE"
-	case CDR2LE:
-		return "CDR2_LE"
-	case DCDR2BE:
-		return "D_CDR2_BE"
-	case DCDR2LE:
-		return "D_CDR2_LE"
-	case PLCDR2BE:
-		return "PL_CDR2_BE"
-	case PLCDR2LE:
-		return "PL_CDR2_LE"
+	if id.Valid() {
+		return encapNames[id]
 	}
 	return fmt.Sprintf("EncapsulationID(%#04x)", uint16(id))
 }
@@ -103,13 +91,41 @@ const (
 
 // String returns the IDL annotation name.
 func (x Extensibility) String() string {
-	switch x {
-	case Final:
-		return "final"
-	case Appendable:
-		return "appendable"
-	case Mutable:
-		return "mutable"
+	if x <= Mutable {
+		return [...]string{Final: "final", Appendable: "appendable", Mutable: "mutable"}[x]
 	}
 	return fmt.Sprintf("Extensibility(%d)", uint8(x))
 }
+
+// stream is what an Encoder and a Decoder share: the encapsulation with its byte order and
+// XCDR version, and the first error (errors are sticky).
+type stream struct {
+	be  bool
+	v2  bool
+	id  EncapsulationID
+	err error
+}
+
+func (s *stream) set(id EncapsulationID) {
+	s.be, s.v2, s.id, s.err = id.BigEndian(), id.Version2(), id, nil
+}
+
+// Err returns the first error met, or nil.
+func (s *stream) Err() error { return s.err }
+
+// SetErr records err unless an error is already recorded.
+func (s *stream) SetErr(err error) {
+	if s.err == nil {
+		s.err = err
+	}
+}
+
+// BigEndian reports the byte order of the stream.
+func (s *stream) BigEndian() bool { return s.be }
+
+// Version2 reports whether the stream is XCDR2.
+func (s *stream) Version2() bool { return s.v2 }
+
+// Encapsulation returns the encapsulation id given to or read by Reset (for ResetBody, the
+// plain CDR or CDR2 id of its byte order and version).
+func (s *stream) Encapsulation() EncapsulationID { return s.id }

@@ -16,10 +16,7 @@ var zeros [8]byte
 type Encoder struct {
 	buf    []byte
 	origin int // alignment origin: offset of the first byte after the encapsulation header
-	be     bool
-	v2     bool
-	id     EncapsulationID
-	err    error
+	stream
 }
 
 // Reset starts a serialized payload with encapsulation id in buf[len(buf):]: it appends
@@ -29,21 +26,14 @@ func (e *Encoder) Reset(buf []byte, id EncapsulationID) {
 	buf = append(buf, byte(id>>8), byte(id), 0, 0)
 	e.buf = buf
 	e.origin = len(buf)
-	e.be = id.BigEndian()
-	e.v2 = id.Version2()
-	e.id = id
-	e.err = nil
+	e.set(id)
 }
 
 // ResetBody starts a bare CDR stream (no encapsulation header) at buf[len(buf):] with the
 // given byte order and XCDR version. Alignment is relative to len(buf).
 func (e *Encoder) ResetBody(buf []byte, bigEndian, version2 bool) {
-	e.buf = buf
-	e.origin = len(buf)
-	e.be = bigEndian
-	e.v2 = version2
-	e.id = Encapsulation(Final, version2, bigEndian)
-	e.err = nil
+	e.buf, e.origin = buf, len(buf)
+	e.stream = stream{be: bigEndian, v2: version2, id: Encapsulation(Final, version2, bigEndian)}
 }
 
 // Bytes returns the buffer holding everything appended since (and before) Reset.
@@ -51,25 +41,6 @@ func (e *Encoder) Bytes() []byte { return e.buf }
 
 // Len returns the number of bytes written since the alignment origin.
 func (e *Encoder) Len() int { return len(e.buf) - e.origin }
-
-// Err returns the first encoding error, if any.
-func (e *Encoder) Err() error { return e.err }
-
-// SetErr records err unless an error is already recorded.
-func (e *Encoder) SetErr(err error) {
-	if e.err == nil {
-		e.err = err
-	}
-}
-
-// BigEndian reports the byte order of the stream.
-func (e *Encoder) BigEndian() bool { return e.be }
-
-// Version2 reports whether the stream is XCDR2.
-func (e *Encoder) Version2() bool { return e.v2 }
-
-// Encapsulation returns the encapsulation id given to Reset.
-func (e *Encoder) Encapsulation() EncapsulationID { return e.id }
 
 // Finish pads the payload to a multiple of 4 bytes, as RTPS requires of a serialized
 // payload, and records the number of padding bytes in the low two bits of the

@@ -3,6 +3,7 @@ package cdr
 import (
 	"fmt"
 	"reflect"
+	"time"
 	"unsafe"
 )
 
@@ -32,34 +33,44 @@ func (t *typ) enc(e *Encoder, p unsafe.Pointer) {
 		}
 		e.String(s)
 	case kSlice:
-		h := (*sliceHeader)(p)
-		if t.bound > 0 && h.len > t.bound {
-			e.SetErr(fmt.Errorf("%w: sequence of %d elements, bound %d", ErrBound, h.len, t.bound))
-		}
-		pos := -1
-		if e.v2 && !t.elem.primitive() {
-			pos = e.BeginDHeader()
-		}
-		e.SeqLen(h.len)
-		t.elem.encElems(e, h.data, h.len)
-		if pos >= 0 {
-			e.EndDHeader(pos)
-		}
-	case kArray:
-		pos := -1
-		if e.v2 && !t.elem.primitive() {
-			pos = e.BeginDHeader()
-		}
-		t.elem.encElems(e, p, t.n)
-		if pos >= 0 {
-			e.EndDHeader(pos)
-		}
+		t.encSlice(e, (*sliceHeader)(p))
 	case kStruct:
 		t.encStruct(e, p, false)
-	case kUnion:
-		t.encUnion(e, p)
+	default:
+		t.encOther(e, p)
 	}
 }
+
+// encOther writes the kinds enc leaves out of its fast switch.
+func (t *typ) encOther(e *Encoder, p unsafe.Pointer) {
+	switch t.kind {
+	case kArray:
+		pos := e.beginDelimited(t.delimitedElems(e.v2))
+		t.elem.encElems(e, p, t.n)
+		e.endDelimited(pos)
+	case kUnion:
+		t.encUnion(e, p)
+	case kTime:
+		encTime(e, *(*time.Time)(p))
+	case kDuration:
+		encDuration(e, *(*time.Duration)(p))
+	default: // written by enc
+	}
+}
+
+func (t *typ) encSlice(e *Encoder, h *sliceHeader) {
+	if t.bound > 0 && h.len > t.bound {
+		e.SetErr(fmt.Errorf("%w: sequence of %d elements, bound %d", ErrBound, h.len, t.bound))
+	}
+	pos := e.beginDelimited(t.delimitedElems(e.v2))
+	e.SeqLen(h.len)
+	t.elem.encElems(e, h.data, h.len)
+	e.endDelimited(pos)
+}
+
+// delimitedElems reports whether an array or sequence t has a DHEADER: in XCDR2, when its
+// elements are not primitive (XTypes 1.3 §7.4.3.5.3).
+func (t *typ) delimitedElems(v2 bool) bool { return v2 && !t.elem.primitive() }
 
 // encElems writes n consecutive elements of type t starting at p.
 func (t *typ) encElems(e *Encoder, p unsafe.Pointer, n int) {
@@ -106,7 +117,7 @@ func (t *typ) encStruct(e *Encoder, p unsafe.Pointer, keyOnly bool) {
 		}
 	case t.ext == Appendable && e.v2 && !keyOnly:
 		pos := e.BeginDHeader()
-		t.encFields(e, p, idx, keyOnly)
+		t.encFields(e, p, idx, false)
 		e.EndDHeader(pos)
 	default:
 		t.encFields(e, p, idx, keyOnly)
@@ -117,25 +128,32 @@ func (t *typ) encFields(e *Encoder, p unsafe.Pointer, idx []int, keyOnly bool) {
 	for _, i := range idx {
 		f := &t.fields[i]
 		fp := unsafe.Add(p, f.off)
-		if !f.optional {
-			f.encValue(e, fp, keyOnly)
-			continue
+		switch {
+		case f.optional:
+			f.encOptional(e, *(*unsafe.Pointer)(fp))
+		case keyOnly && f.t.kind == kStruct:
+			f.t.encStruct(e, fp, true)
+		default:
+			f.t.enc(e, fp) // the common case, without a call to encValue
 		}
-		fp = *(*unsafe.Pointer)(fp)
-		if e.v2 {
-			e.Bool(fp != nil)
-			if fp != nil {
-				f.t.enc(e, fp)
-			}
-			continue
-		}
-		// XCDR1 optional member: a parameter header, length 0 when absent.
-		m := e.BeginMember(f.id, false)
+	}
+}
+
+// encOptional writes the optional member f whose value is at fp, nil when absent.
+func (f *field) encOptional(e *Encoder, fp unsafe.Pointer) {
+	if e.v2 {
+		e.Bool(fp != nil)
 		if fp != nil {
 			f.t.enc(e, fp)
 		}
-		e.EndMember(m)
+		return
 	}
+	// XCDR1 optional member: a parameter header, length 0 when absent.
+	m := e.BeginMember(f.id, false)
+	if fp != nil {
+		f.t.enc(e, fp)
+	}
+	e.EndMember(m)
 }
 
 func (f *field) encValue(e *Encoder, p unsafe.Pointer, keyOnly bool) {
@@ -147,18 +165,13 @@ func (f *field) encValue(e *Encoder, p unsafe.Pointer, keyOnly bool) {
 }
 
 func (t *typ) encUnion(e *Encoder, p unsafe.Pointer) {
-	pos := -1
-	if e.v2 && t.ext == Appendable {
-		pos = e.BeginDHeader()
-	}
+	pos := e.beginDelimited(e.v2 && t.ext == Appendable)
 	df := &t.fields[t.disc]
 	df.t.enc(e, unsafe.Add(p, df.off))
 	if c := t.unionCase(readInt(df.t, unsafe.Add(p, df.off))); c != nil {
 		c.t.enc(e, unsafe.Add(p, c.off))
 	}
-	if pos >= 0 {
-		e.EndDHeader(pos)
-	}
+	e.endDelimited(pos)
 }
 
 // unionCase returns the member selected by discriminator value v, or nil.
@@ -222,54 +235,63 @@ func (t *typ) dec(d *Decoder, p unsafe.Pointer) {
 	case kInt64, kUint64, kFloat64:
 		*(*uint64)(p) = d.Uint64()
 	case kString:
-		sp := (*string)(p)
-		b := d.StringBytes()
-		if t.bound > 0 && len(b) > t.bound {
-			d.fail(fmt.Errorf("%w: string of %d characters, bound %d", ErrBound, len(b), t.bound))
-			return
-		}
-		if string(b) != *sp {
-			*sp = string(b)
-		}
+		t.decString(d, (*string)(p))
 	case kSlice:
-		end := -1
-		if d.v2 && !t.elem.primitive() {
-			end = d.DHeader()
-		}
-		n := d.SeqLen(t.elem.minWire)
-		if t.bound > 0 && n > t.bound {
-			d.fail(fmt.Errorf("%w: sequence of %d elements, bound %d", ErrBound, n, t.bound))
-			return
-		}
-		h := (*sliceHeader)(p)
-		if d.err != nil {
-			h.len = 0
-			return
-		}
-		if h.cap < n {
-			s := reflect.MakeSlice(t.rt, n, n)
-			h.data = s.UnsafePointer()
-			h.cap = n
-		}
-		h.len = n
-		t.elem.decElems(d, h.data, n)
-		if end >= 0 {
-			d.SkipTo(end)
-		}
-	case kArray:
-		end := -1
-		if d.v2 && !t.elem.primitive() {
-			end = d.DHeader()
-		}
-		t.elem.decElems(d, p, t.n)
-		if end >= 0 {
-			d.SkipTo(end)
-		}
+		t.decSlice(d, (*sliceHeader)(p))
 	case kStruct:
 		t.decStruct(d, p, false)
+	default:
+		t.decOther(d, p)
+	}
+}
+
+// decOther reads the kinds dec leaves out of its fast switch.
+func (t *typ) decOther(d *Decoder, p unsafe.Pointer) {
+	switch t.kind {
+	case kArray:
+		end := d.delimited(t.delimitedElems(d.v2))
+		t.elem.decElems(d, p, t.n)
+		d.endDelimited(end)
 	case kUnion:
 		t.decUnion(d, p)
+	case kTime:
+		*(*time.Time)(p) = decTime(d)
+	case kDuration:
+		*(*time.Duration)(p) = decDuration(d)
+	default: // read by dec
 	}
+}
+
+func (t *typ) decString(d *Decoder, sp *string) {
+	b := d.StringBytes()
+	if t.bound > 0 && len(b) > t.bound {
+		d.fail(fmt.Errorf("%w: string of %d characters, bound %d", ErrBound, len(b), t.bound))
+		return
+	}
+	if string(b) != *sp {
+		*sp = string(b)
+	}
+}
+
+func (t *typ) decSlice(d *Decoder, h *sliceHeader) {
+	end := d.delimited(t.delimitedElems(d.v2))
+	n := d.SeqLen(t.elem.minWire)
+	if t.bound > 0 && n > t.bound {
+		d.fail(fmt.Errorf("%w: sequence of %d elements, bound %d", ErrBound, n, t.bound))
+		return
+	}
+	if d.err != nil {
+		h.len = 0
+		return
+	}
+	if h.cap < n {
+		s := reflect.MakeSlice(t.rt, n, n)
+		h.data = s.UnsafePointer()
+		h.cap = n
+	}
+	h.len = n
+	t.elem.decElems(d, h.data, n)
+	d.endDelimited(end)
 }
 
 func (t *typ) decElems(d *Decoder, p unsafe.Pointer, n int) {
@@ -307,12 +329,22 @@ func (t *typ) decStruct(d *Decoder, p unsafe.Pointer, keyOnly bool) {
 				}
 				break
 			}
-			t.fields[i].decValue(d, unsafe.Add(p, t.fields[i].off), false)
+			if f := &t.fields[i]; f.optional {
+				f.decValue(d, unsafe.Add(p, f.off), false)
+			} else {
+				f.t.dec(d, unsafe.Add(p, f.off))
+			}
 		}
 		d.SkipTo(end)
 	default:
 		for _, i := range idx {
-			t.fields[i].decValue(d, unsafe.Add(p, t.fields[i].off), keyOnly)
+			// The common case, neither optional nor key-only, calls dec without decValue
+			// (which the compiler cannot inline: it is part of the recursion).
+			if f := &t.fields[i]; f.optional || keyOnly {
+				f.decValue(d, unsafe.Add(p, f.off), keyOnly)
+			} else {
+				f.t.dec(d, unsafe.Add(p, f.off))
+			}
 		}
 	}
 }
@@ -425,10 +457,7 @@ func (f *field) zero(p unsafe.Pointer) {
 }
 
 func (t *typ) decUnion(d *Decoder, p unsafe.Pointer) {
-	end := -1
-	if d.v2 && t.ext == Appendable {
-		end = d.DHeader()
-	}
+	end := d.delimited(d.v2 && t.ext == Appendable)
 	df := &t.fields[t.disc]
 	df.t.dec(d, unsafe.Add(p, df.off))
 	c := t.unionCase(readInt(df.t, unsafe.Add(p, df.off)))
@@ -440,6 +469,37 @@ func (t *typ) decUnion(d *Decoder, p unsafe.Pointer) {
 	if c != nil {
 		c.t.dec(d, unsafe.Add(p, c.off))
 	}
+	d.endDelimited(end)
+}
+
+// beginDelimited starts a delimited object when delimited is true: it reserves the DHEADER
+// and returns its position for endDelimited; otherwise it returns -1.
+func (e *Encoder) beginDelimited(delimited bool) int {
+	if !delimited {
+		return -1
+	}
+	return e.BeginDHeader()
+}
+
+// endDelimited completes what beginDelimited started at pos, if anything.
+func (e *Encoder) endDelimited(pos int) {
+	if pos >= 0 {
+		e.EndDHeader(pos)
+	}
+}
+
+// delimited reads a DHEADER when delimited is true and returns the end of the object, or
+// -1 when there is none.
+func (d *Decoder) delimited(delimited bool) int {
+	if !delimited {
+		return -1
+	}
+	return d.DHeader()
+}
+
+// endDelimited moves past the rest of the delimited object ending at end (skipping what a
+// newer type version appended), if there is one.
+func (d *Decoder) endDelimited(end int) {
 	if end >= 0 {
 		d.SkipTo(end)
 	}

@@ -22,7 +22,7 @@ type sample struct {
 
 type sampleA sample
 
-func (sampleA) CDRExtensibility() cdr.Extensibility { return cdr.Appendable }
+func (sampleA) DDSExtensibility() cdr.Extensibility { return cdr.Appendable }
 
 // userData returns every user DATA payload (writer entity kind 0x02/0x03) of a capture.
 func userData(t *testing.T, name string) [][]byte {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // kind is the wire shape of a Go type in a codec plan.
@@ -28,6 +29,8 @@ const (
 	kArray
 	kStruct
 	kUnion
+	kTime     // time.Time as DDS Time_t {int32 sec; uint32 nanosec}
+	kDuration // time.Duration as DDS Duration_t {int32 sec; uint32 nanosec}
 )
 
 // typ is the compiled plan of one Go type: what to read and write, where, in which order.
@@ -58,6 +61,7 @@ type field struct {
 	t         *typ
 	id        uint32
 	key       bool
+	disc      bool // the union discriminator
 	optional  bool // a pointer field: absent when nil
 	labels    []int64
 	isDefault bool
@@ -125,29 +129,35 @@ func parseTag(tag string) (tagOpts, error) {
 			err = fmt.Errorf("unknown option %q", name)
 		}
 		if err != nil {
-			return o, fmt.Errorf("cdr: tag %q: %w", tag, err)
+			return o, fmt.Errorf("tag %q: %w", tag, err)
 		}
 	}
 	return o, nil
 }
 
-// Extensible is implemented by struct types that are not final. The method is called on
-// the zero value, once per type.
+// Extensible is implemented by struct types that are not final. It is the module's public
+// contract: package dds re-exports Extensibility and its constants, so a user writes
+//
+//	func (Sample) DDSExtensibility() dds.Extensibility { return dds.Appendable }
+//
+// The method is called on the zero value, once per type.
 type Extensible interface {
-	CDRExtensibility() Extensibility
+	DDSExtensibility() Extensibility
 }
 
 var (
-	planMu    sync.Mutex
-	planCache = map[reflect.Type]*typ{}
-	extType   = reflect.TypeFor[Extensible]()
+	planMu       sync.Mutex
+	planCache    = map[reflect.Type]*typ{}
+	extType      = reflect.TypeFor[Extensible]()
+	timeType     = reflect.TypeFor[time.Time]()
+	durationType = reflect.TypeFor[time.Duration]()
 )
 
 // planOf returns the compiled plan of rt, building and caching it on first use.
 func planOf(rt reflect.Type) (*typ, error) {
 	planMu.Lock()
 	defer planMu.Unlock()
-	b := builder{building: map[reflect.Type]*typ{}}
+	b := builder{root: rt, building: map[reflect.Type]*typ{}}
 	t, err := b.build(rt, 0)
 	if err != nil {
 		return nil, err
@@ -158,45 +168,84 @@ func planOf(rt reflect.Type) (*typ, error) {
 	return t, nil
 }
 
+// builder compiles the plan of one root type. path is the member being compiled, as the
+// user wrote it (Pose.Tags, Items[]), for errors.
 type builder struct {
+	root     reflect.Type
+	path     []string
 	building map[reflect.Type]*typ
 }
 
+// errorf returns a type error naming the root type and the member being compiled.
+func (b *builder) errorf(format string, args ...any) error {
+	if len(b.path) == 0 {
+		return fmt.Errorf("cdr: type %v: "+format, append([]any{b.root}, args...)...)
+	}
+	var sb strings.Builder
+	for i, seg := range b.path {
+		if i > 0 && seg != "[]" {
+			sb.WriteByte('.')
+		}
+		sb.WriteString(seg)
+	}
+	return fmt.Errorf("cdr: type %v: field %s: "+format, append([]any{b.root, sb.String()}, args...)...)
+}
+
+// prims maps the Go kinds of the fixed-size IDL primitives to their plan.
+var prims = [...]struct {
+	k    kind
+	size int
+}{
+	reflect.Bool:    {kBool, 1},
+	reflect.Int8:    {kInt8, 1},
+	reflect.Uint8:   {kUint8, 1},
+	reflect.Int16:   {kInt16, 2},
+	reflect.Uint16:  {kUint16, 2},
+	reflect.Int32:   {kInt32, 4},
+	reflect.Uint32:  {kUint32, 4},
+	reflect.Int64:   {kInt64, 8},
+	reflect.Uint64:  {kUint64, 8},
+	reflect.Float32: {kFloat32, 4},
+	reflect.Float64: {kFloat64, 8},
+}
+
+// unmappable says why a Go kind has no CDR mapping.
+var unmappable = map[reflect.Kind]string{
+	reflect.Int:           "int has no fixed size: use int32 or int64",
+	reflect.Uint:          "uint has no fixed size: use uint32 or uint64",
+	reflect.Uintptr:       "uintptr has no fixed size and no IDL counterpart",
+	reflect.Complex64:     "complex numbers have no IDL counterpart: use a struct of two floats",
+	reflect.Complex128:    "complex numbers have no IDL counterpart: use a struct of two doubles",
+	reflect.Map:           "IDL map<K, V> is not supported: use a sequence of key-value structs",
+	reflect.Chan:          "channels have no IDL counterpart",
+	reflect.Func:          "functions have no IDL counterpart",
+	reflect.Interface:     "an interface has no IDL type: the codec needs the concrete type when it is built",
+	reflect.UnsafePointer: "unsafe.Pointer has no IDL counterpart",
+	reflect.Pointer:       "a pointer is mapped only as an optional struct member, not inside another type",
+}
+
 func (b *builder) build(rt reflect.Type, bound int) (*typ, error) {
-	prim := func(k kind, size int) *typ { return &typ{kind: k, rt: rt, size: size, minWire: size} }
+	switch rt {
+	case timeType:
+		return &typ{kind: kTime, rt: rt, minWire: 8}, nil
+	case durationType:
+		return &typ{kind: kDuration, rt: rt, minWire: 8}, nil
+	}
+	if k := rt.Kind(); int(k) < len(prims) && prims[k].size > 0 {
+		p := prims[k]
+		return &typ{kind: p.k, rt: rt, size: p.size, minWire: p.size}, nil
+	}
 	switch rt.Kind() {
-	case reflect.Bool:
-		return prim(kBool, 1), nil
-	case reflect.Int8:
-		return prim(kInt8, 1), nil
-	case reflect.Uint8:
-		return prim(kUint8, 1), nil
-	case reflect.Int16:
-		return prim(kInt16, 2), nil
-	case reflect.Uint16:
-		return prim(kUint16, 2), nil
-	case reflect.Int32:
-		return prim(kInt32, 4), nil
-	case reflect.Uint32:
-		return prim(kUint32, 4), nil
-	case reflect.Int64:
-		return prim(kInt64, 8), nil
-	case reflect.Uint64:
-		return prim(kUint64, 8), nil
-	case reflect.Float32:
-		return prim(kFloat32, 4), nil
-	case reflect.Float64:
-		return prim(kFloat64, 8), nil
 	case reflect.String:
 		return &typ{kind: kString, rt: rt, bound: bound, minWire: 4}, nil
 	case reflect.Slice:
-		elem, err := b.build(rt.Elem(), 0)
+		elem, err := b.buildElem(rt)
 		if err != nil {
 			return nil, err
 		}
 		return &typ{kind: kSlice, rt: rt, bound: bound, elem: elem, minWire: 4}, nil
 	case reflect.Array:
-		elem, err := b.build(rt.Elem(), 0)
+		elem, err := b.buildElem(rt)
 		if err != nil {
 			return nil, err
 		}
@@ -206,100 +255,157 @@ func (b *builder) build(rt reflect.Type, bound int) (*typ, error) {
 			return t, nil
 		}
 		if t, ok := b.building[rt]; ok {
-			return t, nil // recursive type: filled in further up
+			return t, nil // recursive type (through a sequence or an optional member): filled in further up
 		}
 		return b.buildStruct(rt)
 	default:
-		return nil, fmt.Errorf("cdr: type %v: kind %v has no CDR mapping", rt, rt.Kind())
+		return nil, b.errorf("%v cannot be mapped (%s)", rt, unmappable[rt.Kind()])
 	}
+}
+
+// buildElem compiles the element type of a slice or array type.
+func (b *builder) buildElem(rt reflect.Type) (*typ, error) {
+	b.path = append(b.path, "[]")
+	defer func() { b.path = b.path[:len(b.path)-1] }()
+	return b.build(rt.Elem(), 0)
 }
 
 func (b *builder) buildStruct(rt reflect.Type) (*typ, error) {
 	t := &typ{kind: kStruct, rt: rt, disc: -1, minWire: 1}
 	b.building[rt] = t
-	if rt.Implements(extType) {
-		t.ext = reflect.Zero(rt).Interface().(Extensible).CDRExtensibility()
-		if t.ext > Mutable {
-			return nil, fmt.Errorf("cdr: type %v: invalid extensibility %v", rt, t.ext)
-		}
+	var err error
+	if t.ext, err = b.extensibility(rt); err != nil {
+		return nil, err
 	}
-	nextID := int64(0)
 	ids := map[uint32]string{}
+	nextID := int64(0)
 	for i := range rt.NumField() {
 		sf := rt.Field(i)
-		o, err := parseTag(sf.Tag.Get("dds"))
-		if err != nil {
-			return nil, fmt.Errorf("cdr: %v.%s: %w", rt, sf.Name, err)
+		b.path = append(b.path, sf.Name)
+		f, ok, err := b.buildField(sf, nextID)
+		if err == nil && ok {
+			err = b.addField(t, f, ids)
 		}
-		if o.skip || !sf.IsExported() {
-			continue
-		}
-		ft := sf.Type
-		optional := o.optional
-		if ft.Kind() == reflect.Pointer {
-			optional = true
-			ft = ft.Elem()
-		} else if optional {
-			return nil, fmt.Errorf("cdr: %v.%s: an optional member must be a pointer", rt, sf.Name)
-		}
-		if o.bound > 0 && ft.Kind() != reflect.String && ft.Kind() != reflect.Slice {
-			return nil, fmt.Errorf("cdr: %v.%s: bound on a %v", rt, sf.Name, ft.Kind())
-		}
-		ftyp, err := b.build(ft, o.bound)
+		b.path = b.path[:len(b.path)-1]
 		if err != nil {
 			return nil, err
 		}
-		id := nextID
-		if o.id >= 0 {
-			id = o.id
+		if ok {
+			nextID = int64(f.id) + 1
 		}
-		nextID = id + 1
-		if prev, dup := ids[uint32(id)]; dup {
-			return nil, fmt.Errorf("cdr: %v: members %s and %s have the same id %d", rt, prev, sf.Name, id)
-		}
-		ids[uint32(id)] = sf.Name
-		f := field{
-			name: sf.Name, off: sf.Offset, t: ftyp, id: uint32(id), key: o.key,
-			optional: optional, labels: o.labels, isDefault: o.isDefault,
-		}
-		if o.key && optional {
-			return nil, fmt.Errorf("cdr: %v.%s: a key member cannot be optional", rt, sf.Name)
-		}
-		if o.disc {
-			if t.disc >= 0 {
-				return nil, fmt.Errorf("cdr: %v: two discriminators", rt)
-			}
-			if !ftyp.primitive() || ftyp.kind == kFloat32 || ftyp.kind == kFloat64 || optional {
-				return nil, fmt.Errorf("cdr: %v.%s: a discriminator must be an integer, enum, bool or char", rt, sf.Name)
-			}
-			t.disc = len(t.fields)
-			t.kind = kUnion
-		}
-		if o.key {
-			t.keys = append(t.keys, len(t.fields))
-		}
-		t.fields = append(t.fields, f)
+	}
+	if len(t.fields) == 0 {
+		return nil, b.errorf("struct %v has no exported field to map: it would be sent empty", rt)
 	}
 	t.all = make([]int, len(t.fields))
 	for i := range t.all {
 		t.all[i] = i
 	}
 	if t.kind == kUnion {
-		if t.ext == Mutable {
-			return nil, fmt.Errorf("cdr: union %v: mutable unions are not supported", rt)
-		}
-		for i := range t.fields {
-			f := &t.fields[i]
-			if i != t.disc && len(f.labels) == 0 && !f.isDefault {
-				return nil, fmt.Errorf("cdr: union %v: member %s has no case label", rt, f.name)
-			}
-			if i != t.disc && f.optional {
-				return nil, fmt.Errorf("cdr: union %v: member %s: union members cannot be optional", rt, f.name)
-			}
-		}
-		t.minWire = t.fields[t.disc].t.size
-		return t, nil
+		return t, b.checkUnion(t)
 	}
+	t.minWire = t.structMinWire()
+	return t, nil
+}
+
+// extensibility returns the extensibility struct type rt declares. A DDSExtensibility
+// method that does not implement Extensible (a pointer receiver, another signature) is an
+// error rather than a type silently left final.
+func (b *builder) extensibility(rt reflect.Type) (Extensibility, error) {
+	if !rt.Implements(extType) {
+		if _, ok := reflect.PointerTo(rt).MethodByName("DDSExtensibility"); ok {
+			return Final, b.errorf("%v: the DDSExtensibility method must have a value receiver and the signature DDSExtensibility() dds.Extensibility", rt)
+		}
+		return Final, nil
+	}
+	x := reflect.Zero(rt).Interface().(Extensible).DDSExtensibility()
+	if x > Mutable {
+		return Final, b.errorf("invalid extensibility %v of %v", x, rt)
+	}
+	return x, nil
+}
+
+// buildField compiles the struct field sf whose member id defaults to nextID. ok is false
+// for a field that is not serialized.
+func (b *builder) buildField(sf reflect.StructField, nextID int64) (f field, ok bool, err error) {
+	o, err := parseTag(sf.Tag.Get("dds"))
+	if err != nil {
+		return f, false, b.errorf("%w", err)
+	}
+	if o.skip || !sf.IsExported() {
+		return f, false, nil
+	}
+	ft := sf.Type
+	optional := o.optional
+	if ft.Kind() == reflect.Pointer {
+		optional = true
+		ft = ft.Elem()
+	} else if optional {
+		return f, false, b.errorf("an optional member must be a pointer")
+	}
+	if o.bound > 0 && ft.Kind() != reflect.String && ft.Kind() != reflect.Slice {
+		return f, false, b.errorf("a bound applies to a string or a slice, not to %v", ft)
+	}
+	if o.key && optional {
+		return f, false, b.errorf("a key member cannot be optional")
+	}
+	ftyp, err := b.build(ft, o.bound)
+	if err != nil {
+		return f, false, err
+	}
+	id := nextID
+	if o.id >= 0 {
+		id = o.id
+	}
+	if o.disc && (!ftyp.primitive() || ftyp.kind == kFloat32 || ftyp.kind == kFloat64 || optional) {
+		return f, false, b.errorf("a discriminator must be an integer, enum, bool or char")
+	}
+	return field{
+		name: sf.Name, off: sf.Offset, t: ftyp, id: uint32(id), key: o.key, disc: o.disc,
+		optional: optional, labels: o.labels, isDefault: o.isDefault,
+	}, true, nil
+}
+
+// addField appends f to t's members, checking its id against the ids seen so far.
+func (b *builder) addField(t *typ, f field, ids map[uint32]string) error {
+	if prev, dup := ids[f.id]; dup {
+		return b.errorf("members %s and %s have the same id %d", prev, f.name, f.id)
+	}
+	ids[f.id] = f.name
+	if f.disc {
+		if t.disc >= 0 {
+			return b.errorf("%v has two discriminators", t.rt)
+		}
+		t.disc = len(t.fields)
+		t.kind = kUnion
+	}
+	if f.key {
+		t.keys = append(t.keys, len(t.fields))
+	}
+	t.fields = append(t.fields, f)
+	return nil
+}
+
+// checkUnion validates a union's members and sets its minWire.
+func (b *builder) checkUnion(t *typ) error {
+	if t.ext == Mutable {
+		return b.errorf("union %v: mutable unions are not supported", t.rt)
+	}
+	for i := range t.fields {
+		f := &t.fields[i]
+		if i != t.disc && len(f.labels) == 0 && !f.isDefault {
+			return b.errorf("union %v: member %s has no case label", t.rt, f.name)
+		}
+		if i != t.disc && f.optional {
+			return b.errorf("union %v: member %s: union members cannot be optional", t.rt, f.name)
+		}
+	}
+	t.minWire = t.fields[t.disc].t.size
+	return nil
+}
+
+// structMinWire returns the fewest bytes a value of struct t takes on the wire.
+func (t *typ) structMinWire() int {
 	sum := 0
 	for _, f := range t.fields {
 		if f.optional {
@@ -309,58 +415,74 @@ func (b *builder) buildStruct(rt reflect.Type) (*typ, error) {
 		}
 	}
 	switch t.ext {
-	case Final:
-		t.minWire = max(1, sum)
 	case Appendable:
-		t.minWire = min(4, max(1, sum))
+		return min(4, max(1, sum))
 	case Mutable:
-		t.minWire = 4
+		return 4
+	default:
+		return max(1, sum)
 	}
-	return t, nil
 }
 
 // maxKeySize returns the largest size the key of t can take in XCDR2 from offset off, or
-// -1 when unbounded. It decides between a padded key hash and an MD5 one.
-func (t *typ) maxKeySize(off int) int {
-	switch {
-	case t.primitive():
-		a := min(t.size, 4)
-		off += -off & (a - 1)
-		return off + t.size
-	case t.kind == kString:
+// -1 when unbounded. It decides between a padded key hash and an MD5 one. A key that
+// nests its own type deeper than maxKeyDepth (a recursive type) counts as unbounded.
+func (t *typ) maxKeySize(off, depth int) int {
+	if depth > maxKeyDepth {
+		return -1
+	}
+	switch t.kind {
+	case kString:
 		if t.bound == 0 {
 			return -1
 		}
-		off += -off & 3
-		return off + 4 + t.bound + 1
-	case t.kind == kArray:
-		for range t.n {
-			if off = t.elem.maxKeySize(off); off < 0 {
-				return -1
-			}
-		}
-		return off
-	case t.kind == kSlice:
+		return align4(off) + 4 + t.bound + 1
+	case kArray:
+		return t.elem.maxElemsSize(t.elemsStart(off), t.n, depth)
+	case kSlice:
 		if t.bound == 0 {
 			return -1
 		}
-		off += -off & 3
-		off += 4
-		for range t.bound {
-			if off = t.elem.maxKeySize(off); off < 0 {
-				return -1
-			}
-		}
-		return off
-	case t.kind == kStruct:
+		return t.elem.maxElemsSize(align4(t.elemsStart(off))+4, t.bound, depth)
+	case kStruct:
 		for _, i := range t.keyFields() {
-			if off = t.fields[i].t.maxKeySize(off); off < 0 {
+			if off = t.fields[i].t.maxKeySize(off, depth+1); off < 0 {
 				return -1
 			}
 		}
+		return off
+	case kTime, kDuration:
+		return align4(off) + 8
+	case kUnion:
+		return -1 // unions as keys: treat as unbounded
+	default: // primitives
+		a := min(t.size, 4)
+		return off + -off&(a-1) + t.size
+	}
+}
+
+// maxKeyDepth bounds the nesting maxKeySize follows.
+const maxKeyDepth = 32
+
+func align4(off int) int { return off + -off&3 }
+
+// elemsStart returns where the elements (or the length) of an array or sequence t start
+// from off: after a DHEADER when its elements are not primitive (XCDR2).
+func (t *typ) elemsStart(off int) int {
+	if t.elem.primitive() {
 		return off
 	}
-	return -1 // unions as keys: treat as unbounded
+	return align4(off) + 4
+}
+
+// maxElemsSize returns the largest size of n elements of type t from off, -1 if unbounded.
+func (t *typ) maxElemsSize(off, n, depth int) int {
+	for range n {
+		if off = t.maxKeySize(off, depth+1); off < 0 {
+			return -1
+		}
+	}
+	return off
 }
 
 // keyFields returns the members that form the key of a struct used as (part of) a key:

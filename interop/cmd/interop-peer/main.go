@@ -37,8 +37,8 @@ type Sample struct {
 // SampleA is interop::SampleA, the same members in an appendable type.
 type SampleA Sample
 
-// CDRExtensibility makes SampleA appendable.
-func (SampleA) CDRExtensibility() cdr.Extensibility { return cdr.Appendable }
+// DDSExtensibility makes SampleA appendable.
+func (SampleA) DDSExtensibility() cdr.Extensibility { return cdr.Appendable }
 
 // jsonSample is a sample as the peers print it: fields in this order, doubles and
 // strings as encoding/json writes them.
