@@ -219,9 +219,11 @@ func (b *builder) buildStruct(rt reflect.Type) (*typ, error) {
 	b.building[rt] = t
 	if rt.Implements(extType) {
 		t.ext = reflect.Zero(rt).Interface().(Extensible).CDRExtensibility()
-		if t.ext > Mutable {
-			return nil, fmt.Errorf("cdr: type %v: invalid extensibility %v", rt, t.ext)
-		}
+	} else if x, ok := reflect.Zero(rt).Interface().(interface{ DDSExtensibility() Extensibility }); ok {
+		t.ext = x.DDSExtensibility() // the method's name to come; either is accepted until then
+	}
+	if t.ext > Mutable {
+		return nil, fmt.Errorf("cdr: type %v: invalid extensibility %v", rt, t.ext)
 	}
 	nextID := int64(0)
 	ids := map[uint32]string{}
