@@ -157,6 +157,18 @@ func TestGoldenCompiles(t *testing.T) {
 	require.NoError(t, cmd.Run(), out.String())
 }
 
+// TestInteropSampleUpToDate fails when the Go types of the interop peer, generated from
+// interop/idl/Sample.idl, are not what ddsgen generates today (run go generate in
+// interop/cmd/interop-peer).
+func TestInteropSampleUpToDate(t *testing.T) {
+	dir := filepath.Join("..", "..", "interop", "cmd", "interop-peer")
+	got, err := generate(options{pkg: "main", ext: "final"}, []string{filepath.Join("..", "..", "interop", "idl", "Sample.idl")})
+	require.NoError(t, err)
+	want, err := os.ReadFile(filepath.Join(dir, "sample_idl.go"))
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got), "interop/cmd/interop-peer/sample_idl.go is stale: run go generate ./interop/cmd/interop-peer")
+}
+
 // TestRun covers the command line: output to a file, -I, and the exit statuses.
 func TestRun(t *testing.T) {
 	dir := t.TempDir()
