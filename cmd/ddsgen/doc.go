@@ -16,7 +16,7 @@
 // sets the extensibility of types without an annotation (default final, as idlc's).
 // Errors name the file, line and column:
 //
-//	shapes.idl:12:5: undefined name Colour
+//	shapes.idl:12:5: undefined name Shade
 //
 // A topic type is then used as any ddsgo type:
 //

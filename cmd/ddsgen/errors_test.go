@@ -77,6 +77,9 @@ func TestErrors(t *testing.T) {
 		{"const char C = '\\u0041';", "t.idl:1:16: \\u escapes"},
 		{"struct S { long x; };\n}", "t.idl:2:1: expected a definition, found \"}\""},
 		{"module m { struct S { long x; };", "t.idl:1:33: module m: missing '}'"},
+		{"const string SHORT = \"a\";", "t.idl:1:14: identifier SHORT differs from the keyword short only in case"},
+		{"struct S { long x; };\nstruct s { long y; };", "t.idl:2:1: s and the struct S at t.idl:1:1 differ only in case"},
+		{"enum E { A, @value(0) B };", "t.idl:1:23: enumerators B and A of E have the same value 0"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.SplitN(tt.src, "\n", 2)[0], func(t *testing.T) {
@@ -141,7 +144,10 @@ func TestExamples(t *testing.T) {
 		"module m { @appendable struct S { @key long id; string<8> name; }; };",
 		"struct _struct { long _module; };", // escaped keywords
 		"module m { module n { struct S { ::m::n::S2 x; }; struct S2 { long a; }; }; };",
-		"struct Node; struct Node { sequence<Node> kids; @optional Node next_node; };",
+		"struct Node; struct Node { sequence<Node> kids; @optional Node next_node; };", // idlc hangs on it
+		"enum Level { LOW }; const Level L = Level::LOW;",                              // IDL 4 scoping; idlc wants LOW
+		"typedef sequence<sequence<long>> Grid; const string<3> S = \"abc\";",          // idlc wants '> >' and no bound
+		"struct S { long interface; };",
 	} {
 		_, err := genString(src)
 		require.NoError(t, err, src)

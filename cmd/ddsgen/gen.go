@@ -32,6 +32,7 @@ type gen struct {
 	order   []*symbol // definitions in IDL order
 	pragmas []scopedPragma
 	goNames map[string]*symbol
+	folded  map[string]*symbol   // scoped names in lower case: IDL names collide ignoring case
 	keylist map[*symbol][]string // #pragma keylist
 	files   []string
 }
@@ -52,7 +53,7 @@ type field struct {
 
 // generate reads the IDL files and returns the Go source.
 func generate(opt options, files []string) ([]byte, error) {
-	g := &gen{opt: opt, syms: map[string]*symbol{}, fwds: map[string]pos{}, goNames: map[string]*symbol{}, keylist: map[*symbol][]string{}}
+	g := &gen{opt: opt, syms: map[string]*symbol{}, fwds: map[string]pos{}, goNames: map[string]*symbol{}, folded: map[string]*symbol{}, keylist: map[*symbol][]string{}}
 	if opt.ext == "" {
 		g.opt.ext = "final"
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -155,6 +157,25 @@ func TestGoldenCompiles(t *testing.T) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	require.NoError(t, cmd.Run(), out.String())
+}
+
+// TestGoldenAcceptedByIdlc runs Cyclone DDS's IDL compiler on the golden IDL files, when
+// it is installed: what ddsgen is tested on is IDL the peers' tools accept.
+func TestGoldenAcceptedByIdlc(t *testing.T) {
+	idlc, err := exec.LookPath("idlc")
+	if err != nil {
+		t.Skip("idlc (Cyclone DDS) is not installed")
+	}
+	for _, f := range goldenFiles(t) {
+		abs, err := filepath.Abs(f)
+		require.NoError(t, err)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, idlc, "-x", "final", abs)
+		cmd.Dir = t.TempDir() // idlc writes its C files there
+		out, err := cmd.CombinedOutput()
+		cancel()
+		require.NoError(t, err, "idlc %s: %s", f, out)
+	}
 }
 
 // TestInteropSampleUpToDate fails when the Go types of the interop peer, generated from

@@ -193,6 +193,7 @@ func (g *gen) collectEnumerators(es *symbol, scope []string) error {
 	d := es.enum
 	next := int64(0)
 	seen := map[string]bool{}
+	values := map[int64]string{}
 	for _, e := range d.values {
 		v := next
 		if a := e.annots.find("value"); a != nil {
@@ -206,6 +207,10 @@ func (g *gen) collectEnumerators(es *symbol, scope []string) error {
 			return errAt(e.at, "enumerator %s twice", e.name)
 		}
 		seen[e.name] = true
+		if prev, dup := values[v]; dup {
+			return errAt(e.at, "enumerators %s and %s of %s have the same value %d", e.name, prev, d.name, v)
+		}
+		values[v] = e.name
 		next = v + 1
 		sym := &symbol{kind: symEnumerator, at: e.at, path: path(scope, e.name), parent: es, value: v}
 		if err := g.define(sym); err != nil {
@@ -231,6 +236,10 @@ func (g *gen) define(s *symbol) error {
 	if prev, ok := g.syms[key]; ok {
 		return errAt(s.at, "%s redefines the %s at %s", key, prev.kind, prev.at)
 	}
+	if prev, ok := g.folded[strings.ToLower(key)]; ok {
+		return errAt(s.at, "%s and the %s %s at %s differ only in case", key, prev.kind, prev.scopedName(), prev.at)
+	}
+	g.folded[strings.ToLower(key)] = s
 	if at, ok := g.fwds[key]; ok && s.kind != symStruct && s.kind != symUnion {
 		return errAt(s.at, "%s was forward declared as a struct or union at %s", key, at)
 	}

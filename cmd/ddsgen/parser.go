@@ -100,18 +100,19 @@ func (p *parser) expect(text string) (token, error) {
 	return t, nil
 }
 
-var keywords = map[string]bool{}
+var (
+	keywords      = map[string]bool{}
+	keywordsLower = map[string]string{} // IDL identifiers must not differ from keywords only in case
+)
 
 func init() {
-	for _, k := range strings.Fields(`abstract any alias attribute bitfield bitmask bitset boolean case char
-		component connector const consumes context custom default double exception emits enum
-		eventtype factory FALSE finder fixed float getraises getter home import in inout interface
-		local long manages map mirrorport module multiple native Object octet oneway out primarykey
-		private port porttype provides public publishes raises readonly setraises setter sequence
-		short string struct supports switch TRUE truncatable typedef typeid typename typeprefix
-		unsigned union uses ValueBase valuetype void wchar wstring int8 uint8 int16 int32 int64
-		uint16 uint32 uint64`) {
+	// The keywords idlc reserves: those of the building blocks it implements.
+	for _, k := range strings.Fields(`module struct union enum typedef const sequence string wstring
+		switch case default TRUE FALSE boolean char wchar octet short long unsigned float double
+		int8 uint8 int16 int32 int64 uint16 uint32 uint64 bitmask bitset bitfield map native any
+		fixed`) {
 		keywords[k] = true
+		keywordsLower[strings.ToLower(k)] = k
 	}
 }
 
@@ -123,6 +124,9 @@ func (p *parser) ident(what string) (string, pos, error) {
 	}
 	if t.kind != tIdent || (keywords[t.text] && !strings.HasPrefix(t.text, "_")) {
 		return "", t.at, errAt(t.at, "expected %s, found %s", what, t.describe())
+	}
+	if k, ok := keywordsLower[strings.ToLower(t.text)]; ok && !strings.HasPrefix(t.text, "_") {
+		return "", t.at, errAt(t.at, "identifier %s differs from the keyword %s only in case (escape it: _%s)", t.text, k, t.text)
 	}
 	return t.sval, t.at, nil
 }
