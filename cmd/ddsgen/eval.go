@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"math/big"
+	"strings"
 )
 
 // cvKind is the kind of a constant value.
@@ -187,6 +188,16 @@ func intOp(e *binaryExpr, a, b *big.Int) (constVal, error) {
 	return checkRange(e.at, r)
 }
 
+// article returns the kind with its indefinite article.
+func (k cvKind) article() string { return withArticle(k.String()) }
+
+func withArticle(s string) string {
+	if s != "" && strings.ContainsRune("aeiou", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
+}
+
 func (k cvKind) String() string {
 	switch k {
 	case cvInt:
@@ -229,12 +240,12 @@ func convert(at pos, v constVal, t *gtype) (constVal, error) {
 		return convertFloat(at, v, u.prim)
 	case u.kind == gPrim && u.prim == "boolean":
 		if v.kind != cvBool {
-			return v, errAt(at, "a %s is not a boolean", v.kind)
+			return v, errAt(at, "%s is not a boolean", v.kind.article())
 		}
 		return v, nil
 	case u.kind == gString:
 		if v.kind != cvString {
-			return v, errAt(at, "a %s is not a string", v.kind)
+			return v, errAt(at, "%s is not a string", v.kind.article())
 		}
 		if u.bound > 0 && int64(len(v.s)) > u.bound {
 			return v, errAt(at, "string of %d characters exceeds the bound %d", len(v.s), u.bound)
@@ -242,7 +253,7 @@ func convert(at pos, v constVal, t *gtype) (constVal, error) {
 		return v, nil
 	case u.kind == gNamed && u.sym.kind == symEnum:
 		if v.kind != cvEnum || v.enum != u.sym {
-			return v, errAt(at, "a %s is not an enumerator of %s", v.kind, u.sym.scopedName())
+			return v, errAt(at, "%s is not an enumerator of %s", v.kind.article(), u.sym.scopedName())
 		}
 		return v, nil
 	}
@@ -251,7 +262,7 @@ func convert(at pos, v constVal, t *gtype) (constVal, error) {
 
 func convertInt(at pos, v constVal, prim string) (constVal, error) {
 	if v.kind != cvInt {
-		return v, errAt(at, "a %s is not a %s", v.kind, prim)
+		return v, errAt(at, "%s is not %s", v.kind.article(), withArticle(prim))
 	}
 	rg := intRanges[prim]
 	if v.i.Cmp(rg[0]) < 0 || v.i.Cmp(rg[1]) > 0 {
@@ -262,7 +273,7 @@ func convertInt(at pos, v constVal, prim string) (constVal, error) {
 
 func convertFloat(at pos, v constVal, prim string) (constVal, error) {
 	if v.kind != cvFloat && v.kind != cvInt {
-		return v, errAt(at, "a %s is not a %s", v.kind, prim)
+		return v, errAt(at, "%s is not %s", v.kind.article(), withArticle(prim))
 	}
 	f := toFloat(v)
 	if prim == "float" && math.Abs(f) > math.MaxFloat32 {
