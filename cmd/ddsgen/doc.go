@@ -18,9 +18,8 @@
 //
 //	shapes.idl:12:5: undefined name Shade
 //
-// A topic type is then used as any ddsgo type:
-//
-//	tt, err := dds.NewTopicType[shapes.Square](shapes.Square{}.DDSTypeName())
+// A generated struct is a topic type as it stands: its DDSTypeName method gives the type
+// name the peers know it by, and DDSExtensibility (when not final) its extensibility.
 //
 // # Mapping
 //
