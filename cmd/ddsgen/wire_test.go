@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/md5"
 	"encoding/binary"
 	"encoding/hex"
 	"os"
@@ -18,8 +19,9 @@ import (
 
 // wireCase encodes a Go sample and checks that Cyclone's bytes decode to it.
 type wireCase struct {
-	enc func(version2 bool) ([]byte, error)
-	dec func(t *testing.T, version2 bool, body []byte)
+	enc     func(version2 bool) ([]byte, error)
+	dec     func(t *testing.T, version2 bool, body []byte)
+	keyHash func() (cdr.KeyHash, error)
 }
 
 func wireCaseOf[T any](v *T) wireCase {
@@ -33,6 +35,13 @@ func wireCaseOf[T any](v *T) wireCase {
 			var out T
 			require.NoError(t, c.Unmarshal(in, &out))
 			require.Equal(t, *v, out)
+		},
+		keyHash: func() (cdr.KeyHash, error) {
+			c, err := cdr.NewCodec[T]()
+			if err != nil {
+				return cdr.KeyHash{}, err
+			}
+			return c.KeyHash(v), nil
 		},
 	}
 }
@@ -65,13 +74,17 @@ func wireSamples() map[string]wireCase {
 		Cells:   [2][3]int32{{1, 2, 3}, {4, 5, 6}},
 		Corners: [2][2]wirecheck.Point{{{X: 1, Y: 2}, {X: 3, Y: 4}}, {{X: 5, Y: 6}, {X: 7, Y: 8}}},
 	}
+	keyed := wirecheck.Keyed{A: 0x01020304, Name: "sixsix", O: 0xee, Value: 1}
+	keyedLong := wirecheck.KeyedLong{Name: "a", A: 5}
 	derived := wirecheck.Derived{ID: 2, Name: "derived", Value: 6.5, Raw: []byte{1, 2, 3}}
 	return map[string]wireCase{
-		"Final":   wireCaseOf(&final),
-		"App":     wireCaseOf(&app),
-		"Mut":     wireCaseOf(&mut),
-		"Grid":    wireCaseOf(&grid),
-		"Derived": wireCaseOf(&derived),
+		"Final":     wireCaseOf(&final),
+		"App":       wireCaseOf(&app),
+		"Mut":       wireCaseOf(&mut),
+		"Grid":      wireCaseOf(&grid),
+		"Derived":   wireCaseOf(&derived),
+		"Keyed":     wireCaseOf(&keyed),
+		"KeyedLong": wireCaseOf(&keyedLong),
 	}
 }
 
@@ -127,6 +140,10 @@ func TestWireMatchesCyclone(t *testing.T) {
 		f := strings.Fields(sc.Text())
 		require.Len(t, f, 3, "fill output %q", sc.Text())
 		seen++
+		if strings.HasPrefix(f[1], "key") {
+			t.Run(f[0]+"/keyhash", func(t *testing.T) { checkKeyHash(t, f[0], samples[f[0]], f[1] == "key1", f[2]) })
+			continue
+		}
 		t.Run(f[0]+"/XCDR"+f[1], func(t *testing.T) {
 			wc, ok := samples[f[0]]
 			require.True(t, ok, "no Go sample for %s", f[0])
@@ -148,7 +165,30 @@ func TestWireMatchesCyclone(t *testing.T) {
 			}
 		})
 	}
-	require.Equal(t, 8, seen)
+	require.Equal(t, 14, seen)
+}
+
+// checkKeyHash compares ddsgo's key hash with the one Cyclone's key bytes give: the
+// bytes zero-padded when idlc found the key fixed within 16 bytes, their MD5 otherwise.
+func checkKeyHash(t *testing.T, name string, wc wireCase, fixed bool, keyHex string) {
+	require.NotNil(t, wc.keyHash, "no Go sample")
+	key, err := hex.DecodeString(keyHex)
+	require.NoError(t, err)
+	var want cdr.KeyHash
+	if fixed {
+		copy(want[:], key)
+	} else {
+		want = md5.Sum(key)
+	}
+	got, err := wc.keyHash()
+	require.NoError(t, err)
+	if why, known := knownWireDiffs[name+" key"]; known {
+		if want == got {
+			t.Fatalf("the known difference is gone: remove %q from knownWireDiffs", name+" key")
+		}
+		t.Skipf("known difference: %s\ncyclone %x\nddsgo   %x", why.what, want, got)
+	}
+	require.Equal(t, hex.EncodeToString(want[:]), hex.EncodeToString(got[:]))
 }
 
 // knownWireDiffs are differences from Cyclone DDS that are not ddsgen's to fix, by type
@@ -163,6 +203,8 @@ var knownWireDiffs = map[string]struct {
 	"Mut 2": {what: "internal/cdr gives every member of a mutable type an EMHEADER with LC=4 and a " +
 		"NEXTINT; Cyclone DDS uses the shorter length codes 0-3, 5 and 6 where they apply: " +
 		"XTypes 1.3 allows both", decodes: true},
+	"Mut key": {what: "internal/cdr serializes the key of a mutable type for its key hash with a " +
+		"DHEADER and member headers; Cyclone DDS 0.10 serializes the key members alone"},
 }
 
 // TestWirecheckTypesUpToDate fails when internal/wirecheck/types.go is not what ddsgen

@@ -139,6 +139,26 @@ type Grid struct {
 // DDSTypeName returns the topic type name of Grid.
 func (Grid) DDSTypeName() string { return "wire::Grid" }
 
+// Keyed is the IDL struct wire::Keyed (final).
+type Keyed struct {
+	A     int32  `dds:"key"`
+	Name  string `dds:"key,bound=6"`
+	O     byte   `dds:"key"`
+	Value float64
+}
+
+// DDSTypeName returns the topic type name of Keyed.
+func (Keyed) DDSTypeName() string { return "wire::Keyed" }
+
+// KeyedLong is the IDL struct wire::KeyedLong (final).
+type KeyedLong struct {
+	Name string `dds:"key,bound=16"`
+	A    int32  `dds:"key"`
+}
+
+// DDSTypeName returns the topic type name of KeyedLong.
+func (KeyedLong) DDSTypeName() string { return "wire::KeyedLong" }
+
 // Base is the IDL struct wire::Base (final).
 type Base struct {
 	ID   int32 `dds:"key"`

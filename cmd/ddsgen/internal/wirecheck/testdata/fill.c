@@ -5,6 +5,7 @@
 #include <string.h>
 #include "dds/dds.h"
 #include "dds/ddsi/ddsi_cdrstream.h"
+#include "dds/ddsi/ddsi_serdata_default.h"
 #include "wire.h"
 
 static void dump(const char *name, const void *sample, const dds_topic_descriptor_t *desc, uint32_t version)
@@ -17,6 +18,34 @@ static void dump(const char *name, const void *sample, const dds_topic_descripto
     printf("%02x", os.x.m_buffer[i]);
   printf("\n");
   dds_ostreamLE_fini(&os);
+}
+
+/* dumpkey writes the key as Cyclone serializes it for the key hash (XCDR2, big endian)
+ * and whether idlc found the key fixed-size within 16 bytes (no MD5): "Type key fixed hex". */
+static void dumpkey(const char *name, const void *sample, const dds_topic_descriptor_t *desc)
+{
+  struct ddsi_sertype_default st;
+  ddsi_sertype_default_desc_key_t keys[16];
+  memset(&st, 0, sizeof(st));
+  for (uint32_t i = 0; i < desc->m_nkeys && i < 16; i++) {
+    keys[i].ops_offs = desc->m_keys[i].m_offset;
+    keys[i].idx = desc->m_keys[i].m_idx;
+  }
+  st.type.size = desc->m_size;
+  st.type.align = desc->m_align;
+  st.type.flagset = desc->m_flagset;
+  st.type.keys.nkeys = desc->m_nkeys;
+  st.type.keys.keys = keys;
+  st.type.ops.ops = (uint32_t *)desc->m_ops;
+  st.write_encoding_version = 2;
+  dds_ostreamBE_t os;
+  dds_ostreamBE_init(&os, 0, 2);
+  dds_stream_write_keyBE(&os, sample, &st);
+  printf("%s key%d ", name, (desc->m_flagset & DDS_TOPIC_FIXED_KEY_XCDR2) ? 1 : 0);
+  for (uint32_t i = 0; i < os.x.m_index; i++)
+    printf("%02x", os.x.m_buffer[i]);
+  printf("\n");
+  dds_ostreamBE_fini(&os);
 }
 
 int main(void)
@@ -44,6 +73,7 @@ int main(void)
   f.by_color._u.g = "green";
   dump("Final", &f, &wire_Final_desc, 1);
   dump("Final", &f, &wire_Final_desc, 2);
+  dumpkey("Final", &f, &wire_Final_desc);
 
   int32_t maybe = 42;
   wire_AppInner inners[] = {{2, "x"}, {3, ""}};
@@ -54,6 +84,7 @@ int main(void)
   a.choice._d = 1;
   a.choice._u.num = 77;
   dump("App", &a, &wire_App_desc, 2);
+  dumpkey("App", &a, &wire_App_desc);
 
   int32_t five = 5;
   int32_t items[] = {10, 20};
@@ -62,6 +93,14 @@ int main(void)
     .items = {2, 2, items, false}, .inner = {4, "deep"},
   };
   dump("Mut", &m, &wire_Mut_desc, 2);
+  dumpkey("Mut", &m, &wire_Mut_desc);
+
+  wire_Keyed k = {.a = 0x01020304, .o = 0xee, .value = 1};
+  strcpy(k.name, "sixsix");
+  dumpkey("Keyed", &k, &wire_Keyed_desc);
+  wire_KeyedLong kl = {.a = 5};
+  strcpy(kl.name, "a");
+  dumpkey("KeyedLong", &kl, &wire_KeyedLong_desc);
 
   wire_Grid g = {
     .cells = {{1, 2, 3}, {4, 5, 6}},
@@ -74,5 +113,6 @@ int main(void)
   wire_Derived d = {.parent = {2, "derived"}, .value = 6.5, .raw = {3, 3, raw, false}};
   dump("Derived", &d, &wire_Derived_desc, 1);
   dump("Derived", &d, &wire_Derived_desc, 2);
+  dumpkey("Derived", &d, &wire_Derived_desc);
   return 0;
 }
