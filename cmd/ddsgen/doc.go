@@ -80,7 +80,8 @@
 // maps, bitsets, bitmasks and annotation definitions are errors, as are mutable unions
 // (ddsgo's codec has none). Unknown annotations are ignored, as IDL 4 allows. Bounds of
 // elements (sequence<string<8>>, string<8> a[3]) are not kept: the wire does not carry
-// them, and they only narrow what a value may hold.
+// them, and they only narrow what a value may hold, except in a key, where they can make
+// a key fit in 16 bytes; such a key is hashed with MD5 by ddsgo.
 //
 // # Wire compatibility
 //
