@@ -65,6 +65,7 @@ func wireSamples() map[string]wireCase {
 		ID: 8, Maybe: &maybe, Note: &note, Inner: wirecheck.AppInner{A: 1, S: "in"},
 		Inners: []wirecheck.AppInner{{A: 2, S: "x"}, {A: 3, S: ""}},
 		Choice: wirecheck.Choice{Disc: 1, Num: 77}, P: wirecheck.Point{X: 1.25, Y: -1},
+		AppChoice: wirecheck.AppChoice{Disc: 2, S: "u"},
 	}
 	mut := wirecheck.Mut{
 		Mid: 9, Name: "mut", Value: 3.5, Maybe: &five, Items: []int32{10, 20},

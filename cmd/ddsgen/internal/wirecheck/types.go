@@ -96,15 +96,26 @@ func (AppInner) DDSTypeName() string { return "wire::AppInner" }
 // DDSExtensibility returns the extensibility of AppInner: appendable.
 func (AppInner) DDSExtensibility() dds.Extensibility { return dds.Appendable }
 
+// AppChoice is the IDL union wire::AppChoice (appendable): Disc selects the member.
+type AppChoice struct {
+	Disc int16  `dds:"disc"`
+	X    int32  `dds:"case=1"`
+	S    string `dds:"case=2"`
+}
+
+// DDSExtensibility returns the extensibility of AppChoice: appendable.
+func (AppChoice) DDSExtensibility() dds.Extensibility { return dds.Appendable }
+
 // App is the IDL struct wire::App (appendable).
 type App struct {
-	ID     int32 `dds:"key"`
-	Maybe  *int32
-	Note   *string
-	Inner  AppInner
-	Inners []AppInner
-	Choice Choice
-	P      Point
+	ID        int32 `dds:"key"`
+	Maybe     *int32
+	Note      *string
+	Inner     AppInner
+	Inners    []AppInner
+	Choice    Choice
+	P         Point
+	AppChoice AppChoice
 }
 
 // DDSTypeName returns the topic type name of App.

@@ -83,6 +83,8 @@ int main(void)
   };
   a.choice._d = 1;
   a.choice._u.num = 77;
+  a.app_choice._d = 2;
+  a.app_choice._u.s = "u";
   dump("App", &a, &wire_App_desc, 2);
   dumpkey("App", &a, &wire_App_desc);
 
