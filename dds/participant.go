@@ -454,12 +454,12 @@ func (p *DomainParticipant) setDefaults(fn func(d *participantDefaults)) error {
 	return nil
 }
 
-// DefaultPublisherQos returns the QoS CreatePublisher uses for a nil QoS.
+// DefaultPublisherQos returns the QoS NewPublisher starts from.
 func (p *DomainParticipant) DefaultPublisherQos() qos.PublisherQos {
 	return p.defaults().Publisher.Clone()
 }
 
-// SetDefaultPublisherQos sets the QoS CreatePublisher uses for a nil QoS.
+// SetDefaultPublisherQos sets the QoS NewPublisher starts from.
 func (p *DomainParticipant) SetDefaultPublisherQos(q qos.PublisherQos) error {
 	if err := q.Validate(); err != nil {
 		return qosErr(err)
@@ -467,12 +467,12 @@ func (p *DomainParticipant) SetDefaultPublisherQos(q qos.PublisherQos) error {
 	return p.setDefaults(func(d *participantDefaults) { d.Publisher = q.Clone() })
 }
 
-// DefaultSubscriberQos returns the QoS CreateSubscriber uses for a nil QoS.
+// DefaultSubscriberQos returns the QoS NewSubscriber starts from.
 func (p *DomainParticipant) DefaultSubscriberQos() qos.SubscriberQos {
 	return p.defaults().Subscriber.Clone()
 }
 
-// SetDefaultSubscriberQos sets the QoS CreateSubscriber uses for a nil QoS.
+// SetDefaultSubscriberQos sets the QoS NewSubscriber starts from.
 func (p *DomainParticipant) SetDefaultSubscriberQos(q qos.SubscriberQos) error {
 	if err := q.Validate(); err != nil {
 		return qosErr(err)
@@ -480,12 +480,12 @@ func (p *DomainParticipant) SetDefaultSubscriberQos(q qos.SubscriberQos) error {
 	return p.setDefaults(func(d *participantDefaults) { d.Subscriber = q.Clone() })
 }
 
-// DefaultTopicQos returns the QoS CreateTopic uses for a nil QoS.
+// DefaultTopicQos returns the QoS NewTopic starts from.
 func (p *DomainParticipant) DefaultTopicQos() qos.TopicQos {
 	return p.defaults().Topic.Clone()
 }
 
-// SetDefaultTopicQos sets the QoS CreateTopic uses for a nil QoS.
+// SetDefaultTopicQos sets the QoS NewTopic starts from.
 func (p *DomainParticipant) SetDefaultTopicQos(q qos.TopicQos) error {
 	if err := q.Validate(); err != nil {
 		return qosErr(err)

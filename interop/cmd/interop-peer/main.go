@@ -20,25 +20,15 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
-	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
 	"github.com/ddsgo/ddsgo/waitset"
 )
 
-// Sample is interop::Sample of interop/idl/Sample.idl (final).
-type Sample struct {
-	ID     int32 `dds:"key"`
-	Text   string
-	Values []float64
-	Seq    uint64
-}
-
-// SampleA is interop::SampleA, the same members in an appendable type.
-type SampleA Sample
-
-// DDSExtensibility makes SampleA appendable.
-func (SampleA) DDSExtensibility() cdr.Extensibility { return cdr.Appendable }
+// Sample (final) and SampleA (appendable, the same members) are generated from the IDL the
+// Cyclone DDS and Fast DDS peers are built from.
+//
+//go:generate go run github.com/ddsgo/ddsgo/cmd/ddsgen -package main -o sample_idl.go ../../idl/Sample.idl
 
 // jsonSample is a sample as the peers print it: fields in this order, doubles and
 // strings as encoding/json writes them.
@@ -83,9 +73,9 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	defer func() { _ = out.Flush() }()
 	pr := &peer{a: a, ctx: dctx, parent: ctx, out: out, enc: json.NewEncoder(out), stderr: stderr, started: time.Now()}
 	if a.appendable {
-		return runType(pr, "interop::SampleA", func(s *Sample) *SampleA { return (*SampleA)(s) }, func(s *SampleA) *Sample { return (*Sample)(s) })
+		return runType(pr, SampleA{}.DDSTypeName(), func(s *Sample) *SampleA { return (*SampleA)(s) }, func(s *SampleA) *Sample { return (*Sample)(s) })
 	}
-	return runType(pr, "interop::Sample", func(s *Sample) *Sample { return s }, func(s *Sample) *Sample { return s })
+	return runType(pr, Sample{}.DDSTypeName(), func(s *Sample) *Sample { return s }, func(s *Sample) *Sample { return s })
 }
 
 func (pr *peer) failf(format string, v ...any) int {
