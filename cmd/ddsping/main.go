@@ -148,12 +148,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	var cmd *command
-	for i := range commands {
-		if commands[i].name == args[0] {
-			cmd = &commands[i]
-		}
-	}
+	cmd := findCommand(args[0])
 	if cmd == nil {
 		if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 			usage(stdout)
@@ -168,19 +163,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	o := &options{out: stdout}
 	o.register(fs)
 	body := cmd.setup(fs, o)
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "ddsping %s: unexpected argument %q\n", cmd.name, fs.Arg(0))
-		return 2
-	}
-	if o.procs < 0 {
-		fmt.Fprintf(stderr, "ddsping %s: -procs %d: must not be negative\n", cmd.name, o.procs)
-		return 2
+	if code, ok := parseArgs(fs, cmd.name, o, args[1:], stderr); !ok {
+		return code
 	}
 	if o.procs > 0 || os.Getenv("GOMAXPROCS") == "" {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(o.procs, 1)))
@@ -189,17 +173,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		o.logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	if o.cpuProfile != "" {
-		f, err := os.Create(o.cpuProfile)
+		stop, err := startCPUProfile(o.cpuProfile)
 		if err != nil {
 			fmt.Fprintln(stderr, "ddsping:", err)
 			return 2
 		}
-		defer func() { _ = f.Close() }()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintln(stderr, "ddsping:", err)
-			return 2
-		}
-		defer pprof.StopCPUProfile()
+		defer stop()
 	}
 	err := body(ctx)
 	if o.memProfile != "" {
@@ -207,19 +186,60 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "ddsping:", perr)
 		}
 	}
-	switch {
-	case err == nil:
+	if err == nil {
 		return 0
-	case errors.Is(err, errUsage):
-		fmt.Fprintf(stderr, "ddsping %s: %v\n", cmd.name, err)
-		return 2
-	case errors.Is(err, errFailed):
-		fmt.Fprintf(stderr, "ddsping %s: %v\n", cmd.name, err)
-		return 1
-	default:
-		fmt.Fprintf(stderr, "ddsping %s: %v\n", cmd.name, err)
-		return 1
 	}
+	fmt.Fprintf(stderr, "ddsping %s: %v\n", cmd.name, err)
+	if errors.Is(err, errUsage) {
+		return 2
+	}
+	return 1
+}
+
+// findCommand returns the command named name, or nil.
+func findCommand(name string) *command {
+	for i := range commands {
+		if commands[i].name == name {
+			return &commands[i]
+		}
+	}
+	return nil
+}
+
+// parseArgs parses the command's flags; when the run must stop it reports false and
+// the exit code.
+func parseArgs(fs *flag.FlagSet, name string, o *options, args []string, stderr io.Writer) (int, bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "ddsping %s: unexpected argument %q\n", name, fs.Arg(0))
+		return 2, false
+	}
+	if o.procs < 0 {
+		fmt.Fprintf(stderr, "ddsping %s: -procs %d: must not be negative\n", name, o.procs)
+		return 2, false
+	}
+	return 0, true
+}
+
+// startCPUProfile starts profiling into file path and returns what stops it.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}, nil
 }
 
 // errUsage reports a bad combination of flags (exit 2).

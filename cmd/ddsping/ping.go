@@ -428,41 +428,12 @@ func (m *pingRun) loop(ctx context.Context, report intervalFunc) error {
 			if c != waitset.Condition(&p.tick) {
 				continue
 			}
-			p.tick.SetTriggerValue(false)
-			if cfg.interval > 0 && report != nil && time.Since(m.lastReport) >= cfg.interval {
-				m.lastReport = time.Now()
-				report(time.Since(m.start), m.iv.stats())
-				m.iv.reset()
-			}
-			// A lost ping (or pong) is given up after a timeout, shorter while
-			// warming up, when a pong writer may not yet know our reader.
-			timeout := time.Second
-			if !m.measuring.Load() {
-				timeout = 20 * time.Millisecond
-			}
-			if cfg.rate == 0 && !m.drain && time.Since(m.lastSent) > timeout {
-				if m.measuring.Load() {
-					m.lost++
-				}
-				if err := m.send(); err != nil {
-					return err
-				}
+			if err := m.onTick(report); err != nil {
+				return err
 			}
 		}
-		for {
-			n, err := p.r.TakeInto(ctx, data, infos, dds.NoWait())
-			if n == 0 || errors.Is(err, dds.ErrNoData) {
-				break
-			}
-			if err != nil {
-				return err
-			}
-			for i := range n {
-				m.pong(&data[i], &infos[i])
-			}
-			if err := p.r.ReturnLoan(data[:n]); err != nil {
-				return err
-			}
+		if err := m.takePongs(ctx, data, infos); err != nil {
+			return err
 		}
 		if cfg.count > 0 && int(m.total.n) >= cfg.count && !m.drain {
 			m.finish()
@@ -472,6 +443,50 @@ func (m *pingRun) loop(ctx context.Context, report intervalFunc) error {
 			if err := m.send(); err != nil {
 				return err
 			}
+		}
+	}
+}
+
+// onTick reports the interval when it is time, and sends the next ping when the last
+// one (or its pong) is given up as lost: after a timeout, shorter while warming up,
+// when a pong writer may not yet know our reader.
+func (m *pingRun) onTick(report intervalFunc) error {
+	cfg := m.p.cfg
+	m.p.tick.SetTriggerValue(false)
+	if cfg.interval > 0 && report != nil && time.Since(m.lastReport) >= cfg.interval {
+		m.lastReport = time.Now()
+		report(time.Since(m.start), m.iv.stats())
+		m.iv.reset()
+	}
+	timeout := time.Second
+	if !m.measuring.Load() {
+		timeout = 20 * time.Millisecond
+	}
+	if cfg.rate != 0 || m.drain || time.Since(m.lastSent) <= timeout {
+		return nil
+	}
+	if m.measuring.Load() {
+		m.lost++
+	}
+	return m.send()
+}
+
+// takePongs takes the pongs there are and accounts for them.
+func (m *pingRun) takePongs(ctx context.Context, data []sample, infos []dds.SampleInfo) error {
+	r := m.p.r
+	for {
+		n, err := r.TakeInto(ctx, data, infos, dds.NoWait())
+		if n == 0 || errors.Is(err, dds.ErrNoData) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for i := range n {
+			m.pong(&data[i], &infos[i])
+		}
+		if err := r.ReturnLoan(data[:n]); err != nil {
+			return err
 		}
 	}
 }

@@ -176,6 +176,57 @@ type subscriber struct {
 	first, lastSample time.Time
 }
 
+// tickEverySecond sets tick every second until ctx ends.
+func tickEverySecond(ctx context.Context, tick *waitset.GuardCondition) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			tick.SetTriggerValue(true)
+		}
+	}
+}
+
+// interval is what the subscriber had counted at its last progress line.
+type interval struct {
+	start, last             time.Time
+	samples, lost, bytesSum uint64
+}
+
+// report prints the progress line of the interval that ends now.
+func (iv *interval) report(o *options, s *subscriber) {
+	t := time.Now()
+	if iv.samples > 0 || s.samples > 0 {
+		rl := newRateLine(s.samples-iv.samples, s.lost-iv.lost, s.bytes-iv.bytesSum, t.Sub(iv.last))
+		if o.json {
+			_ = json.NewEncoder(o.out).Encode(map[string]any{"t": t.Sub(iv.start).Seconds(), "received": rl})
+		} else {
+			fmt.Fprintf(o.out, "%8.3f  received %v\n", t.Sub(iv.start).Seconds(), rl)
+		}
+	}
+	iv.last, iv.samples, iv.lost, iv.bytesSum = t, s.samples, s.lost, s.bytes
+}
+
+// takeAll takes and counts the samples there are.
+func (s *subscriber) takeAll(ctx context.Context, data []sample, infos []dds.SampleInfo) error {
+	for {
+		n, err := s.r.TakeInto(ctx, data, infos, dds.NoWait())
+		if n == 0 || errors.Is(err, dds.ErrNoData) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		s.count(data[:n], infos[:n])
+		if err := s.r.ReturnLoan(data[:n]); err != nil {
+			return err
+		}
+	}
+}
+
 func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 	bestEffort := fs.Bool("best-effort", false, "best-effort instead of reliable")
 	fs.Bool("reliable", true, "reliable (the default)")
@@ -210,21 +261,9 @@ func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 		}
 		ctx, cancel := durationUntil(ctx, *dur)
 		defer cancel()
-		go func() {
-			t := time.NewTicker(time.Second)
-			defer t.Stop()
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case <-t.C:
-					tick.SetTriggerValue(true)
-				}
-			}
-		}()
-		start := time.Now()
-		last := start
-		var ivSamples, ivLost, ivBytes uint64
+		go tickEverySecond(ctx, &tick)
+		iv := interval{start: time.Now()}
+		iv.last = iv.start
 		data := make([]sample, 256)
 		infos := make([]dds.SampleInfo, 256)
 		conds := make([]waitset.Condition, 0, 2)
@@ -235,29 +274,10 @@ func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 			}
 			if tick.TriggerValue() {
 				tick.SetTriggerValue(false)
-				t := time.Now()
-				if ivSamples > 0 || s.samples > 0 {
-					rl := newRateLine(s.samples-ivSamples, s.lost-ivLost, s.bytes-ivBytes, t.Sub(last))
-					if o.json {
-						_ = json.NewEncoder(o.out).Encode(map[string]any{"t": t.Sub(start).Seconds(), "received": rl})
-					} else {
-						fmt.Fprintf(o.out, "%8.3f  received %v\n", t.Sub(start).Seconds(), rl)
-					}
-				}
-				last, ivSamples, ivLost, ivBytes = t, s.samples, s.lost, s.bytes
+				iv.report(o, s)
 			}
-			for {
-				n, err := r.TakeInto(ctx, data, infos, dds.NoWait())
-				if n == 0 || errors.Is(err, dds.ErrNoData) {
-					break
-				}
-				if err != nil {
-					return err
-				}
-				s.count(data[:n], infos[:n])
-				if err := r.ReturnLoan(data[:n]); err != nil {
-					return err
-				}
+			if err := s.takeAll(ctx, data, infos); err != nil {
+				return err
 			}
 		}
 		rl := newRateLine(s.samples, s.lost, s.bytes, s.lastSample.Sub(s.first))

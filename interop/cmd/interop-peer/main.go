@@ -241,26 +241,8 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to f
 	}
 
 	if a.dispose || a.unregister {
-		for id := int32(1); id <= int32(a.keys); id++ {
-			k := Sample{ID: id}
-			if a.dispose {
-				if err := w.Dispose(pr.ctx, to(&k)); err != nil {
-					return pr.failf("dispose %d: %v", id, err)
-				}
-				pr.printState(id, "disposed")
-			} else {
-				if err := w.Unregister(pr.ctx, to(&k)); err != nil {
-					return pr.failf("unregister %d: %v", id, err)
-				}
-				pr.printState(id, "unregistered")
-			}
-		}
-		if a.dispose {
-			for id := int32(1); id <= int32(a.keys); id++ {
-				if err := w.Unregister(pr.ctx, to(&Sample{ID: id})); err != nil {
-					return pr.failf("unregister %d: %v", id, err)
-				}
-			}
+		if code := endInstances(pr, w, to); code != exitOK {
+			return code
 		}
 	}
 
@@ -273,6 +255,34 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to f
 		}
 	}
 	pr.sleep(pr.parent, a.linger)
+	return exitOK
+}
+
+// endInstances disposes (-dispose, then unregisters) or unregisters every instance.
+func endInstances[T any](pr *peer, w *dds.DataWriter[T], to func(*Sample) *T) int {
+	a := pr.a
+	for id := int32(1); id <= int32(a.keys); id++ {
+		k := Sample{ID: id}
+		if a.dispose {
+			if err := w.Dispose(pr.ctx, to(&k)); err != nil {
+				return pr.failf("dispose %d: %v", id, err)
+			}
+			pr.printState(id, "disposed")
+		} else {
+			if err := w.Unregister(pr.ctx, to(&k)); err != nil {
+				return pr.failf("unregister %d: %v", id, err)
+			}
+			pr.printState(id, "unregistered")
+		}
+	}
+	if !a.dispose {
+		return exitOK
+	}
+	for id := int32(1); id <= int32(a.keys); id++ {
+		if err := w.Unregister(pr.ctx, to(&Sample{ID: id})); err != nil {
+			return pr.failf("unregister %d: %v", id, err)
+		}
+	}
 	return exitOK
 }
 
@@ -317,15 +327,6 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 	if err != nil {
 		return pr.failf("creating the reader: %v", err)
 	}
-	rc, err := r.CreateReadCondition(dds.States{})
-	if err != nil {
-		return pr.failf("read condition: %v", err)
-	}
-	ws := waitset.New()
-	if err := ws.AttachCondition(rc); err != nil {
-		return pr.failf("waitset: %v", err)
-	}
-
 	wantEvents := int64(0)
 	if a.dispose || a.unregister {
 		wantEvents = int64(a.keys)
@@ -352,32 +353,26 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 			return pr.timeoutf("%d of %d samples, %d of %d events", got, a.count, events, wantEvents)
 		}
 		wctx, cancel := context.WithTimeout(pr.ctx, 100*time.Millisecond)
-		_, err := ws.Wait(wctx)
+		data, infos, err := r.Take(wctx, dds.MaxSamples(64))
 		cancel()
-		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
-			return pr.failf("wait: %v", err)
+		if err != nil {
+			if wctx.Err() != nil {
+				continue // nothing within 100 ms: check the run's deadline
+			}
+			return pr.failf("take: %v", err)
 		}
-		for {
-			data, infos, err := r.Take(pr.ctx, dds.MaxSamples(64), dds.NoWait())
-			if errors.Is(err, dds.ErrNoData) {
-				break
+		for i := range data {
+			if infos[i].ValidData {
+				got++
+				pr.printSample(from(&data[i]))
 			}
-			if err != nil {
-				return pr.failf("take: %v", err)
-			}
-			for i := range data {
-				if infos[i].ValidData {
-					got++
-					pr.printSample(from(&data[i]))
-				}
-			}
-			// A dispose or unregister arriving while the instance has unread samples
-			// may show only as their instance state: report each transition once,
-			// after the samples taken with it.
-			for i := range data {
-				if wantEvents > 0 && track.note(pr, idOf(from(&data[i]), infos[i].InstanceHandle), infos[i].InstanceState) {
-					events++
-				}
+		}
+		// A dispose or unregister arriving while the instance has unread samples
+		// may show only as their instance state: report each transition once,
+		// after the samples taken with it.
+		for i := range data {
+			if wantEvents > 0 && track.note(pr, idOf(from(&data[i]), infos[i].InstanceHandle), infos[i].InstanceState) {
+				events++
 			}
 		}
 	}
