@@ -770,7 +770,12 @@ func (r *DataReader[T]) into(ctx context.Context, op accessOp, data []T, infos [
 	if a.max > 0 {
 		data = data[:min(len(data), a.max)]
 	}
-	return r.wait(ctx, a.noWait, func() (int, error) {
+	// The first try without the closure: what a loop taking what is there does.
+	n, err := r.access(op, data, infos, a.states, sel, a.h)
+	if a.noWait || !errors.Is(err, ErrNoData) {
+		return n, err
+	}
+	return r.wait(ctx, false, func() (int, error) {
 		return r.access(op, data, infos, a.states, sel, a.h)
 	})
 }
@@ -844,6 +849,9 @@ func (r *DataReader[T]) dataWait() <-chan struct{} {
 
 // wakeReaders wakes the reads waiting for data.
 func (r *DataReader[T]) wakeReaders() {
+	if r.dataCh.Load() == nil {
+		return // nobody waits: the common case, without a locked instruction
+	}
 	if p := r.dataCh.Swap(nil); p != nil {
 		close(*p)
 	}
