@@ -81,57 +81,21 @@ func (e *Engine) receive(rx *receiver, b []byte, local bool) {
 	if local {
 		e.stats.local.Add(1)
 	}
-	if err := rx.rd.Reset(b); err != nil {
-		if errors.Is(err, wire.ErrNotRTPS) {
-			e.stats.notRTPS.Add(1)
-		} else {
-			e.stats.malformed.Add(1)
-		}
+	if !e.readHeader(rx, b, local) {
 		return
 	}
-	src := rx.rd.Header.Prefix
-	vendor := rx.rd.Header.Vendor
-	if src == e.prefix && !local {
-		e.stats.ownEcho.Add(1)
-		return
+	st := rxState{
+		src:    rx.rd.Header.Prefix,
+		vendor: rx.rd.Header.Vendor,
+		forMe:  true,
+		ts:     wire.TimeInvalid,
 	}
 	now := e.now()
-	if src != e.prefix && e.cfg.OnTraffic != nil {
-		e.cfg.OnTraffic(src, now)
+	if st.src != e.prefix && e.cfg.OnTraffic != nil {
+		e.cfg.OnTraffic(st.src, now)
 	}
-	forMe := true
-	ts := wire.TimeInvalid
 	for rx.rd.Next() {
-		var err error
-		kind := rx.rd.Kind()
-		switch kind {
-		case wire.KindInfoDst:
-			if err = rx.rd.InfoDst(&rx.dst); err == nil {
-				forMe = rx.dst.GuidPrefix == wire.GuidPrefixUnknown || rx.dst.GuidPrefix == e.prefix
-			}
-		case wire.KindInfoSrc:
-			if err = rx.rd.InfoSrc(&rx.src); err == nil {
-				src, vendor = rx.src.GuidPrefix, rx.src.Vendor
-				forMe, ts = true, wire.TimeInvalid
-			}
-		case wire.KindInfoTS:
-			if err = rx.rd.InfoTS(&rx.its); err == nil {
-				ts = rx.its.Timestamp
-				if rx.its.Invalidate {
-					ts = wire.TimeInvalid
-				}
-			}
-		case wire.KindData, wire.KindDataFrag, wire.KindHeartbeat, wire.KindHeartbeatFrag,
-			wire.KindGap, wire.KindAckNack, wire.KindNackFrag:
-			if !forMe {
-				e.stats.otherDst.Add(1)
-				continue
-			}
-			err = e.entity(rx, kind, src, vendor, ts, now)
-		default: // INFO_REPLY, PAD, vendor-specific and unknown kinds
-			e.stats.unknownKind.Add(1)
-		}
-		if err != nil {
+		if err := e.submessage(rx, &st, now); err != nil {
 			e.stats.malformed.Add(1)
 			return // RTPS 2.5 §8.3.4.1: drop the rest of the message
 		}
@@ -141,80 +105,150 @@ func (e *Engine) receive(rx *receiver, b []byte, local bool) {
 	}
 }
 
-// entity decodes and routes the current entity submessage.
-func (e *Engine) entity(rx *receiver, kind wire.SubmessageKind, src wire.GuidPrefix, vendor wire.VendorID, ts wire.Time, now time.Time) error {
-	switch kind {
-	case wire.KindData:
-		d := &rx.data
-		if err := rx.rd.Data(d); err != nil {
+// rxState is what the INFO_* submessages of a message set for those after
+// them (RTPS 2.5 §8.3.4, the receiver's state).
+type rxState struct {
+	src    wire.GuidPrefix
+	vendor wire.VendorID
+	forMe  bool      // no INFO_DST, or one naming this participant
+	ts     wire.Time // of the last INFO_TS, or TimeInvalid
+}
+
+// readHeader starts rx on the datagram b and reports whether its messages
+// are to be read: it counts and drops what is not RTPS, malformed, or this
+// participant's own multicast coming back.
+func (e *Engine) readHeader(rx *receiver, b []byte, local bool) bool {
+	if err := rx.rd.Reset(b); err != nil {
+		if errors.Is(err, wire.ErrNotRTPS) {
+			e.stats.notRTPS.Add(1)
+		} else {
+			e.stats.malformed.Add(1)
+		}
+		return false
+	}
+	if rx.rd.Header.Prefix == e.prefix && !local {
+		e.stats.ownEcho.Add(1)
+		return false
+	}
+	return true
+}
+
+// submessage handles the current submessage of rx: an INFO_* one updates
+// st, an entity one goes to the local endpoints it is for.
+func (e *Engine) submessage(rx *receiver, st *rxState, now time.Time) error {
+	switch kind := rx.rd.Kind(); kind {
+	case wire.KindInfoDst:
+		if err := rx.rd.InfoDst(&rx.dst); err != nil {
 			return err
 		}
-		if h := e.rawFor(d.WriterID); h != nil {
-			h(src, vendor, d, ts, now)
+		st.forMe = rx.dst.GuidPrefix == wire.GuidPrefixUnknown || rx.dst.GuidPrefix == e.prefix
+	case wire.KindInfoSrc:
+		if err := rx.rd.InfoSrc(&rx.src); err != nil {
+			return err
+		}
+		st.src, st.vendor = rx.src.GuidPrefix, rx.src.Vendor
+		st.forMe, st.ts = true, wire.TimeInvalid
+	case wire.KindInfoTS:
+		if err := rx.rd.InfoTS(&rx.its); err != nil {
+			return err
+		}
+		st.ts = rx.its.Timestamp
+		if rx.its.Invalidate {
+			st.ts = wire.TimeInvalid
+		}
+	case wire.KindData, wire.KindDataFrag, wire.KindHeartbeat, wire.KindHeartbeatFrag,
+		wire.KindGap, wire.KindAckNack, wire.KindNackFrag:
+		if !st.forMe {
+			e.stats.otherDst.Add(1)
 			return nil
 		}
-		rs := e.route(rx, src, d.WriterID, d.ReaderID)
-		for _, r := range rs {
-			r.HandleData(src, d, ts, now)
-		}
-		e.release(rs)
-	case wire.KindDataFrag:
-		d := &rx.frag
-		if err := rx.rd.DataFrag(d); err != nil {
-			return err
-		}
-		rs := e.route(rx, src, d.WriterID, d.ReaderID)
-		for _, r := range rs {
-			r.HandleDataFrag(src, d, ts, now)
-		}
-		e.release(rs)
-	case wire.KindHeartbeat:
-		h := &rx.hb
-		if err := rx.rd.Heartbeat(h); err != nil {
-			return err
-		}
-		rs := e.route(rx, src, h.WriterID, h.ReaderID)
-		for _, r := range rs {
-			r.HandleHeartbeat(src, h, now)
-		}
-		e.release(rs)
-	case wire.KindHeartbeatFrag:
-		h := &rx.hbf
-		if err := rx.rd.HeartbeatFrag(h); err != nil {
-			return err
-		}
-		rs := e.route(rx, src, h.WriterID, h.ReaderID)
-		for _, r := range rs {
-			r.HandleHeartbeatFrag(src, h, now)
-		}
-		e.release(rs)
-	case wire.KindGap:
-		g := &rx.gap
-		if err := rx.rd.Gap(g); err != nil {
-			return err
-		}
-		rs := e.route(rx, src, g.WriterID, g.ReaderID)
-		for _, r := range rs {
-			r.HandleGap(src, g, now)
-		}
-		e.release(rs)
+		return e.entity(rx, kind, st, now)
+	default: // INFO_REPLY, PAD, vendor-specific and unknown kinds
+		e.stats.unknownKind.Add(1)
+	}
+	return nil
+}
+
+// entity decodes and routes the current entity submessage.
+func (e *Engine) entity(rx *receiver, kind wire.SubmessageKind, st *rxState, now time.Time) error {
+	switch kind {
 	case wire.KindAckNack:
 		a := &rx.ack
 		if err := rx.rd.AckNack(a); err != nil {
 			return err
 		}
 		if w := e.writerFor(a.WriterID); w != nil {
-			w.HandleAckNack(src, a, now)
+			w.HandleAckNack(st.src, a, now)
 		}
+		return nil
 	case wire.KindNackFrag:
 		n := &rx.nack
 		if err := rx.rd.NackFrag(n); err != nil {
 			return err
 		}
 		if w := e.writerFor(n.WriterID); w != nil {
-			w.HandleNackFrag(src, n, now)
+			w.HandleNackFrag(st.src, n, now)
 		}
+		return nil
 	default:
+		return e.toReaders(rx, kind, st, now)
 	}
+}
+
+// toReaders decodes a reader-bound submessage (DATA, DATA_FRAG, HEARTBEAT,
+// HEARTBEAT_FRAG, GAP) and hands it to the local readers of its writer, or
+// DATA of a builtin writer to its raw handler.
+func (e *Engine) toReaders(rx *receiver, kind wire.SubmessageKind, st *rxState, now time.Time) error {
+	writer, reader, err := rx.decodeToReader(kind)
+	if err != nil {
+		return err
+	}
+	if kind == wire.KindData {
+		if h := e.rawFor(writer); h != nil {
+			h(st.src, st.vendor, &rx.data, st.ts, now)
+			return nil
+		}
+	}
+	rs := e.route(rx, st.src, writer, reader)
+	for _, r := range rs {
+		switch kind {
+		case wire.KindData:
+			r.HandleData(st.src, &rx.data, st.ts, now)
+		case wire.KindDataFrag:
+			r.HandleDataFrag(st.src, &rx.frag, st.ts, now)
+		case wire.KindHeartbeat:
+			r.HandleHeartbeat(st.src, &rx.hb, now)
+		case wire.KindHeartbeatFrag:
+			r.HandleHeartbeatFrag(st.src, &rx.hbf, now)
+		case wire.KindGap:
+			r.HandleGap(st.src, &rx.gap, now)
+		default:
+		}
+	}
+	e.release(rs)
 	return nil
+}
+
+// decodeToReader decodes the current reader-bound submessage of kind into
+// its struct in rx and returns the writer and reader ids it names.
+func (rx *receiver) decodeToReader(kind wire.SubmessageKind) (writer, reader wire.EntityID, err error) {
+	switch kind {
+	case wire.KindData:
+		err = rx.rd.Data(&rx.data)
+		return rx.data.WriterID, rx.data.ReaderID, err
+	case wire.KindDataFrag:
+		err = rx.rd.DataFrag(&rx.frag)
+		return rx.frag.WriterID, rx.frag.ReaderID, err
+	case wire.KindHeartbeat:
+		err = rx.rd.Heartbeat(&rx.hb)
+		return rx.hb.WriterID, rx.hb.ReaderID, err
+	case wire.KindHeartbeatFrag:
+		err = rx.rd.HeartbeatFrag(&rx.hbf)
+		return rx.hbf.WriterID, rx.hbf.ReaderID, err
+	case wire.KindGap:
+		err = rx.rd.Gap(&rx.gap)
+		return rx.gap.WriterID, rx.gap.ReaderID, err
+	default:
+		return wire.EntityID{}, wire.EntityID{}, nil
+	}
 }
