@@ -186,25 +186,8 @@ func (s *summary) message(out *strings.Builder, b []byte) {
 // dataDetail decodes the parameter list of a discovery DATA and records what it announces.
 func (s *summary) dataDetail(h wire.Header, d *wire.Data) string {
 	var b strings.Builder
-	if len(d.InlineQoS) > 0 {
-		pr := wire.NewParameterReader(d.InlineQoS, d.BigEndian, h.Vendor)
-		for p, ok := pr.Next(); ok; p, ok = pr.Next() {
-			switch p.ID {
-			case wire.PIDKeyHash:
-				if kh, _, err := wire.ParseKeyHash(p.Value); err == nil {
-					fmt.Fprintf(&b, " keyhash %x", kh[:])
-				}
-			case wire.PIDStatusInfo:
-				if si, _, err := wire.ParseStatusInfo(p.Value); err == nil {
-					fmt.Fprintf(&b, " status %s", statusInfo(si))
-				}
-			default:
-			}
-		}
-	}
-	discovery := d.WriterID == wire.EntityIDSPDPWriter || d.WriterID == wire.EntityIDSEDPPublicationsWriter ||
-		d.WriterID == wire.EntityIDSEDPSubscriptionsWriter || d.WriterID == wire.EntityIDSEDPTopicsWriter
-	if len(d.SerializedPayload) < 4 || !discovery {
+	inlineQoSDetail(&b, h, d)
+	if len(d.SerializedPayload) < 4 || !isDiscovery(d.WriterID) {
 		if len(d.SerializedPayload) >= 4 {
 			fmt.Fprintf(&b, " payload %d bytes encapsulation %02x%02x", len(d.SerializedPayload), d.SerializedPayload[0], d.SerializedPayload[1])
 		}
@@ -219,60 +202,110 @@ func (s *summary) dataDetail(h wire.Header, d *wire.Data) string {
 	)
 	pp.vendor, ep.writer = h.Vendor, d.WriterID == wire.EntityIDSEDPPublicationsWriter
 	for p, ok := pr.Next(); ok; p, ok = pr.Next() {
-		v := p.Value
 		switch p.ID {
 		case wire.PIDParticipantGUID, wire.PIDEndpointGUID:
-			guid, _, _ = wire.ParseGUID(v)
-		case wire.PIDParticipantLeaseDuration:
-			pp.lease, _, _ = wire.ParseDuration(v, be)
-		case wire.PIDProtocolVersion:
-			pp.version, _, _ = wire.ParseProtocolVersion(v)
-		case wire.PIDEntityName:
-			pp.name, _, _ = wire.ParseString(v, be)
-		case wire.PIDDefaultUnicastLocator, wire.PIDDefaultMulticastLocator,
-			wire.PIDMetatrafficUnicastLocator, wire.PIDMetatrafficMulticastLocator:
-			if l, _, err := wire.ParseLocator(v, be); err == nil {
-				pp.locs = append(pp.locs, locatorRole(p.ID)+" "+l.String())
-			}
-		case wire.PIDPropertyList:
-			if pl, _, err := wire.ParsePropertyList(v, be); err == nil {
-				for _, prop := range pl.Properties {
-					pp.props = append(pp.props, prop.Name+"="+prop.Value)
-				}
-			}
-		case wire.PIDTopicName:
-			ep.topic, _, _ = wire.ParseString(v, be)
-		case wire.PIDTypeName:
-			ep.typ, _, _ = wire.ParseString(v, be)
-		case wire.PIDReliability:
-			if rel, _, err := wire.ParseReliability(v, be); err == nil {
-				ep.reliable = map[wire.ReliabilityKind]string{1: "best-effort", 2: "reliable"}[rel.Kind]
-			}
-		case wire.PIDDurability:
-			if dur, _, err := wire.ParseDurability(v, be); err == nil {
-				ep.durability = []string{"volatile", "transient-local", "transient", "persistent"}[min(int(dur.Kind), 3)]
-			}
+			guid, _, _ = wire.ParseGUID(p.Value)
 		default:
+			if !pp.param(p, be) {
+				ep.param(p, be)
+			}
 		}
 	}
 	if err := pr.Err(); err != nil {
 		s.errors = append(s.errors, err.Error())
 		return b.String() + " (bad parameter list: " + err.Error() + ")"
 	}
+	if !d.DataFlag {
+		return b.String()
+	}
 	switch d.WriterID {
 	case wire.EntityIDSPDPWriter:
-		if d.DataFlag {
-			s.participants[guid.Prefix] = &pp
-			fmt.Fprintf(&b, " participant %v lease %v", guid.Prefix, pp.lease.Std())
-		}
+		s.participants[guid.Prefix] = &pp
+		fmt.Fprintf(&b, " participant %v lease %v", guid.Prefix, pp.lease.Std())
 	case wire.EntityIDSEDPPublicationsWriter, wire.EntityIDSEDPSubscriptionsWriter:
-		if d.DataFlag {
-			s.endpoints[guid] = &ep
-			fmt.Fprintf(&b, " endpoint %v topic %q type %q", guid, ep.topic, ep.typ)
-		}
+		s.endpoints[guid] = &ep
+		fmt.Fprintf(&b, " endpoint %v topic %q type %q", guid, ep.topic, ep.typ)
 	default:
 	}
 	return b.String()
+}
+
+// inlineQoSDetail writes the key hash and status info of the inline QoS of d to b.
+func inlineQoSDetail(b *strings.Builder, h wire.Header, d *wire.Data) {
+	if len(d.InlineQoS) == 0 {
+		return
+	}
+	pr := wire.NewParameterReader(d.InlineQoS, d.BigEndian, h.Vendor)
+	for p, ok := pr.Next(); ok; p, ok = pr.Next() {
+		switch p.ID {
+		case wire.PIDKeyHash:
+			if kh, _, err := wire.ParseKeyHash(p.Value); err == nil {
+				fmt.Fprintf(b, " keyhash %x", kh[:])
+			}
+		case wire.PIDStatusInfo:
+			if si, _, err := wire.ParseStatusInfo(p.Value); err == nil {
+				fmt.Fprintf(b, " status %s", statusInfo(si))
+			}
+		default:
+		}
+	}
+}
+
+// isDiscovery reports whether writer is one of the SPDP and SEDP writers.
+func isDiscovery(writer wire.EntityID) bool {
+	switch writer {
+	case wire.EntityIDSPDPWriter, wire.EntityIDSEDPPublicationsWriter,
+		wire.EntityIDSEDPSubscriptionsWriter, wire.EntityIDSEDPTopicsWriter:
+		return true
+	}
+	return false
+}
+
+// param records the participant parameter p and reports whether p is one.
+func (pp *participant) param(p wire.Parameter, be bool) bool {
+	v := p.Value
+	switch p.ID {
+	case wire.PIDParticipantLeaseDuration:
+		pp.lease, _, _ = wire.ParseDuration(v, be)
+	case wire.PIDProtocolVersion:
+		pp.version, _, _ = wire.ParseProtocolVersion(v)
+	case wire.PIDEntityName:
+		pp.name, _, _ = wire.ParseString(v, be)
+	case wire.PIDDefaultUnicastLocator, wire.PIDDefaultMulticastLocator,
+		wire.PIDMetatrafficUnicastLocator, wire.PIDMetatrafficMulticastLocator:
+		if l, _, err := wire.ParseLocator(v, be); err == nil {
+			pp.locs = append(pp.locs, locatorRole(p.ID)+" "+l.String())
+		}
+	case wire.PIDPropertyList:
+		if pl, _, err := wire.ParsePropertyList(v, be); err == nil {
+			for _, prop := range pl.Properties {
+				pp.props = append(pp.props, prop.Name+"="+prop.Value)
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// param records the endpoint parameter p, if it is one.
+func (ep *endpoint) param(p wire.Parameter, be bool) {
+	v := p.Value
+	switch p.ID {
+	case wire.PIDTopicName:
+		ep.topic, _, _ = wire.ParseString(v, be)
+	case wire.PIDTypeName:
+		ep.typ, _, _ = wire.ParseString(v, be)
+	case wire.PIDReliability:
+		if rel, _, err := wire.ParseReliability(v, be); err == nil {
+			ep.reliable = map[wire.ReliabilityKind]string{1: "best-effort", 2: "reliable"}[rel.Kind]
+		}
+	case wire.PIDDurability:
+		if dur, _, err := wire.ParseDurability(v, be); err == nil {
+			ep.durability = []string{"volatile", "transient-local", "transient", "persistent"}[min(int(dur.Kind), 3)]
+		}
+	default:
+	}
 }
 
 func (s *summary) report(w io.Writer) {
