@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -282,47 +283,40 @@ func equalValues(a, b any, tol float64) bool {
 	case nil:
 		return true
 	case bool:
-		y, ok := b.(bool)
-		return y == x && (ok || b == nil)
+		return equalScalar(x, b)
+	case string:
+		return equalScalar(x, b)
 	case float64:
 		y, ok := b.(float64)
-		if !ok && b != nil {
-			return false
-		}
-		return x == y || math.Abs(x-y) <= tol
-	case string:
-		y, ok := b.(string)
-		return y == x && (ok || b == nil)
+		return (ok || b == nil) && (x == y || math.Abs(x-y) <= tol)
 	case Msg:
 		y, ok := b.(Msg)
-		if !ok && b != nil {
-			return false
-		}
-		for k, v := range x {
-			if !equalValues(v, y[k], tol) {
-				return false
-			}
-		}
-		for k, v := range y {
-			if _, in := x[k]; !in && !equalValues(nil, v, tol) {
-				return false
-			}
-		}
-		return true
+		return (ok || b == nil) && equalMsgs(x, y, tol)
 	case []any:
 		y, ok := b.([]any)
-		if !ok && b != nil {
-			return false
-		}
-		if len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equalValues(x[i], y[i], tol) {
-				return false
-			}
-		}
-		return true
+		return (ok || b == nil) && slices.EqualFunc(x, y, func(p, q any) bool { return equalValues(p, q, tol) })
 	}
 	return false
+}
+
+// equalScalar reports whether b is x, or nil and x the zero value.
+func equalScalar[T comparable](x T, b any) bool {
+	y, ok := b.(T)
+	return y == x && (ok || b == nil)
+}
+
+// equalMsgs reports whether x and y have equal fields, a field missing on one side
+// equal to the zero value of the other.
+func equalMsgs(x, y Msg, tol float64) bool {
+	for k, v := range x {
+		if !equalValues(v, y[k], tol) {
+			return false
+		}
+	}
+	for k, v := range y {
+		if _, in := x[k]; !in && !equalValues(nil, v, tol) {
+			return false
+		}
+	}
+	return true
 }
