@@ -137,11 +137,33 @@ func (e *Engine) readHeader(rx *receiver, b []byte, local bool) bool {
 // st, an entity one goes to the local endpoints it is for.
 func (e *Engine) submessage(rx *receiver, st *rxState, now time.Time) error {
 	switch kind := rx.rd.Kind(); kind {
+	case wire.KindInfoDst, wire.KindInfoSrc, wire.KindInfoTS:
+		return rx.info(kind, st, e.prefix)
+	case wire.KindData, wire.KindDataFrag, wire.KindHeartbeat, wire.KindHeartbeatFrag,
+		wire.KindGap, wire.KindAckNack, wire.KindNackFrag:
+		if !st.forMe {
+			e.stats.otherDst.Add(1)
+			return nil
+		}
+		if kind == wire.KindAckNack || kind == wire.KindNackFrag {
+			return e.toWriter(rx, kind, st, now)
+		}
+		return e.toReaders(rx, kind, st, now)
+	default: // INFO_REPLY, PAD, vendor-specific and unknown kinds
+		e.stats.unknownKind.Add(1)
+		return nil
+	}
+}
+
+// info applies the current INFO_DST, INFO_SRC or INFO_TS submessage of rx
+// to st; self is the GUID prefix of the receiving participant.
+func (rx *receiver) info(kind wire.SubmessageKind, st *rxState, self wire.GuidPrefix) error {
+	switch kind {
 	case wire.KindInfoDst:
 		if err := rx.rd.InfoDst(&rx.dst); err != nil {
 			return err
 		}
-		st.forMe = rx.dst.GuidPrefix == wire.GuidPrefixUnknown || rx.dst.GuidPrefix == e.prefix
+		st.forMe = rx.dst.GuidPrefix == wire.GuidPrefixUnknown || rx.dst.GuidPrefix == self
 	case wire.KindInfoSrc:
 		if err := rx.rd.InfoSrc(&rx.src); err != nil {
 			return err
@@ -156,43 +178,22 @@ func (e *Engine) submessage(rx *receiver, st *rxState, now time.Time) error {
 		if rx.its.Invalidate {
 			st.ts = wire.TimeInvalid
 		}
-	case wire.KindData, wire.KindDataFrag, wire.KindHeartbeat, wire.KindHeartbeatFrag,
-		wire.KindGap, wire.KindAckNack, wire.KindNackFrag:
-		if !st.forMe {
-			e.stats.otherDst.Add(1)
-			return nil
-		}
-		return e.entity(rx, kind, st, now)
-	default: // INFO_REPLY, PAD, vendor-specific and unknown kinds
-		e.stats.unknownKind.Add(1)
+	default:
 	}
 	return nil
 }
 
-// entity decodes and routes the current entity submessage.
-func (e *Engine) entity(rx *receiver, kind wire.SubmessageKind, st *rxState, now time.Time) error {
-	switch kind {
-	case wire.KindAckNack:
-		a := &rx.ack
-		if err := rx.rd.AckNack(a); err != nil {
-			return err
-		}
-		if w := e.writerFor(a.WriterID); w != nil {
-			w.HandleAckNack(st.src, a, now)
-		}
-		return nil
-	case wire.KindNackFrag:
-		n := &rx.nack
-		if err := rx.rd.NackFrag(n); err != nil {
-			return err
-		}
-		if w := e.writerFor(n.WriterID); w != nil {
-			w.HandleNackFrag(st.src, n, now)
-		}
-		return nil
-	default:
-		return e.toReaders(rx, kind, st, now)
+// toWriter decodes an ACKNACK or NACK_FRAG and hands it to the local
+// writer it names, if any.
+func (e *Engine) toWriter(rx *receiver, kind wire.SubmessageKind, st *rxState, now time.Time) error {
+	id, err := rx.decodeToWriter(kind)
+	if err != nil {
+		return err
 	}
+	if w := e.writerFor(id); w != nil {
+		rx.deliverToWriter(w, kind, st, now)
+	}
+	return nil
 }
 
 // toReaders decodes a reader-bound submessage (DATA, DATA_FRAG, HEARTBEAT,
@@ -211,22 +212,47 @@ func (e *Engine) toReaders(rx *receiver, kind wire.SubmessageKind, st *rxState, 
 	}
 	rs := e.route(rx, st.src, writer, reader)
 	for _, r := range rs {
-		switch kind {
-		case wire.KindData:
-			r.HandleData(st.src, &rx.data, st.ts, now)
-		case wire.KindDataFrag:
-			r.HandleDataFrag(st.src, &rx.frag, st.ts, now)
-		case wire.KindHeartbeat:
-			r.HandleHeartbeat(st.src, &rx.hb, now)
-		case wire.KindHeartbeatFrag:
-			r.HandleHeartbeatFrag(st.src, &rx.hbf, now)
-		case wire.KindGap:
-			r.HandleGap(st.src, &rx.gap, now)
-		default:
-		}
+		rx.deliver(r, kind, st, now)
 	}
 	e.release(rs)
 	return nil
+}
+
+// decodeToWriter decodes the current ACKNACK or NACK_FRAG into its struct
+// in rx and returns the writer id it names.
+func (rx *receiver) decodeToWriter(kind wire.SubmessageKind) (wire.EntityID, error) {
+	if kind == wire.KindNackFrag {
+		err := rx.rd.NackFrag(&rx.nack)
+		return rx.nack.WriterID, err
+	}
+	err := rx.rd.AckNack(&rx.ack)
+	return rx.ack.WriterID, err
+}
+
+// deliverToWriter hands the ACKNACK or NACK_FRAG rx decoded to w.
+func (rx *receiver) deliverToWriter(w *Writer, kind wire.SubmessageKind, st *rxState, now time.Time) {
+	if kind == wire.KindNackFrag {
+		w.HandleNackFrag(st.src, &rx.nack, now)
+	} else {
+		w.HandleAckNack(st.src, &rx.ack, now)
+	}
+}
+
+// deliver hands the reader-bound submessage of kind rx decoded to r.
+func (rx *receiver) deliver(r *Reader, kind wire.SubmessageKind, st *rxState, now time.Time) {
+	switch kind {
+	case wire.KindData:
+		r.HandleData(st.src, &rx.data, st.ts, now)
+	case wire.KindDataFrag:
+		r.HandleDataFrag(st.src, &rx.frag, st.ts, now)
+	case wire.KindHeartbeat:
+		r.HandleHeartbeat(st.src, &rx.hb, now)
+	case wire.KindHeartbeatFrag:
+		r.HandleHeartbeatFrag(st.src, &rx.hbf, now)
+	case wire.KindGap:
+		r.HandleGap(st.src, &rx.gap, now)
+	default:
+	}
 }
 
 // decodeToReader decodes the current reader-bound submessage of kind into
