@@ -172,10 +172,8 @@ type readerProxy struct {
 	// firstRelevant is the first change the reader may receive: 1 for a
 	// transient-local writer, the next SN at match time for a volatile one.
 	firstRelevant wire.SequenceNumber
-	ackCount      wire.Count
-	nackFragCount wire.Count
-	seenAck       bool
-	seenNackFrag  bool
+	acks          lastCount // of the ACKNACKs
+	nackFrags     lastCount // of the NACK_FRAGs
 	req           wire.SequenceNumberSet
 	hasReq        bool
 	fragReqs      [maxFragRequests]fragRequest
@@ -773,11 +771,10 @@ func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Ti
 		w.stats.UnknownReader++
 		return
 	}
-	if p.seenAck && a.Count <= p.ackCount {
+	if !p.acks.newer(a.Count) {
 		w.stats.Duplicates++
 		return
 	}
-	p.seenAck, p.ackCount = true, a.Count
 	w.stats.AckNacks++
 	base := a.ReaderSNState.Base
 	if acked := min(base-1, w.sentSN); acked > p.acked {
@@ -806,11 +803,10 @@ func (w *Writer) HandleNackFrag(src wire.GuidPrefix, n *wire.NackFrag, now time.
 		w.stats.UnknownReader++
 		return
 	}
-	if p.seenNackFrag && n.Count <= p.nackFragCount {
+	if !p.nackFrags.newer(n.Count) {
 		w.stats.Duplicates++
 		return
 	}
-	p.seenNackFrag, p.nackFragCount = true, n.Count
 	w.stats.NackFrags++
 	if n.WriterSN <= p.acked || n.WriterSN > w.sentSN || n.FragmentNumberState.NumBits == 0 {
 		return
