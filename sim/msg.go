@@ -23,27 +23,25 @@ const MaxMsgDepth = 64
 // identifiers (enum values, kept as strings) and [lists]; a repeated name makes a
 // repeated field; "#" starts a comment.
 func ParseMsg(text string) (Msg, error) {
-	p := &msgParser{s: text}
-	m, err := p.fields(0)
-	if err != nil {
-		return nil, err
-	}
-	if p.peek() != "" {
-		return nil, p.errorf("unexpected %q", p.peek())
-	}
-	return m, nil
+	return parseAll(text, func(p *msgParser) (Msg, error) { return p.fields(0) })
 }
 
 // ParseValue parses one value of the text format: a scalar, a [list] or a
 // { message }.
 func ParseValue(text string) (any, error) {
+	return parseAll(text, func(p *msgParser) (any, error) { return p.value(0) })
+}
+
+// parseAll parses text with parse, which must read all of it.
+func parseAll[T any](text string, parse func(*msgParser) (T, error)) (T, error) {
 	p := &msgParser{s: text}
-	v, err := p.value(0)
+	v, err := parse(p)
+	var zero T
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
 	if p.peek() != "" {
-		return nil, p.errorf("unexpected %q", p.peek())
+		return zero, p.errorf("unexpected %q", p.peek())
 	}
 	return v, nil
 }
