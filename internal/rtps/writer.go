@@ -762,17 +762,33 @@ func (w *Writer) appendGap(reader wire.EntityID, start, end wire.SequenceNumber)
 	w.stats.GapsSent++
 }
 
+// requester returns the proxy of the reliable reader (src, reader) that
+// sent an ACKNACK, or a NACK_FRAG when nackFrag is set, with count c; nil,
+// counted, when the reader is unknown or the request not newer than the
+// last of its kind.
+func (w *Writer) requester(src wire.GuidPrefix, reader wire.EntityID, c wire.Count, nackFrag bool) *readerProxy {
+	p := w.findReader(wire.GUID{Prefix: src, Entity: reader})
+	if p == nil || !p.info.Reliable {
+		w.stats.UnknownReader++
+		return nil
+	}
+	counts := &p.acks
+	if nackFrag {
+		counts = &p.nackFrags
+	}
+	if !counts.newer(c) {
+		w.stats.Duplicates++
+		return nil
+	}
+	return p
+}
+
 // HandleAckNack processes an ACKNACK from the participant src.
 func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	p := w.findReader(wire.GUID{Prefix: src, Entity: a.ReaderID})
-	if p == nil || !p.info.Reliable {
-		w.stats.UnknownReader++
-		return
-	}
-	if !p.acks.newer(a.Count) {
-		w.stats.Duplicates++
+	p := w.requester(src, a.ReaderID, a.Count, false)
+	if p == nil {
 		return
 	}
 	w.stats.AckNacks++
@@ -798,13 +814,8 @@ func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Ti
 func (w *Writer) HandleNackFrag(src wire.GuidPrefix, n *wire.NackFrag, now time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	p := w.findReader(wire.GUID{Prefix: src, Entity: n.ReaderID})
-	if p == nil || !p.info.Reliable {
-		w.stats.UnknownReader++
-		return
-	}
-	if !p.nackFrags.newer(n.Count) {
-		w.stats.Duplicates++
+	p := w.requester(src, n.ReaderID, n.Count, true)
+	if p == nil {
 		return
 	}
 	w.stats.NackFrags++
