@@ -232,22 +232,19 @@ func (n *simNet) sortedNodes() []*simNode {
 	return ns
 }
 
-func (nd *simNode) sortedWriters() []*Writer {
-	ws := make([]*Writer, 0, len(nd.writers))
-	for _, w := range nd.writers {
-		ws = append(ws, w)
-	}
-	slices.SortFunc(ws, func(a, b *Writer) int { return int(a.GUID().Entity.Uint32()) - int(b.GUID().Entity.Uint32()) })
-	return ws
-}
+func (nd *simNode) sortedWriters() []*Writer { return byEntityID(nd.writers) }
 
-func (nd *simNode) sortedReaders() []*Reader {
-	rs := make([]*Reader, 0, len(nd.readers))
-	for _, r := range nd.readers {
-		rs = append(rs, r)
+func (nd *simNode) sortedReaders() []*Reader { return byEntityID(nd.readers) }
+
+// byEntityID returns the endpoints of m in the order of their entity ids,
+// so that a run does not depend on map order.
+func byEntityID[E interface{ GUID() wire.GUID }](m map[wire.EntityID]E) []E {
+	es := make([]E, 0, len(m))
+	for _, e := range m {
+		es = append(es, e)
 	}
-	slices.SortFunc(rs, func(a, b *Reader) int { return int(a.GUID().Entity.Uint32()) - int(b.GUID().Entity.Uint32()) })
-	return rs
+	slices.SortFunc(es, func(a, b E) int { return int(a.GUID().Entity.Uint32()) - int(b.GUID().Entity.Uint32()) })
+	return es
 }
 
 // payload returns a CDR_LE payload holding seq (and pad octets of filler).
