@@ -75,32 +75,71 @@ func (e *Engine) rawFor(id wire.EntityID) RawDataHandler {
 
 // receive parses one datagram and routes its submessages (RTPS 2.5
 // §8.3.4) with the scratch state rx of the calling goroutine. local says
-// it was sent by this participant to itself.
+// it was sent by this participant to itself. The receiver state (src,
+// vendor, forMe, ts) stays in locals: this is the hot path of every
+// datagram.
 func (e *Engine) receive(rx *receiver, b []byte, local bool) {
 	e.stats.datagrams.Add(1)
 	if local {
 		e.stats.local.Add(1)
 	}
-	if !e.readHeader(rx, b, local) {
+	if err := rx.rd.Reset(b); err != nil {
+		e.countUnreadable(err)
 		return
 	}
-	st := rxState{
-		src:    rx.rd.Header.Prefix,
-		vendor: rx.rd.Header.Vendor,
-		forMe:  true,
-		ts:     wire.TimeInvalid,
+	src := rx.rd.Header.Prefix
+	vendor := rx.rd.Header.Vendor
+	if src == e.prefix && !local {
+		e.stats.ownEcho.Add(1)
+		return
 	}
 	now := e.now()
-	if st.src != e.prefix && e.cfg.OnTraffic != nil {
-		e.cfg.OnTraffic(st.src, now)
+	if src != e.prefix && e.cfg.OnTraffic != nil {
+		e.cfg.OnTraffic(src, now)
 	}
+	forMe := true
+	ts := wire.TimeInvalid
 	for rx.rd.Next() {
-		if err := e.submessage(rx, &st, now); err != nil {
+		var err error
+		switch kind := rx.rd.Kind(); kind {
+		case wire.KindInfoDst:
+			if err = rx.rd.InfoDst(&rx.dst); err == nil {
+				forMe = addressedTo(&rx.dst, e.prefix)
+			}
+		case wire.KindInfoSrc:
+			if err = rx.rd.InfoSrc(&rx.src); err == nil {
+				src, vendor = rx.src.GuidPrefix, rx.src.Vendor
+				forMe, ts = true, wire.TimeInvalid
+			}
+		case wire.KindInfoTS:
+			if err = rx.rd.InfoTS(&rx.its); err == nil {
+				ts = infoTime(&rx.its)
+			}
+		case wire.KindData, wire.KindDataFrag, wire.KindHeartbeat, wire.KindHeartbeatFrag,
+			wire.KindGap, wire.KindAckNack, wire.KindNackFrag:
+			if !forMe {
+				e.stats.otherDst.Add(1)
+				continue
+			}
+			err = e.entity(rx, kind, rxState{src: src, vendor: vendor, forMe: true, ts: ts}, now)
+		default: // INFO_REPLY, PAD, vendor-specific and unknown kinds
+			e.stats.unknownKind.Add(1)
+		}
+		if err != nil {
 			e.stats.malformed.Add(1)
 			return // RTPS 2.5 §8.3.4.1: drop the rest of the message
 		}
 	}
 	if rx.rd.Err() != nil {
+		e.stats.malformed.Add(1)
+	}
+}
+
+// countUnreadable counts a datagram whose header Reset refused with err.
+func (e *Engine) countUnreadable(err error) {
+	if errors.Is(err, wire.ErrNotRTPS) {
+		e.stats.notRTPS.Add(1)
+	} else {
 		e.stats.malformed.Add(1)
 	}
 }
@@ -114,73 +153,45 @@ type rxState struct {
 	ts     wire.Time // of the last INFO_TS, or TimeInvalid
 }
 
-// readHeader starts rx on the datagram b and reports whether its messages
-// are to be read: it counts and drops what is not RTPS, malformed, or this
-// participant's own multicast coming back.
-func (e *Engine) readHeader(rx *receiver, b []byte, local bool) bool {
-	if err := rx.rd.Reset(b); err != nil {
-		if errors.Is(err, wire.ErrNotRTPS) {
-			e.stats.notRTPS.Add(1)
-		} else {
-			e.stats.malformed.Add(1)
+// entity routes the current entity submessage of kind, from st.src, to
+// the local endpoints it is for.
+func (e *Engine) entity(rx *receiver, kind wire.SubmessageKind, st rxState, now time.Time) error {
+	switch kind {
+	case wire.KindData: // the most frequent: without toReaders' dispatches on the kind
+		d := &rx.data
+		if err := rx.rd.Data(d); err != nil {
+			return err
 		}
-		return false
-	}
-	if rx.rd.Header.Prefix == e.prefix && !local {
-		e.stats.ownEcho.Add(1)
-		return false
-	}
-	return true
-}
-
-// submessage handles the current submessage of rx: an INFO_* one updates
-// st, an entity one goes to the local endpoints it is for.
-func (e *Engine) submessage(rx *receiver, st *rxState, now time.Time) error {
-	switch kind := rx.rd.Kind(); kind {
-	case wire.KindInfoDst, wire.KindInfoSrc, wire.KindInfoTS:
-		return rx.info(kind, st, e.prefix)
-	case wire.KindData, wire.KindDataFrag, wire.KindHeartbeat, wire.KindHeartbeatFrag,
-		wire.KindGap, wire.KindAckNack, wire.KindNackFrag:
-		if !st.forMe {
-			e.stats.otherDst.Add(1)
+		if h := e.rawFor(d.WriterID); h != nil {
+			h(st.src, st.vendor, d, st.ts, now)
 			return nil
 		}
-		if kind == wire.KindAckNack || kind == wire.KindNackFrag {
-			return e.toWriter(rx, kind, st, now)
+		rs := e.route(rx, st.src, d.WriterID, d.ReaderID)
+		for _, r := range rs {
+			r.HandleData(st.src, d, st.ts, now)
 		}
-		return e.toReaders(rx, kind, st, now)
-	default: // INFO_REPLY, PAD, vendor-specific and unknown kinds
-		e.stats.unknownKind.Add(1)
+		e.release(rs)
 		return nil
+	case wire.KindAckNack, wire.KindNackFrag:
+		return e.toWriter(rx, kind, &st, now)
+	default:
+		return e.toReaders(rx, kind, &st, now)
 	}
 }
 
-// info applies the current INFO_DST, INFO_SRC or INFO_TS submessage of rx
-// to st; self is the GUID prefix of the receiving participant.
-func (rx *receiver) info(kind wire.SubmessageKind, st *rxState, self wire.GuidPrefix) error {
-	switch kind {
-	case wire.KindInfoDst:
-		if err := rx.rd.InfoDst(&rx.dst); err != nil {
-			return err
-		}
-		st.forMe = rx.dst.GuidPrefix == wire.GuidPrefixUnknown || rx.dst.GuidPrefix == self
-	case wire.KindInfoSrc:
-		if err := rx.rd.InfoSrc(&rx.src); err != nil {
-			return err
-		}
-		st.src, st.vendor = rx.src.GuidPrefix, rx.src.Vendor
-		st.forMe, st.ts = true, wire.TimeInvalid
-	case wire.KindInfoTS:
-		if err := rx.rd.InfoTS(&rx.its); err != nil {
-			return err
-		}
-		st.ts = rx.its.Timestamp
-		if rx.its.Invalidate {
-			st.ts = wire.TimeInvalid
-		}
-	default:
+// addressedTo reports whether an INFO_DST names the participant self, or
+// any participant.
+func addressedTo(dst *wire.InfoDst, self wire.GuidPrefix) bool {
+	return dst.GuidPrefix == wire.GuidPrefixUnknown || dst.GuidPrefix == self
+}
+
+// infoTime returns the source timestamp an INFO_TS gives, TimeInvalid when
+// it invalidates it.
+func infoTime(its *wire.InfoTS) wire.Time {
+	if its.Invalidate {
+		return wire.TimeInvalid
 	}
-	return nil
+	return its.Timestamp
 }
 
 // toWriter decodes an ACKNACK or NACK_FRAG and hands it to the local
@@ -196,19 +207,12 @@ func (e *Engine) toWriter(rx *receiver, kind wire.SubmessageKind, st *rxState, n
 	return nil
 }
 
-// toReaders decodes a reader-bound submessage (DATA, DATA_FRAG, HEARTBEAT,
-// HEARTBEAT_FRAG, GAP) and hands it to the local readers of its writer, or
-// DATA of a builtin writer to its raw handler.
+// toReaders decodes a DATA_FRAG, HEARTBEAT, HEARTBEAT_FRAG or GAP and hands
+// it to the local readers of its writer.
 func (e *Engine) toReaders(rx *receiver, kind wire.SubmessageKind, st *rxState, now time.Time) error {
 	writer, reader, err := rx.decodeToReader(kind)
 	if err != nil {
 		return err
-	}
-	if kind == wire.KindData {
-		if h := e.rawFor(writer); h != nil {
-			h(st.src, st.vendor, &rx.data, st.ts, now)
-			return nil
-		}
 	}
 	rs := e.route(rx, st.src, writer, reader)
 	for _, r := range rs {

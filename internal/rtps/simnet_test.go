@@ -174,6 +174,32 @@ func (nd *simNode) submessage(rx *receiver, st *rxState, now time.Time) error {
 	}
 }
 
+// info applies the current INFO_DST, INFO_SRC or INFO_TS submessage of rx
+// to st, as Engine.receive does; self is the GUID prefix of the receiving
+// participant. The simulated network and the golden replay use it.
+func (rx *receiver) info(kind wire.SubmessageKind, st *rxState, self wire.GuidPrefix) error {
+	switch kind {
+	case wire.KindInfoDst:
+		if err := rx.rd.InfoDst(&rx.dst); err != nil {
+			return err
+		}
+		st.forMe = addressedTo(&rx.dst, self)
+	case wire.KindInfoSrc:
+		if err := rx.rd.InfoSrc(&rx.src); err != nil {
+			return err
+		}
+		st.src, st.vendor = rx.src.GuidPrefix, rx.src.Vendor
+		st.forMe, st.ts = true, wire.TimeInvalid
+	case wire.KindInfoTS:
+		if err := rx.rd.InfoTS(&rx.its); err != nil {
+			return err
+		}
+		st.ts = infoTime(&rx.its)
+	default:
+	}
+	return nil
+}
+
 // step advances time by d, delivers the datagrams due (in random order)
 // and ticks the endpoints whose deadline has come.
 func (n *simNet) step(d time.Duration) {
