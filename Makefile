@@ -4,7 +4,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 NETNS   := scripts/netns.sh
 FUZZTIME ?= 100000x
 
-.PHONY: test deps peers lint unit fuzz bench-smoke bench selftest
+.PHONY: test deps peers lint portability unit fuzz bench-smoke bench selftest
 
 # The main job: ddsping's self test (discovery and round trips between two participants in
 # one process) inside a private network namespace. Built first: the namespace has no network.
@@ -21,11 +21,21 @@ deps:
 peers:
 	$(MAKE) -C interop
 
-lint:
+lint: portability
 	@out=$$($(GOBIN)/gofumpt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofumpt: $$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GOBIN)/golangci-lint run ./...
 	$(GO) mod tidy -diff
+
+# The library and every test compile for the platforms users build on: vet type-checks the
+# tests too, so Linux-only code without a build tag fails here and not on a user's Mac.
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+portability:
+	@set -e; for p in $(PLATFORMS); do \
+		echo "vet $$p"; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./...; \
+		if [ -f bench/ecs/go.mod ]; then (cd bench/ecs && GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./...); fi; \
+	done
 
 # Every test runs inside a private network namespace: socket tests reach only loopback there.
 unit:

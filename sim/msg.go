@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -22,27 +23,25 @@ const MaxMsgDepth = 64
 // identifiers (enum values, kept as strings) and [lists]; a repeated name makes a
 // repeated field; "#" starts a comment.
 func ParseMsg(text string) (Msg, error) {
-	p := &msgParser{s: text}
-	m, err := p.fields(0)
-	if err != nil {
-		return nil, err
-	}
-	if p.peek() != "" {
-		return nil, p.errorf("unexpected %q", p.peek())
-	}
-	return m, nil
+	return parseAll(text, func(p *msgParser) (Msg, error) { return p.fields(0) })
 }
 
 // ParseValue parses one value of the text format: a scalar, a [list] or a
 // { message }.
 func ParseValue(text string) (any, error) {
+	return parseAll(text, func(p *msgParser) (any, error) { return p.value(0) })
+}
+
+// parseAll parses text with parse, which must read all of it.
+func parseAll[T any](text string, parse func(*msgParser) (T, error)) (T, error) {
 	p := &msgParser{s: text}
-	v, err := p.value(0)
+	v, err := parse(p)
+	var zero T
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
 	if p.peek() != "" {
-		return nil, p.errorf("unexpected %q", p.peek())
+		return zero, p.errorf("unexpected %q", p.peek())
 	}
 	return v, nil
 }
@@ -282,47 +281,40 @@ func equalValues(a, b any, tol float64) bool {
 	case nil:
 		return true
 	case bool:
-		y, ok := b.(bool)
-		return y == x && (ok || b == nil)
+		return equalScalar(x, b)
+	case string:
+		return equalScalar(x, b)
 	case float64:
 		y, ok := b.(float64)
-		if !ok && b != nil {
-			return false
-		}
-		return x == y || math.Abs(x-y) <= tol
-	case string:
-		y, ok := b.(string)
-		return y == x && (ok || b == nil)
+		return (ok || b == nil) && (x == y || math.Abs(x-y) <= tol)
 	case Msg:
 		y, ok := b.(Msg)
-		if !ok && b != nil {
-			return false
-		}
-		for k, v := range x {
-			if !equalValues(v, y[k], tol) {
-				return false
-			}
-		}
-		for k, v := range y {
-			if _, in := x[k]; !in && !equalValues(nil, v, tol) {
-				return false
-			}
-		}
-		return true
+		return (ok || b == nil) && equalMsgs(x, y, tol)
 	case []any:
 		y, ok := b.([]any)
-		if !ok && b != nil {
-			return false
-		}
-		if len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equalValues(x[i], y[i], tol) {
-				return false
-			}
-		}
-		return true
+		return (ok || b == nil) && slices.EqualFunc(x, y, func(p, q any) bool { return equalValues(p, q, tol) })
 	}
 	return false
+}
+
+// equalScalar reports whether b is x, or nil and x the zero value.
+func equalScalar[T comparable](x T, b any) bool {
+	y, ok := b.(T)
+	return y == x && (ok || b == nil)
+}
+
+// equalMsgs reports whether x and y have equal fields, a field missing on one side
+// equal to the zero value of the other.
+func equalMsgs(x, y Msg, tol float64) bool {
+	for k, v := range x {
+		if !equalValues(v, y[k], tol) {
+			return false
+		}
+	}
+	for k, v := range y {
+		if _, in := x[k]; !in && !equalValues(nil, v, tol) {
+			return false
+		}
+	}
+	return true
 }

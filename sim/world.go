@@ -151,19 +151,28 @@ func (l *loader) buildWorld(el *Element) (ecm.Entity, error) {
 	return we, nil
 }
 
+// posed creates the entity of el like named, with the pose of its <pose> child.
+func posed[K any](l *loader, el *Element, parent ecm.Entity, kind string, seen map[string]bool) (ecm.Entity, error) {
+	e, err := named[K](l, el, parent, kind, seen)
+	if err != nil {
+		return e, err
+	}
+	pose, err := l.parsePose(el.Child("pose"))
+	if err != nil {
+		return e, err
+	}
+	ecm.CreateComponent(l.m, e, pose)
+	return e, nil
+}
+
 func (l *loader) buildModel(el *Element, parent ecm.Entity, seen map[string]bool, depth int) error {
 	if depth > MaxModelDepth {
 		return l.errorf(el, "models nested too deeply")
 	}
-	e, err := named[Model](l, el, parent, "model", seen)
+	e, err := posed[Model](l, el, parent, "model", seen)
 	if err != nil {
 		return err
 	}
-	pose, err := l.parsePose(el.Child("pose"))
-	if err != nil {
-		return err
-	}
-	ecm.CreateComponent(l.m, e, pose)
 	static := false
 	if s := el.Child("static"); s != nil {
 		if static, err = l.parseBool(s); err != nil {
@@ -190,15 +199,10 @@ func (l *loader) buildModel(el *Element, parent ecm.Entity, seen map[string]bool
 }
 
 func (l *loader) buildLink(el *Element, parent ecm.Entity, seen map[string]bool) error {
-	e, err := named[Link](l, el, parent, "link", seen)
+	e, err := posed[Link](l, el, parent, "link", seen)
 	if err != nil {
 		return err
 	}
-	pose, err := l.parsePose(el.Child("pose"))
-	if err != nil {
-		return err
-	}
-	ecm.CreateComponent(l.m, e, pose)
 	for _, c := range el.ChildrenNamed("plugin") {
 		l.plugins = append(l.plugins, pluginRef{c, e})
 	}

@@ -2,7 +2,6 @@ package ecs
 
 import (
 	"math/rand/v2"
-	"syscall"
 	"testing"
 	"time"
 
@@ -24,15 +23,6 @@ const (
 func perEntity(b *testing.B, n int, start time.Duration) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entity")
 	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/float64(n), "cpu-ns/entity")
-}
-
-// cpuTime returns the user and system CPU time of the process.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func newECM(n int) (*ecm.Manager, []ecm.Entity) {

@@ -25,65 +25,95 @@ func main() {
 	if flag.NArg() > 0 {
 		root = flag.Arg(0)
 	}
-	counts := map[string]int{}
-	var names []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		base := d.Name()
-		if path != root && (base == "internal" || base == "testdata" || base == "cmd" || base == "interop" || base == "bench" || strings.HasPrefix(base, ".")) {
-			return filepath.SkipDir
-		}
-		entries, err := os.ReadDir(path)
-		if err != nil {
-			return err
-		}
-		fset := token.NewFileSet()
-		for _, e := range entries {
-			name := e.Name()
-			if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-				continue
-			}
-			f, err := parser.ParseFile(fset, filepath.Join(path, name), nil, parser.PackageClauseOnly)
-			if err != nil {
-				return err
-			}
-			if f.Name.Name == "main" {
-				break
-			}
-			if f, err = parser.ParseFile(fset, filepath.Join(path, name), nil, 0); err != nil {
-				return err
-			}
-			for _, id := range exported(f) {
-				counts[path]++
-				names = append(names, path+": "+id)
-			}
-		}
-		return nil
-	})
+	ids, err := collect(root)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	dirs := make([]string, 0, len(counts))
+	report(ids, *verbose)
+}
+
+// collect returns the exported identifiers of each public package below root, by
+// directory.
+func collect(root string) (map[string][]string, error) {
+	ids := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if path != root && skipped(d.Name()) {
+			return filepath.SkipDir
+		}
+		names, err := packageIDs(path)
+		if len(names) > 0 {
+			ids[path] = names
+		}
+		return err
+	})
+	return ids, err
+}
+
+// skipped reports whether the directory base holds no public package: internal,
+// commands, interop peers, benchmarks, test data and hidden directories.
+func skipped(base string) bool {
+	switch base {
+	case "internal", "testdata", "cmd", "interop", "bench":
+		return true
+	}
+	return strings.HasPrefix(base, ".")
+}
+
+// packageIDs returns the exported identifiers of the non-test Go files of the
+// directory dir, none for a main package.
+func packageIDs(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	var ids []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.PackageClauseOnly)
+		if err != nil {
+			return ids, err
+		}
+		if f.Name.Name == "main" {
+			break
+		}
+		if f, err = parser.ParseFile(fset, filepath.Join(dir, name), nil, 0); err != nil {
+			return ids, err
+		}
+		ids = append(ids, exported(f)...)
+	}
+	return ids, nil
+}
+
+// report prints the count of each package and the total, with verbose first every
+// identifier.
+func report(ids map[string][]string, verbose bool) {
+	dirs := make([]string, 0, len(ids))
+	var names []string
 	total := 0
-	for d, n := range counts {
+	for d, n := range ids {
 		dirs = append(dirs, d)
-		total += n
+		total += len(n)
+		for _, id := range n {
+			names = append(names, d+": "+id)
+		}
 	}
 	sort.Strings(dirs)
-	if *verbose {
+	if verbose {
 		sort.Strings(names)
 		for _, n := range names {
 			fmt.Println(n)
 		}
 	}
 	for _, d := range dirs {
-		fmt.Printf("%5d %s\n", counts[d], d)
+		fmt.Printf("%5d %s\n", len(ids[d]), d)
 	}
 	fmt.Printf("%5d total\n", total)
 }

@@ -7,7 +7,7 @@
 // scripts/netns.sh runs a command inside `unshare -n` with lo up, multicast
 // enabled on it and 224.0.0.0/4 routed to it, and sets DDSGO_NETNS=1:
 //
-//	scripts/netns.sh go test -race ./rtps/transport/...
+//	scripts/netns.sh go test -race ./internal/transport/...
 //
 // A test calls [Require] before it opens any socket; outside such a
 // namespace the test is skipped:

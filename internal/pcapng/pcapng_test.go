@@ -279,3 +279,80 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeUDPSkips: every way a packet can carry no datagram is counted
+// under its reason, for each link type.
+func TestDecodeUDPSkips(t *testing.T) {
+	eth := frame(testDatagram())
+	ip := eth[14:]
+	for _, tc := range []struct {
+		name string
+		link uint32
+		pkt  []byte
+		want skip
+	}{
+		{"ethernet short", LinkEthernet, eth[:13], skipTruncated},
+		{"vlan tag short", LinkEthernet, append(append([]byte{}, eth[:12]...), 0x81, 0x00, 0x00), skipTruncated},
+		{"sll short", LinkSLL, make([]byte, 15), skipTruncated},
+		{"sll2 short", LinkSLL2, make([]byte, 19), skipTruncated},
+		{"null short", LinkNull, []byte{2, 0, 0}, skipTruncated},
+		{"null ipv6 big-endian", LinkNull, []byte{0, 0, 0, 30}, skipTruncated},
+		{"null unknown family", LinkNull, append([]byte{7, 0, 0, 0}, ip...), skipNonUDP},
+		{"raw empty", LinkRaw, nil, skipTruncated},
+		{"raw version 5", LinkRaw, append([]byte{0x50}, ip[1:]...), skipNonUDP},
+		{"raw ipv6 short", LinkIPv6, []byte{0x60}, skipTruncated},
+		{"unknown link", 147, eth, skipUnknownLink},
+		{"ipv4 short", LinkRaw, ip[:19], skipTruncated},
+		{"ipv4 total beyond packet", LinkRaw, ip[:len(ip)-1], skipTruncated},
+		{"udp short", LinkRaw, ipv4Len(ip[:27]), skipTruncated},
+		{"udp length beyond packet", LinkRaw, udpLen(ip, 1000), skipTruncated},
+		{"ok", LinkRaw, ip, kept},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, why := decodeUDP(tc.link, tc.pkt)
+			require.Equal(t, tc.want, why)
+			var st Stats
+			out := decodePacket(nil, &st, tc.link, tc.pkt, false, time.Time{})
+			require.Equal(t, 1, st.Packets)
+			require.Equal(t, st.Packets, st.Datagrams+st.NonUDP+st.Fragments+st.Truncated+st.UnknownLink)
+			require.Len(t, out, st.Datagrams)
+		})
+	}
+}
+
+// ipv4Len returns a copy of the IPv4 packet ip with its total length set to
+// its length.
+func ipv4Len(ip []byte) []byte {
+	ip = bytes.Clone(ip)
+	binary.BigEndian.PutUint16(ip[2:], uint16(len(ip)))
+	return ip
+}
+
+// udpLen returns a copy of the IPv4 packet ip with the UDP length n.
+func udpLen(ip []byte, n uint16) []byte {
+	ip = bytes.Clone(ip)
+	binary.BigEndian.PutUint16(ip[20+4:], n)
+	return ip
+}
+
+// TestSimplePacketBlock: a Simple Packet Block is a packet of the first
+// interface, cut to its original length, without a time.
+func TestSimplePacketBlock(t *testing.T) {
+	eth := frame(testDatagram())
+	le := binary.LittleEndian
+	file := ng(le, LinkEthernet, 6, eth)
+	spb := le.AppendUint32(nil, uint32(len(eth)))
+	spb = append(spb, eth...)
+	for len(spb)%4 != 0 {
+		spb = append(spb, 0)
+	}
+	file = le.AppendUint32(file, blockSimplePkt)
+	file = le.AppendUint32(file, uint32(12+len(spb)))
+	file = append(file, spb...)
+	file = le.AppendUint32(file, uint32(12+len(spb)))
+	ds, st, err := Parse(file)
+	require.NoError(t, err)
+	require.Equal(t, Stats{Packets: 2, Datagrams: 2}, st)
+	require.True(t, ds[1].Time.IsZero())
+	require.Equal(t, ds[0].Payload, ds[1].Payload)
+}

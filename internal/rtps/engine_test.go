@@ -15,7 +15,7 @@ import (
 )
 
 // memEngine starts an engine on a new memnet host.
-func memEngine(t *testing.T, n *memnet.Network, name, addr string) *Engine {
+func memEngine(t testing.TB, n *memnet.Network, name, addr string) *Engine {
 	t.Helper()
 	h, err := n.AddHost(name, netip.MustParseAddr(addr))
 	require.NoError(t, err)

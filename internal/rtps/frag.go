@@ -61,45 +61,14 @@ func (r *Reader) HandleDataFrag(src wire.GuidPrefix, d *wire.DataFrag, ts wire.T
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := r.proxy(src, d.WriterID, d.ReaderID)
-	if p == nil {
+	if p == nil || !r.fragWanted(p, d.WriterSN) {
+		return
+	}
+	ra := r.reassemblyFor(p, d)
+	if ra == nil {
 		return
 	}
 	sn := d.WriterSN
-	switch {
-	case sn < p.next:
-		if p.reliable {
-			r.stats.Duplicates++
-		} else {
-			r.stats.Old++
-		}
-		return
-	case p.reliable && sn >= p.next+wire.SequenceNumber(r.cfg.Window):
-		r.stats.OutOfWindow++
-		return
-	case p.reliable && r.held(p, sn):
-		r.stats.Duplicates++
-		return
-	}
-	size, fs := int(d.SampleSize), int(d.FragmentSize)
-	if size > r.cfg.MaxSampleSize || size > r.cfg.MaxReassemblyBytes {
-		r.stats.Oversize++
-		return
-	}
-	if size == 0 || fs == 0 || int(d.FragmentStartingNum) < 1 {
-		r.stats.BadFragments++
-		return
-	}
-	ra := p.findFrag(sn)
-	if ra == nil {
-		ra = r.newReassembly(p, sn, size, fs)
-		if ra == nil {
-			r.stats.ReassemblyDropped++
-			return
-		}
-	} else if ra.size != size || ra.fragSize != fs {
-		r.stats.BadFragments++
-		return
-	}
 	if sn > p.maxSeen {
 		p.maxSeen = sn
 	}
@@ -108,27 +77,7 @@ func (r *Reader) HandleDataFrag(src wire.GuidPrefix, d *wire.DataFrag, ts wire.T
 		ra.meta.ts = ts
 		ra.hasMeta = true
 	}
-	// Copy the fragments not yet received.
-	start := int(d.FragmentStartingNum)
-	for i := range int(d.FragmentsInSubmessage) {
-		f := start + i
-		if f > ra.total {
-			r.stats.BadFragments++
-			break
-		}
-		off := (f - 1) * fs
-		n := min(fs, size-off)
-		src := i * fs
-		if src+n > len(d.Fragments) {
-			break // the wire decoder allows only a short last fragment at the end of the sample
-		}
-		if ra.has(f) {
-			continue
-		}
-		copy(ra.buf[off:off+n], d.Fragments[src:src+n])
-		ra.set(f)
-		ra.got++
-	}
+	r.copyFragments(ra, d)
 	if ra.got < ra.total {
 		return
 	}
@@ -138,6 +87,81 @@ func (r *Reader) HandleDataFrag(src wire.GuidPrefix, d *wire.DataFrag, ts wire.T
 	ra.buf = nil
 	r.pool.putFrag(ra, r.cfg.MaxReassemblies)
 	r.receive(p, sn, &m, buf, true)
+}
+
+// fragWanted reports whether fragments of sn from p may still be needed:
+// not of a change already delivered, beyond the window or held complete.
+func (r *Reader) fragWanted(p *writerProxy, sn wire.SequenceNumber) bool {
+	switch {
+	case sn < p.next:
+		if p.reliable {
+			r.stats.Duplicates++
+		} else {
+			r.stats.Old++
+		}
+		return false
+	case p.reliable && sn >= p.next+wire.SequenceNumber(r.cfg.Window):
+		r.stats.OutOfWindow++
+		return false
+	case p.reliable && r.held(p, sn):
+		r.stats.Duplicates++
+		return false
+	}
+	return true
+}
+
+// reassemblyFor returns the reassembly d's fragments go to, started if d
+// is the first of its change, or nil when d is dropped: its sizes are
+// invalid, over the limits or not those of the reassembly under way, or
+// there is no room.
+func (r *Reader) reassemblyFor(p *writerProxy, d *wire.DataFrag) *reassembly {
+	size, fs := int(d.SampleSize), int(d.FragmentSize)
+	if size > r.cfg.MaxSampleSize || size > r.cfg.MaxReassemblyBytes {
+		r.stats.Oversize++
+		return nil
+	}
+	if size == 0 || fs == 0 || int(d.FragmentStartingNum) < 1 {
+		r.stats.BadFragments++
+		return nil
+	}
+	ra := p.findFrag(d.WriterSN)
+	if ra == nil {
+		ra = r.newReassembly(p, d.WriterSN, size, fs)
+		if ra == nil {
+			r.stats.ReassemblyDropped++
+		}
+		return ra
+	}
+	if ra.size != size || ra.fragSize != fs {
+		r.stats.BadFragments++
+		return nil
+	}
+	return ra
+}
+
+// copyFragments copies the fragments of d not yet received into ra.
+func (r *Reader) copyFragments(ra *reassembly, d *wire.DataFrag) {
+	fs := ra.fragSize
+	start := int(d.FragmentStartingNum)
+	for i := range int(d.FragmentsInSubmessage) {
+		f := start + i
+		if f > ra.total {
+			r.stats.BadFragments++
+			return
+		}
+		off := (f - 1) * fs
+		n := min(fs, ra.size-off)
+		src := i * fs
+		if src+n > len(d.Fragments) {
+			return // the wire decoder allows only a short last fragment at the end of the sample
+		}
+		if ra.has(f) {
+			continue
+		}
+		copy(ra.buf[off:off+n], d.Fragments[src:src+n])
+		ra.set(f)
+		ra.got++
+	}
 }
 
 // newReassembly starts a reassembly for sn, evicting others when the

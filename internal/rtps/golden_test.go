@@ -20,97 +20,97 @@ func TestGoldenReplay(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			msgs, err := golden.RTPS(name)
 			require.NoError(t, err)
-			type key = wire.GUID
-			readers := map[key]*Reader{}
-			last := map[key]wire.SequenceNumber{}
-			notAlive := 0
-			delivered := 0
-			now := time.Unix(1_700_000_000, 0)
-			reader := func(src wire.GuidPrefix, writer wire.EntityID) *Reader {
-				if writer.IsBuiltin() || !writer.IsWriter() {
-					return nil
-				}
-				g := wire.GUID{Prefix: src, Entity: writer}
-				if r := readers[g]; r != nil {
-					return r
-				}
-				r := NewReader(ReaderConfig{GUID: wire.GUID{Prefix: localPrefix, Entity: wire.EntityIDFromUint32(testReaderID)}, Reliable: true},
-					func(s *Sample) bool {
-						require.Greater(t, s.SN, last[g], "%v out of order", g)
-						last[g] = s.SN
-						delivered++
-						if s.Kind != Alive {
-							notAlive++
-							require.True(t, s.HasKeyHash || len(s.Payload) > 0, "not-alive change without key")
-						}
-						return true
-					}, &discard{})
-				r.AddWriter(WriterProxyInfo{GUID: g, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
-				readers[g] = r
-				return r
-			}
-			var (
-				rd wire.Reader
-				ts wire.InfoTS
-				d  wire.Data
-				df wire.DataFrag
-				hb wire.Heartbeat
-				hf wire.HeartbeatFrag
-				g  wire.Gap
-			)
+			g := goldenReplay{t: t, readers: map[wire.GUID]*Reader{}, last: map[wire.GUID]wire.SequenceNumber{}, now: time.Unix(1_700_000_000, 0)}
 			for _, m := range msgs {
-				require.NoError(t, rd.Reset(m.Payload))
-				src := rd.Header.Prefix
-				stamp := wire.TimeInvalid
-				for rd.Next() {
-					switch rd.Kind() {
-					case wire.KindInfoTS:
-						require.NoError(t, rd.InfoTS(&ts))
-						stamp = ts.Timestamp
-					case wire.KindData:
-						require.NoError(t, rd.Data(&d))
-						d.ReaderID = wire.EntityIDUnknown // the capture's reader ids are not ours
-						if r := reader(src, d.WriterID); r != nil {
-							r.HandleData(src, &d, stamp, now)
-						}
-					case wire.KindDataFrag:
-						require.NoError(t, rd.DataFrag(&df))
-						df.ReaderID = wire.EntityIDUnknown
-						if r := reader(src, df.WriterID); r != nil {
-							r.HandleDataFrag(src, &df, stamp, now)
-						}
-					case wire.KindHeartbeat:
-						require.NoError(t, rd.Heartbeat(&hb))
-						hb.ReaderID = wire.EntityIDUnknown
-						if r := reader(src, hb.WriterID); r != nil {
-							r.HandleHeartbeat(src, &hb, now)
-						}
-					case wire.KindHeartbeatFrag:
-						require.NoError(t, rd.HeartbeatFrag(&hf))
-						hf.ReaderID = wire.EntityIDUnknown
-						if r := reader(src, hf.WriterID); r != nil {
-							r.HandleHeartbeatFrag(src, &hf, now)
-						}
-					case wire.KindGap:
-						require.NoError(t, rd.Gap(&g))
-						g.ReaderID = wire.EntityIDUnknown
-						if r := reader(src, g.WriterID); r != nil {
-							r.HandleGap(src, &g, now)
-						}
-					default:
-					}
-				}
+				g.message(m.Payload)
 			}
-			for g, r := range readers {
+			for w, r := range g.readers {
 				s := r.Stats()
-				require.Zero(t, s.BadFragments+s.Oversize+s.BadInlineQoS+s.ReassemblyDropped, "%v: %+v", g, s)
-				require.Zero(t, r.MemoryInUse(), "%v: incomplete samples left", g)
+				require.Zero(t, s.BadFragments+s.Oversize+s.BadInlineQoS+s.ReassemblyDropped, "%v: %+v", w, s)
+				require.Zero(t, r.MemoryInUse(), "%v: incomplete samples left", w)
 			}
-			t.Logf("%d writers, %d samples delivered, %d not alive", len(readers), delivered, notAlive)
-			require.NotZero(t, delivered)
+			t.Logf("%d writers, %d samples delivered, %d not alive", len(g.readers), g.delivered, g.notAlive)
+			require.NotZero(t, g.delivered)
 			if strings.Contains(name, "dispose") || strings.Contains(name, "unregister") {
-				require.NotZero(t, notAlive)
+				require.NotZero(t, g.notAlive)
 			}
 		})
 	}
+}
+
+// goldenReplay hands the reader-bound submessages of captured messages to a
+// reader for each user writer, which checks the samples it gets.
+type goldenReplay struct {
+	t         *testing.T
+	rx        receiver
+	readers   map[wire.GUID]*Reader // by writer
+	last      map[wire.GUID]wire.SequenceNumber
+	notAlive  int
+	delivered int
+	now       time.Time
+}
+
+// message replays one captured message.
+func (g *goldenReplay) message(b []byte) {
+	rx := &g.rx
+	require.NoError(g.t, rx.rd.Reset(b))
+	st := rxState{src: rx.rd.Header.Prefix, vendor: rx.rd.Header.Vendor, ts: wire.TimeInvalid}
+	for rx.rd.Next() {
+		switch kind := rx.rd.Kind(); kind {
+		case wire.KindInfoTS:
+			require.NoError(g.t, rx.info(kind, &st, localPrefix))
+		case wire.KindData, wire.KindDataFrag, wire.KindHeartbeat, wire.KindHeartbeatFrag, wire.KindGap:
+			writer, _, err := rx.decodeToReader(kind)
+			require.NoError(g.t, err)
+			if r := g.reader(st.src, writer); r != nil {
+				g.unaddress(kind) // the capture's reader ids are not ours
+				rx.deliver(r, kind, &st, g.now)
+			}
+		default:
+		}
+	}
+}
+
+// unaddress sets the reader id of the reader-bound submessage of kind in rx
+// to UNKNOWN.
+func (g *goldenReplay) unaddress(kind wire.SubmessageKind) {
+	switch kind {
+	case wire.KindData:
+		g.rx.data.ReaderID = wire.EntityIDUnknown
+	case wire.KindDataFrag:
+		g.rx.frag.ReaderID = wire.EntityIDUnknown
+	case wire.KindHeartbeat:
+		g.rx.hb.ReaderID = wire.EntityIDUnknown
+	case wire.KindHeartbeatFrag:
+		g.rx.hbf.ReaderID = wire.EntityIDUnknown
+	case wire.KindGap:
+		g.rx.gap.ReaderID = wire.EntityIDUnknown
+	default:
+	}
+}
+
+// reader returns the reader of the user writer (src, writer), nil for
+// builtin ones.
+func (g *goldenReplay) reader(src wire.GuidPrefix, writer wire.EntityID) *Reader {
+	if writer.IsBuiltin() || !writer.IsWriter() {
+		return nil
+	}
+	w := wire.GUID{Prefix: src, Entity: writer}
+	if r := g.readers[w]; r != nil {
+		return r
+	}
+	r := NewReader(ReaderConfig{GUID: wire.GUID{Prefix: localPrefix, Entity: wire.EntityIDFromUint32(testReaderID)}, Reliable: true},
+		func(s *Sample) bool {
+			require.Greater(g.t, s.SN, g.last[w], "%v out of order", w)
+			g.last[w] = s.SN
+			g.delivered++
+			if s.Kind != Alive {
+				g.notAlive++
+				require.True(g.t, s.HasKeyHash || len(s.Payload) > 0, "not-alive change without key")
+			}
+			return true
+		}, &discard{})
+	r.AddWriter(WriterProxyInfo{GUID: w, Reliable: true, Unicast: []wire.Locator{testLoc}}, g.now)
+	g.readers[w] = r
+	return r
 }

@@ -164,10 +164,8 @@ type writerProxy struct {
 	next wire.SequenceNumber
 	// maxSeen is the highest SN known to exist (HEARTBEAT, DATA, GAP).
 	maxSeen   wire.SequenceNumber
-	hbCount   wire.Count
-	seenHB    bool
-	hbfCount  wire.Count
-	seenHBF   bool
+	hbs       lastCount // of the HEARTBEATs
+	hbfs      lastCount // of the HEARTBEAT_FRAGs
 	ackCount  wire.Count
 	nfCount   wire.Count
 	slots     []slot // ring indexed by SN modulo len, allocated on demand
@@ -566,12 +564,11 @@ func (r *Reader) HandleHeartbeat(src wire.GuidPrefix, h *wire.Heartbeat, now tim
 	if p == nil || !p.reliable {
 		return
 	}
-	if p.seenHB && h.Count <= p.hbCount {
+	started := p.hbs.seen || p.next > 1
+	if !p.hbs.newer(h.Count) {
 		r.stats.HeartbeatsDup++
 		return
 	}
-	started := p.seenHB || p.next > 1
-	p.seenHB, p.hbCount = true, h.Count
 	if h.LastSN > p.maxSeen {
 		p.maxSeen = h.LastSN
 	}
@@ -592,11 +589,10 @@ func (r *Reader) HandleHeartbeatFrag(src wire.GuidPrefix, h *wire.HeartbeatFrag,
 	if p == nil || !p.reliable {
 		return
 	}
-	if p.seenHBF && h.Count <= p.hbfCount {
+	if !p.hbfs.newer(h.Count) {
 		r.stats.HeartbeatsDup++
 		return
 	}
-	p.seenHBF, p.hbfCount = true, h.Count
 	if h.WriterSN < p.next {
 		return
 	}

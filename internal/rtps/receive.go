@@ -75,18 +75,16 @@ func (e *Engine) rawFor(id wire.EntityID) RawDataHandler {
 
 // receive parses one datagram and routes its submessages (RTPS 2.5
 // §8.3.4) with the scratch state rx of the calling goroutine. local says
-// it was sent by this participant to itself.
+// it was sent by this participant to itself. The receiver state (src,
+// vendor, forMe, ts) stays in locals: this is the hot path of every
+// datagram.
 func (e *Engine) receive(rx *receiver, b []byte, local bool) {
 	e.stats.datagrams.Add(1)
 	if local {
 		e.stats.local.Add(1)
 	}
 	if err := rx.rd.Reset(b); err != nil {
-		if errors.Is(err, wire.ErrNotRTPS) {
-			e.stats.notRTPS.Add(1)
-		} else {
-			e.stats.malformed.Add(1)
-		}
+		e.countUnreadable(err)
 		return
 	}
 	src := rx.rd.Header.Prefix
@@ -103,11 +101,10 @@ func (e *Engine) receive(rx *receiver, b []byte, local bool) {
 	ts := wire.TimeInvalid
 	for rx.rd.Next() {
 		var err error
-		kind := rx.rd.Kind()
-		switch kind {
+		switch kind := rx.rd.Kind(); kind {
 		case wire.KindInfoDst:
 			if err = rx.rd.InfoDst(&rx.dst); err == nil {
-				forMe = rx.dst.GuidPrefix == wire.GuidPrefixUnknown || rx.dst.GuidPrefix == e.prefix
+				forMe = addressedTo(&rx.dst, e.prefix)
 			}
 		case wire.KindInfoSrc:
 			if err = rx.rd.InfoSrc(&rx.src); err == nil {
@@ -116,10 +113,7 @@ func (e *Engine) receive(rx *receiver, b []byte, local bool) {
 			}
 		case wire.KindInfoTS:
 			if err = rx.rd.InfoTS(&rx.its); err == nil {
-				ts = rx.its.Timestamp
-				if rx.its.Invalidate {
-					ts = wire.TimeInvalid
-				}
+				ts = infoTime(&rx.its)
 			}
 		case wire.KindData, wire.KindDataFrag, wire.KindHeartbeat, wire.KindHeartbeatFrag,
 			wire.KindGap, wire.KindAckNack, wire.KindNackFrag:
@@ -127,7 +121,7 @@ func (e *Engine) receive(rx *receiver, b []byte, local bool) {
 				e.stats.otherDst.Add(1)
 				continue
 			}
-			err = e.entity(rx, kind, src, vendor, ts, now)
+			err = e.entity(rx, kind, rxState{src: src, vendor: vendor, forMe: true, ts: ts}, now)
 		default: // INFO_REPLY, PAD, vendor-specific and unknown kinds
 			e.stats.unknownKind.Add(1)
 		}
@@ -141,80 +135,150 @@ func (e *Engine) receive(rx *receiver, b []byte, local bool) {
 	}
 }
 
-// entity decodes and routes the current entity submessage.
-func (e *Engine) entity(rx *receiver, kind wire.SubmessageKind, src wire.GuidPrefix, vendor wire.VendorID, ts wire.Time, now time.Time) error {
+// countUnreadable counts a datagram whose header Reset refused with err.
+func (e *Engine) countUnreadable(err error) {
+	if errors.Is(err, wire.ErrNotRTPS) {
+		e.stats.notRTPS.Add(1)
+	} else {
+		e.stats.malformed.Add(1)
+	}
+}
+
+// rxState is what the INFO_* submessages of a message set for those after
+// them (RTPS 2.5 §8.3.4, the receiver's state).
+type rxState struct {
+	src    wire.GuidPrefix
+	vendor wire.VendorID
+	forMe  bool      // no INFO_DST, or one naming this participant
+	ts     wire.Time // of the last INFO_TS, or TimeInvalid
+}
+
+// entity routes the current entity submessage of kind, from st.src, to
+// the local endpoints it is for.
+func (e *Engine) entity(rx *receiver, kind wire.SubmessageKind, st rxState, now time.Time) error {
 	switch kind {
-	case wire.KindData:
+	case wire.KindData: // the most frequent: without toReaders' dispatches on the kind
 		d := &rx.data
 		if err := rx.rd.Data(d); err != nil {
 			return err
 		}
 		if h := e.rawFor(d.WriterID); h != nil {
-			h(src, vendor, d, ts, now)
+			h(st.src, st.vendor, d, st.ts, now)
 			return nil
 		}
-		rs := e.route(rx, src, d.WriterID, d.ReaderID)
+		rs := e.route(rx, st.src, d.WriterID, d.ReaderID)
 		for _, r := range rs {
-			r.HandleData(src, d, ts, now)
+			r.HandleData(st.src, d, st.ts, now)
 		}
 		e.release(rs)
-	case wire.KindDataFrag:
-		d := &rx.frag
-		if err := rx.rd.DataFrag(d); err != nil {
-			return err
-		}
-		rs := e.route(rx, src, d.WriterID, d.ReaderID)
-		for _, r := range rs {
-			r.HandleDataFrag(src, d, ts, now)
-		}
-		e.release(rs)
-	case wire.KindHeartbeat:
-		h := &rx.hb
-		if err := rx.rd.Heartbeat(h); err != nil {
-			return err
-		}
-		rs := e.route(rx, src, h.WriterID, h.ReaderID)
-		for _, r := range rs {
-			r.HandleHeartbeat(src, h, now)
-		}
-		e.release(rs)
-	case wire.KindHeartbeatFrag:
-		h := &rx.hbf
-		if err := rx.rd.HeartbeatFrag(h); err != nil {
-			return err
-		}
-		rs := e.route(rx, src, h.WriterID, h.ReaderID)
-		for _, r := range rs {
-			r.HandleHeartbeatFrag(src, h, now)
-		}
-		e.release(rs)
-	case wire.KindGap:
-		g := &rx.gap
-		if err := rx.rd.Gap(g); err != nil {
-			return err
-		}
-		rs := e.route(rx, src, g.WriterID, g.ReaderID)
-		for _, r := range rs {
-			r.HandleGap(src, g, now)
-		}
-		e.release(rs)
-	case wire.KindAckNack:
-		a := &rx.ack
-		if err := rx.rd.AckNack(a); err != nil {
-			return err
-		}
-		if w := e.writerFor(a.WriterID); w != nil {
-			w.HandleAckNack(src, a, now)
-		}
-	case wire.KindNackFrag:
-		n := &rx.nack
-		if err := rx.rd.NackFrag(n); err != nil {
-			return err
-		}
-		if w := e.writerFor(n.WriterID); w != nil {
-			w.HandleNackFrag(src, n, now)
-		}
+		return nil
+	case wire.KindAckNack, wire.KindNackFrag:
+		return e.toWriter(rx, kind, &st, now)
 	default:
+		return e.toReaders(rx, kind, &st, now)
+	}
+}
+
+// addressedTo reports whether an INFO_DST names the participant self, or
+// any participant.
+func addressedTo(dst *wire.InfoDst, self wire.GuidPrefix) bool {
+	return dst.GuidPrefix == wire.GuidPrefixUnknown || dst.GuidPrefix == self
+}
+
+// infoTime returns the source timestamp an INFO_TS gives, TimeInvalid when
+// it invalidates it.
+func infoTime(its *wire.InfoTS) wire.Time {
+	if its.Invalidate {
+		return wire.TimeInvalid
+	}
+	return its.Timestamp
+}
+
+// toWriter decodes an ACKNACK or NACK_FRAG and hands it to the local
+// writer it names, if any.
+func (e *Engine) toWriter(rx *receiver, kind wire.SubmessageKind, st *rxState, now time.Time) error {
+	id, err := rx.decodeToWriter(kind)
+	if err != nil {
+		return err
+	}
+	if w := e.writerFor(id); w != nil {
+		rx.deliverToWriter(w, kind, st, now)
 	}
 	return nil
+}
+
+// toReaders decodes a DATA_FRAG, HEARTBEAT, HEARTBEAT_FRAG or GAP and hands
+// it to the local readers of its writer.
+func (e *Engine) toReaders(rx *receiver, kind wire.SubmessageKind, st *rxState, now time.Time) error {
+	writer, reader, err := rx.decodeToReader(kind)
+	if err != nil {
+		return err
+	}
+	rs := e.route(rx, st.src, writer, reader)
+	for _, r := range rs {
+		rx.deliver(r, kind, st, now)
+	}
+	e.release(rs)
+	return nil
+}
+
+// decodeToWriter decodes the current ACKNACK or NACK_FRAG into its struct
+// in rx and returns the writer id it names.
+func (rx *receiver) decodeToWriter(kind wire.SubmessageKind) (wire.EntityID, error) {
+	if kind == wire.KindNackFrag {
+		err := rx.rd.NackFrag(&rx.nack)
+		return rx.nack.WriterID, err
+	}
+	err := rx.rd.AckNack(&rx.ack)
+	return rx.ack.WriterID, err
+}
+
+// deliverToWriter hands the ACKNACK or NACK_FRAG rx decoded to w.
+func (rx *receiver) deliverToWriter(w *Writer, kind wire.SubmessageKind, st *rxState, now time.Time) {
+	if kind == wire.KindNackFrag {
+		w.HandleNackFrag(st.src, &rx.nack, now)
+	} else {
+		w.HandleAckNack(st.src, &rx.ack, now)
+	}
+}
+
+// deliver hands the reader-bound submessage of kind rx decoded to r.
+func (rx *receiver) deliver(r *Reader, kind wire.SubmessageKind, st *rxState, now time.Time) {
+	switch kind {
+	case wire.KindData:
+		r.HandleData(st.src, &rx.data, st.ts, now)
+	case wire.KindDataFrag:
+		r.HandleDataFrag(st.src, &rx.frag, st.ts, now)
+	case wire.KindHeartbeat:
+		r.HandleHeartbeat(st.src, &rx.hb, now)
+	case wire.KindHeartbeatFrag:
+		r.HandleHeartbeatFrag(st.src, &rx.hbf, now)
+	case wire.KindGap:
+		r.HandleGap(st.src, &rx.gap, now)
+	default:
+	}
+}
+
+// decodeToReader decodes the current reader-bound submessage of kind into
+// its struct in rx and returns the writer and reader ids it names.
+func (rx *receiver) decodeToReader(kind wire.SubmessageKind) (writer, reader wire.EntityID, err error) {
+	switch kind {
+	case wire.KindData:
+		err = rx.rd.Data(&rx.data)
+		return rx.data.WriterID, rx.data.ReaderID, err
+	case wire.KindDataFrag:
+		err = rx.rd.DataFrag(&rx.frag)
+		return rx.frag.WriterID, rx.frag.ReaderID, err
+	case wire.KindHeartbeat:
+		err = rx.rd.Heartbeat(&rx.hb)
+		return rx.hb.WriterID, rx.hb.ReaderID, err
+	case wire.KindHeartbeatFrag:
+		err = rx.rd.HeartbeatFrag(&rx.hbf)
+		return rx.hbf.WriterID, rx.hbf.ReaderID, err
+	case wire.KindGap:
+		err = rx.rd.Gap(&rx.gap)
+		return rx.gap.WriterID, rx.gap.ReaderID, err
+	default:
+		return wire.EntityID{}, wire.EntityID{}, nil
+	}
 }

@@ -133,91 +133,71 @@ func (nd *simNode) targets(src wire.GuidPrefix, writer, reader wire.EntityID) []
 	return nil
 }
 
-// receive parses and routes one datagram.
+// receive parses and routes one datagram, the way Engine.receive does.
 func (nd *simNode) receive(data []byte, now time.Time) {
-	var (
-		rd    wire.Reader
-		dst   wire.InfoDst
-		its   wire.InfoTS
-		d     wire.Data
-		df    wire.DataFrag
-		hb    wire.Heartbeat
-		hf    wire.HeartbeatFrag
-		g     wire.Gap
-		an    wire.AckNack
-		nf    wire.NackFrag
-		forMe = true
-		ts    = wire.TimeInvalid
-	)
-	if rd.Reset(data) != nil {
+	var rx receiver
+	if rx.rd.Reset(data) != nil {
 		return
 	}
-	src := rd.Header.Prefix
-	for rd.Next() {
-		var err error
-		switch rd.Kind() {
-		case wire.KindInfoDst:
-			if err = rd.InfoDst(&dst); err == nil {
-				forMe = dst.GuidPrefix == wire.GuidPrefixUnknown || dst.GuidPrefix == nd.prefix
-			}
-		case wire.KindInfoTS:
-			if err = rd.InfoTS(&its); err == nil {
-				ts = its.Timestamp
-				if its.Invalidate {
-					ts = wire.TimeInvalid
-				}
-			}
-		case wire.KindData:
-			if err = rd.Data(&d); err == nil && forMe {
-				for _, r := range nd.targets(src, d.WriterID, d.ReaderID) {
-					r.HandleData(src, &d, ts, now)
-				}
-			}
-		case wire.KindDataFrag:
-			if err = rd.DataFrag(&df); err == nil && forMe {
-				for _, r := range nd.targets(src, df.WriterID, df.ReaderID) {
-					r.HandleDataFrag(src, &df, ts, now)
-				}
-			}
-		case wire.KindHeartbeat:
-			if err = rd.Heartbeat(&hb); err == nil && forMe {
-				for _, r := range nd.targets(src, hb.WriterID, hb.ReaderID) {
-					r.HandleHeartbeat(src, &hb, now)
-				}
-			}
-		case wire.KindHeartbeatFrag:
-			if err = rd.HeartbeatFrag(&hf); err == nil && forMe {
-				for _, r := range nd.targets(src, hf.WriterID, hf.ReaderID) {
-					r.HandleHeartbeatFrag(src, &hf, now)
-				}
-			}
-		case wire.KindGap:
-			if err = rd.Gap(&g); err == nil && forMe {
-				for _, r := range nd.targets(src, g.WriterID, g.ReaderID) {
-					r.HandleGap(src, &g, now)
-				}
-			}
-		case wire.KindAckNack:
-			if err = rd.AckNack(&an); err == nil && forMe {
-				if w := nd.writers[an.WriterID]; w != nil {
-					w.HandleAckNack(src, &an, now)
-				}
-			}
-		case wire.KindNackFrag:
-			if err = rd.NackFrag(&nf); err == nil && forMe {
-				if w := nd.writers[nf.WriterID]; w != nil {
-					w.HandleNackFrag(src, &nf, now)
-				}
-			}
-		default: // unknown and vendor submessages are skipped
-		}
-		if err != nil {
-			nd.net.t.Fatalf("simnet: bad submessage %v: %v", rd.Kind(), err)
+	st := rxState{src: rx.rd.Header.Prefix, vendor: rx.rd.Header.Vendor, forMe: true, ts: wire.TimeInvalid}
+	for rx.rd.Next() {
+		if err := nd.submessage(&rx, &st, now); err != nil {
+			nd.net.t.Fatalf("simnet: bad submessage %v: %v", rx.rd.Kind(), err)
 		}
 	}
-	if rd.Err() != nil {
-		nd.net.t.Fatalf("simnet: bad message: %v", rd.Err())
+	if rx.rd.Err() != nil {
+		nd.net.t.Fatalf("simnet: bad message: %v", rx.rd.Err())
 	}
+}
+
+// submessage handles the current submessage of rx.
+func (nd *simNode) submessage(rx *receiver, st *rxState, now time.Time) error {
+	switch kind := rx.rd.Kind(); kind {
+	case wire.KindInfoDst, wire.KindInfoSrc, wire.KindInfoTS:
+		return rx.info(kind, st, nd.prefix)
+	case wire.KindAckNack, wire.KindNackFrag:
+		id, err := rx.decodeToWriter(kind)
+		if w := nd.writers[id]; err == nil && st.forMe && w != nil {
+			rx.deliverToWriter(w, kind, st, now)
+		}
+		return err
+	case wire.KindData, wire.KindDataFrag, wire.KindHeartbeat, wire.KindHeartbeatFrag, wire.KindGap:
+		writer, reader, err := rx.decodeToReader(kind)
+		if err == nil && st.forMe {
+			for _, r := range nd.targets(st.src, writer, reader) {
+				rx.deliver(r, kind, st, now)
+			}
+		}
+		return err
+	default: // unknown and vendor submessages are skipped
+		return nil
+	}
+}
+
+// info applies the current INFO_DST, INFO_SRC or INFO_TS submessage of rx
+// to st, as Engine.receive does; self is the GUID prefix of the receiving
+// participant. The simulated network and the golden replay use it.
+func (rx *receiver) info(kind wire.SubmessageKind, st *rxState, self wire.GuidPrefix) error {
+	switch kind {
+	case wire.KindInfoDst:
+		if err := rx.rd.InfoDst(&rx.dst); err != nil {
+			return err
+		}
+		st.forMe = addressedTo(&rx.dst, self)
+	case wire.KindInfoSrc:
+		if err := rx.rd.InfoSrc(&rx.src); err != nil {
+			return err
+		}
+		st.src, st.vendor = rx.src.GuidPrefix, rx.src.Vendor
+		st.forMe, st.ts = true, wire.TimeInvalid
+	case wire.KindInfoTS:
+		if err := rx.rd.InfoTS(&rx.its); err != nil {
+			return err
+		}
+		st.ts = infoTime(&rx.its)
+	default:
+	}
+	return nil
 }
 
 // step advances time by d, delivers the datagrams due (in random order)
@@ -278,22 +258,19 @@ func (n *simNet) sortedNodes() []*simNode {
 	return ns
 }
 
-func (nd *simNode) sortedWriters() []*Writer {
-	ws := make([]*Writer, 0, len(nd.writers))
-	for _, w := range nd.writers {
-		ws = append(ws, w)
-	}
-	slices.SortFunc(ws, func(a, b *Writer) int { return int(a.GUID().Entity.Uint32()) - int(b.GUID().Entity.Uint32()) })
-	return ws
-}
+func (nd *simNode) sortedWriters() []*Writer { return byEntityID(nd.writers) }
 
-func (nd *simNode) sortedReaders() []*Reader {
-	rs := make([]*Reader, 0, len(nd.readers))
-	for _, r := range nd.readers {
-		rs = append(rs, r)
+func (nd *simNode) sortedReaders() []*Reader { return byEntityID(nd.readers) }
+
+// byEntityID returns the endpoints of m in the order of their entity ids,
+// so that a run does not depend on map order.
+func byEntityID[E interface{ GUID() wire.GUID }](m map[wire.EntityID]E) []E {
+	es := make([]E, 0, len(m))
+	for _, e := range m {
+		es = append(es, e)
 	}
-	slices.SortFunc(rs, func(a, b *Reader) int { return int(a.GUID().Entity.Uint32()) - int(b.GUID().Entity.Uint32()) })
-	return rs
+	slices.SortFunc(es, func(a, b E) int { return int(a.GUID().Entity.Uint32()) - int(b.GUID().Entity.Uint32()) })
+	return es
 }
 
 // payload returns a CDR_LE payload holding seq (and pad octets of filler).

@@ -172,10 +172,8 @@ type readerProxy struct {
 	// firstRelevant is the first change the reader may receive: 1 for a
 	// transient-local writer, the next SN at match time for a volatile one.
 	firstRelevant wire.SequenceNumber
-	ackCount      wire.Count
-	nackFragCount wire.Count
-	seenAck       bool
-	seenNackFrag  bool
+	acks          lastCount // of the ACKNACKs
+	nackFrags     lastCount // of the NACK_FRAGs
 	req           wire.SequenceNumberSet
 	hasReq        bool
 	fragReqs      [maxFragRequests]fragRequest
@@ -430,76 +428,115 @@ func (w *Writer) windowed() bool { return w.reliable > 0 && w.cfg.MaxUnackedByte
 // MaxMessageSize), GAPs for those the history no longer has, and a
 // piggy-backed HEARTBEAT when one is due.
 func (w *Writer) sendPending(now time.Time) {
-	if w.sentSN >= w.lastSN {
+	if !w.skipUnneeded() {
 		return
-	}
-	if len(w.dataDest) == 0 {
-		w.skipTo(w.lastSN) // nobody to send to
-		return
-	}
-	if w.reliable > 0 && w.ackedAll > w.sentSN {
-		// Every reliable reader matched after these were written: they
-		// are not relevant to any of them.
-		w.skipTo(min(w.ackedAll, w.lastSN))
-		if w.sentSN >= w.lastSN {
-			return
-		}
 	}
 	track := w.windowed()
 	if track && w.flow.n == 0 {
 		w.flow.base = w.sentSN // what was sent untracked counts as acknowledged
 	}
 	first := w.sentSN + 1
-	sent := 0
 	datagrams := w.mb.sent
-	var gapStart wire.SequenceNumber
 	if w.lastSN-w.sentSN > 1 {
 		w.mb.startBatch(w.dataDest, wire.GuidPrefix{}, false)
 	} else {
 		w.mb.start(w.dataDest, wire.GuidPrefix{}, false)
 	}
+	sent := w.appendPending(track)
+	if w.reliable > 0 && first <= w.sentSN {
+		w.piggybackHeartbeat(first, sent, track, now)
+	}
+	w.mb.flush()
+	if track {
+		w.flow.addLast((w.mb.sent - datagrams) * datagramOverhead)
+	}
+}
+
+// skipUnneeded marks as sent the pending changes no reader needs and
+// reports whether any are left to send.
+func (w *Writer) skipUnneeded() bool {
+	if w.sentSN >= w.lastSN {
+		return false
+	}
+	if len(w.dataDest) == 0 {
+		w.skipTo(w.lastSN) // nobody to send to
+		return false
+	}
+	if w.reliable > 0 && w.ackedAll > w.sentSN {
+		// Every reliable reader matched after these were written: they
+		// are not relevant to any of them.
+		w.skipTo(min(w.ackedAll, w.lastSN))
+	}
+	return w.sentSN < w.lastSN
+}
+
+// appendPending adds the pending changes to the message in progress, as
+// many as the flow-control window allows when track is set, and GAPs for
+// those no longer in the history. It returns how many changes it added.
+func (w *Writer) appendPending(track bool) (sent int) {
+	var gaps gapRun
 	for w.sentSN < w.lastSN && (!track || w.windowOpen()) {
 		sn := w.sentSN + 1
 		cost := 0
 		if c, ok := w.hist.Get(sn); ok {
-			if gapStart != 0 {
-				w.appendGap(wire.EntityIDUnknown, gapStart, sn)
-				gapStart = 0
-			}
+			gaps.flush(w, wire.EntityIDUnknown)
 			w.appendChange(c, wire.EntityIDUnknown, false, 0, 0)
 			cost = flowCost(c)
 			sent++
-		} else if gapStart == 0 {
-			gapStart = sn // replaced (KEEP_LAST) before it could be sent
+		} else {
+			gaps.add(w, wire.EntityIDUnknown, sn) // replaced (KEEP_LAST) before it could be sent
 		}
 		w.sentSN = sn
 		if track {
 			w.flow.push(cost)
 		}
 	}
-	if gapStart != 0 {
-		w.appendGap(wire.EntityIDUnknown, gapStart, w.sentSN+1)
+	gaps.flush(w, wire.EntityIDUnknown)
+	return sent
+}
+
+// piggybackHeartbeat adds a HEARTBEAT after the changes from first on, sent
+// of them new, when one is due: enough changes since the last, a quarter of
+// the period gone, the first changes every reader needs, or half of the
+// flow-control window (tracked when track is set) used.
+func (w *Writer) piggybackHeartbeat(first wire.SequenceNumber, sent int, track bool, now time.Time) {
+	w.sinceHB += sent
+	// Once half of the window is used, ask for acknowledgments (once
+	// until they move it), so that it opens again before it fills.
+	half := track && !w.flowAsked && w.halfUsed()
+	if w.sinceHB < w.cfg.PiggybackEvery && now.Sub(w.lastHB) < w.cfg.HeartbeatPeriod/4 &&
+		w.ackedAll != first-1 && !half {
+		return
 	}
-	if w.reliable > 0 && first <= w.sentSN {
-		w.sinceHB += sent
-		// Once half of the window is used, ask for acknowledgments (once
-		// until they move it), so that it opens again before it fills.
-		half := track && !w.flowAsked && w.halfUsed()
-		if w.sinceHB >= w.cfg.PiggybackEvery || now.Sub(w.lastHB) >= w.cfg.HeartbeatPeriod/4 ||
-			w.ackedAll == first-1 || half {
-			w.flowAsked = w.flowAsked || half
-			// Like Cyclone DDS, a HEARTBEAT that only announces new data is
-			// final: readers with nothing missing stay quiet, so a sample
-			// costs one datagram, not two. It asks for ACKNACKs once enough
-			// is unacknowledged to matter (and the periodic HEARTBEAT always
-			// does), so a KEEP_ALL history frees space and the flow-control
-			// window opens before they fill.
-			w.appendHeartbeatFinal(wire.EntityIDUnknown, w.hbFirst(1), now, !w.needAcks())
-		}
+	w.flowAsked = w.flowAsked || half
+	// Like Cyclone DDS, a HEARTBEAT that only announces new data is
+	// final: readers with nothing missing stay quiet, so a sample
+	// costs one datagram, not two. It asks for ACKNACKs once enough
+	// is unacknowledged to matter (and the periodic HEARTBEAT always
+	// does), so a KEEP_ALL history frees space and the flow-control
+	// window opens before they fill.
+	w.appendHeartbeatFinal(wire.EntityIDUnknown, w.hbFirst(1), now, !w.needAcks())
+}
+
+// gapRun gathers consecutive sequence numbers a reader is to be told are
+// not available into one GAP [start, end).
+type gapRun struct{ start, end wire.SequenceNumber }
+
+// add adds sn to the run, first sending the run before it if sn does not
+// follow it.
+func (g *gapRun) add(w *Writer, reader wire.EntityID, sn wire.SequenceNumber) {
+	if g.end != sn {
+		g.flush(w, reader)
+		g.start = sn
 	}
-	w.mb.flush()
-	if track {
-		w.flow.addLast((w.mb.sent - datagrams) * datagramOverhead)
+	g.end = sn + 1
+}
+
+// flush adds the GAP of the run, if any, to the message in progress.
+func (g *gapRun) flush(w *Writer, reader wire.EntityID) {
+	if g.end != 0 {
+		w.appendGap(reader, g.start, g.end)
+		g.end = 0
 	}
 }
 
@@ -725,20 +762,35 @@ func (w *Writer) appendGap(reader wire.EntityID, start, end wire.SequenceNumber)
 	w.stats.GapsSent++
 }
 
+// requester returns the proxy of the reliable reader (src, reader) that
+// sent an ACKNACK, or a NACK_FRAG when nackFrag is set, with count c; nil,
+// counted, when the reader is unknown or the request not newer than the
+// last of its kind.
+func (w *Writer) requester(src wire.GuidPrefix, reader wire.EntityID, c wire.Count, nackFrag bool) *readerProxy {
+	p := w.findReader(wire.GUID{Prefix: src, Entity: reader})
+	if p == nil || !p.info.Reliable {
+		w.stats.UnknownReader++
+		return nil
+	}
+	counts := &p.acks
+	if nackFrag {
+		counts = &p.nackFrags
+	}
+	if !counts.newer(c) {
+		w.stats.Duplicates++
+		return nil
+	}
+	return p
+}
+
 // HandleAckNack processes an ACKNACK from the participant src.
 func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	p := w.findReader(wire.GUID{Prefix: src, Entity: a.ReaderID})
-	if p == nil || !p.info.Reliable {
-		w.stats.UnknownReader++
+	p := w.requester(src, a.ReaderID, a.Count, false)
+	if p == nil {
 		return
 	}
-	if p.seenAck && a.Count <= p.ackCount {
-		w.stats.Duplicates++
-		return
-	}
-	p.seenAck, p.ackCount = true, a.Count
 	w.stats.AckNacks++
 	base := a.ReaderSNState.Base
 	if acked := min(base-1, w.sentSN); acked > p.acked {
@@ -762,16 +814,10 @@ func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Ti
 func (w *Writer) HandleNackFrag(src wire.GuidPrefix, n *wire.NackFrag, now time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	p := w.findReader(wire.GUID{Prefix: src, Entity: n.ReaderID})
-	if p == nil || !p.info.Reliable {
-		w.stats.UnknownReader++
+	p := w.requester(src, n.ReaderID, n.Count, true)
+	if p == nil {
 		return
 	}
-	if p.seenNackFrag && n.Count <= p.nackFragCount {
-		w.stats.Duplicates++
-		return
-	}
-	p.seenNackFrag, p.nackFragCount = true, n.Count
 	w.stats.NackFrags++
 	if n.WriterSN <= p.acked || n.WriterSN > w.sentSN || n.FragmentNumberState.NumBits == 0 {
 		return
@@ -810,42 +856,55 @@ func (w *Writer) repair(p *readerProxy, now time.Time) {
 		p.gapBelow = false
 		w.appendGap(reader, 1, p.firstRelevant)
 	}
-	budget := w.cfg.MaxRepairBytes
 	if p.hasReq {
 		p.hasReq = false
-		at := w.since(now)
-		var gapStart, gapEnd wire.SequenceNumber
-		for sn := range p.req.All {
-			if sn > w.sentSN || budget <= 0 {
-				break
-			}
-			if sn <= p.acked && sn >= p.firstRelevant {
-				continue
-			}
-			c, ok := w.hist.Get(sn)
-			if !ok || sn < p.firstRelevant {
-				if gapEnd != sn {
-					if gapEnd != 0 {
-						w.appendGap(reader, gapStart, gapEnd)
-					}
-					gapStart = sn
-				}
-				gapEnd = sn + 1
-				continue
-			}
-			if w.cfg.NackSuppression > 0 {
-				if p.rexmit.recent(sn, at, w.cfg.NackSuppression) {
-					w.stats.NacksSuppressed++
-					continue
-				}
-				p.rexmit.mark(sn, at)
-			}
-			budget -= w.appendChange(c, reader, true, 0, 0)
-		}
-		if gapEnd != 0 {
-			w.appendGap(reader, gapStart, gapEnd)
-		}
+		w.repairChanges(p, now)
 	}
+	w.repairFragments(p)
+	if p.info.Reliable {
+		p.hbDue = false
+		w.appendHeartbeat(reader, w.hbFirst(p.firstRelevant), now)
+	}
+	w.mb.flush()
+}
+
+// repairChanges adds the changes p requested to the message in progress,
+// up to MaxRepairBytes, and GAPs for those not available or not relevant
+// to p. With NackSuppression it skips those resent too recently.
+func (w *Writer) repairChanges(p *readerProxy, now time.Time) {
+	reader := p.info.GUID.Entity
+	budget := w.cfg.MaxRepairBytes
+	at := w.since(now)
+	var gaps gapRun
+	for sn := range p.req.All {
+		if sn > w.sentSN || budget <= 0 {
+			break
+		}
+		if sn <= p.acked && sn >= p.firstRelevant {
+			continue
+		}
+		c, ok := w.hist.Get(sn)
+		if !ok || sn < p.firstRelevant {
+			gaps.add(w, reader, sn)
+			continue
+		}
+		if w.cfg.NackSuppression > 0 {
+			if p.rexmit.recent(sn, at, w.cfg.NackSuppression) {
+				w.stats.NacksSuppressed++
+				continue
+			}
+			p.rexmit.mark(sn, at)
+		}
+		budget -= w.appendChange(c, reader, true, 0, 0)
+	}
+	gaps.flush(w, reader)
+}
+
+// repairFragments adds the fragments p requested to the message in
+// progress (the whole change when it is not fragmented any more, a GAP when
+// it is gone) and forgets the requests.
+func (w *Writer) repairFragments(p *readerProxy) {
+	reader := p.info.GUID.Entity
 	for i := range p.nFragReqs {
 		r := &p.fragReqs[i]
 		c, ok := w.hist.Get(r.sn)
@@ -860,32 +919,32 @@ func (w *Writer) repair(p *readerProxy, now time.Time) {
 			w.appendChange(c, reader, true, 0, 0)
 			continue
 		}
-		// Resend runs of consecutive requested fragments.
-		runStart, runEnd := 0, 0
-		for f := range r.set.All {
-			fi := int(f)
-			if fi > nf {
-				break
-			}
-			if runEnd != 0 && fi == runEnd+1 {
-				runEnd = fi
-				continue
-			}
-			if runEnd != 0 {
-				w.appendFragRun(c, reader, runStart, runEnd)
-			}
-			runStart, runEnd = fi, fi
+		w.appendFragRuns(c, reader, r.set, nf)
+	}
+	p.nFragReqs = 0
+}
+
+// appendFragRuns resends the fragments of set, of the nf of c, in runs of
+// consecutive fragment numbers.
+func (w *Writer) appendFragRuns(c *Change, reader wire.EntityID, set wire.FragmentNumberSet, nf int) {
+	runStart, runEnd := 0, 0
+	for f := range set.All {
+		fi := int(f)
+		if fi > nf {
+			break
+		}
+		if runEnd != 0 && fi == runEnd+1 {
+			runEnd = fi
+			continue
 		}
 		if runEnd != 0 {
 			w.appendFragRun(c, reader, runStart, runEnd)
 		}
+		runStart, runEnd = fi, fi
 	}
-	p.nFragReqs = 0
-	if p.info.Reliable {
-		p.hbDue = false
-		w.appendHeartbeat(reader, w.hbFirst(p.firstRelevant), now)
+	if runEnd != 0 {
+		w.appendFragRun(c, reader, runStart, runEnd)
 	}
-	w.mb.flush()
 }
 
 // since returns now as a duration since the writer's epoch, the time of

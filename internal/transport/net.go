@@ -135,6 +135,13 @@ func WriteBatch(c PacketConn, ms []Message) (int, error) {
 		}
 		return sent, nil
 	}
+	return WriteEach(c, ms)
+}
+
+// WriteEach sends the datagrams of ms over c one at a time, for a conn
+// without batch writes (or one that implements them so). It returns how
+// many were sent before the first error.
+func WriteEach(c PacketConn, ms []Message) (int, error) {
 	for i := range ms {
 		n, err := c.WriteTo(ms[i].Buf, ms[i].Addr)
 		if err != nil {

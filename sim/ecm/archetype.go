@@ -177,12 +177,17 @@ func (m *Manager) archetypeFor(k mask) *archetype {
 	return a
 }
 
-// withComponent returns the archetype of a plus component id.
-func (m *Manager) withComponent(a *archetype, id ComponentID) *archetype {
+// edgeOf returns the cached transitions of a on component id.
+func (a *archetype) edgeOf(id ComponentID) *edge {
 	if a.edges == nil {
 		a.edges = new([MaxComponentTypes]edge)
 	}
-	ed := &a.edges[uint8(id)]
+	return &a.edges[uint8(id)]
+}
+
+// withComponent returns the archetype of a plus component id.
+func (m *Manager) withComponent(a *archetype, id ComponentID) *archetype {
+	ed := a.edgeOf(id)
 	if ed.add == nil {
 		k := a.mask
 		k.set(id)
@@ -193,10 +198,7 @@ func (m *Manager) withComponent(a *archetype, id ComponentID) *archetype {
 
 // withoutComponent returns the archetype of a minus component id.
 func (m *Manager) withoutComponent(a *archetype, id ComponentID) *archetype {
-	if a.edges == nil {
-		a.edges = new([MaxComponentTypes]edge)
-	}
-	ed := &a.edges[uint8(id)]
+	ed := a.edgeOf(id)
 	if ed.remove == nil {
 		k := a.mask
 		k.clear(id)

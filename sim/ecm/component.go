@@ -162,20 +162,11 @@ func Has[T any](s Source, e Entity) bool {
 // ComponentData returns a copy of component T of e and whether e has it.
 func ComponentData[T any](s Source, e Entity) (T, bool) {
 	m, _ := s.source()
+	if p, ok := Get[T](m, e); ok {
+		return *p, true
+	}
 	var zero T
-	a, row, ok := m.locate(e)
-	if !ok {
-		return zero, false
-	}
-	id, ok := lookup[T](m)
-	if !ok {
-		return zero, false
-	}
-	ci := a.colIdx[uint8(id)]
-	if ci == 0 {
-		return zero, false
-	}
-	return *elem[T](a, int(ci)-1, row), true
+	return zero, false
 }
 
 // SetComponentData sets component T of e to v, creating the component if e lacks it. It

@@ -323,8 +323,37 @@ func (m *Manager) SetState(b []byte) error {
 	return r.run(b, true)
 }
 
+// run reads the state b: it validates it, and with apply it applies it too.
 func (r *stateReader) run(b []byte, apply bool) error {
-	m := r.m
+	d := &r.dec
+	if err := r.header(b); err != nil {
+		return err
+	}
+	r.readTypes()
+	ne := d.SeqLen(17)
+	for range ne {
+		if err := r.entity(apply); err != nil {
+			return err
+		}
+		if d.Err() != nil {
+			break
+		}
+	}
+	if err := d.Err(); err != nil {
+		return stateErr("%v", err)
+	}
+	if d.Remaining() != 0 {
+		return stateErr("%d bytes after the end", d.Remaining())
+	}
+	if apply {
+		r.applyParents()
+	}
+	return nil
+}
+
+// header starts the decoder on b and checks its encapsulation, magic,
+// version and kind.
+func (r *stateReader) header(b []byte) error {
 	d := &r.dec
 	if err := d.Reset(b); err != nil {
 		return stateErr("%v", err)
@@ -342,90 +371,110 @@ func (r *stateReader) run(b []byte, apply bool) error {
 		return stateErr("unknown kind %d", kind)
 	}
 	d.Uint8()
+	return nil
+}
+
+// readTypes reads the type table: the local component id of each type
+// name, -1 for those unknown here or not serializable.
+func (r *stateReader) readTypes() {
+	d := &r.dec
 	nt := d.SeqLen(5)
 	r.ids = r.ids[:0]
 	for range nt {
 		name := d.StringBytes()
-		id, ok := m.reg.byName[string(name)]
-		if !ok || !m.reg.types[id].serializable {
+		id, ok := r.m.reg.byName[string(name)]
+		if !ok || !r.m.reg.types[id].serializable {
 			r.ids = append(r.ids, -1)
 			continue
 		}
 		r.ids = append(r.ids, int32(id))
 	}
-	ne := d.SeqLen(17)
-	for range ne {
-		e := Entity(d.Uint64())
-		parent := Entity(d.Uint64())
-		op := d.Uint8()
+}
+
+// entity reads one entity of the state: its removal, or its parent and
+// components. It returns nil, reading no further, when the decoder fails.
+func (r *stateReader) entity(apply bool) error {
+	m, d := r.m, &r.dec
+	e := Entity(d.Uint64())
+	parent := Entity(d.Uint64())
+	op := d.Uint8()
+	if d.Err() != nil {
+		return nil
+	}
+	if e == Null || e == ^Entity(0) {
+		return stateErr("entity id %d", e)
+	}
+	switch op {
+	case opRemove:
+		if apply {
+			m.RequestRemoveEntity(e, false)
+		}
+		return nil
+	case opUpsert:
+	default:
+		return stateErr("entity %d: op %d", e, op)
+	}
+	if apply {
+		if !m.HasEntity(e) {
+			m.createWithID(e)
+		}
+		r.parents = append(r.parents, compParent{e, parent})
+	}
+	nc := d.SeqLen(3)
+	for range nc {
+		if err := r.component(e, apply); err != nil {
+			return err
+		}
 		if d.Err() != nil {
 			break
 		}
-		if e == Null || e == ^Entity(0) {
-			return stateErr("entity id %d", e)
-		}
-		switch op {
-		case opRemove:
-			if apply {
-				m.RequestRemoveEntity(e, false)
-			}
-			continue
-		case opUpsert:
-		default:
-			return stateErr("entity %d: op %d", e, op)
-		}
-		if apply {
-			if !m.HasEntity(e) {
-				m.createWithID(e)
-			}
-			r.parents = append(r.parents, compParent{e, parent})
-		}
-		nc := d.SeqLen(3)
-		for range nc {
-			ti := d.Uint16()
-			cop := d.Uint8()
-			if d.Err() != nil {
-				break
-			}
-			if int(ti) >= len(r.ids) {
-				return stateErr("entity %d: type index %d", e, ti)
-			}
-			id := r.ids[ti]
-			switch cop {
-			case compRemove:
-				if apply && id >= 0 {
-					m.RemoveComponent(e, ComponentID(id))
-				}
-				continue
-			case compSet:
-			default:
-				return stateErr("entity %d: component op %d", e, cop)
-			}
-			end := d.DHeader()
-			if id >= 0 {
-				if apply {
-					r.setComponent(e, ComponentID(id))
-				} else {
-					m.reg.types[id].check(d)
-				}
-			}
-			d.SkipTo(end)
-		}
-	}
-	if err := d.Err(); err != nil {
-		return stateErr("%v", err)
-	}
-	if d.Remaining() != 0 {
-		return stateErr("%d bytes after the end", d.Remaining())
-	}
-	if apply {
-		for _, p := range r.parents {
-			if m.ParentEntity(p.child) != p.parent {
-				m.SetParentEntity(p.child, p.parent)
-			}
-		}
 	}
 	return nil
+}
+
+// component reads one component of entity e: its removal or its value,
+// which it checks, or with apply sets. Components of unknown types are
+// skipped. It returns nil, reading no further, when the decoder fails.
+func (r *stateReader) component(e Entity, apply bool) error {
+	d := &r.dec
+	ti := d.Uint16()
+	cop := d.Uint8()
+	if d.Err() != nil {
+		return nil
+	}
+	if int(ti) >= len(r.ids) {
+		return stateErr("entity %d: type index %d", e, ti)
+	}
+	id := r.ids[ti]
+	switch cop {
+	case compRemove:
+		if apply && id >= 0 {
+			r.m.RemoveComponent(e, ComponentID(id))
+		}
+		return nil
+	case compSet:
+	default:
+		return stateErr("entity %d: component op %d", e, cop)
+	}
+	end := d.DHeader()
+	if id >= 0 {
+		if apply {
+			r.setComponent(e, ComponentID(id))
+		} else {
+			r.m.reg.types[id].check(d)
+		}
+	}
+	d.SkipTo(end)
+	return nil
+}
+
+// applyParents sets the parents the state gives its entities.
+func (r *stateReader) applyParents() {
+	for _, p := range r.parents {
+		if r.m.ParentEntity(p.child) != p.parent {
+			r.m.SetParentEntity(p.child, p.parent)
+		}
+	}
 }
 
 // setComponent decodes component id of e from the decoder, creating it if needed.

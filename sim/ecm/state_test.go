@@ -137,71 +137,19 @@ func TestChangedStateContents(t *testing.T) {
 // random operations to a second manager; both must end up identical.
 func TestChangedStateStream(t *testing.T) {
 	for seed := range uint64(20) {
-		rng := rand.New(rand.NewPCG(seed, 7))
-		src, dst := newStateTest(), newStateTest()
-		var live []Entity
-		pick := func() Entity {
-			if len(live) == 0 {
-				return Null
-			}
-			return live[rng.IntN(len(live))]
-		}
+		ops := randomOps{rng: rand.New(rand.NewPCG(seed, 7)), m: newStateTest()}
+		src, dst := ops.m, newStateTest()
 		for step := range 40 {
-			for range rng.IntN(20) {
-				switch rng.IntN(12) {
-				case 0:
-					live = append(live, src.CreateEntity())
-				case 1:
-					live = append(live, Create2(src, Pos{X: rng.Float64()}, Vel{Y: rng.Float64()}))
-				case 2:
-					live = append(live, Create1(src, Blob{S: "x", B: []byte{byte(step)}}))
-				case 3:
-					if e := pick(); e != Null {
-						SetComponentData(src, e, Pos{X: float64(rng.IntN(3))})
-					}
-				case 4:
-					if e := pick(); e != Null {
-						CreateComponent(src, e, Tag{N: rng.Int32()})
-					}
-				case 5:
-					if e := pick(); e != Null {
-						RemoveComponent[Pos](src, e)
-					}
-				case 6:
-					if e := pick(); e != Null {
-						if p, ok := Get[Vel](src, e); ok {
-							p.X++
-							src.SetChanged(e, ID[Vel](src), PeriodicChange)
-						}
-					}
-				case 7:
-					src.SetParentEntity(pick(), pick())
-				case 8:
-					if e := pick(); e != Null {
-						src.SetParentEntity(e, Null)
-					}
-				case 9:
-					if e := pick(); e != Null {
-						src.RequestRemoveEntity(e, rng.IntN(2) == 0)
-					}
-				case 10:
-					if e := pick(); e != Null {
-						CreateComponent(src, e, Temp{C: rng.Float64()})
-						RemoveComponent[Tag](src, e)
-					}
-				case 11:
-					if e := pick(); e != Null {
-						SetComponentData(src, e, Name{S: "n"})
-					}
-				}
+			for range ops.rng.IntN(20) {
+				ops.run(step)
 			}
 			cs, err := src.ChangedState()
 			require.NoError(t, err)
 			require.NoError(t, dst.SetState(cs))
 			src.EndStep()
 			dst.EndStep()
-			live = live[:0]
-			EachEntity(src, nil, func(e Entity) bool { live = append(live, e); return true })
+			ops.live = ops.live[:0]
+			EachEntity(src, nil, func(e Entity) bool { ops.live = append(ops.live, e); return true })
 			s1, err := src.State(nil, nil)
 			require.NoError(t, err)
 			s2, err := dst.State(nil, nil)
@@ -209,6 +157,74 @@ func TestChangedStateStream(t *testing.T) {
 			require.Equal(t, s1, s2, "seed %d step %d", seed, step)
 			require.Equal(t, src.EntityCount(), dst.EntityCount())
 		}
+	}
+}
+
+// randomOps runs random operations on m, on entities picked from live.
+type randomOps struct {
+	rng  *rand.Rand
+	m    *Manager
+	live []Entity
+}
+
+// pick returns a random live entity, Null when there is none.
+func (o *randomOps) pick() Entity {
+	if len(o.live) == 0 {
+		return Null
+	}
+	return o.live[o.rng.IntN(len(o.live))]
+}
+
+// run runs one random operation of step.
+func (o *randomOps) run(step int) {
+	switch op := o.rng.IntN(12); op {
+	case 0, 1, 2:
+		o.live = append(o.live, o.create(op, step))
+	case 7:
+		o.m.SetParentEntity(o.pick(), o.pick())
+	default:
+		if e := o.pick(); e != Null {
+			o.change(op, e)
+		}
+	}
+}
+
+// create creates an entity in one of three ways.
+func (o *randomOps) create(op, step int) Entity {
+	switch op {
+	case 0:
+		return o.m.CreateEntity()
+	case 1:
+		return Create2(o.m, Pos{X: o.rng.Float64()}, Vel{Y: o.rng.Float64()})
+	default:
+		return Create1(o.m, Blob{S: "x", B: []byte{byte(step)}})
+	}
+}
+
+// change changes the live entity e: op says how.
+func (o *randomOps) change(op int, e Entity) {
+	m := o.m
+	switch op {
+	case 3:
+		SetComponentData(m, e, Pos{X: float64(o.rng.IntN(3))})
+	case 4:
+		CreateComponent(m, e, Tag{N: o.rng.Int32()})
+	case 5:
+		RemoveComponent[Pos](m, e)
+	case 6:
+		if p, ok := Get[Vel](m, e); ok {
+			p.X++
+			m.SetChanged(e, ID[Vel](m), PeriodicChange)
+		}
+	case 8:
+		m.SetParentEntity(e, Null)
+	case 9:
+		m.RequestRemoveEntity(e, o.rng.IntN(2) == 0)
+	case 10:
+		CreateComponent(m, e, Temp{C: o.rng.Float64()})
+		RemoveComponent[Tag](m, e)
+	case 11:
+		SetComponentData(m, e, Name{S: "n"})
 	}
 }
 

@@ -63,14 +63,21 @@ func (d *Dispatcher) Post(s *Slot, kinds uint32) {
 	if !s.queued.CompareAndSwap(false, true) {
 		return
 	}
+	d.enqueue(item{slot: s})
+}
+
+// enqueue queues it for the dispatcher goroutine and wakes it; it reports
+// false, queueing nothing, once the dispatcher is closed.
+func (d *Dispatcher) enqueue(it item) bool {
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
-		return
+		return false
 	}
-	d.queue = append(d.queue, item{slot: s})
+	d.queue = append(d.queue, it)
 	d.mu.Unlock()
 	d.signal()
+	return true
 }
 
 func (d *Dispatcher) signal() {
@@ -85,14 +92,9 @@ func (d *Dispatcher) signal() {
 // called from a handler.
 func (d *Dispatcher) Sync() {
 	ch := make(chan struct{})
-	d.mu.Lock()
-	if d.closed {
-		d.mu.Unlock()
+	if !d.enqueue(item{barrier: ch}) {
 		return
 	}
-	d.queue = append(d.queue, item{barrier: ch})
-	d.mu.Unlock()
-	d.signal()
 	select {
 	case <-ch:
 	case <-d.done:

@@ -258,49 +258,21 @@ func (c *Cache[T]) reject(o Outcome, key KeyHash) {
 func (c *Cache[T]) write(ch *Change[T], src, now time.Time) (Outcome, bool) {
 	in := c.byKey[ch.KeyHash]
 	alive := in != nil && in.state == AliveInstanceState
-	var expiry int64
-	if ch.Lifespan > 0 && ch.Lifespan < neverDelay {
-		exp := src.Add(ch.Lifespan)
-		if exp.Before(now) {
-			if alive {
-				in.register(ch.Writer)
-			}
-			return DroppedExpired, false
+	o, expiry := c.admit(in, alive, ch, src, now)
+	if o != Accepted {
+		if alive {
+			in.register(ch.Writer)
 		}
-		expiry = max(unixNano(exp), 1)
+		return o, false
 	}
 	if in == nil {
-		if c.maxInstances > 0 && len(c.order) >= c.maxInstances {
-			return RejectedByInstancesLimit, false
-		}
-		if c.maxSamples > 0 && c.nSamples >= c.maxSamples {
-			return RejectedBySamplesLimit, false
-		}
 		in = c.newInstance(ch.KeyHash, AliveInstanceState)
-	} else {
-		var o Outcome
-		switch {
-		case c.cfg.BySourceTimestamp && !in.accepts(src, ch.Writer):
-			o = DroppedOutOfOrder
-		case alive && c.cfg.MinimumSeparation > 0 && now.Sub(in.lastAccepted) < c.cfg.MinimumSeparation:
-			o = DroppedByTimeFilter
-		case c.depth > 0 && in.samples.len() >= c.depth:
-			// KEEP_LAST replaces the oldest sample: no limit is reached.
-		case c.maxSamples > 0 && c.nSamples >= c.maxSamples:
-			o = RejectedBySamplesLimit
-		case c.maxPerInstance > 0 && in.samples.len() >= c.maxPerInstance:
-			o = RejectedBySamplesPerInstanceLimit
-		}
-		if o != Accepted {
-			if alive {
-				in.register(ch.Writer)
-			}
-			return o, false
-		}
-		if !alive {
-			c.rebirth(in)
-		}
+	} else if !alive {
+		c.rebirth(in)
 	}
+	// Store it (inline: this is the hot path of every received sample). KEEP_LAST
+	// makes a full instance give up its oldest sample, handed back in ch.Replaced
+	// unless it was read.
 	in.register(ch.Writer)
 	if c.depth > 0 && in.samples.len() >= c.depth {
 		if old := in.samples.at(0); !old.read {
@@ -325,6 +297,49 @@ func (c *Cache[T]) write(ch *Change[T], src, now time.Time) (Outcome, bool) {
 	}
 	in.lastSource, in.lastWriter, in.lastAccepted = src, ch.Writer, now
 	return Accepted, true
+}
+
+// admit returns whether the sample of ch with source time src may go into the instance
+// in (nil: a new one; ALIVE when alive), Accepted, or why not: LIFESPAN already over,
+// DESTINATION_ORDER by source timestamp, TIME_BASED_FILTER or the resource limits. It
+// also returns when the sample expires, in Unix nanoseconds (0: never).
+func (c *Cache[T]) admit(in *instance[T], alive bool, ch *Change[T], src, now time.Time) (Outcome, int64) {
+	var expiry int64
+	if ch.Lifespan > 0 && ch.Lifespan < neverDelay {
+		exp := src.Add(ch.Lifespan)
+		if exp.Before(now) {
+			return DroppedExpired, 0
+		}
+		expiry = max(unixNano(exp), 1)
+	}
+	if in == nil {
+		return c.admitNew(), expiry
+	}
+	switch {
+	case c.cfg.BySourceTimestamp && !in.accepts(src, ch.Writer):
+		return DroppedOutOfOrder, expiry
+	case alive && c.cfg.MinimumSeparation > 0 && now.Sub(in.lastAccepted) < c.cfg.MinimumSeparation:
+		return DroppedByTimeFilter, expiry
+	case c.depth > 0 && in.samples.len() >= c.depth:
+		// KEEP_LAST replaces the oldest sample: no limit is reached.
+	case c.maxSamples > 0 && c.nSamples >= c.maxSamples:
+		return RejectedBySamplesLimit, expiry
+	case c.maxPerInstance > 0 && in.samples.len() >= c.maxPerInstance:
+		return RejectedBySamplesPerInstanceLimit, expiry
+	}
+	return Accepted, expiry
+}
+
+// admitNew returns whether a sample of a new instance may be stored, Accepted, or
+// the resource limit that refuses it.
+func (c *Cache[T]) admitNew() Outcome {
+	switch {
+	case c.maxInstances > 0 && len(c.order) >= c.maxInstances:
+		return RejectedByInstancesLimit
+	case c.maxSamples > 0 && c.nSamples >= c.maxSamples:
+		return RejectedBySamplesLimit
+	}
+	return Accepted
 }
 
 // rebirth makes a NOT_ALIVE instance ALIVE again with a new generation and view state

@@ -352,14 +352,7 @@ func (c *Conn) ReadBatch(ms []transport.Message) (int, error) {
 
 // WriteBatch implements transport.BatchConn.
 func (c *Conn) WriteBatch(ms []transport.Message) (int, error) {
-	for i := range ms {
-		n, err := c.WriteTo(ms[i].Buf, ms[i].Addr)
-		if err != nil {
-			return i, err
-		}
-		ms[i].N = n
-	}
-	return len(ms), nil
+	return transport.WriteEach(c, ms)
 }
 
 // Close implements transport.PacketConn.
