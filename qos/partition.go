@@ -137,70 +137,73 @@ func matchBracket(p string, c byte) (matched bool, width int, ok bool) {
 			return !poisoned && matched != negate, i + 1, true
 		}
 		first = false
-		if p[i] == '[' && i+1 < len(p) && p[i+1] == ':' {
-			end := -1
-			for j := i + 2; j+1 < len(p); j++ {
-				if p[j] == ':' && p[j+1] == ']' {
-					end = j
-					break
-				}
-			}
-			if end >= 0 {
-				in, known := inClass(p[i+2:end], c)
-				// Like glibc, an unknown class spoils the set unless a member
-				// before it already matched.
-				poisoned = poisoned || (!known && !matched)
-				matched = matched || in
-				i = end + 2
-				continue
-			}
-			// An unterminated "[:" is an ordinary '[' in the set.
-		}
-		lo := p[i]
-		if i+2 < len(p) && p[i+1] == '-' && p[i+2] != ']' {
-			hi := p[i+2]
-			matched = matched || (lo <= c && c <= hi)
-			i += 3
+		if name, n, isClass := bracketClass(p[i:]); isClass {
+			in, known := inClass(name, c)
+			// Like glibc, an unknown class spoils the set unless a member before it
+			// already matched.
+			poisoned = poisoned || (!known && !matched)
+			matched = matched || in
+			i += n
 			continue
 		}
-		matched = matched || c == lo
-		i++
+		in, n := bracketMember(p[i:], c)
+		matched = matched || in
+		i += n
 	}
 	return false, 0, false
 }
 
+// bracketClass reads a "[:name:]" class at the start of p and its length; an
+// unterminated "[:" is not a class (it is an ordinary '[' in the set).
+func bracketClass(p string) (name string, n int, ok bool) {
+	if len(p) < 2 || p[0] != '[' || p[1] != ':' {
+		return "", 0, false
+	}
+	for j := 2; j+1 < len(p); j++ {
+		if p[j] == ':' && p[j+1] == ']' {
+			return p[2:j], j + 2, true
+		}
+	}
+	return "", 0, false
+}
+
+// bracketMember reads a member of a set at the start of p, a byte or a range "a-z",
+// and reports whether c is in it and the member's length.
+func bracketMember(p string, c byte) (in bool, n int) {
+	lo := p[0]
+	if len(p) > 2 && p[1] == '-' && p[2] != ']' {
+		return lo <= c && c <= p[2], 3
+	}
+	return c == lo, 1
+}
+
+// posixClasses are the POSIX character classes of the C locale.
+var posixClasses = map[string]func(c byte) bool{
+	"alpha":  func(c byte) bool { return isUpper(c) || isLower(c) },
+	"digit":  isDigit,
+	"alnum":  func(c byte) bool { return isUpper(c) || isLower(c) || isDigit(c) },
+	"upper":  isUpper,
+	"lower":  isLower,
+	"space":  func(c byte) bool { return c == ' ' || ('\t' <= c && c <= '\r') },
+	"blank":  func(c byte) bool { return c == ' ' || c == '\t' },
+	"xdigit": func(c byte) bool { return isDigit(c) || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F') },
+	"punct":  func(c byte) bool { return isGraph(c) && !isUpper(c) && !isLower(c) && !isDigit(c) },
+	"print":  func(c byte) bool { return isGraph(c) || c == ' ' },
+	"graph":  isGraph,
+	"cntrl":  func(c byte) bool { return c < ' ' || c == 0x7f },
+}
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+func isGraph(c byte) bool { return '!' <= c && c <= '~' }
+
 // inClass reports whether c is in the POSIX character class name (C locale), and whether
 // the class is known.
 func inClass(name string, c byte) (in, known bool) {
-	upper := 'A' <= c && c <= 'Z'
-	lower := 'a' <= c && c <= 'z'
-	digit := '0' <= c && c <= '9'
-	graph := '!' <= c && c <= '~'
-	switch name {
-	case "alpha":
-		return upper || lower, true
-	case "digit":
-		return digit, true
-	case "alnum":
-		return upper || lower || digit, true
-	case "upper":
-		return upper, true
-	case "lower":
-		return lower, true
-	case "space":
-		return c == ' ' || ('\t' <= c && c <= '\r'), true
-	case "blank":
-		return c == ' ' || c == '\t', true
-	case "xdigit":
-		return digit || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F'), true
-	case "punct":
-		return graph && !upper && !lower && !digit, true
-	case "print":
-		return graph || c == ' ', true
-	case "graph":
-		return graph, true
-	case "cntrl":
-		return c < ' ' || c == 0x7f, true
+	f, ok := posixClasses[name]
+	if !ok {
+		return false, false
 	}
-	return false, false
+	return f(c), true
 }

@@ -30,6 +30,30 @@ type Disposal struct {
 // there is one and otherwise from the serialized key; data.InlineQoS is read
 // in data's byte order, the key in its own.
 func (d *Decoder) Disposal(data *wire.Data) (Disposal, bool, error) {
+	x, haveKey, err := d.disposalInlineQoS(data)
+	if err != nil {
+		return x, false, err
+	}
+	if x.Status&(wire.StatusInfoDisposed|wire.StatusInfoUnregistered) == 0 {
+		return Disposal{}, false, nil
+	}
+	if haveKey {
+		return x, true, nil
+	}
+	if !data.KeyFlag && !data.DataFlag {
+		return x, false, fmt.Errorf("discovery: disposal without KEY_HASH or key: %w", ErrInvalid)
+	}
+	g, err := d.disposalKey(data.SerializedPayload)
+	if err != nil {
+		return x, false, err
+	}
+	x.GUID = g
+	return x, true, nil
+}
+
+// disposalInlineQoS reads the status info and the key hash of a disposal's inline QoS;
+// it reports whether the key hash was there.
+func (d *Decoder) disposalInlineQoS(data *wire.Data) (Disposal, bool, error) {
 	var x Disposal
 	var haveKey bool
 	r := wire.NewParameterReader(data.InlineQoS, data.BigEndian, d.Vendor)
@@ -54,53 +78,53 @@ func (d *Decoder) Disposal(data *wire.Data) (Disposal, bool, error) {
 	if err := r.Err(); err != nil {
 		return x, false, fmt.Errorf("discovery: inline QoS: %w", err)
 	}
-	if x.Status&(wire.StatusInfoDisposed|wire.StatusInfoUnregistered) == 0 {
-		return Disposal{}, false, nil
-	}
-	if haveKey {
-		return x, true, nil
-	}
-	if !data.KeyFlag && !data.DataFlag {
-		return x, false, fmt.Errorf("discovery: disposal without KEY_HASH or key: %w", ErrInvalid)
-	}
-	l, err := d.open(data.SerializedPayload, "disposal key")
+	return x, haveKey, nil
+}
+
+// disposalKey returns the GUID a disposal's serialized key (or full sample) names. An
+// endpoint's key is its ENDPOINT_GUID even when a PARTICIPANT_GUID comes first, as in
+// Fast DDS's SEDP data; then PARTICIPANT_GUID, then KEY_HASH.
+func (d *Decoder) disposalKey(payload []byte) (wire.GUID, error) {
+	l, err := d.open(payload, "disposal key")
 	if err != nil {
-		return x, false, err
+		return wire.GUID{}, err
 	}
-	// An endpoint's key (also in a full sample sent with the D flag) is its
-	// ENDPOINT_GUID even when a PARTICIPANT_GUID comes first, as in Fast
-	// DDS's SEDP data.
 	var found [3]*wire.GUID
 	for p, ok := l.r.Next(); ok; p, ok = l.r.Next() {
-		rank := -1
-		switch p.ID {
-		case wire.PIDEndpointGUID:
-			rank = 0
-		case wire.PIDParticipantGUID:
-			rank = 1
-		case wire.PIDKeyHash:
-			rank = 2
-		default:
-		}
+		rank := disposalKeyRank(p.ID)
 		if rank < 0 || found[rank] != nil {
 			continue
 		}
 		g, err := l.guid(p)
 		if err != nil {
-			return x, false, err
+			return wire.GUID{}, err
 		}
 		found[rank] = &g
 	}
 	if err := l.done(); err != nil {
-		return x, false, err
+		return wire.GUID{}, err
 	}
 	for _, g := range found {
 		if g != nil {
-			x.GUID = *g
-			return x, true, nil
+			return *g, nil
 		}
 	}
-	return x, false, fmt.Errorf("discovery: disposal key without a GUID: %w", ErrInvalid)
+	return wire.GUID{}, fmt.Errorf("discovery: disposal key without a GUID: %w", ErrInvalid)
+}
+
+// disposalKeyRank is the preference of a parameter as a disposal's key: 0 is best, -1
+// not a key.
+func disposalKeyRank(id wire.ParameterID) int {
+	switch id {
+	case wire.PIDEndpointGUID:
+		return 0
+	case wire.PIDParticipantGUID:
+		return 1
+	case wire.PIDKeyHash:
+		return 2
+	default:
+		return -1
+	}
 }
 
 // AppendInlineQoS appends the inline QoS of a DATA that withdraws x.GUID:
