@@ -8,6 +8,7 @@ import (
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
 	"github.com/ddsgo/ddsgo/rtps"
+	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // Option is an optional argument of the functions that create entities: NewParticipant,
@@ -309,4 +310,63 @@ func Partition(names ...string) Option {
 			s.fail("Partition")
 		}
 	}
+}
+
+// endpointSettings applies the options of a writer or reader of t being created: once
+// to find its group (WithPublisher, WithSubscriber; group returns it, the default one
+// without them, with its default QoS), then, from that default QoS, the options t was
+// created with and opts. bind points the settings at the QoS. It returns the settings,
+// the validated QoS and the listener, checked to be an L.
+func endpointSettings[Q qosValue[Q], L Listener, T any](t *Topic[T], what string, bind func(*settings, *Q),
+	group func(*settings) (*entity, Q, error), opts []Option,
+) (settings, Q, Listener, error) {
+	var q Q
+	if t == nil {
+		return settings{}, q, nil, errorf(ErrBadParameter, "nil topic")
+	}
+	if err := t.alive(); err != nil {
+		return settings{}, q, nil, err
+	}
+	s := settings{what: what}
+	bind(&s, &q)
+	if err := s.apply(opts); err != nil { // first pass: find the group
+		return s, q, nil, err
+	}
+	g, q, err := group(&s)
+	if err != nil {
+		return s, q, nil, err
+	}
+	if g.p != t.p {
+		return s, q, nil, errorf(ErrBadParameter, "topic %s and the %s's group belong to different participants", t.name, what)
+	}
+	s = settings{what: what}
+	bind(&s, &q)
+	_ = s.apply(t.inherit)
+	if err := s.apply(opts); err != nil {
+		return s, q, nil, err
+	}
+	if err := q.Validate(); err != nil {
+		return s, q, nil, qosErr(err)
+	}
+	l, err := listenerFor[L](s.listener, what)
+	return s, q, l, err
+}
+
+// createEndpoint adds the writer or reader o of topic t to the participant's entities
+// under its group g, with QoS q, and enables it when g autoenables.
+func createEndpoint[Q any, T any](t *Topic[T], o entityObject, g *entity, kind entityKind, l Listener, mask listener.StatusMask, q Q) error {
+	p := t.p
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	if err := g.alive(); err != nil {
+		return err
+	}
+	e := o.core()
+	return p.create(o, g, func() {
+		e.init(p, g, kind, o, l, mask)
+		ecm.CreateComponent(p.m, e.ent, q)
+		ecm.CreateComponent(p.m, e.ent, nameComp{Topic: t.name, Type: t.typeName})
+		ecm.CreateComponent(p.m, e.ent, topicRefComp{t.ent})
+		ecm.CreateComponent(p.m, e.ent, matchesComp{})
+	})
 }

@@ -442,14 +442,18 @@ func (p *DomainParticipant) defaults() participantDefaults {
 	return d
 }
 
-func (p *DomainParticipant) setDefaults(fn func(d *participantDefaults)) error {
+// setDefault validates q and stores it as the default QoS field picks.
+func setDefault[Q qosValue[Q]](p *DomainParticipant, q Q, field func(*participantDefaults) *Q) error {
+	if err := q.Validate(); err != nil {
+		return qosErr(err)
+	}
 	if err := p.alive(); err != nil {
 		return err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	d, _ := ecm.ComponentData[participantDefaults](p.m, p.ent)
-	fn(&d)
+	*field(&d) = q.Clone()
 	ecm.SetComponentData(p.m, p.ent, d)
 	return nil
 }
@@ -461,10 +465,7 @@ func (p *DomainParticipant) DefaultPublisherQos() qos.PublisherQos {
 
 // SetDefaultPublisherQos sets the QoS NewPublisher starts from.
 func (p *DomainParticipant) SetDefaultPublisherQos(q qos.PublisherQos) error {
-	if err := q.Validate(); err != nil {
-		return qosErr(err)
-	}
-	return p.setDefaults(func(d *participantDefaults) { d.Publisher = q.Clone() })
+	return setDefault(p, q, func(d *participantDefaults) *qos.PublisherQos { return &d.Publisher })
 }
 
 // DefaultSubscriberQos returns the QoS NewSubscriber starts from.
@@ -474,10 +475,7 @@ func (p *DomainParticipant) DefaultSubscriberQos() qos.SubscriberQos {
 
 // SetDefaultSubscriberQos sets the QoS NewSubscriber starts from.
 func (p *DomainParticipant) SetDefaultSubscriberQos(q qos.SubscriberQos) error {
-	if err := q.Validate(); err != nil {
-		return qosErr(err)
-	}
-	return p.setDefaults(func(d *participantDefaults) { d.Subscriber = q.Clone() })
+	return setDefault(p, q, func(d *participantDefaults) *qos.SubscriberQos { return &d.Subscriber })
 }
 
 // DefaultTopicQos returns the QoS NewTopic starts from.
@@ -487,10 +485,7 @@ func (p *DomainParticipant) DefaultTopicQos() qos.TopicQos {
 
 // SetDefaultTopicQos sets the QoS NewTopic starts from.
 func (p *DomainParticipant) SetDefaultTopicQos(q qos.TopicQos) error {
-	if err := q.Validate(); err != nil {
-		return qosErr(err)
-	}
-	return p.setDefaults(func(d *participantDefaults) { d.Topic = q.Clone() })
+	return setDefault(p, q, func(d *participantDefaults) *qos.TopicQos { return &d.Topic })
 }
 
 // NewPublisher creates a publisher (create_publisher) with the participant's default
@@ -498,29 +493,11 @@ func (p *DomainParticipant) SetDefaultTopicQos(q qos.TopicQos) error {
 // a PublisherListener. It is enabled when the participant is and its ENTITY_FACTORY QoS
 // autoenables. NewWriter without WithPublisher uses a default publisher instead.
 func (p *DomainParticipant) NewPublisher(opts ...Option) (*Publisher, error) {
-	if err := p.alive(); err != nil {
-		return nil, err
-	}
-	pq := p.defaults().Publisher
-	s := settings{what: "publisher", publisher: &pq}
-	if err := s.apply(opts); err != nil {
-		return nil, err
-	}
-	if err := pq.Validate(); err != nil {
-		return nil, qosErr(err)
-	}
-	l, err := listenerFor[PublisherListener](s.listener, "publisher")
-	if err != nil {
-		return nil, err
-	}
-	p.opMu.Lock()
-	defer p.opMu.Unlock()
 	pub := &Publisher{}
-	err = p.create(pub, &p.entity, func() {
-		pub.init(p, &p.entity, kindPublisher, pub, l, s.mask)
-		ecm.CreateComponent(p.m, pub.ent, pq)
-		ecm.CreateComponent(p.m, pub.ent, publisherDefaults{qos.DefaultDataWriterQos()})
-	})
+	bind := func(s *settings, q *qos.PublisherQos) { s.publisher = q }
+	err := newGroup[qos.PublisherQos, PublisherListener](p, pub, kindPublisher, "publisher", bind,
+		func(d participantDefaults) qos.PublisherQos { return d.Publisher },
+		publisherDefaults{qos.DefaultDataWriterQos()}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -532,33 +509,46 @@ func (p *DomainParticipant) NewPublisher(opts ...Option) (*Publisher, error) {
 // with a SubscriberListener. NewReader without WithSubscriber uses a default subscriber
 // instead.
 func (p *DomainParticipant) NewSubscriber(opts ...Option) (*Subscriber, error) {
-	if err := p.alive(); err != nil {
-		return nil, err
-	}
-	sq := p.defaults().Subscriber
-	s := settings{what: "subscriber", subscriber: &sq}
-	if err := s.apply(opts); err != nil {
-		return nil, err
-	}
-	if err := sq.Validate(); err != nil {
-		return nil, qosErr(err)
-	}
-	l, err := listenerFor[SubscriberListener](s.listener, "subscriber")
-	if err != nil {
-		return nil, err
-	}
-	p.opMu.Lock()
-	defer p.opMu.Unlock()
 	sub := &Subscriber{}
-	err = p.create(sub, &p.entity, func() {
-		sub.init(p, &p.entity, kindSubscriber, sub, l, s.mask)
-		ecm.CreateComponent(p.m, sub.ent, sq)
-		ecm.CreateComponent(p.m, sub.ent, subscriberDefaults{qos.DefaultDataReaderQos()})
-	})
+	bind := func(s *settings, q *qos.SubscriberQos) { s.subscriber = q }
+	err := newGroup[qos.SubscriberQos, SubscriberListener](p, sub, kindSubscriber, "subscriber", bind,
+		func(d participantDefaults) qos.SubscriberQos { return d.Subscriber },
+		subscriberDefaults{qos.DefaultDataReaderQos()}, opts)
 	if err != nil {
 		return nil, err
 	}
 	return sub, nil
+}
+
+// newGroup adds the publisher or subscriber o to p: its QoS is p's default for its kind
+// (dflt) changed by opts, its listener an L, and D the default QoS of its endpoints.
+func newGroup[Q qosValue[Q], L Listener, D any](p *DomainParticipant, o entityObject, kind entityKind, what string,
+	bind func(*settings, *Q), dflt func(participantDefaults) Q, endpoints D, opts []Option,
+) error {
+	if err := p.alive(); err != nil {
+		return err
+	}
+	q := dflt(p.defaults())
+	s := settings{what: what}
+	bind(&s, &q)
+	if err := s.apply(opts); err != nil {
+		return err
+	}
+	if err := q.Validate(); err != nil {
+		return qosErr(err)
+	}
+	l, err := listenerFor[L](s.listener, what)
+	if err != nil {
+		return err
+	}
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	e := o.core()
+	return p.create(o, &p.entity, func() {
+		e.init(p, &p.entity, kind, o, l, s.mask)
+		ecm.CreateComponent(p.m, e.ent, q)
+		ecm.CreateComponent(p.m, e.ent, endpoints)
+	})
 }
 
 // defaultPublisher returns the publisher of the writers made without WithPublisher,

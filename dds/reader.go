@@ -83,56 +83,25 @@ type DataReader[T any] struct {
 // qos.DataReaderQos, WithListener with a ReaderListener[T]. The reader is enabled when
 // the subscriber is and its ENTITY_FACTORY QoS autoenables.
 func NewReader[T any](t *Topic[T], opts ...Option) (*DataReader[T], error) {
-	if t == nil {
-		return nil, errorf(ErrBadParameter, "nil topic")
-	}
-	if err := t.alive(); err != nil {
-		return nil, err
-	}
-	p := t.p
-	var rq qos.DataReaderQos
-	s := settings{what: "reader", reader: &rq}
-	if err := s.apply(opts); err != nil { // first pass: find the subscriber
-		return nil, err
-	}
-	sub := s.sub
-	if sub == nil {
+	var sub *Subscriber
+	group := func(s *settings) (*entity, qos.DataReaderQos, error) {
 		var err error
-		if sub, err = p.defaultSubscriber(); err != nil {
-			return nil, err
+		if sub = s.sub; sub == nil {
+			sub, err = t.p.defaultSubscriber()
 		}
+		if err != nil {
+			return nil, qos.DataReaderQos{}, err
+		}
+		return &sub.entity, sub.DefaultDataReaderQos(), nil
 	}
-	if sub.p != p {
-		return nil, errorf(ErrBadParameter, "topic %s and its subscriber belong to different participants", t.name)
-	}
-	rq = sub.DefaultDataReaderQos()
-	s = settings{what: "reader", reader: &rq}
-	_ = s.apply(t.inherit)
-	if err := s.apply(opts); err != nil {
-		return nil, err
-	}
-	if err := rq.Validate(); err != nil {
-		return nil, qosErr(err)
-	}
-	l, err := listenerFor[ReaderListener[T]](s.listener, "reader")
+	bind := func(s *settings, q *qos.DataReaderQos) { s.reader = q }
+	s, rq, l, err := endpointSettings[qos.DataReaderQos, ReaderListener[T]](t, "reader", bind, group, opts)
 	if err != nil {
 		return nil, err
 	}
 	r := &DataReader[T]{sub: sub, topic: t, codec: t.codec, keyed: t.codec.Keyed(), lifespans: map[wire.GUID]time.Duration{}}
 	r.match = matcher{e: &r.entity, hooks: r}
-	p.opMu.Lock()
-	defer p.opMu.Unlock()
-	if err := sub.alive(); err != nil {
-		return nil, err
-	}
-	err = p.create(r, &sub.entity, func() {
-		r.init(p, &sub.entity, kindReader, r, l, s.mask)
-		ecm.CreateComponent(p.m, r.ent, rq)
-		ecm.CreateComponent(p.m, r.ent, nameComp{Topic: t.name, Type: t.typeName})
-		ecm.CreateComponent(p.m, r.ent, topicRefComp{t.ent})
-		ecm.CreateComponent(p.m, r.ent, matchesComp{})
-	})
-	if err != nil {
+	if err := createEndpoint(t, r, &sub.entity, kindReader, l, s.mask, rq); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -979,54 +948,36 @@ func (r *DataReader[T]) KeyValue(h InstanceHandle) (T, error) {
 
 // SubscriptionMatchedStatus returns and resets the SUBSCRIPTION_MATCHED status.
 func (r *DataReader[T]) SubscriptionMatchedStatus() (listener.SubscriptionMatchedStatus, error) {
-	if err := r.alive(); err != nil {
-		return listener.SubscriptionMatchedStatus{}, err
-	}
-	return r.status.takeSubscriptionMatched(), nil
+	return readStatus(&r.entity, (*statusBlock).takeSubscriptionMatched)
 }
 
 // RequestedIncompatibleQosStatus returns and resets the REQUESTED_INCOMPATIBLE_QOS
 // status.
 func (r *DataReader[T]) RequestedIncompatibleQosStatus() (listener.RequestedIncompatibleQosStatus, error) {
-	if err := r.alive(); err != nil {
-		return listener.RequestedIncompatibleQosStatus{}, err
-	}
-	return r.status.takeRequestedIncompatibleQos(), nil
+	return readStatus(&r.entity, (*statusBlock).takeRequestedIncompatibleQos)
 }
 
 // SampleLostStatus returns and resets the SAMPLE_LOST status: changes that could not be
 // decoded.
 func (r *DataReader[T]) SampleLostStatus() (listener.SampleLostStatus, error) {
-	if err := r.alive(); err != nil {
-		return listener.SampleLostStatus{}, err
-	}
-	return r.status.takeSampleLost(), nil
+	return readStatus(&r.entity, (*statusBlock).takeSampleLost)
 }
 
 // SampleRejectedStatus returns and resets the SAMPLE_REJECTED status.
 func (r *DataReader[T]) SampleRejectedStatus() (listener.SampleRejectedStatus, error) {
-	if err := r.alive(); err != nil {
-		return listener.SampleRejectedStatus{}, err
-	}
-	return r.status.takeSampleRejected(), nil
+	return readStatus(&r.entity, (*statusBlock).takeSampleRejected)
 }
 
 // LivelinessChangedStatus returns and resets the LIVELINESS_CHANGED status: a matched
 // writer counts as alive until it is unmatched.
 func (r *DataReader[T]) LivelinessChangedStatus() (listener.LivelinessChangedStatus, error) {
-	if err := r.alive(); err != nil {
-		return listener.LivelinessChangedStatus{}, err
-	}
-	return r.status.takeLivelinessChanged(), nil
+	return readStatus(&r.entity, (*statusBlock).takeLivelinessChanged)
 }
 
 // RequestedDeadlineMissedStatus returns and resets the REQUESTED_DEADLINE_MISSED
 // status. Deadlines are not monitored yet: it stays zero.
 func (r *DataReader[T]) RequestedDeadlineMissedStatus() (listener.RequestedDeadlineMissedStatus, error) {
-	if err := r.alive(); err != nil {
-		return listener.RequestedDeadlineMissedStatus{}, err
-	}
-	return r.status.takeRequestedDeadlineMissed(), nil
+	return readStatus(&r.entity, (*statusBlock).takeRequestedDeadlineMissed)
 }
 
 // MatchedPublications returns the handles of the writers matched with the reader

@@ -6,9 +6,7 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/internal/discovery"
-	"github.com/ddsgo/ddsgo/internal/transport/memnet"
 	"github.com/ddsgo/ddsgo/listener"
-	"github.com/ddsgo/ddsgo/qos"
 	"github.com/stretchr/testify/require"
 )
 
@@ -17,17 +15,9 @@ import (
 // each take makes room and asks for it again, so that every sample arrives exactly once
 // and in order.
 func TestRejectedSamplesResent(t *testing.T) {
-	n, err := memnet.New(memnet.Config{Seed: 3})
-	require.NoError(t, err)
-	t.Cleanup(n.Close)
-	pa := memParticipant(t, n, "a", "10.0.0.1")
-	pb := memParticipant(t, n, "b", "10.0.0.2")
-
+	pa, pb := memPair(t, 3)
 	pub, ta, sub, tb := pubSub(t, pa, pb, "test::Rejected", "Rejected")
-	wq := qos.DefaultDataWriterQos()
-	wq.Reliability.Kind = qos.Reliable
-	wq.History = qos.History{Kind: qos.KeepAll}
-	w, err := NewWriter(ta, WithPublisher(pub), WithQos(wq))
+	w, err := NewWriter(ta, WithPublisher(pub), Reliable(), KeepAll())
 	require.NoError(t, err)
 	rq := reliableReader()
 	rq.ResourceLimits.MaxSamples = 2

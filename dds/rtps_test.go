@@ -59,18 +59,20 @@ func waitStatus(t *testing.T, e Entity, k listener.StatusKind) {
 	require.NoError(t, err, "waiting for %v", k)
 }
 
-func TestRTPSEngine(t *testing.T) {
-	n, err := memnet.New(memnet.Config{Seed: 1})
+// memPair returns two participants with the real engine on an in-memory network whose
+// impairments draw from seed.
+func memPair(t *testing.T, seed uint64) (pa, pb *DomainParticipant) {
+	t.Helper()
+	n, err := memnet.New(memnet.Config{Seed: seed})
 	require.NoError(t, err)
 	t.Cleanup(n.Close)
-	pa := memParticipant(t, n, "a", "10.0.0.1")
-	pb := memParticipant(t, n, "b", "10.0.0.2")
+	return memParticipant(t, n, "a", "10.0.0.1"), memParticipant(t, n, "b", "10.0.0.2")
+}
 
+func TestRTPSEngine(t *testing.T) {
+	pa, pb := memPair(t, 1)
 	pub, ta, sub, tb := pubSub(t, pa, pb, "interop::Sample", "Sample")
-	wq := qos.DefaultDataWriterQos()
-	wq.Durability.Kind = qos.TransientLocal
-	wq.History = qos.History{Kind: qos.KeepAll}
-	w, err := NewWriter(ta, WithPublisher(pub), WithQos(wq))
+	w, err := NewWriter(ta, WithPublisher(pub), TransientLocal(), KeepAll())
 	require.NoError(t, err)
 	for i := range 3 {
 		require.NoError(t, w.Write(bg, &message{ID: int32(i), Text: "early", Seq: 1}))

@@ -42,6 +42,16 @@ func (e *entity) deliver(k listener.StatusKind) {
 	}
 }
 
+// readStatus returns e's status that take returns and resets (the get_*_status
+// operations); ErrAlreadyDeleted for a deleted entity.
+func readStatus[S any](e *entity, take func(*statusBlock) S) (S, error) {
+	if err := e.alive(); err != nil {
+		var zero S
+		return zero, err
+	}
+	return take(&e.status), nil
+}
+
 // The take methods return a status and reset its changes, as reading it does.
 
 func (s *statusBlock) takeInconsistentTopic() listener.InconsistentTopicStatus {

@@ -195,8 +195,5 @@ func (t *Topic[T]) SetListener(l TopicListener[T], mask listener.StatusMask) err
 // (get_inconsistent_topic_status). Discovery does not report remote topics yet, so it
 // stays zero.
 func (t *Topic[T]) InconsistentTopicStatus() (listener.InconsistentTopicStatus, error) {
-	if err := t.alive(); err != nil {
-		return listener.InconsistentTopicStatus{}, err
-	}
-	return t.status.takeInconsistentTopic(), nil
+	return readStatus(&t.entity, (*statusBlock).takeInconsistentTopic)
 }

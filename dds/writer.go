@@ -53,60 +53,29 @@ type DataWriter[T any] struct {
 // qos.DataWriterQos, WithListener with a WriterListener[T]. The writer is enabled when
 // the publisher is and its ENTITY_FACTORY QoS autoenables.
 func NewWriter[T any](t *Topic[T], opts ...Option) (*DataWriter[T], error) {
-	if t == nil {
-		return nil, errorf(ErrBadParameter, "nil topic")
-	}
-	if err := t.alive(); err != nil {
-		return nil, err
-	}
-	p := t.p
-	var wq qos.DataWriterQos
-	s := settings{what: "writer", writer: &wq}
-	if err := s.apply(opts); err != nil { // first pass: find the publisher
-		return nil, err
-	}
-	pub := s.pub
-	if pub == nil {
+	var pub *Publisher
+	group := func(s *settings) (*entity, qos.DataWriterQos, error) {
 		var err error
-		if pub, err = p.defaultPublisher(); err != nil {
-			return nil, err
+		if pub = s.pub; pub == nil {
+			pub, err = t.p.defaultPublisher()
 		}
+		if err != nil {
+			return nil, qos.DataWriterQos{}, err
+		}
+		return &pub.entity, pub.DefaultDataWriterQos(), nil
 	}
-	if pub.p != p {
-		return nil, errorf(ErrBadParameter, "topic %s and its publisher belong to different participants", t.name)
-	}
-	wq = pub.DefaultDataWriterQos()
-	s = settings{what: "writer", writer: &wq}
-	_ = s.apply(t.inherit)
-	if err := s.apply(opts); err != nil {
-		return nil, err
-	}
-	if err := wq.Validate(); err != nil {
-		return nil, qosErr(err)
-	}
-	if wq.DataRepresentation.Offered() == qos.XML {
-		return nil, errorf(ErrUnsupported, "XML data representation")
-	}
-	l, err := listenerFor[WriterListener[T]](s.listener, "writer")
+	bind := func(s *settings, q *qos.DataWriterQos) { s.writer = q }
+	s, wq, l, err := endpointSettings[qos.DataWriterQos, WriterListener[T]](t, "writer", bind, group, opts)
 	if err != nil {
 		return nil, err
+	}
+	if wq.DataRepresentation.Offered() == qos.XML {
+		return nil, errorf(ErrUnsupported, "writer of %s: XML data representation", t.name)
 	}
 	w := &DataWriter[T]{pub: pub, topic: t, codec: t.codec, keyed: t.codec.Keyed(), instances: map[cdr.KeyHash][]byte{}}
 	w.match.e = &w.entity
 	w.autodispose.Store(wq.WriterDataLifecycle.AutodisposeUnregisteredInstances)
-	p.opMu.Lock()
-	defer p.opMu.Unlock()
-	if err := pub.alive(); err != nil {
-		return nil, err
-	}
-	err = p.create(w, &pub.entity, func() {
-		w.init(p, &pub.entity, kindWriter, w, l, s.mask)
-		ecm.CreateComponent(p.m, w.ent, wq)
-		ecm.CreateComponent(p.m, w.ent, nameComp{Topic: t.name, Type: t.typeName})
-		ecm.CreateComponent(p.m, w.ent, topicRefComp{t.ent})
-		ecm.CreateComponent(p.m, w.ent, matchesComp{})
-	})
-	if err != nil {
+	if err := createEndpoint(t, w, &pub.entity, kindWriter, l, s.mask, wq); err != nil {
 		return nil, err
 	}
 	return w, nil
@@ -518,36 +487,24 @@ func (w *DataWriter[T]) AssertLiveliness() error { return w.check() }
 
 // PublicationMatchedStatus returns and resets the PUBLICATION_MATCHED status.
 func (w *DataWriter[T]) PublicationMatchedStatus() (listener.PublicationMatchedStatus, error) {
-	if err := w.alive(); err != nil {
-		return listener.PublicationMatchedStatus{}, err
-	}
-	return w.status.takePublicationMatched(), nil
+	return readStatus(&w.entity, (*statusBlock).takePublicationMatched)
 }
 
 // OfferedIncompatibleQosStatus returns and resets the OFFERED_INCOMPATIBLE_QOS status.
 func (w *DataWriter[T]) OfferedIncompatibleQosStatus() (listener.OfferedIncompatibleQosStatus, error) {
-	if err := w.alive(); err != nil {
-		return listener.OfferedIncompatibleQosStatus{}, err
-	}
-	return w.status.takeOfferedIncompatibleQos(), nil
+	return readStatus(&w.entity, (*statusBlock).takeOfferedIncompatibleQos)
 }
 
 // OfferedDeadlineMissedStatus returns and resets the OFFERED_DEADLINE_MISSED status.
 // Deadlines are not monitored yet: it stays zero.
 func (w *DataWriter[T]) OfferedDeadlineMissedStatus() (listener.OfferedDeadlineMissedStatus, error) {
-	if err := w.alive(); err != nil {
-		return listener.OfferedDeadlineMissedStatus{}, err
-	}
-	return w.status.takeOfferedDeadlineMissed(), nil
+	return readStatus(&w.entity, (*statusBlock).takeOfferedDeadlineMissed)
 }
 
 // LivelinessLostStatus returns and resets the LIVELINESS_LOST status. Manual liveliness
 // is not monitored yet: it stays zero.
 func (w *DataWriter[T]) LivelinessLostStatus() (listener.LivelinessLostStatus, error) {
-	if err := w.alive(); err != nil {
-		return listener.LivelinessLostStatus{}, err
-	}
-	return w.status.takeLivelinessLost(), nil
+	return readStatus(&w.entity, (*statusBlock).takeLivelinessLost)
 }
 
 // MatchedSubscriptions returns the handles of the readers matched with the writer
