@@ -32,7 +32,7 @@ func unhex(t testing.TB, s string) []byte {
 }
 
 // cycloneSample is the payload Cyclone DDS 0.10.2 wrote for interop::Sample{1, "cyclone #1", [1], 1}
-// (shared/captures/cyclone_interop.pcapng).
+// (internal/golden/captures/cyclone_interop.pcapng).
 const cycloneSample = `0001 0000 01000000 0b000000 6379636c6f6e652023310000 01000000 000000000000f03f 0100000000000000`
 
 func TestSampleXCDR1MatchesCyclone(t *testing.T) {
