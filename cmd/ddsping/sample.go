@@ -47,19 +47,23 @@ func pingTopics(reliable bool) (ping, pong string) {
 	return topicPingBE, topicPongBE
 }
 
-// pingDepth is the KEEP_LAST depth of ping and pong writers and readers; one
-// outstanding ping needs 1, a paced pinger a few.
+// pingDepth is the KEEP_LAST depth of best-effort ping and pong writers and readers;
+// one outstanding ping needs 1, a paced pinger a few.
 const pingDepth = 16
 
-// endpointQos returns the writer and reader QoS of the ping/pong topics.
+// endpointQos returns the writer and reader QoS of the ping/pong topics. Reliable ones
+// keep everything (KEEP_ALL): a KEEP_LAST history drops samples a slow side has not
+// taken or acknowledged yet, which a paced ping on a loaded machine reaches, and a
+// reliable ping must lose nothing. Best-effort ones keep the last depth.
 func endpointQos(reliable bool, depth int32) (qos.DataWriterQos, qos.DataReaderQos) {
 	wq, rq := qos.DefaultDataWriterQos(), qos.DefaultDataReaderQos()
 	kind := qos.BestEffort
+	wq.History = qos.History{Kind: qos.KeepLast, Depth: depth}
 	if reliable {
 		kind = qos.Reliable
+		wq.History = qos.History{Kind: qos.KeepAll, Depth: 1}
 	}
 	wq.Reliability.Kind, rq.Reliability.Kind = kind, kind
-	wq.History = qos.History{Kind: qos.KeepLast, Depth: depth}
 	rq.History = wq.History
 	wq.Durability.Kind, rq.Durability.Kind = qos.Volatile, qos.Volatile
 	return wq, rq
