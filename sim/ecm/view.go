@@ -300,22 +300,10 @@ func each1[A any](m *Manager, archs []*archetype, ia ComponentID, it iter, fn fu
 		ents := a.entities[c.lo:c.hi:c.hi]
 		da := ca.data[c.lo:c.hi:c.hi][:len(ents)]
 		ver := m.version
-		if it.newOnly {
-			for i := range ents {
-				if !m.isNew(ents[i]) {
-					continue
-				}
-				if !fn(ents[i], &da[i]) {
-					return
-				}
-				if m.version != ver {
-					c.resume(c.lo + i + 1)
-					break
-				}
-			}
-			continue
-		}
 		for i := range ents {
+			if it.newOnly && !m.isNew(ents[i]) {
+				continue
+			}
 			if !fn(ents[i], &da[i]) {
 				return
 			}
@@ -342,22 +330,10 @@ func each2[A, B any](m *Manager, archs []*archetype, ia, ib ComponentID, it iter
 		da := ca.data[c.lo:c.hi:c.hi][:len(ents)]
 		db := cb.data[c.lo:c.hi:c.hi][:len(ents)]
 		ver := m.version
-		if it.newOnly {
-			for i := range ents {
-				if !m.isNew(ents[i]) {
-					continue
-				}
-				if !fn(ents[i], &da[i], &db[i]) {
-					return
-				}
-				if m.version != ver {
-					c.resume(c.lo + i + 1)
-					break
-				}
-			}
-			continue
-		}
 		for i := range ents {
+			if it.newOnly && !m.isNew(ents[i]) {
+				continue
+			}
 			if !fn(ents[i], &da[i], &db[i]) {
 				return
 			}
@@ -386,22 +362,10 @@ func each3[A, B, C any](m *Manager, archs []*archetype, ia, ib, ic ComponentID, 
 		db := cb.data[c.lo:c.hi:c.hi][:len(ents)]
 		dc := cc.data[c.lo:c.hi:c.hi][:len(ents)]
 		ver := m.version
-		if it.newOnly {
-			for i := range ents {
-				if !m.isNew(ents[i]) {
-					continue
-				}
-				if !fn(ents[i], &da[i], &db[i], &dc[i]) {
-					return
-				}
-				if m.version != ver {
-					c.resume(c.lo + i + 1)
-					break
-				}
-			}
-			continue
-		}
 		for i := range ents {
+			if it.newOnly && !m.isNew(ents[i]) {
+				continue
+			}
 			if !fn(ents[i], &da[i], &db[i], &dc[i]) {
 				return
 			}
@@ -432,22 +396,10 @@ func each4[A, B, C, D any](m *Manager, archs []*archetype, ia, ib, ic, id Compon
 		dc := cc.data[c.lo:c.hi:c.hi][:len(ents)]
 		dd := cd.data[c.lo:c.hi:c.hi][:len(ents)]
 		ver := m.version
-		if it.newOnly {
-			for i := range ents {
-				if !m.isNew(ents[i]) {
-					continue
-				}
-				if !fn(ents[i], &da[i], &db[i], &dc[i], &dd[i]) {
-					return
-				}
-				if m.version != ver {
-					c.resume(c.lo + i + 1)
-					break
-				}
-			}
-			continue
-		}
 		for i := range ents {
+			if it.newOnly && !m.isNew(ents[i]) {
+				continue
+			}
 			if !fn(ents[i], &da[i], &db[i], &dc[i], &dd[i]) {
 				return
 			}
