@@ -82,13 +82,19 @@ type WriterConfig struct {
 	Schedule func(deadline time.Time)
 }
 
+// defaultWire sets a zero protocol version and vendor to this implementation's: RTPS
+// 2.5, the ddsgo vendor id.
+func defaultWire(version *wire.ProtocolVersion, vendor *wire.VendorID) {
+	if *version == (wire.ProtocolVersion{}) {
+		*version = wire.ProtocolVersion25
+	}
+	if *vendor == (wire.VendorID{}) {
+		*vendor = wire.VendorDDSGo
+	}
+}
+
 func (c *WriterConfig) setDefaults() {
-	if c.Version == (wire.ProtocolVersion{}) {
-		c.Version = wire.ProtocolVersion25
-	}
-	if c.Vendor == (wire.VendorID{}) {
-		c.Vendor = wire.VendorDDSGo
-	}
+	defaultWire(&c.Version, &c.Vendor)
 	if c.HeartbeatPeriod <= 0 {
 		c.HeartbeatPeriod = DefaultHeartbeatPeriod
 	}
