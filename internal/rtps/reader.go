@@ -704,11 +704,5 @@ func (r *Reader) Deadline() time.Time {
 
 // schedule reports a deadline earlier than the last one reported.
 func (r *Reader) schedule(t time.Time) {
-	if r.cfg.Schedule == nil || t.IsZero() {
-		return
-	}
-	if r.reported.IsZero() || t.Before(r.reported) {
-		r.reported = t
-		r.cfg.Schedule(t)
-	}
+	reportEarlier(r.cfg.Schedule, &r.reported, t)
 }

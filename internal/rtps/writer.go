@@ -1037,11 +1037,5 @@ func (w *Writer) Deadline() time.Time {
 
 // schedule reports a deadline earlier than the last one reported.
 func (w *Writer) schedule(t time.Time) {
-	if w.cfg.Schedule == nil || t.IsZero() {
-		return
-	}
-	if w.reported.IsZero() || t.Before(w.reported) {
-		w.reported = t
-		w.cfg.Schedule(t)
-	}
+	reportEarlier(w.cfg.Schedule, &w.reported, t)
 }
