@@ -108,14 +108,14 @@ type lineErrorCase struct {
 }
 
 // requireLineError asserts that err is a *LineError at line whose message contains msg,
-// and returns it.
-func requireLineError(t *testing.T, err error, line int, msg string) *LineError {
+// and returns the file it names.
+func requireLineError(t *testing.T, err error, line int, msg string) (file string) {
 	t.Helper()
 	var le *LineError
 	require.ErrorAs(t, err, &le, "%v", err)
 	require.Equal(t, line, le.Line, "%v", err)
 	require.Contains(t, err.Error(), msg)
-	return le
+	return le.File
 }
 
 func prioElement(p string) *Element {

@@ -168,8 +168,7 @@ func TestLoadWorldErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r, _ := newRunner(t, Config{})
 			_, err := LoadWorld(r, strings.NewReader(tt.src), LoadOptions{File: "w.sdf", Registry: reg})
-			le := requireLineError(t, err, tt.line, tt.msg)
-			require.Equal(t, "w.sdf", le.File)
+			require.Equal(t, "w.sdf", requireLineError(t, err, tt.line, tt.msg))
 			require.True(t, strings.HasPrefix(err.Error(), "sim: w.sdf:"+strconv.Itoa(tt.line)+": "), err.Error())
 		})
 	}
