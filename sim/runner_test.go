@@ -84,6 +84,40 @@ func newRunner(t *testing.T, cfg Config) (*Runner, *fakeClock) {
 	return r, clk
 }
 
+// moverRunner returns a runner, without snapshots, of n entities with a pos, moved by
+// the system mover.
+func moverRunner(t *testing.T, n int) *Runner {
+	t.Helper()
+	m := ecm.New()
+	for range n {
+		ecm.Create1(m, pos{})
+	}
+	r, err := NewRunner(m, Config{Clock: newFakeClock()})
+	require.NoError(t, err)
+	r.snapshot = func() ([]byte, error) { return nil, nil }
+	require.NoError(t, r.AddSystem(mover{}, SystemConfig{}))
+	return r
+}
+
+// lineErrorCase is a table row of a test of configuration errors: src fails with a
+// *LineError at line whose message contains msg.
+type lineErrorCase struct {
+	name, src string
+	line      int
+	msg       string
+}
+
+// requireLineError asserts that err is a *LineError at line whose message contains msg,
+// and returns the file it names.
+func requireLineError(t *testing.T, err error, line int, msg string) (file string) {
+	t.Helper()
+	var le *LineError
+	require.ErrorAs(t, err, &le, "%v", err)
+	require.Equal(t, line, le.Line, "%v", err)
+	require.Contains(t, err.Error(), msg)
+	return le.File
+}
+
 func prioElement(p string) *Element {
 	return &Element{Name: "plugin", Children: []*Element{{Name: PriorityElement, Text: p, Line: 7}}}
 }
@@ -121,10 +155,7 @@ func TestPhaseOrderAndPriority(t *testing.T) {
 func TestBadPriority(t *testing.T) {
 	r, _ := newRunner(t, Config{})
 	err := r.AddSystem(&recorder{}, SystemConfig{Element: prioElement("high")})
-	var le *LineError
-	require.ErrorAs(t, err, &le)
-	require.Equal(t, 7, le.Line)
-	require.Contains(t, err.Error(), "gz:system_priority")
+	requireLineError(t, err, 7, "gz:system_priority")
 	require.Equal(t, 0, r.SystemCount())
 }
 
@@ -419,14 +450,7 @@ func (mover) Update(_ UpdateInfo, m *ecm.Manager) {
 }
 
 func TestParallelPostUpdate(t *testing.T) {
-	m := ecm.New()
-	for range 100 {
-		ecm.Create1(m, pos{})
-	}
-	r, err := NewRunner(m, Config{Clock: newFakeClock()})
-	require.NoError(t, err)
-	r.snapshot = func() ([]byte, error) { return nil, nil }
-	require.NoError(t, r.AddSystem(mover{}, SystemConfig{}))
+	r := moverRunner(t, 100)
 	const n = 8
 	var sum atomic.Int64
 	var barriers []*barrierSys
@@ -482,16 +506,9 @@ func TestAddSystemDuringStep(t *testing.T) {
 }
 
 func TestStepAllocs(t *testing.T) {
-	m := ecm.New()
-	for range 10 {
-		ecm.Create1(m, pos{})
-	}
-	r, err := NewRunner(m, Config{Clock: newFakeClock()})
-	require.NoError(t, err)
-	r.snapshot = func() ([]byte, error) { return nil, nil }
-	require.NoError(t, r.AddSystem(mover{}, SystemConfig{}))
+	r := moverRunner(t, 10)
 	require.NoError(t, r.AddSystem(&keepSys{}, SystemConfig{}))
-	_, err = r.RunOnce()
+	_, err := r.RunOnce()
 	require.NoError(t, err)
 	allocs := testing.AllocsPerRun(100, func() {
 		if _, err := r.RunOnce(); err != nil {

@@ -170,11 +170,7 @@ func TestTriggeredPublisherDelay(t *testing.T) {
 }
 
 func TestTriggeredPublisherConfigErrors(t *testing.T) {
-	tests := []struct {
-		name, xml string
-		line      int
-		msg       string
-	}{
+	tests := []lineErrorCase{
 		{"no input", "<plugin>\n<output type='E' topic='/o'/></plugin>", 1, "missing <input>"},
 		{"input attrs", "<plugin>\n<input topic='/i'/></plugin>", 2, "<input> needs type and topic"},
 		{"no output", "<plugin>\n<input type='T' topic='/i'/></plugin>", 1, "no <output>"},
@@ -188,11 +184,8 @@ func TestTriggeredPublisherConfigErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := configure(t, &MemBus{}, tt.xml)
-			var le *LineError
-			require.ErrorAs(t, err, &le)
-			require.Equal(t, tt.line, le.Line)
-			require.Contains(t, err.Error(), tt.msg)
+			_, err := configure(t, &MemBus{}, tt.src)
+			requireLineError(t, err, tt.line, tt.msg)
 		})
 	}
 	_, err := configure(t, nil, "<plugin/>")

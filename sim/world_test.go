@@ -136,12 +136,7 @@ func TestLoadWorldErrors(t *testing.T) {
 		"demo::Mover": func() System { return &moverSys{} },
 		"fails":       func() System { return failing{} },
 	}
-	tests := []struct {
-		name string
-		sdf  string
-		line int
-		msg  string
-	}{
+	tests := []lineErrorCase{
 		{"not xml", "<sdf>\n<world name='w'>\n</sdf>", 3, "</sdf> closes <world> of line 2"},
 		{"unclosed", "<sdf>\n<world name='w'>\n<model name='m'>\n", 4, "<model> of line 3 not closed"},
 		{"bad syntax", "<sdf>\n<world name='w'>\n<model name=m/>\n</world></sdf>", 3, "malformed XML"},
@@ -172,12 +167,8 @@ func TestLoadWorldErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, _ := newRunner(t, Config{})
-			_, err := LoadWorld(r, strings.NewReader(tt.sdf), LoadOptions{File: "w.sdf", Registry: reg})
-			var le *LineError
-			require.ErrorAs(t, err, &le, "%v", err)
-			require.Equal(t, tt.line, le.Line, "%v", err)
-			require.Equal(t, "w.sdf", le.File)
-			require.Contains(t, err.Error(), tt.msg)
+			_, err := LoadWorld(r, strings.NewReader(tt.src), LoadOptions{File: "w.sdf", Registry: reg})
+			require.Equal(t, "w.sdf", requireLineError(t, err, tt.line, tt.msg))
 			require.True(t, strings.HasPrefix(err.Error(), "sim: w.sdf:"+strconv.Itoa(tt.line)+": "), err.Error())
 		})
 	}

@@ -142,12 +142,7 @@ func NewEngine(cfg EngineConfig) (*Engine, error) {
 	if cfg.GUIDPrefix == (wire.GuidPrefix{}) {
 		cfg.GUIDPrefix = NewGUIDPrefix()
 	}
-	if cfg.Version == (wire.ProtocolVersion{}) {
-		cfg.Version = wire.ProtocolVersion25
-	}
-	if cfg.Vendor == (wire.VendorID{}) {
-		cfg.Vendor = wire.VendorDDSGo
-	}
+	defaultWire(&cfg.Version, &cfg.Vendor)
 	if cfg.QueueLen <= 0 {
 		cfg.QueueLen = DefaultQueueLen
 	}
@@ -224,67 +219,74 @@ func (e *Engine) Stats() EngineStats {
 // ACKNACKs and NACK_FRAGs. cfg.GUID's prefix must be the engine's;
 // cfg.Schedule, Version and Vendor are set by the engine.
 func (e *Engine) NewWriter(cfg WriterConfig) *Writer {
-	t := e.NewTimer(nil)
-	cfg.Schedule = t.Schedule
-	cfg.Version, cfg.Vendor = e.cfg.Version, e.cfg.Vendor
+	t := e.endpointTimer(&cfg.Schedule, &cfg.Version, &cfg.Vendor)
 	w := NewWriter(cfg, e)
-	t.fn = w.Tick
-	e.regMu.Lock()
-	e.writers[cfg.GUID.Entity] = w
-	e.etimers[w] = t
-	e.regMu.Unlock()
-	return w
+	return register(e, e.writers, cfg.GUID.Entity, w, t, w.Tick)
 }
 
 // NewReader creates a reader of this participant. deliver runs on the
 // event loop with the reader's lock held: it must not block nor call into
 // the reader (Post work that needs more).
 func (e *Engine) NewReader(cfg ReaderConfig, deliver DeliverFunc) *Reader {
-	t := e.NewTimer(nil)
-	cfg.Schedule = t.Schedule
-	cfg.Version, cfg.Vendor = e.cfg.Version, e.cfg.Vendor
+	t := e.endpointTimer(&cfg.Schedule, &cfg.Version, &cfg.Vendor)
 	r := NewReader(cfg, deliver, e)
-	t.fn = r.Tick
-	e.regMu.Lock()
-	e.readers[cfg.GUID.Entity] = r
-	e.etimers[r] = t
-	e.regMu.Unlock()
-	return r
+	return register(e, e.readers, cfg.GUID.Entity, r, t, r.Tick)
 }
 
-// DeleteWriter unregisters w and stops its timer.
-func (e *Engine) DeleteWriter(w *Writer) {
+// endpointTimer returns the timer of a new writer or reader and sets what the engine
+// decides in its config: the timer's Schedule, the engine's protocol version and vendor.
+func (e *Engine) endpointTimer(schedule *func(time.Time), version *wire.ProtocolVersion, vendor *wire.VendorID) *Timer {
+	t := e.NewTimer(nil)
+	*schedule = t.Schedule
+	*version, *vendor = e.cfg.Version, e.cfg.Vendor
+	return t
+}
+
+// register files the new writer or reader ep under id in reg, with its timer t, which
+// runs tick, and returns ep.
+func register[E comparable](e *Engine, reg map[wire.EntityID]E, id wire.EntityID, ep E, t *Timer, tick func(time.Time) time.Time) E {
+	t.fn = tick
 	e.regMu.Lock()
-	if e.writers[w.GUID().Entity] == w {
-		delete(e.writers, w.GUID().Entity)
+	reg[id] = ep
+	e.etimers[ep] = t
+	e.regMu.Unlock()
+	return ep
+}
+
+// unregister removes the writer or reader ep, filed under id in reg, calls more (if
+// not nil) with the registry still locked, and stops ep's timer.
+func unregister[E comparable](e *Engine, reg map[wire.EntityID]E, id wire.EntityID, ep E, more func()) {
+	e.regMu.Lock()
+	if reg[id] == ep {
+		delete(reg, id)
 	}
-	t := e.etimers[w]
-	delete(e.etimers, w)
+	if more != nil {
+		more()
+	}
+	t := e.etimers[ep]
+	delete(e.etimers, ep)
 	e.regMu.Unlock()
 	if t != nil {
 		t.Stop()
 	}
+}
+
+// DeleteWriter unregisters w and stops its timer.
+func (e *Engine) DeleteWriter(w *Writer) {
+	unregister(e, e.writers, w.GUID().Entity, w, nil)
 }
 
 // DeleteReader unregisters r, removes it from the routes of the writers it
 // was matched with, and stops its timer.
 func (e *Engine) DeleteReader(r *Reader) {
-	e.regMu.Lock()
-	if e.readers[r.GUID().Entity] == r {
-		delete(e.readers, r.GUID().Entity)
-	}
-	for g, rs := range e.matches {
-		e.matches[g] = removeReader(rs, r)
-		if len(e.matches[g]) == 0 {
-			delete(e.matches, g)
+	unregister(e, e.readers, r.GUID().Entity, r, func() {
+		for g, rs := range e.matches {
+			e.matches[g] = removeReader(rs, r)
+			if len(e.matches[g]) == 0 {
+				delete(e.matches, g)
+			}
 		}
-	}
-	t := e.etimers[r]
-	delete(e.etimers, r)
-	e.regMu.Unlock()
-	if t != nil {
-		t.Stop()
-	}
+	})
 }
 
 // MatchReader matches the local writer w with a (remote or local) reader.

@@ -24,6 +24,18 @@ func memEngine(t testing.TB, n *memnet.Network, name, addr string) *Engine {
 	return e
 }
 
+// memEngineOn makes a network with cfg and an engine on its host "a" (10.0.0.1); the
+// test's cleanup closes the engine, then the network.
+func memEngineOn(t *testing.T, cfg memnet.Config) (*memnet.Network, *Engine) {
+	t.Helper()
+	n, err := memnet.New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(n.Close)
+	a := memEngine(t, n, "a", "10.0.0.1")
+	t.Cleanup(func() { require.NoError(t, a.Close()) })
+	return n, a
+}
+
 // safeCollector is a collector guarded for the event loop goroutine.
 type safeCollector struct {
 	mu sync.Mutex
@@ -44,11 +56,7 @@ func (s *safeCollector) len() int {
 
 func TestEngineTwoParticipants(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		n, err := memnet.New(memnet.Config{Seed: 7, Impairments: memnet.Impairments{Loss: 0.2, Reorder: 0.1, Duplicate: 0.1}})
-		require.NoError(t, err)
-		defer n.Close()
-		a := memEngine(t, n, "a", "10.0.0.1")
-		defer func() { require.NoError(t, a.Close()) }()
+		n, a := memEngineOn(t, memnet.Config{Seed: 7, Impairments: memnet.Impairments{Loss: 0.2, Reorder: 0.1, Duplicate: 0.1}})
 		b := memEngine(t, n, "b", "10.0.0.2")
 		defer func() { require.NoError(t, b.Close()) }()
 		pa := a.GUIDPrefix()
@@ -94,11 +102,7 @@ func TestEngineTwoParticipants(t *testing.T) {
 
 func TestEngineLocalAndGarbage(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		n, err := memnet.New(memnet.Config{Seed: 8})
-		require.NoError(t, err)
-		defer n.Close()
-		a := memEngine(t, n, "a", "10.0.0.1")
-		defer func() { require.NoError(t, a.Close()) }()
+		n, a := memEngineOn(t, memnet.Config{Seed: 8})
 
 		// A writer and a reader of one participant talk through the
 		// engine's local queue.
@@ -162,11 +166,7 @@ func TestEngineLocalAndGarbage(t *testing.T) {
 // allocates nothing.
 func TestEngineReceiveAllocs(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		n, err := memnet.New(memnet.Config{Seed: 9})
-		require.NoError(t, err)
-		defer n.Close()
-		a := memEngine(t, n, "a", "10.0.0.1")
-		defer func() { require.NoError(t, a.Close()) }()
+		_, a := memEngineOn(t, memnet.Config{Seed: 9})
 		src := wire.GuidPrefix{7}
 		wg := wire.GUID{Prefix: src, Entity: wire.EntityIDFromUint32(0x103)}
 		rg := wire.GUID{Prefix: a.GUIDPrefix(), Entity: wire.EntityIDFromUint32(0x104)}

@@ -181,6 +181,18 @@ func TestFlowControlKeepLast(t *testing.T) {
 	require.Len(t, datas, 6, "SN 100 that waited, then the five new ones")
 }
 
+// reliablePair makes a writer with wcfg on node 1 of n, matched to a reliable reader on
+// node 2 that answers heartbeats after a millisecond and delivers into the collector
+// returned.
+func (n *simNet) reliablePair(wcfg WriterConfig) (*Writer, *collector) {
+	wn, rn := n.node(1), n.node(2)
+	w := wn.writer(testWriterID, wcfg)
+	got := new(collector)
+	r := rn.reader(testReaderID, ReaderConfig{Reliable: true, HeartbeatResponseDelay: time.Millisecond}, got.deliver)
+	n.match(w, wn, r, rn)
+	return w, got
+}
+
 // TestFlowControlUnderLoss: with a window far below a large KEEP_ALL
 // history and 20% loss, everything arrives in order and nothing is left
 // unacknowledged.
@@ -188,14 +200,10 @@ func TestFlowControlUnderLoss(t *testing.T) {
 	const total = 5000
 	net := newSimNet(t, 7)
 	net.loss, net.dup, net.maxDelay = 0.2, 0.05, 2*time.Millisecond
-	wn, rn := net.node(1), net.node(2)
-	w := wn.writer(testWriterID, WriterConfig{
+	w, got := net.reliablePair(WriterConfig{
 		Reliable: true, History: HistoryConfig{KeepAll: true},
 		HeartbeatPeriod: 20 * time.Millisecond, MaxUnackedBytes: 16 << 10,
 	})
-	var got collector
-	r := rn.reader(testReaderID, ReaderConfig{Reliable: true, HeartbeatResponseDelay: time.Millisecond}, got.deliver)
-	net.match(w, wn, r, rn)
 	for i := range total {
 		_, err := w.Write(Change{Payload: payload(uint64(i), 500)}, net.now)
 		require.NoError(t, err)
@@ -291,14 +299,10 @@ func TestNackSuppressionUnderLoss(t *testing.T) {
 	const total = 20_000
 	net := newSimNet(t, 13)
 	net.loss, net.dup, net.maxDelay = 0.2, 0.1, 3*time.Millisecond
-	wn, rn := net.node(1), net.node(2)
-	w := wn.writer(testWriterID, WriterConfig{
+	w, got := net.reliablePair(WriterConfig{
 		Reliable: true, History: HistoryConfig{KeepAll: true, MaxSamples: 512},
 		HeartbeatPeriod: 20 * time.Millisecond, MaxUnackedBytes: -1,
 	})
-	var got collector
-	r := rn.reader(testReaderID, ReaderConfig{Reliable: true, HeartbeatResponseDelay: time.Millisecond}, got.deliver)
-	net.match(w, wn, r, rn)
 	written := 0
 	ok := net.run(time.Millisecond, 10*time.Minute, func() bool {
 		for range 64 {

@@ -217,6 +217,18 @@ func destination(unicast, multicast []wire.Locator) []wire.Locator {
 	return appendLocators(nil, multicast)
 }
 
+// reportEarlier calls schedule, if not nil, with a deadline t earlier than *reported,
+// the last one it was called with, and keeps t in *reported. A zero t is no deadline.
+func reportEarlier(schedule func(time.Time), reported *time.Time, t time.Time) {
+	if schedule == nil || t.IsZero() {
+		return
+	}
+	if reported.IsZero() || t.Before(*reported) {
+		*reported = t
+		schedule(t)
+	}
+}
+
 // deadlineMin returns the earlier of two deadlines, zero meaning none.
 func deadlineMin(a, b time.Time) time.Time {
 	switch {

@@ -46,12 +46,7 @@ type ReaderConfig struct {
 }
 
 func (c *ReaderConfig) setDefaults() {
-	if c.Version == (wire.ProtocolVersion{}) {
-		c.Version = wire.ProtocolVersion25
-	}
-	if c.Vendor == (wire.VendorID{}) {
-		c.Vendor = wire.VendorDDSGo
-	}
+	defaultWire(&c.Version, &c.Vendor)
 	if c.MaxSampleSize <= 0 {
 		c.MaxSampleSize = DefaultMaxSampleSize
 	}
@@ -268,6 +263,15 @@ func (r *Reader) MatchedWriters() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.list)
+}
+
+// reliableProxy is proxy for the submessages only a reliable writer's proxy handles
+// (GAP, HEARTBEAT, HEARTBEAT_FRAG): nil for a best-effort one.
+func (r *Reader) reliableProxy(src wire.GuidPrefix, writer, reader wire.EntityID) *writerProxy {
+	if p := r.proxy(src, writer, reader); p != nil && p.reliable {
+		return p
+	}
+	return nil
 }
 
 // proxy finds the writer of a submessage and checks that it is addressed to
@@ -531,8 +535,8 @@ func (r *Reader) markIrrelevant(p *writerProxy, sn wire.SequenceNumber) {
 func (r *Reader) HandleGap(src wire.GuidPrefix, g *wire.Gap, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	p := r.proxy(src, g.WriterID, g.ReaderID)
-	if p == nil || !p.reliable {
+	p := r.reliableProxy(src, g.WriterID, g.ReaderID)
+	if p == nil {
 		return
 	}
 	start, end := g.GapStart, g.GapList.Base
@@ -560,8 +564,8 @@ func (r *Reader) HandleGap(src wire.GuidPrefix, g *wire.Gap, now time.Time) {
 func (r *Reader) HandleHeartbeat(src wire.GuidPrefix, h *wire.Heartbeat, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	p := r.proxy(src, h.WriterID, h.ReaderID)
-	if p == nil || !p.reliable {
+	p := r.reliableProxy(src, h.WriterID, h.ReaderID)
+	if p == nil {
 		return
 	}
 	started := p.hbs.seen || p.next > 1
@@ -585,8 +589,8 @@ func (r *Reader) HandleHeartbeat(src wire.GuidPrefix, h *wire.Heartbeat, now tim
 func (r *Reader) HandleHeartbeatFrag(src wire.GuidPrefix, h *wire.HeartbeatFrag, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	p := r.proxy(src, h.WriterID, h.ReaderID)
-	if p == nil || !p.reliable {
+	p := r.reliableProxy(src, h.WriterID, h.ReaderID)
+	if p == nil {
 		return
 	}
 	if !p.hbfs.newer(h.Count) {
@@ -700,11 +704,5 @@ func (r *Reader) Deadline() time.Time {
 
 // schedule reports a deadline earlier than the last one reported.
 func (r *Reader) schedule(t time.Time) {
-	if r.cfg.Schedule == nil || t.IsZero() {
-		return
-	}
-	if r.reported.IsZero() || t.Before(r.reported) {
-		r.reported = t
-		r.cfg.Schedule(t)
-	}
+	reportEarlier(r.cfg.Schedule, &r.reported, t)
 }

@@ -82,13 +82,19 @@ type WriterConfig struct {
 	Schedule func(deadline time.Time)
 }
 
+// defaultWire sets a zero protocol version and vendor to this implementation's: RTPS
+// 2.5, the ddsgo vendor id.
+func defaultWire(version *wire.ProtocolVersion, vendor *wire.VendorID) {
+	if *version == (wire.ProtocolVersion{}) {
+		*version = wire.ProtocolVersion25
+	}
+	if *vendor == (wire.VendorID{}) {
+		*vendor = wire.VendorDDSGo
+	}
+}
+
 func (c *WriterConfig) setDefaults() {
-	if c.Version == (wire.ProtocolVersion{}) {
-		c.Version = wire.ProtocolVersion25
-	}
-	if c.Vendor == (wire.VendorID{}) {
-		c.Vendor = wire.VendorDDSGo
-	}
+	defaultWire(&c.Version, &c.Vendor)
 	if c.HeartbeatPeriod <= 0 {
 		c.HeartbeatPeriod = DefaultHeartbeatPeriod
 	}
@@ -1031,11 +1037,5 @@ func (w *Writer) Deadline() time.Time {
 
 // schedule reports a deadline earlier than the last one reported.
 func (w *Writer) schedule(t time.Time) {
-	if w.cfg.Schedule == nil || t.IsZero() {
-		return
-	}
-	if w.reported.IsZero() || t.Before(w.reported) {
-		w.reported = t
-		w.cfg.Schedule(t)
-	}
+	reportEarlier(w.cfg.Schedule, &w.reported, t)
 }

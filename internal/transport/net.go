@@ -162,6 +162,28 @@ type Interface struct {
 	Addrs []netip.Prefix
 }
 
+// interfaceOf returns ifc as an Interface whose Addrs are the IP networks among addrs,
+// IPv4-mapped ones as IPv4 prefixes.
+func interfaceOf(ifc net.Interface, addrs []net.Addr) Interface {
+	i := Interface{Name: ifc.Name, Index: ifc.Index, MTU: ifc.MTU, Flags: ifc.Flags}
+	for _, a := range addrs {
+		ipn, ok := a.(*net.IPNet)
+		if !ok {
+			continue
+		}
+		ip, ok := netip.AddrFromSlice(ipn.IP)
+		if !ok {
+			continue
+		}
+		ones, _ := ipn.Mask.Size()
+		if ip.Is4In6() && ones >= 96 {
+			ones -= 96
+		}
+		i.Addrs = append(i.Addrs, netip.PrefixFrom(ip.Unmap(), ones))
+	}
+	return i
+}
+
 // IsZero reports whether i is the zero Interface (no interface).
 func (i Interface) IsZero() bool { return i.Name == "" && i.Index == 0 }
 

@@ -55,23 +55,11 @@ func (p pionNet) Interfaces() ([]Interface, error) {
 	}
 	out := make([]Interface, 0, len(ifs))
 	for _, ifc := range ifs {
-		i := Interface{Name: ifc.Name, Index: ifc.Index, MTU: ifc.MTU, Flags: ifc.Flags}
 		addrs, err := ifc.Addrs()
 		if err != nil && !errors.Is(err, pion.ErrNoAddressAssigned) {
 			return nil, fmt.Errorf("transport: addresses of %s: %w", ifc.Name, err)
 		}
-		for _, a := range addrs {
-			if ipn, ok := a.(*net.IPNet); ok {
-				if ip, ok := netip.AddrFromSlice(ipn.IP); ok {
-					ones, bits := ipn.Mask.Size()
-					if ip.Is4In6() && bits == 128 {
-						ones -= 96
-					}
-					i.Addrs = append(i.Addrs, netip.PrefixFrom(ip.Unmap(), ones))
-				}
-			}
-		}
-		out = append(out, i)
+		out = append(out, interfaceOf(ifc.Interface, addrs))
 	}
 	return out, nil
 }

@@ -73,27 +73,11 @@ func (UDPNet) Interfaces() ([]Interface, error) {
 	}
 	out := make([]Interface, 0, len(ifs))
 	for _, ifi := range ifs {
-		i := Interface{Name: ifi.Name, Index: ifi.Index, MTU: ifi.MTU, Flags: ifi.Flags}
 		addrs, err := ifi.Addrs()
 		if err != nil {
 			return nil, fmt.Errorf("transport: addresses of %s: %w", ifi.Name, err)
 		}
-		for _, a := range addrs {
-			ipn, ok := a.(*net.IPNet)
-			if !ok {
-				continue
-			}
-			ip, ok := netip.AddrFromSlice(ipn.IP)
-			if !ok {
-				continue
-			}
-			ones, _ := ipn.Mask.Size()
-			if ip.Is4In6() && ones >= 96 {
-				ones -= 96
-			}
-			i.Addrs = append(i.Addrs, netip.PrefixFrom(ip.Unmap(), ones))
-		}
-		out = append(out, i)
+		out = append(out, interfaceOf(ifi, addrs))
 	}
 	return out, nil
 }

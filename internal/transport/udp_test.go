@@ -19,15 +19,27 @@ import (
 // open opens a Transport on the real network delivering into a new queue.
 func open(t *testing.T, cfg Config) (*Transport, *Queue) {
 	t.Helper()
-	q := NewQueue(64)
+	return openQueue(t, cfg, 64)
+}
+
+// openQueue opens a Transport on the real network delivering into a new queue of
+// qlen packets; the cleanup of tb closes the transport and drains the queue.
+func openQueue(tb testing.TB, cfg Config, qlen int) (*Transport, *Queue) {
+	tb.Helper()
+	q := NewQueue(qlen)
 	cfg.Deliver = q.Push
 	tr, err := Open(cfg)
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		require.NoError(t, tr.Close())
+	require.NoError(tb, err)
+	tb.Cleanup(func() {
+		require.NoError(tb, tr.Close())
 		q.Drain()
 	})
 	return tr, q
+}
+
+// loopback returns the address of tr's user unicast socket on 127.0.0.1.
+func loopback(tr *Transport) netip.AddrPort {
+	return netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), tr.Port(SocketUserUnicast))
 }
 
 func TestUDPTwoParticipants(t *testing.T) {
@@ -259,9 +271,7 @@ func TestUDPBatchTransport(t *testing.T) {
 func TestUDPQueueOverflow(t *testing.T) {
 	netns.Require(t)
 	checkNoLeaks(t)
-	q := NewQueue(4)
-	b, err := Open(Config{Domain: 225, DisableMulticast: true, Deliver: q.Push})
-	require.NoError(t, err)
+	b, q := openQueue(t, Config{Domain: 225, DisableMulticast: true}, 4)
 	a, _ := open(t, Config{Domain: 225, DisableMulticast: true})
 	dst := b.DefaultUnicastLocators()[0]
 	for range 50 {
@@ -271,8 +281,6 @@ func TestUDPQueueOverflow(t *testing.T) {
 	s := b.Stats()
 	require.Equal(t, uint64(46), s.Drops)
 	require.Equal(t, 4, q.Len())
-	require.NoError(t, b.Close())
-	q.Drain()
 }
 
 func TestUDPWriteAllocs(t *testing.T) {
@@ -281,14 +289,8 @@ func TestUDPWriteAllocs(t *testing.T) {
 		t.Skip("allocation counts are meaningless under the race detector")
 	}
 	checkNoLeaks(t)
-	q := NewQueue(8)
-	a, err := Open(Config{Domain: 226, DisableMulticast: true, Deliver: q.Push})
-	require.NoError(t, err)
-	defer func() {
-		require.NoError(t, a.Close())
-		q.Drain()
-	}()
-	dst := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), a.Port(SocketUserUnicast))
+	a, q := openQueue(t, Config{Domain: 226, DisableMulticast: true}, 8)
+	dst := loopback(a)
 	msg := []byte("ping")
 	allocs := testing.AllocsPerRun(200, func() {
 		if err := a.WriteTo(msg, dst); err != nil {
@@ -332,14 +334,8 @@ func BenchmarkUDPSendReceive(b *testing.B) {
 	netns.Require(b)
 	for _, size := range []int{16, 1024, 16 << 10, 64000} {
 		b.Run(fmt.Sprint(size), func(b *testing.B) {
-			q := NewQueue(64)
-			tr, err := Open(Config{Domain: 227, DisableMulticast: true, Deliver: q.Push})
-			require.NoError(b, err)
-			defer func() {
-				require.NoError(b, tr.Close())
-				q.Drain()
-			}()
-			dst := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), tr.Port(SocketUserUnicast))
+			tr, q := openQueue(b, Config{Domain: 227, DisableMulticast: true}, 64)
+			dst := loopback(tr)
 			msg := make([]byte, size)
 			b.SetBytes(int64(size))
 			b.ReportAllocs()

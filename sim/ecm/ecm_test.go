@@ -25,6 +25,16 @@ func newTest() *Manager {
 	return m
 }
 
+// requireEmptyThenUsable asserts that m holds no entity, and that an entity created
+// next is found: the manager is usable afterwards.
+func requireEmptyThenUsable(t *testing.T, m *Manager) {
+	t.Helper()
+	require.Equal(t, 0, m.EntityCount())
+	require.Empty(t, collect1[Pos](m))
+	e := Create1(m, Pos{})
+	require.Equal(t, []Entity{e}, collect1[Pos](m))
+}
+
 func collect1[A any](m *Manager) []Entity {
 	var out []Entity
 	Each1(m, func(e Entity, _ *A) bool {

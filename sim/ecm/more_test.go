@@ -93,10 +93,7 @@ func TestRemoveAllDuringIteration(t *testing.T) {
 		return true
 	})
 	require.Equal(t, 2, n, "removed entities are not visited")
-	require.Equal(t, 0, m.EntityCount())
-	require.Empty(t, collect1[Pos](m))
-	e := Create1(m, Pos{})
-	require.Equal(t, []Entity{e}, collect1[Pos](m))
+	requireEmptyThenUsable(t, m)
 }
 
 func TestCodecReplacement(t *testing.T) {

@@ -100,9 +100,8 @@ type Query2[A, B any] struct {
 
 // NewQuery2 returns a query over the entities that have components A and B.
 func NewQuery2[A, B any](m *Manager) Query2[A, B] {
-	ia, ok1 := lookup[A](m)
-	ib, ok2 := lookup[B](m)
-	if !ok1 || !ok2 {
+	ia, ib, ok := lookup2[A, B](m)
+	if !ok {
 		return Query2[A, B]{}
 	}
 	return Query2[A, B]{queryBase: queryBase{m: m, archs: m.viewFor(mask2(ia, ib))}, ia: ia, ib: ib}

@@ -246,11 +246,7 @@ func TestEachNewAndRemoved(t *testing.T) {
 	EachRemoved1(m, func(e Entity, _ Pos) bool { got = append(got, e); return true })
 	require.Equal(t, []Entity{n1}, got)
 	m.EndStep()
-	require.Equal(t, 0, m.EntityCount())
-	require.Empty(t, collect1[Pos](m))
-	// The manager is usable afterwards.
-	e := Create1(m, Pos{})
-	require.Equal(t, []Entity{e}, collect1[Pos](m))
+	requireEmptyThenUsable(t, m)
 }
 
 func TestChangeTracking(t *testing.T) {

@@ -75,6 +75,27 @@ func lookup[T any](m *Manager) (ComponentID, bool) {
 	return m.reg.lookupSlow(key)
 }
 
+// lookup2 is lookup for two types: their ids, and whether both are registered.
+func lookup2[A, B any](m *Manager) (ia, ib ComponentID, ok bool) {
+	ia, ok1 := lookup[A](m)
+	ib, ok2 := lookup[B](m)
+	return ia, ib, ok1 && ok2
+}
+
+// lookup3 is lookup for three types.
+func lookup3[A, B, C any](m *Manager) (ia, ib, ic ComponentID, ok bool) {
+	ia, ib, ok = lookup2[A, B](m)
+	ic, ok3 := lookup[C](m)
+	return ia, ib, ic, ok && ok3
+}
+
+// lookup4 is lookup for four types.
+func lookup4[A, B, C, D any](m *Manager) (ia, ib, ic, id ComponentID, ok bool) {
+	ia, ib, ic, ok = lookup3[A, B, C](m)
+	id, ok4 := lookup[D](m)
+	return ia, ib, ic, id, ok && ok4
+}
+
 func (r *registry) lookupSlow(key uintptr) (ComponentID, bool) {
 	id, ok := r.byKey[key]
 	return id, ok

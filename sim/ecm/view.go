@@ -288,34 +288,32 @@ func mask4(a, b, c, d ComponentID) mask {
 	return k
 }
 
+// openRows starts c over archs for the eachN functions: runs are cut at holes, and
+// removals are turned into holes until close when the source is a *Manager.
+func (m *Manager) openRows(c *cursor, archs []*archetype, it iter) {
+	c.noHoles = true
+	m.open(c, archs, it, it.mutable)
+}
+
+// rowsOf returns the rows of the current run of c in the column of component id, of
+// type A.
+func rowsOf[A any](c *cursor, id ComponentID) []A {
+	return colOf[A](c.a, int(c.a.colIdx[id])-1).data[c.lo:c.hi:c.hi]
+}
+
 // each1 iterates archs over entities with component A.
 func each1[A any](m *Manager, archs []*archetype, ia ComponentID, it iter, fn func(Entity, *A) bool) {
 	var c cursor
-	c.noHoles = true
-	m.open(&c, archs, it, it.mutable)
+	m.openRows(&c, archs, it)
 	defer c.close()
 	for c.next() {
-		a := c.a
-		ca := colOf[A](a, int(a.colIdx[ia])-1)
-		ents := a.entities[c.lo:c.hi:c.hi]
-		da := ca.data[c.lo:c.hi:c.hi][:len(ents)]
+		ents := c.a.entities[c.lo:c.hi:c.hi]
+		da := rowsOf[A](&c, ia)[:len(ents)]
 		ver := m.version
-		if it.newOnly {
-			for i := range ents {
-				if !m.isNew(ents[i]) {
-					continue
-				}
-				if !fn(ents[i], &da[i]) {
-					return
-				}
-				if m.version != ver {
-					c.resume(c.lo + i + 1)
-					break
-				}
-			}
-			continue
-		}
 		for i := range ents {
+			if it.newOnly && !m.isNew(ents[i]) {
+				continue
+			}
 			if !fn(ents[i], &da[i]) {
 				return
 			}
@@ -331,33 +329,16 @@ func each1[A any](m *Manager, archs []*archetype, ia ComponentID, it iter, fn fu
 // each2 iterates archs over entities with components A and B.
 func each2[A, B any](m *Manager, archs []*archetype, ia, ib ComponentID, it iter, fn func(Entity, *A, *B) bool) {
 	var c cursor
-	c.noHoles = true
-	m.open(&c, archs, it, it.mutable)
+	m.openRows(&c, archs, it)
 	defer c.close()
 	for c.next() {
-		a := c.a
-		ca := colOf[A](a, int(a.colIdx[ia])-1)
-		cb := colOf[B](a, int(a.colIdx[ib])-1)
-		ents := a.entities[c.lo:c.hi:c.hi]
-		da := ca.data[c.lo:c.hi:c.hi][:len(ents)]
-		db := cb.data[c.lo:c.hi:c.hi][:len(ents)]
+		ents := c.a.entities[c.lo:c.hi:c.hi]
+		da, db := rowsOf[A](&c, ia)[:len(ents)], rowsOf[B](&c, ib)[:len(ents)]
 		ver := m.version
-		if it.newOnly {
-			for i := range ents {
-				if !m.isNew(ents[i]) {
-					continue
-				}
-				if !fn(ents[i], &da[i], &db[i]) {
-					return
-				}
-				if m.version != ver {
-					c.resume(c.lo + i + 1)
-					break
-				}
-			}
-			continue
-		}
 		for i := range ents {
+			if it.newOnly && !m.isNew(ents[i]) {
+				continue
+			}
 			if !fn(ents[i], &da[i], &db[i]) {
 				return
 			}
@@ -373,35 +354,16 @@ func each2[A, B any](m *Manager, archs []*archetype, ia, ib ComponentID, it iter
 // each3 iterates archs over entities with components A, B and C.
 func each3[A, B, C any](m *Manager, archs []*archetype, ia, ib, ic ComponentID, it iter, fn func(Entity, *A, *B, *C) bool) {
 	var c cursor
-	c.noHoles = true
-	m.open(&c, archs, it, it.mutable)
+	m.openRows(&c, archs, it)
 	defer c.close()
 	for c.next() {
-		a := c.a
-		ca := colOf[A](a, int(a.colIdx[ia])-1)
-		cb := colOf[B](a, int(a.colIdx[ib])-1)
-		cc := colOf[C](a, int(a.colIdx[ic])-1)
-		ents := a.entities[c.lo:c.hi:c.hi]
-		da := ca.data[c.lo:c.hi:c.hi][:len(ents)]
-		db := cb.data[c.lo:c.hi:c.hi][:len(ents)]
-		dc := cc.data[c.lo:c.hi:c.hi][:len(ents)]
+		ents := c.a.entities[c.lo:c.hi:c.hi]
+		da, db, dc := rowsOf[A](&c, ia)[:len(ents)], rowsOf[B](&c, ib)[:len(ents)], rowsOf[C](&c, ic)[:len(ents)]
 		ver := m.version
-		if it.newOnly {
-			for i := range ents {
-				if !m.isNew(ents[i]) {
-					continue
-				}
-				if !fn(ents[i], &da[i], &db[i], &dc[i]) {
-					return
-				}
-				if m.version != ver {
-					c.resume(c.lo + i + 1)
-					break
-				}
-			}
-			continue
-		}
 		for i := range ents {
+			if it.newOnly && !m.isNew(ents[i]) {
+				continue
+			}
 			if !fn(ents[i], &da[i], &db[i], &dc[i]) {
 				return
 			}
@@ -417,37 +379,16 @@ func each3[A, B, C any](m *Manager, archs []*archetype, ia, ib, ic ComponentID, 
 // each4 iterates archs over entities with components A, B, C and D.
 func each4[A, B, C, D any](m *Manager, archs []*archetype, ia, ib, ic, id ComponentID, it iter, fn func(Entity, *A, *B, *C, *D) bool) {
 	var c cursor
-	c.noHoles = true
-	m.open(&c, archs, it, it.mutable)
+	m.openRows(&c, archs, it)
 	defer c.close()
 	for c.next() {
-		a := c.a
-		ca := colOf[A](a, int(a.colIdx[ia])-1)
-		cb := colOf[B](a, int(a.colIdx[ib])-1)
-		cc := colOf[C](a, int(a.colIdx[ic])-1)
-		cd := colOf[D](a, int(a.colIdx[id])-1)
-		ents := a.entities[c.lo:c.hi:c.hi]
-		da := ca.data[c.lo:c.hi:c.hi][:len(ents)]
-		db := cb.data[c.lo:c.hi:c.hi][:len(ents)]
-		dc := cc.data[c.lo:c.hi:c.hi][:len(ents)]
-		dd := cd.data[c.lo:c.hi:c.hi][:len(ents)]
+		ents := c.a.entities[c.lo:c.hi:c.hi]
+		da, db, dc, dd := rowsOf[A](&c, ia)[:len(ents)], rowsOf[B](&c, ib)[:len(ents)], rowsOf[C](&c, ic)[:len(ents)], rowsOf[D](&c, id)[:len(ents)]
 		ver := m.version
-		if it.newOnly {
-			for i := range ents {
-				if !m.isNew(ents[i]) {
-					continue
-				}
-				if !fn(ents[i], &da[i], &db[i], &dc[i], &dd[i]) {
-					return
-				}
-				if m.version != ver {
-					c.resume(c.lo + i + 1)
-					break
-				}
-			}
-			continue
-		}
 		for i := range ents {
+			if it.newOnly && !m.isNew(ents[i]) {
+				continue
+			}
 			if !fn(ents[i], &da[i], &db[i], &dc[i], &dd[i]) {
 				return
 			}
@@ -475,9 +416,8 @@ func Each1[A any](m *Manager, fn func(Entity, *A) bool) {
 
 // Each2 is Each1 for entities that have components A and B.
 func Each2[A, B any](m *Manager, fn func(Entity, *A, *B) bool) {
-	ia, ok1 := lookup[A](m)
-	ib, ok2 := lookup[B](m)
-	if !ok1 || !ok2 {
+	ia, ib, ok := lookup2[A, B](m)
+	if !ok {
 		return
 	}
 	each2(m, m.viewFor(mask2(ia, ib)), ia, ib, iter{from: 1, mutable: true}, fn)
@@ -485,10 +425,8 @@ func Each2[A, B any](m *Manager, fn func(Entity, *A, *B) bool) {
 
 // Each3 is Each1 for entities that have components A, B and C.
 func Each3[A, B, C any](m *Manager, fn func(Entity, *A, *B, *C) bool) {
-	ia, ok1 := lookup[A](m)
-	ib, ok2 := lookup[B](m)
-	ic, ok3 := lookup[C](m)
-	if !ok1 || !ok2 || !ok3 {
+	ia, ib, ic, ok := lookup3[A, B, C](m)
+	if !ok {
 		return
 	}
 	each3(m, m.viewFor(mask3(ia, ib, ic)), ia, ib, ic, iter{from: 1, mutable: true}, fn)
@@ -496,11 +434,8 @@ func Each3[A, B, C any](m *Manager, fn func(Entity, *A, *B, *C) bool) {
 
 // Each4 is Each1 for entities that have components A, B, C and D.
 func Each4[A, B, C, D any](m *Manager, fn func(Entity, *A, *B, *C, *D) bool) {
-	ia, ok1 := lookup[A](m)
-	ib, ok2 := lookup[B](m)
-	ic, ok3 := lookup[C](m)
-	id, ok4 := lookup[D](m)
-	if !ok1 || !ok2 || !ok3 || !ok4 {
+	ia, ib, ic, id, ok := lookup4[A, B, C, D](m)
+	if !ok {
 		return
 	}
 	each4(m, m.viewFor(mask4(ia, ib, ic, id)), ia, ib, ic, id, iter{from: 1, mutable: true}, fn)
@@ -520,9 +455,8 @@ func EachRO1[A any](s Source, fn func(Entity, A) bool) {
 // EachRO2 is the read-only Each2.
 func EachRO2[A, B any](s Source, fn func(Entity, A, B) bool) {
 	m, it := iterFor(s)
-	ia, ok1 := lookup[A](m)
-	ib, ok2 := lookup[B](m)
-	if !ok1 || !ok2 {
+	ia, ib, ok := lookup2[A, B](m)
+	if !ok {
 		return
 	}
 	each2(m, m.viewFor(mask2(ia, ib)), ia, ib, it, func(e Entity, a *A, b *B) bool { return fn(e, *a, *b) })
@@ -531,10 +465,8 @@ func EachRO2[A, B any](s Source, fn func(Entity, A, B) bool) {
 // EachRO3 is the read-only Each3.
 func EachRO3[A, B, C any](s Source, fn func(Entity, A, B, C) bool) {
 	m, it := iterFor(s)
-	ia, ok1 := lookup[A](m)
-	ib, ok2 := lookup[B](m)
-	ic, ok3 := lookup[C](m)
-	if !ok1 || !ok2 || !ok3 {
+	ia, ib, ic, ok := lookup3[A, B, C](m)
+	if !ok {
 		return
 	}
 	each3(m, m.viewFor(mask3(ia, ib, ic)), ia, ib, ic, it, func(e Entity, a *A, b *B, c *C) bool { return fn(e, *a, *b, *c) })
@@ -543,11 +475,8 @@ func EachRO3[A, B, C any](s Source, fn func(Entity, A, B, C) bool) {
 // EachRO4 is the read-only Each4.
 func EachRO4[A, B, C, D any](s Source, fn func(Entity, A, B, C, D) bool) {
 	m, it := iterFor(s)
-	ia, ok1 := lookup[A](m)
-	ib, ok2 := lookup[B](m)
-	ic, ok3 := lookup[C](m)
-	id, ok4 := lookup[D](m)
-	if !ok1 || !ok2 || !ok3 || !ok4 {
+	ia, ib, ic, id, ok := lookup4[A, B, C, D](m)
+	if !ok {
 		return
 	}
 	each4(m, m.viewFor(mask4(ia, ib, ic, id)), ia, ib, ic, id, it,
@@ -565,9 +494,8 @@ func EachNoCache1[A any](m *Manager, fn func(Entity, *A) bool) {
 
 // EachNoCache2 is Each2 without creating a cached view.
 func EachNoCache2[A, B any](m *Manager, fn func(Entity, *A, *B) bool) {
-	ia, ok1 := lookup[A](m)
-	ib, ok2 := lookup[B](m)
-	if !ok1 || !ok2 {
+	ia, ib, ok := lookup2[A, B](m)
+	if !ok {
 		return
 	}
 	each2(m, m.matchNoCache(mask2(ia, ib)), ia, ib, iter{from: 1, mutable: true}, fn)
@@ -584,9 +512,8 @@ func EachNew1[A any](m *Manager, fn func(Entity, *A) bool) {
 
 // EachNew2 is Each2 restricted to entities created in the current step.
 func EachNew2[A, B any](m *Manager, fn func(Entity, *A, *B) bool) {
-	ia, ok1 := lookup[A](m)
-	ib, ok2 := lookup[B](m)
-	if !ok1 || !ok2 {
+	ia, ib, ok := lookup2[A, B](m)
+	if !ok {
 		return
 	}
 	each2(m, m.viewFor(mask2(ia, ib)), ia, ib, iter{from: 1, newOnly: true, mutable: true}, fn)
@@ -607,9 +534,8 @@ func EachNewRO1[A any](s Source, fn func(Entity, A) bool) {
 func EachNewRO2[A, B any](s Source, fn func(Entity, A, B) bool) {
 	m, it := iterFor(s)
 	it.newOnly = true
-	ia, ok1 := lookup[A](m)
-	ib, ok2 := lookup[B](m)
-	if !ok1 || !ok2 {
+	ia, ib, ok := lookup2[A, B](m)
+	if !ok {
 		return
 	}
 	each2(m, m.viewFor(mask2(ia, ib)), ia, ib, it, func(e Entity, a *A, b *B) bool { return fn(e, *a, *b) })
@@ -631,9 +557,8 @@ func EachRemoved1[A any](s Source, fn func(Entity, A) bool) {
 // EachRemoved2 is EachRemoved1 for entities that have components A and B.
 func EachRemoved2[A, B any](s Source, fn func(Entity, A, B) bool) {
 	m, _ := s.source()
-	ia, ok1 := lookup[A](m)
-	ib, ok2 := lookup[B](m)
-	if !ok1 || !ok2 {
+	ia, ib, ok := lookup2[A, B](m)
+	if !ok {
 		return
 	}
 	m.eachMarked(mask2(ia, ib), func(a *archetype, row int) bool {

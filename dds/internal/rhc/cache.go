@@ -549,22 +549,22 @@ func (c *Cache[T]) AddSamplesLost(n int) {
 // SampleLostStatus returns SAMPLE_LOST_STATUS; reset clears TotalCountChange, as reading
 // the status through the DCPS API does.
 func (c *Cache[T]) SampleLostStatus(reset bool) SampleLostStatus {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s := c.lost
-	if reset {
-		c.lost.TotalCountChange = 0
-	}
-	return s
+	return readStatus(&c.mu, &c.lost, &c.lost.TotalCountChange, reset)
 }
 
 // SampleRejectedStatus returns SAMPLE_REJECTED_STATUS; reset clears TotalCountChange.
 func (c *Cache[T]) SampleRejectedStatus(reset bool) SampleRejectedStatus {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s := c.rejected
+	return readStatus(&c.mu, &c.rejected, &c.rejected.TotalCountChange, reset)
+}
+
+// readStatus returns *s, read under mu; reset clears *change, the status's
+// TotalCountChange, as reading a status through the DCPS API does.
+func readStatus[S any](mu *sync.Mutex, s *S, change *int32, reset bool) S {
+	mu.Lock()
+	defer mu.Unlock()
+	v := *s
 	if reset {
-		c.rejected.TotalCountChange = 0
+		*change = 0
 	}
-	return s
+	return v
 }

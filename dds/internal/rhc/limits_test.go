@@ -166,6 +166,7 @@ func TestStrings(t *testing.T) {
 	require.Equal(t, "0", SampleState(0).String())
 	require.Equal(t, "REJECTED_BY_SAMPLES_LIMIT", RejectedBySamples.String())
 	require.Equal(t, "RejectedReason(9)", RejectedReason(9).String())
+	require.Equal(t, "RejectedReason(-1)", RejectedReason(-1).String())
 	require.Equal(t, "rejected: max_instances", RejectedByInstancesLimit.String())
 	require.Equal(t, "Outcome(99)", Outcome(99).String())
 	require.Equal(t, "dispose+unregister", DisposeUnregister.String())

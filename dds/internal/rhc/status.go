@@ -64,11 +64,14 @@ var outcomeNames = [...]string{
 }
 
 // String describes the outcome.
-func (o Outcome) String() string {
-	if int(o) < len(outcomeNames) {
-		return outcomeNames[o]
+func (o Outcome) String() string { return enumString(o, "Outcome", outcomeNames[:]) }
+
+// enumString returns names[v], or typ(v) for a v without a name.
+func enumString[E ~uint8 | ~int32](v E, typ string, names []string) string {
+	if i := int(v); i >= 0 && i < len(names) {
+		return names[i]
 	}
-	return "Outcome(" + strconv.Itoa(int(o)) + ")"
+	return typ + "(" + strconv.Itoa(int(v)) + ")"
 }
 
 // RejectedReason is SampleRejectedStatusKind (DDS 1.4 §2.2.4.1), numbered as in the IDL.
@@ -82,20 +85,16 @@ const (
 	RejectedBySamplesPerInstance RejectedReason = 3
 )
 
+var rejectedReasonNames = [...]string{
+	NotRejected:                  "NOT_REJECTED",
+	RejectedByInstances:          "REJECTED_BY_INSTANCES_LIMIT",
+	RejectedBySamples:            "REJECTED_BY_SAMPLES_LIMIT",
+	RejectedBySamplesPerInstance: "REJECTED_BY_SAMPLES_PER_INSTANCE_LIMIT",
+}
+
 // String returns the spec name, e.g. "REJECTED_BY_SAMPLES_LIMIT".
 func (r RejectedReason) String() string {
-	switch r {
-	case NotRejected:
-		return "NOT_REJECTED"
-	case RejectedByInstances:
-		return "REJECTED_BY_INSTANCES_LIMIT"
-	case RejectedBySamples:
-		return "REJECTED_BY_SAMPLES_LIMIT"
-	case RejectedBySamplesPerInstance:
-		return "REJECTED_BY_SAMPLES_PER_INSTANCE_LIMIT"
-	default:
-		return "RejectedReason(" + strconv.Itoa(int(r)) + ")"
-	}
+	return enumString(r, "RejectedReason", rejectedReasonNames[:])
 }
 
 // SampleRejectedStatus is SAMPLE_REJECTED_STATUS (DDS 1.4 §2.2.4.1). Every rejection

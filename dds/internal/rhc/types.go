@@ -1,9 +1,6 @@
 package rhc
 
-import (
-	"strconv"
-	"time"
-)
+import "time"
 
 // KeyHash identifies an instance: the 16-byte RTPS key hash of its key, computed by the
 // caller. The cache gives it no other meaning; an all-zero key hash is an instance like
@@ -41,21 +38,15 @@ const (
 	DisposeUnregister
 )
 
-// String returns the name of the kind.
-func (k ChangeKind) String() string {
-	switch k {
-	case Write:
-		return "write"
-	case Dispose:
-		return "dispose"
-	case Unregister:
-		return "unregister"
-	case DisposeUnregister:
-		return "dispose+unregister"
-	default:
-		return "ChangeKind(" + strconv.Itoa(int(k)) + ")"
-	}
+var changeKindNames = [...]string{
+	Write:             "write",
+	Dispose:           "dispose",
+	Unregister:        "unregister",
+	DisposeUnregister: "dispose+unregister",
 }
+
+// String returns the name of the kind.
+func (k ChangeKind) String() string { return enumString(k, "ChangeKind", changeKindNames[:]) }
 
 // Change is one update of an instance delivered by the protocol.
 type Change[T any] struct {
