@@ -174,12 +174,7 @@ func TestQosValidation(t *testing.T) {
 	require.Equal(t, time.Second, w.Qos().Deadline.Period)
 
 	// Before enabling, any valid change is accepted.
-	pq := qos.DefaultPublisherQos()
-	pq.EntityFactory.AutoenableCreatedEntities = false
-	pub2, err := p.NewPublisher(WithQos(pq))
-	require.NoError(t, err)
-	w2, err := NewWriter(topic, WithPublisher(pub2))
-	require.NoError(t, err)
+	w2 := disabledWriter(t, p, topic)
 	q = w2.Qos()
 	q.Durability.Kind = qos.TransientLocal
 	require.NoError(t, w2.SetQos(q))
@@ -280,12 +275,7 @@ func TestEnableSemantics(t *testing.T) {
 	require.NoError(t, err)
 
 	// With autoenable false, children stay disabled until enabled one by one.
-	pq := qos.DefaultPublisherQos()
-	pq.EntityFactory.AutoenableCreatedEntities = false
-	pub2, err := p.NewPublisher(WithQos(pq))
-	require.NoError(t, err)
-	w2, err := NewWriter(topic, WithPublisher(pub2))
-	require.NoError(t, err)
+	w2 := disabledWriter(t, p, topic)
 	require.ErrorIs(t, w2.Write(bg, &point{}), ErrNotEnabled)
 	require.NoError(t, w2.Enable())
 	require.NoError(t, w2.Enable()) // again: nothing to do
@@ -315,4 +305,17 @@ func TestDeleteParticipantFromListener(t *testing.T) {
 		t.Fatal("no listener call")
 	}
 	require.NoError(t, p.Close()) // closed already: nothing to do
+}
+
+// disabledWriter returns a writer of topic in a new publisher of p that does not
+// autoenable what it creates.
+func disabledWriter(t *testing.T, p *DomainParticipant, topic *Topic[point]) *DataWriter[point] {
+	t.Helper()
+	pq := qos.DefaultPublisherQos()
+	pq.EntityFactory.AutoenableCreatedEntities = false
+	pub, err := p.NewPublisher(WithQos(pq))
+	require.NoError(t, err)
+	w, err := NewWriter(topic, WithPublisher(pub))
+	require.NoError(t, err)
+	return w
 }
