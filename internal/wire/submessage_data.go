@@ -140,15 +140,9 @@ var zeros [4]byte
 // ParseData parses the DATA submessage at the start of b (submessage header
 // included) and returns it with the number of bytes consumed.
 func ParseData(b []byte) (Data, int, error) {
-	var d Data
-	flags, body, n, err := frameAs(b, KindData)
-	if err == nil {
-		err = d.decode(flags, body)
-	}
-	if err != nil {
-		return d, 0, err
-	}
-	return d, n, nil
+	var x Data
+	n, err := parseAs(b, KindData, x.decode)
+	return x, n, err
 }
 
 // decode fills d from the flags and body of a DATA submessage. It validates
@@ -283,15 +277,9 @@ func (d *DataFrag) Append(b []byte) []byte {
 // (submessage header included) and returns it with the number of bytes
 // consumed.
 func ParseDataFrag(b []byte) (DataFrag, int, error) {
-	var d DataFrag
-	flags, body, n, err := frameAs(b, KindDataFrag)
-	if err == nil {
-		err = d.decode(flags, body)
-	}
-	if err != nil {
-		return d, 0, err
-	}
-	return d, n, nil
+	var x DataFrag
+	n, err := parseAs(b, KindDataFrag, x.decode)
+	return x, n, err
 }
 
 // decode fills d from the flags and body of a DATA_FRAG submessage. It
