@@ -50,6 +50,32 @@ func inlineQoSLen(b []byte, be bool) (int, error) {
 	}
 }
 
+// inlineQoSAt follows octetsToInlineQos (body[2:4]) of a DATA or DATA_FRAG
+// body. The field must be a multiple of 4 and at least minOTQ (errOTQ
+// otherwise); the octets it skips beyond the standard fixed part are
+// ignored, and a target beyond the body is errShort. With hasQoS the inline
+// QoS ParameterList found there is returned, aliasing body. off is the
+// offset of what follows: the serialized payload or the fragments.
+func inlineQoSAt(body []byte, be, hasQoS bool, minOTQ int, errOTQ, errShort error) (qos []byte, off int, err error) {
+	otq := int(u16(body[2:], be))
+	if otq%4 != 0 || otq < minOTQ {
+		return nil, 0, errOTQ
+	}
+	off = 4 + otq
+	if off > len(body) {
+		return nil, 0, errShort
+	}
+	if hasQoS {
+		l, err := inlineQoSLen(body[off:], be)
+		if err != nil {
+			return nil, 0, err
+		}
+		qos = body[off : off+l : off+l]
+		off += l
+	}
+	return qos, off, nil
+}
+
 // Data is the DATA submessage (RTPS 2.5 §8.3.7.2, §9.4.5.3): one change of
 // a writer, with optional inline QoS and an optional serialized payload.
 //
@@ -164,8 +190,8 @@ func (d *Data) decode(flags uint8, body []byte) error {
 		KeyFlag:            flags&FlagDataKey != 0,
 		NonStandardPayload: flags&FlagDataNonStandard != 0,
 		ExtraFlags:         u16(body, be),
-		ReaderID:           EntityID{Key: [3]byte{body[4], body[5], body[6]}, Kind: body[7]},
-		WriterID:           EntityID{Key: [3]byte{body[8], body[9], body[10]}, Kind: body[11]},
+		ReaderID:           entityIDAt(body, 4),
+		WriterID:           entityIDAt(body, 8),
 		WriterSN:           snFrom(body[12:], be),
 	}
 	if d.WriterSN < 1 {
@@ -174,22 +200,11 @@ func (d *Data) decode(flags uint8, body []byte) error {
 	if flags&(FlagDataInlineQoS|FlagDataData|FlagDataKey) == 0 {
 		return nil // nothing follows the fixed part; octetsToInlineQos is moot
 	}
-	otq := int(u16(body[2:], be))
-	if otq%4 != 0 || otq < dataOctetsToQoS {
-		return errDataOctetsToQoS
+	qos, off, err := inlineQoSAt(body, be, flags&FlagDataInlineQoS != 0, dataOctetsToQoS, errDataOctetsToQoS, errShortData)
+	if err != nil {
+		return err
 	}
-	off := 4 + otq
-	if off > len(body) {
-		return errShortData
-	}
-	if flags&FlagDataInlineQoS != 0 {
-		l, err := inlineQoSLen(body[off:], be)
-		if err != nil {
-			return err
-		}
-		d.InlineQoS = body[off : off+l : off+l]
-		off += l
-	}
+	d.InlineQoS = qos
 	if d.DataFlag || d.KeyFlag {
 		if len(body)-off < 4 && !d.NonStandardPayload {
 			return errDataPayload
@@ -297,8 +312,8 @@ func (d *DataFrag) decode(flags uint8, body []byte) error {
 		KeyFlag:               flags&FlagDataFragKey != 0,
 		NonStandardPayload:    flags&FlagDataFragNonStandard != 0,
 		ExtraFlags:            u16(body, be),
-		ReaderID:              EntityID{Key: [3]byte{body[4], body[5], body[6]}, Kind: body[7]},
-		WriterID:              EntityID{Key: [3]byte{body[8], body[9], body[10]}, Kind: body[11]},
+		ReaderID:              entityIDAt(body, 4),
+		WriterID:              entityIDAt(body, 8),
 		WriterSN:              snFrom(body[12:], be),
 		FragmentStartingNum:   FragmentNumber(u32(body[20:], be)),
 		FragmentsInSubmessage: u16(body[24:], be),
@@ -315,22 +330,11 @@ func (d *DataFrag) decode(flags uint8, body []byte) error {
 	if (start+count-2)*size >= uint64(d.SampleSize) {
 		return errFragBeyondSample
 	}
-	otq := int(u16(body[2:], be))
-	if otq%4 != 0 || otq < dataFragOctetsToQ {
-		return errFragOctetsToQoS
+	qos, off, err := inlineQoSAt(body, be, flags&FlagDataFragInlineQoS != 0, dataFragOctetsToQ, errFragOctetsToQoS, errShortDataFrag)
+	if err != nil {
+		return err
 	}
-	off := 4 + otq
-	if off > len(body) {
-		return errShortDataFrag
-	}
-	if flags&FlagDataFragInlineQoS != 0 {
-		l, err := inlineQoSLen(body[off:], be)
-		if err != nil {
-			return err
-		}
-		d.InlineQoS = body[off : off+l : off+l]
-		off += l
-	}
+	d.InlineQoS = qos
 	payload := uint64(len(body) - off)
 	switch {
 	case count*size <= payload:
