@@ -155,7 +155,7 @@ func (x *InfoTS) decode(flags uint8, body []byte) error {
 	if len(body) < TimeLen {
 		return errShortInfoTS
 	}
-	x.Timestamp = Time{Seconds: int32(u32(body, be)), Fraction: u32(body[4:], be)}
+	x.Timestamp = timeAt(body, be)
 	return nil
 }
 

@@ -602,7 +602,13 @@ func ParseTime(b []byte, be bool) (Time, int, error) {
 	if len(b) < TimeLen {
 		return Time{}, 0, errShortTime
 	}
-	return Time{Seconds: int32(u32(b, be)), Fraction: u32(b[4:], be)}, TimeLen, nil
+	return timeAt(b, be), TimeLen, nil
+}
+
+// timeAt decodes the seconds and fraction of a Time or Duration (the same
+// wire form) at the start of b; the caller checked that b holds 8 octets.
+func timeAt(b []byte, be bool) Time {
+	return Time{Seconds: int32(u32(b, be)), Fraction: u32(b[4:], be)}
 }
 
 // Append appends the wire form of t to b in the byte order selected by be.
@@ -670,14 +676,11 @@ func ParseDuration(b []byte, be bool) (Duration, int, error) {
 	if len(b) < DurationLen {
 		return Duration{}, 0, errShortDuration
 	}
-	return Duration{Seconds: int32(u32(b, be)), Fraction: u32(b[4:], be)}, DurationLen, nil
+	return Duration(timeAt(b, be)), DurationLen, nil
 }
 
 // Append appends the wire form of d to b in the byte order selected by be.
-func (d Duration) Append(b []byte, be bool) []byte {
-	b = appendU32(b, uint32(d.Seconds), be)
-	return appendU32(b, d.Fraction, be)
-}
+func (d Duration) Append(b []byte, be bool) []byte { return Time(d).Append(b, be) }
 
 // Len returns the wire size of d (8).
 func (d Duration) Len() int { return DurationLen }
