@@ -64,6 +64,15 @@ func appendSubmessageHeader(b []byte, k SubmessageKind, flags uint8, bodyLen int
 	return appendU16(b, uint16(n), be)
 }
 
+// flagIf returns flag if set is true and 0 otherwise, for assembling the
+// flags of a submessage from the fields of its struct.
+func flagIf(set bool, flag uint8) uint8 {
+	if set {
+		return flag
+	}
+	return 0
+}
+
 // pad4 returns the number of zero octets that bring n to a multiple of 4.
 func pad4(n int) int { return -n & 3 }
 

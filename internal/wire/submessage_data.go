@@ -110,20 +110,8 @@ func (d *Data) Kind() SubmessageKind { return KindData }
 
 // flags returns the submessage flags of d without the endianness flag.
 func (d *Data) flags() uint8 {
-	var f uint8
-	if len(d.InlineQoS) > 0 {
-		f |= FlagDataInlineQoS
-	}
-	if d.DataFlag {
-		f |= FlagDataData
-	}
-	if d.KeyFlag {
-		f |= FlagDataKey
-	}
-	if d.NonStandardPayload {
-		f |= FlagDataNonStandard
-	}
-	return f
+	return flagIf(len(d.InlineQoS) > 0, FlagDataInlineQoS) | flagIf(d.DataFlag, FlagDataData) |
+		flagIf(d.KeyFlag, FlagDataKey) | flagIf(d.NonStandardPayload, FlagDataNonStandard)
 }
 
 // bodyLen returns the body size of d without trailing padding.
@@ -246,17 +234,8 @@ type DataFrag struct {
 func (d *DataFrag) Kind() SubmessageKind { return KindDataFrag }
 
 func (d *DataFrag) flags() uint8 {
-	var f uint8
-	if len(d.InlineQoS) > 0 {
-		f |= FlagDataFragInlineQoS
-	}
-	if d.KeyFlag {
-		f |= FlagDataFragKey
-	}
-	if d.NonStandardPayload {
-		f |= FlagDataFragNonStandard
-	}
-	return f
+	return flagIf(len(d.InlineQoS) > 0, FlagDataFragInlineQoS) | flagIf(d.KeyFlag, FlagDataFragKey) |
+		flagIf(d.NonStandardPayload, FlagDataFragNonStandard)
 }
 
 func (d *DataFrag) bodyLen() int { return dataFragFixedLen + len(d.InlineQoS) + len(d.Fragments) }

@@ -187,10 +187,7 @@ func (x *InfoReply) Len() int {
 
 // Append appends x, submessage header included, to b.
 func (x *InfoReply) Append(b []byte) []byte {
-	var f uint8
-	if x.Multicast {
-		f = FlagInfoReplyMulticast
-	}
+	f := flagIf(x.Multicast, FlagInfoReplyMulticast)
 	b = appendSubmessageHeader(b, KindInfoReply, f, x.Len()-SubmessageHeaderLen, x.BigEndian)
 	b = appendLocatorList(b, x.UnicastLocators, x.BigEndian)
 	if x.Multicast {
@@ -298,10 +295,7 @@ func udpv4At(b []byte, be bool) Locator {
 // address (the last 4 octets of Address) and the port of the locators are
 // written.
 func (x *InfoReplyIP4) Append(b []byte) []byte {
-	var f uint8
-	if x.Multicast {
-		f = FlagInfoReplyMulticast
-	}
+	f := flagIf(x.Multicast, FlagInfoReplyMulticast)
 	b = appendSubmessageHeader(b, KindInfoReplyIP4, f, x.Len()-SubmessageHeaderLen, x.BigEndian)
 	b = appendUDPv4(b, x.UnicastLocator, x.BigEndian)
 	if x.Multicast {

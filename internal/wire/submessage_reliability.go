@@ -49,10 +49,7 @@ func (a *AckNack) Len() int { return SubmessageHeaderLen + 8 + a.ReaderSNState.L
 
 // Append appends a, submessage header included, to b.
 func (a *AckNack) Append(b []byte) []byte {
-	var f uint8
-	if a.Final {
-		f |= FlagAckNackFinal
-	}
+	f := flagIf(a.Final, FlagAckNackFinal)
 	b = appendSubmessageHeader(b, KindAckNack, f, a.Len()-SubmessageHeaderLen, a.BigEndian)
 	b = a.ReaderID.Append(b)
 	b = a.WriterID.Append(b)
@@ -189,13 +186,7 @@ func (h *Heartbeat) Len() int { return SubmessageHeaderLen + heartbeatBodyLen }
 
 // Append appends h, submessage header included, to b.
 func (h *Heartbeat) Append(b []byte) []byte {
-	var f uint8
-	if h.Final {
-		f |= FlagHeartbeatFinal
-	}
-	if h.Liveliness {
-		f |= FlagHeartbeatLiveliness
-	}
+	f := flagIf(h.Final, FlagHeartbeatFinal) | flagIf(h.Liveliness, FlagHeartbeatLiveliness)
 	b = appendSubmessageHeader(b, KindHeartbeat, f, heartbeatBodyLen, h.BigEndian)
 	b = h.ReaderID.Append(b)
 	b = h.WriterID.Append(b)
