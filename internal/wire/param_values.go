@@ -510,12 +510,12 @@ func ParseOriginalWriterInfo(b []byte, be bool) (OriginalWriterInfo, int, error)
 	}
 	o.WriterGUID, _, _ = ParseGUID(b)
 	o.WriterSN = snFrom(b[16:], be)
-	n, err := inlineQoSLen(b[24:], be)
+	qos, n, err := inlineQoSAt(b, 24, be)
 	if err != nil {
 		return o, 0, err
 	}
-	o.WriterQoS = b[24 : 24+n : 24+n]
-	return o, 24 + n, nil
+	o.WriterQoS = qos
+	return o, n, nil
 }
 
 // PID returns PIDOriginalWriterInfo.

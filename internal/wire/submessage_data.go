@@ -28,52 +28,44 @@ var (
 	errShortInlineQoS   = fmt.Errorf("wire: inline QoS: ParameterList without sentinel: %w", ErrTruncated)
 )
 
-// inlineQoSLen returns the length of the ParameterList at the start of b, up
-// to and including its PID_SENTINEL. It only walks the parameter headers;
-// the values are the business of the ParameterList decoder.
-func inlineQoSLen(b []byte, be bool) (int, error) {
-	off := 0
+// inlineQoSAt returns the ParameterList at b[off:] (off <= len(b)), up to
+// and including its PID_SENTINEL, aliasing b, and the offset just after it.
+// It only walks the parameter headers; the values are the business of the
+// ParameterList decoder.
+func inlineQoSAt(b []byte, off int, be bool) ([]byte, int, error) {
+	start := off
 	for {
 		if len(b)-off < paramHeaderLen {
-			return 0, errShortInlineQoS
+			return nil, 0, errShortInlineQoS
 		}
 		pid := u16(b[off:], be)
 		l := int(u16(b[off+2:], be))
 		off += paramHeaderLen
 		if pid == pidSentinel {
-			return off, nil
+			return b[start:off:off], off, nil
 		}
 		if l > len(b)-off {
-			return 0, errShortInlineQoS
+			return nil, 0, errShortInlineQoS
 		}
 		off += l
 	}
 }
 
-// inlineQoSAt follows octetsToInlineQos (body[2:4]) of a DATA or DATA_FRAG
-// body. The field must be a multiple of 4 and at least minOTQ (errOTQ
+// inlineQoSOffset follows octetsToInlineQos (body[2:4]) of a DATA or
+// DATA_FRAG body to where the inline QoS, if any, and then the payload
+// start. The field must be a multiple of 4 and at least minOTQ (errOTQ
 // otherwise); the octets it skips beyond the standard fixed part are
-// ignored, and a target beyond the body is errShort. With hasQoS the inline
-// QoS ParameterList found there is returned, aliasing body. off is the
-// offset of what follows: the serialized payload or the fragments.
-func inlineQoSAt(body []byte, be, hasQoS bool, minOTQ int, errOTQ, errShort error) (qos []byte, off int, err error) {
+// ignored, and a target beyond the body is errShort. It is small enough to
+// inline, which keeps the DATA parse path free of an extra call.
+func inlineQoSOffset(body []byte, be bool, minOTQ int, errOTQ, errShort error) (int, error) {
 	otq := int(u16(body[2:], be))
 	if otq%4 != 0 || otq < minOTQ {
-		return nil, 0, errOTQ
+		return 0, errOTQ
 	}
-	off = 4 + otq
-	if off > len(body) {
-		return nil, 0, errShort
+	if 4+otq > len(body) {
+		return 0, errShort
 	}
-	if hasQoS {
-		l, err := inlineQoSLen(body[off:], be)
-		if err != nil {
-			return nil, 0, err
-		}
-		qos = body[off : off+l : off+l]
-		off += l
-	}
-	return qos, off, nil
+	return 4 + otq, nil
 }
 
 // Data is the DATA submessage (RTPS 2.5 §8.3.7.2, §9.4.5.3): one change of
@@ -178,8 +170,8 @@ func (d *Data) decode(flags uint8, body []byte) error {
 		KeyFlag:            flags&FlagDataKey != 0,
 		NonStandardPayload: flags&FlagDataNonStandard != 0,
 		ExtraFlags:         u16(body, be),
-		ReaderID:           entityIDAt(body, 4),
-		WriterID:           entityIDAt(body, 8),
+		ReaderID:           EntityID{Key: [3]byte{body[4], body[5], body[6]}, Kind: body[7]},
+		WriterID:           EntityID{Key: [3]byte{body[8], body[9], body[10]}, Kind: body[11]},
 		WriterSN:           snFrom(body[12:], be),
 	}
 	if d.WriterSN < 1 {
@@ -188,11 +180,15 @@ func (d *Data) decode(flags uint8, body []byte) error {
 	if flags&(FlagDataInlineQoS|FlagDataData|FlagDataKey) == 0 {
 		return nil // nothing follows the fixed part; octetsToInlineQos is moot
 	}
-	qos, off, err := inlineQoSAt(body, be, flags&FlagDataInlineQoS != 0, dataOctetsToQoS, errDataOctetsToQoS, errShortData)
+	off, err := inlineQoSOffset(body, be, dataOctetsToQoS, errDataOctetsToQoS, errShortData)
 	if err != nil {
 		return err
 	}
-	d.InlineQoS = qos
+	if flags&FlagDataInlineQoS != 0 {
+		if d.InlineQoS, off, err = inlineQoSAt(body, off, be); err != nil {
+			return err
+		}
+	}
 	if d.DataFlag || d.KeyFlag {
 		if len(body)-off < 4 && !d.NonStandardPayload {
 			return errDataPayload
@@ -291,8 +287,8 @@ func (d *DataFrag) decode(flags uint8, body []byte) error {
 		KeyFlag:               flags&FlagDataFragKey != 0,
 		NonStandardPayload:    flags&FlagDataFragNonStandard != 0,
 		ExtraFlags:            u16(body, be),
-		ReaderID:              entityIDAt(body, 4),
-		WriterID:              entityIDAt(body, 8),
+		ReaderID:              EntityID{Key: [3]byte{body[4], body[5], body[6]}, Kind: body[7]},
+		WriterID:              EntityID{Key: [3]byte{body[8], body[9], body[10]}, Kind: body[11]},
 		WriterSN:              snFrom(body[12:], be),
 		FragmentStartingNum:   FragmentNumber(u32(body[20:], be)),
 		FragmentsInSubmessage: u16(body[24:], be),
@@ -309,11 +305,15 @@ func (d *DataFrag) decode(flags uint8, body []byte) error {
 	if (start+count-2)*size >= uint64(d.SampleSize) {
 		return errFragBeyondSample
 	}
-	qos, off, err := inlineQoSAt(body, be, flags&FlagDataFragInlineQoS != 0, dataFragOctetsToQ, errFragOctetsToQoS, errShortDataFrag)
+	off, err := inlineQoSOffset(body, be, dataFragOctetsToQ, errFragOctetsToQoS, errShortDataFrag)
 	if err != nil {
 		return err
 	}
-	d.InlineQoS = qos
+	if flags&FlagDataFragInlineQoS != 0 {
+		if d.InlineQoS, off, err = inlineQoSAt(body, off, be); err != nil {
+			return err
+		}
+	}
 	payload := uint64(len(body) - off)
 	switch {
 	case count*size <= payload:
