@@ -252,36 +252,6 @@ type ValueAppender interface {
 	Append(b []byte, be bool) []byte
 }
 
-// putParam writes parameter id with value v. It is generic so that a
-// concrete v is not boxed in an interface (which would allocate).
-func putParam[V ValueAppender](w *ParamWriter, id ParameterID, v V) {
-	at := w.begin(id)
-	if at >= 0 {
-		w.b = v.Append(w.b, w.be)
-	}
-	w.end(at)
-}
-
-// The plain values of the Put… methods in the ValueAppender shape, for
-// putParam.
-type (
-	octetsRaw   []byte // octets as they are
-	u32Value    uint32
-	boolValue   bool
-	stringValue string
-	octetsValue []byte // sequence<octet>
-	// orderFree is a value whose wire form has no byte order (GUID,
-	// EntityID, ProtocolVersion, VendorID).
-	orderFree[T interface{ Append(b []byte) []byte }] struct{ v T }
-)
-
-func (v octetsRaw) Append(b []byte, _ bool) []byte    { return append(b, v...) }
-func (v u32Value) Append(b []byte, be bool) []byte    { return appendU32(b, uint32(v), be) }
-func (v boolValue) Append(b []byte, _ bool) []byte    { return AppendBool(b, bool(v)) }
-func (v stringValue) Append(b []byte, be bool) []byte { return AppendString(b, string(v), be) }
-func (v octetsValue) Append(b []byte, be bool) []byte { return AppendOctetSeq(b, v, be) }
-func (v orderFree[T]) Append(b []byte, _ bool) []byte { return v.v.Append(b) }
-
 // ParamValue is a value that knows its parameter id: the QoS policy structs
 // of this package and the other single-PID values.
 type ParamValue interface {
@@ -292,50 +262,82 @@ type ParamValue interface {
 // Put writes the parameter v.PID() with value v. It may allocate to box v;
 // the Put… methods for fixed types do not.
 func (w *ParamWriter) Put(v ParamValue) {
-	putParam(w, v.PID(), v)
+	at := w.begin(v.PID())
+	if at >= 0 {
+		w.b = v.Append(w.b, w.be)
+	}
+	w.end(at)
 }
 
 // PutAs writes parameter id with value v, for values whose id depends on
 // the context (SampleIdentity, CycloneParticipantVersionInfo, Duration...).
 // It may allocate to box v.
 func (w *ParamWriter) PutAs(id ParameterID, v ValueAppender) {
-	putParam(w, id, v)
+	at := w.begin(id)
+	if at >= 0 {
+		w.b = v.Append(w.b, w.be)
+	}
+	w.end(at)
 }
 
 // PutRaw writes a parameter whose value is given as octets, for example
 // PID_TYPE_INFORMATION or an unknown parameter being forwarded. The value is
 // padded to a multiple of 4.
 func (w *ParamWriter) PutRaw(id ParameterID, value []byte) {
-	putParam(w, id, octetsRaw(value))
+	at := w.begin(id)
+	if at >= 0 {
+		w.b = append(w.b, value...)
+	}
+	w.end(at)
 }
 
 // PutGUID writes a GUID-valued parameter (PID_PARTICIPANT_GUID,
 // PID_ENDPOINT_GUID, PID_GROUP_GUID, PID_DIRECTED_WRITE...).
 func (w *ParamWriter) PutGUID(id ParameterID, g GUID) {
-	putParam(w, id, orderFree[GUID]{g})
+	at := w.begin(id)
+	if at >= 0 {
+		w.b = g.Append(w.b)
+	}
+	w.end(at)
 }
 
 // PutEntityID writes an EntityId-valued parameter (PID_GROUP_ENTITYID).
 func (w *ParamWriter) PutEntityID(id ParameterID, e EntityID) {
-	putParam(w, id, orderFree[EntityID]{e})
+	at := w.begin(id)
+	if at >= 0 {
+		w.b = e.Append(w.b)
+	}
+	w.end(at)
 }
 
 // PutLocator writes a Locator-valued parameter (the six *_LOCATOR ids); a
 // locator list is one parameter per locator.
 func (w *ParamWriter) PutLocator(id ParameterID, l Locator) {
-	putParam(w, id, l)
+	at := w.begin(id)
+	if at >= 0 {
+		w.b = l.Append(w.b, w.be)
+	}
+	w.end(at)
 }
 
 // PutDuration writes a Duration-valued parameter
 // (PID_PARTICIPANT_LEASE_DURATION).
 func (w *ParamWriter) PutDuration(id ParameterID, d Duration) {
-	putParam(w, id, d)
+	at := w.begin(id)
+	if at >= 0 {
+		w.b = d.Append(w.b, w.be)
+	}
+	w.end(at)
 }
 
 // PutSequenceNumber writes a SequenceNumber-valued parameter
 // (PID_COHERENT_SET, PID_GROUP_COHERENT_SET, PID_GROUP_SEQ_NUM).
 func (w *ParamWriter) PutSequenceNumber(id ParameterID, sn SequenceNumber) {
-	putParam(w, id, sn)
+	at := w.begin(id)
+	if at >= 0 {
+		w.b = sn.Append(w.b, w.be)
+	}
+	w.end(at)
 }
 
 // PutUint32 writes a 32-bit integer parameter (PID_DOMAIN_ID,
@@ -343,42 +345,76 @@ func (w *ParamWriter) PutSequenceNumber(id ParameterID, sn SequenceNumber) {
 // PID_TYPE_MAX_SIZE_SERIALIZED, PID_PARTICIPANT_MANUAL_LIVELINESS_COUNT...);
 // pass signed values converted with uint32().
 func (w *ParamWriter) PutUint32(id ParameterID, v uint32) {
-	putParam(w, id, u32Value(v))
+	at := w.begin(id)
+	if at >= 0 {
+		w.b = appendU32(w.b, v, w.be)
+	}
+	w.end(at)
 }
 
 // PutBool writes a boolean parameter (PID_EXPECTS_INLINE_QOS): one octet
 // 0 or 1 and three octets of padding.
 func (w *ParamWriter) PutBool(id ParameterID, v bool) {
-	putParam(w, id, boolValue(v))
+	at := w.begin(id)
+	if at >= 0 {
+		w.b = AppendBool(w.b, v)
+	}
+	w.end(at)
 }
 
 // PutString writes a CDR string parameter (PID_TOPIC_NAME, PID_TYPE_NAME,
 // PID_ENTITY_NAME, PID_DOMAIN_TAG): length including the terminating NUL,
 // the characters, NUL, padding.
 func (w *ParamWriter) PutString(id ParameterID, s string) {
-	putParam(w, id, stringValue(s))
+	at := w.begin(id)
+	if at >= 0 {
+		w.b = AppendString(w.b, s, w.be)
+	}
+	w.end(at)
 }
 
 // PutOctets writes a sequence<octet> parameter (PID_USER_DATA,
 // PID_TOPIC_DATA, PID_GROUP_DATA): length, octets, padding.
 func (w *ParamWriter) PutOctets(id ParameterID, v []byte) {
-	putParam(w, id, octetsValue(v))
+	at := w.begin(id)
+	if at >= 0 {
+		w.b = AppendOctetSeq(w.b, v, w.be)
+	}
+	w.end(at)
 }
 
 // PutProtocolVersion writes PID_PROTOCOL_VERSION.
 func (w *ParamWriter) PutProtocolVersion(v ProtocolVersion) {
-	putParam(w, PIDProtocolVersion, orderFree[ProtocolVersion]{v})
+	at := w.begin(PIDProtocolVersion)
+	if at >= 0 {
+		w.b = v.Append(w.b)
+	}
+	w.end(at)
 }
 
 // PutVendorID writes PID_VENDORID.
 func (w *ParamWriter) PutVendorID(v VendorID) {
-	putParam(w, PIDVendorID, orderFree[VendorID]{v})
+	at := w.begin(PIDVendorID)
+	if at >= 0 {
+		w.b = v.Append(w.b)
+	}
+	w.end(at)
 }
 
 // PutKeyHash writes PID_KEY_HASH.
-func (w *ParamWriter) PutKeyHash(h KeyHash) { putParam(w, PIDKeyHash, h) }
+func (w *ParamWriter) PutKeyHash(h KeyHash) {
+	at := w.begin(PIDKeyHash)
+	if at >= 0 {
+		w.b = append(w.b, h[:]...)
+	}
+	w.end(at)
+}
 
 // PutStatusInfo writes PID_STATUS_INFO (always big-endian).
 func (w *ParamWriter) PutStatusInfo(s StatusInfo) {
-	putParam(w, PIDStatusInfo, s)
+	at := w.begin(PIDStatusInfo)
+	if at >= 0 {
+		w.b = s.Append(w.b, w.be)
+	}
+	w.end(at)
 }
