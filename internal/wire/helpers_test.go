@@ -1,5 +1,11 @@
 package wire
 
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
 // Compile-time checks that every submessage type implements Submessage.
 var (
 	_ Submessage = (*Data)(nil)
@@ -117,5 +123,23 @@ func parseAny(b []byte) (Submessage, int, error) {
 		return &x, n, err
 	default:
 		return nil, 0, errWrongKind
+	}
+}
+
+// requireRoundTrip appends x in both byte orders and checks that the size is
+// x.Len() and that parse reads x back, consuming every octet.
+func requireRoundTrip[T interface {
+	Append(b []byte, be bool) []byte
+	Len() int
+}](t *testing.T, x T, parse func(b []byte, be bool) (T, int, error),
+) {
+	t.Helper()
+	for _, be := range []bool{false, true} {
+		b := x.Append(nil, be)
+		require.Len(t, b, x.Len())
+		got, n, err := parse(b, be)
+		require.NoError(t, err)
+		require.Equal(t, len(b), n)
+		require.Equal(t, x, got)
 	}
 }

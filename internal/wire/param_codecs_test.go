@@ -117,17 +117,5 @@ var fastDDSCodecs = map[ParameterID]paramCodec{
 
 // codecFor returns the codec of id in a message from vendor.
 func codecFor(id ParameterID, vendor VendorID) (paramCodec, bool) {
-	if !id.IsVendorSpecific() {
-		c, ok := stdCodecs[id]
-		return c, ok
-	}
-	var c paramCodec
-	var ok bool
-	switch vendor {
-	case VendorCyclone:
-		c, ok = cycloneCodecs[id]
-	case VendorFastDDS:
-		c, ok = fastDDSCodecs[id]
-	}
-	return c, ok
+	return lookupPID(id, vendor, stdCodecs, cycloneCodecs, fastDDSCodecs)
 }

@@ -188,6 +188,14 @@ func stringIs(s string) func(Parameter) bool {
 	}
 }
 
+// prefixIs matches a GUID-valued parameter of the participant with prefix.
+func prefixIs(prefix GuidPrefix) func(Parameter) bool {
+	return func(p Parameter) bool {
+		g, _, _ := ParseGUID(p.Value)
+		return g.Prefix == prefix
+	}
+}
+
 func guidPrefix(t *testing.T, s string) GuidPrefix {
 	t.Helper()
 	b, err := hex.DecodeString(s)
@@ -203,10 +211,7 @@ func TestParamGoldenCyclone(t *testing.T) {
 	const file = "cyclone_interop.pcapng"
 	prefix := guidPrefix(t, "011010d728101438d53d2802")
 
-	spdp := find(t, lists, file, EntityIDSPDPWriter, false, PIDParticipantGUID, func(p Parameter) bool {
-		g, _, _ := ParseGUID(p.Value)
-		return g.Prefix == prefix
-	})
+	spdp := find(t, lists, file, EntityIDSPDPWriter, false, PIDParticipantGUID, prefixIs(prefix))
 	require.Equal(t, GUID{Prefix: prefix, Entity: EntityIDParticipant}, mustGet(t, spdp, PIDParticipantGUID, noOrder(ParseGUID)))
 	require.Equal(t, ProtocolVersion21, mustGet(t, spdp, PIDProtocolVersion, noOrder(ParseProtocolVersion)))
 	require.Equal(t, VendorCyclone, mustGet(t, spdp, PIDVendorID, noOrder(ParseVendorID)))
@@ -261,10 +266,7 @@ func TestParamGoldenFastDDS(t *testing.T) {
 	const file = "fastdds_interop.pcapng"
 	prefix := guidPrefix(t, "010f7f018964e31700000000")
 
-	spdp := find(t, lists, file, EntityIDSPDPWriter, false, PIDParticipantGUID, func(p Parameter) bool {
-		g, _, _ := ParseGUID(p.Value)
-		return g.Prefix == prefix
-	})
+	spdp := find(t, lists, file, EntityIDSPDPWriter, false, PIDParticipantGUID, prefixIs(prefix))
 	require.Equal(t, ProtocolVersion23, mustGet(t, spdp, PIDProtocolVersion, noOrder(ParseProtocolVersion)))
 	require.Equal(t, VendorFastDDS, mustGet(t, spdp, PIDVendorID, noOrder(ParseVendorID)))
 	require.Equal(t, Duration{Seconds: 20}, mustGet(t, spdp, PIDParticipantLeaseDuration, ParseDuration))

@@ -130,6 +130,21 @@ func seqCount(b []byte, be bool, minElem int) (int, error) {
 	return int(n), nil
 }
 
+// alignedStringAt aligns off to 4 and reads the CDR string there; it
+// returns the string and the (unaligned) offset just after it. Padding that
+// runs past b is errShortString.
+func alignedStringAt(b []byte, off int, be bool) (string, int, error) {
+	off = align4(off)
+	if off > len(b) {
+		return "", 0, errShortString
+	}
+	s, m, err := ParseString(b[off:], be)
+	if err != nil {
+		return "", 0, err
+	}
+	return s, off + m, nil
+}
+
 // parseStringSeq reads a sequence<string>.
 func parseStringSeq(b []byte, be bool) ([]string, int, error) {
 	n, err := seqCount(b, be, 4)
@@ -142,16 +157,11 @@ func parseStringSeq(b []byte, be bool) ([]string, int, error) {
 		out = make([]string, 0, n)
 	}
 	for range n {
-		off = align4(off)
-		if off > len(b) {
-			return nil, 0, errShortString
-		}
-		s, m, err := ParseString(b[off:], be)
-		if err != nil {
+		var s string
+		if s, off, err = alignedStringAt(b, off, be); err != nil {
 			return nil, 0, err
 		}
 		out = append(out, s)
-		off += m
 	}
 	return out, off, nil
 }
@@ -268,23 +278,15 @@ func ParsePropertyList(b []byte, be bool) (PropertyList, int, error) {
 	}
 	for range n {
 		var p Property
-		var m int
-		if p.Name, m, err = ParseString(b[off:], be); err != nil {
+		if p.Name, off, err = alignedStringAt(b, off, be); err != nil {
 			return pl, 0, err
 		}
-		off = align4(off + m)
-		if off > len(b) {
-			return pl, 0, errShortString
-		}
-		if p.Value, m, err = ParseString(b[off:], be); err != nil {
+		if p.Value, off, err = alignedStringAt(b, off, be); err != nil {
 			return pl, 0, err
-		}
-		off = align4(off + m)
-		if off > len(b) {
-			off = len(b) // the last string may end the value unpadded
 		}
 		pl.Properties = append(pl.Properties, p)
 	}
+	off = min(align4(off), len(b)) // the last string may end the value unpadded
 	if len(b)-off < 4 {
 		return pl, off, nil
 	}
@@ -298,11 +300,10 @@ func ParsePropertyList(b []byte, be bool) (PropertyList, int, error) {
 	}
 	for range n {
 		var p BinaryProperty
-		var m int
-		if p.Name, m, err = ParseString(b[off:], be); err != nil {
+		if p.Name, off, err = alignedStringAt(b, off, be); err != nil {
 			return pl, 0, err
 		}
-		off = align4(off + m)
+		off = align4(off)
 		if off > len(b) {
 			return pl, 0, errShortSeq
 		}
@@ -313,12 +314,6 @@ func ParsePropertyList(b []byte, be bool) (PropertyList, int, error) {
 		p.Value = append([]byte(nil), v...)
 		off += m
 		pl.Binary = append(pl.Binary, p)
-		if len(pl.Binary) < n {
-			off = align4(off)
-			if off > len(b) {
-				return pl, 0, errShortString
-			}
-		}
 	}
 	return pl, off, nil
 }
@@ -394,16 +389,10 @@ func ParseContentFilterProperty(b []byte, be bool) (ContentFilterProperty, int, 
 	var c ContentFilterProperty
 	off := 0
 	for _, dst := range []*string{&c.ContentFilteredTopicName, &c.RelatedTopicName, &c.FilterClassName, &c.FilterExpression} {
-		off = align4(off)
-		if off > len(b) {
-			return c, 0, errShortString
-		}
-		s, m, err := ParseString(b[off:], be)
-		if err != nil {
+		var err error
+		if *dst, off, err = alignedStringAt(b, off, be); err != nil {
 			return c, 0, err
 		}
-		*dst = s
-		off += m
 	}
 	off = align4(off)
 	if off > len(b) {
@@ -521,12 +510,12 @@ func ParseOriginalWriterInfo(b []byte, be bool) (OriginalWriterInfo, int, error)
 	}
 	o.WriterGUID, _, _ = ParseGUID(b)
 	o.WriterSN = snFrom(b[16:], be)
-	n, err := inlineQoSLen(b[24:], be)
+	qos, n, err := inlineQoSAt(b, 24, be)
 	if err != nil {
 		return o, 0, err
 	}
-	o.WriterQoS = b[24 : 24+n : 24+n]
-	return o, 24 + n, nil
+	o.WriterQoS = qos
+	return o, n, nil
 }
 
 // PID returns PIDOriginalWriterInfo.

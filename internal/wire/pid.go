@@ -208,17 +208,24 @@ var fastDDSPIDNames = map[ParameterID]string{
 // interpreted in a message from vendor, and ok false for ids this package
 // does not know (including every vendor-specific id of other vendors).
 func (id ParameterID) Name(vendor VendorID) (name string, ok bool) {
-	if !id.IsVendorSpecific() {
-		name, ok = pidNames[id]
-		return name, ok
+	return lookupPID(id, vendor, pidNames, cyclonePIDNames, fastDDSPIDNames)
+}
+
+// lookupPID looks id up in the table for its meaning in a message from
+// vendor: std for the standard ids, cyclone or fastDDS for the
+// vendor-specific ids of those vendors (other vendors' are unknown).
+func lookupPID[V any](id ParameterID, vendor VendorID, std, cyclone, fastDDS map[ParameterID]V) (V, bool) {
+	var m map[ParameterID]V
+	switch {
+	case !id.IsVendorSpecific():
+		m = std
+	case vendor == VendorCyclone:
+		m = cyclone
+	case vendor == VendorFastDDS:
+		m = fastDDS
 	}
-	switch vendor {
-	case VendorCyclone:
-		name, ok = cyclonePIDNames[id]
-	case VendorFastDDS:
-		name, ok = fastDDSPIDNames[id]
-	}
-	return name, ok
+	v, ok := m[id]
+	return v, ok
 }
 
 // Known reports whether this package recognizes id in a message from

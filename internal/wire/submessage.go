@@ -64,10 +64,19 @@ func appendSubmessageHeader(b []byte, k SubmessageKind, flags uint8, bodyLen int
 	return appendU16(b, uint16(n), be)
 }
 
+// flagIf returns flag if set is true and 0 otherwise, for assembling the
+// flags of a submessage from the fields of its struct.
+func flagIf(set bool, flag uint8) uint8 {
+	if set {
+		return flag
+	}
+	return 0
+}
+
 // pad4 returns the number of zero octets that bring n to a multiple of 4.
 func pad4(n int) int { return -n & 3 }
 
-// frameAs is the common start of the exported ParseX functions: it frames
+// frameAs is the common start of parseAs and ParsePad: it frames
 // the submessage at the start of b and checks its kind. It returns the flags,
 // the body and the total size of the submessage.
 func frameAs(b []byte, k SubmessageKind) (uint8, []byte, int, error) {
@@ -79,4 +88,19 @@ func frameAs(b []byte, k SubmessageKind) (uint8, []byte, int, error) {
 		return 0, nil, 0, errWrongKind
 	}
 	return h.Flags, body, n, nil
+}
+
+// parseAs is the common part of the exported ParseX functions: it frames
+// the submessage of kind k at the start of b, passes its flags and body to
+// decode (the decode method of the caller's struct) and returns the number
+// of bytes consumed (0 on error).
+func parseAs(b []byte, k SubmessageKind, decode func(flags uint8, body []byte) error) (int, error) {
+	flags, body, n, err := frameAs(b, k)
+	if err == nil {
+		err = decode(flags, body)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
 }

@@ -28,26 +28,44 @@ var (
 	errShortInlineQoS   = fmt.Errorf("wire: inline QoS: ParameterList without sentinel: %w", ErrTruncated)
 )
 
-// inlineQoSLen returns the length of the ParameterList at the start of b, up
-// to and including its PID_SENTINEL. It only walks the parameter headers;
-// the values are the business of the ParameterList decoder.
-func inlineQoSLen(b []byte, be bool) (int, error) {
-	off := 0
+// inlineQoSAt returns the ParameterList at b[off:] (off <= len(b)), up to
+// and including its PID_SENTINEL, aliasing b, and the offset just after it.
+// It only walks the parameter headers; the values are the business of the
+// ParameterList decoder.
+func inlineQoSAt(b []byte, off int, be bool) ([]byte, int, error) {
+	start := off
 	for {
 		if len(b)-off < paramHeaderLen {
-			return 0, errShortInlineQoS
+			return nil, 0, errShortInlineQoS
 		}
 		pid := u16(b[off:], be)
 		l := int(u16(b[off+2:], be))
 		off += paramHeaderLen
 		if pid == pidSentinel {
-			return off, nil
+			return b[start:off:off], off, nil
 		}
 		if l > len(b)-off {
-			return 0, errShortInlineQoS
+			return nil, 0, errShortInlineQoS
 		}
 		off += l
 	}
+}
+
+// inlineQoSOffset follows octetsToInlineQos (body[2:4]) of a DATA or
+// DATA_FRAG body to where the inline QoS, if any, and then the payload
+// start. The field must be a multiple of 4 and at least minOTQ (errOTQ
+// otherwise); the octets it skips beyond the standard fixed part are
+// ignored, and a target beyond the body is errShort. It is small enough to
+// inline, which keeps the DATA parse path free of an extra call.
+func inlineQoSOffset(body []byte, be bool, minOTQ int, errOTQ, errShort error) (int, error) {
+	otq := int(u16(body[2:], be))
+	if otq%4 != 0 || otq < minOTQ {
+		return 0, errOTQ
+	}
+	if 4+otq > len(body) {
+		return 0, errShort
+	}
+	return 4 + otq, nil
 }
 
 // Data is the DATA submessage (RTPS 2.5 §8.3.7.2, §9.4.5.3): one change of
@@ -84,20 +102,8 @@ func (d *Data) Kind() SubmessageKind { return KindData }
 
 // flags returns the submessage flags of d without the endianness flag.
 func (d *Data) flags() uint8 {
-	var f uint8
-	if len(d.InlineQoS) > 0 {
-		f |= FlagDataInlineQoS
-	}
-	if d.DataFlag {
-		f |= FlagDataData
-	}
-	if d.KeyFlag {
-		f |= FlagDataKey
-	}
-	if d.NonStandardPayload {
-		f |= FlagDataNonStandard
-	}
-	return f
+	return flagIf(len(d.InlineQoS) > 0, FlagDataInlineQoS) | flagIf(d.DataFlag, FlagDataData) |
+		flagIf(d.KeyFlag, FlagDataKey) | flagIf(d.NonStandardPayload, FlagDataNonStandard)
 }
 
 // bodyLen returns the body size of d without trailing padding.
@@ -140,15 +146,9 @@ var zeros [4]byte
 // ParseData parses the DATA submessage at the start of b (submessage header
 // included) and returns it with the number of bytes consumed.
 func ParseData(b []byte) (Data, int, error) {
-	var d Data
-	flags, body, n, err := frameAs(b, KindData)
-	if err == nil {
-		err = d.decode(flags, body)
-	}
-	if err != nil {
-		return d, 0, err
-	}
-	return d, n, nil
+	var x Data
+	n, err := parseAs(b, KindData, x.decode)
+	return x, n, err
 }
 
 // decode fills d from the flags and body of a DATA submessage. It validates
@@ -180,21 +180,14 @@ func (d *Data) decode(flags uint8, body []byte) error {
 	if flags&(FlagDataInlineQoS|FlagDataData|FlagDataKey) == 0 {
 		return nil // nothing follows the fixed part; octetsToInlineQos is moot
 	}
-	otq := int(u16(body[2:], be))
-	if otq%4 != 0 || otq < dataOctetsToQoS {
-		return errDataOctetsToQoS
-	}
-	off := 4 + otq
-	if off > len(body) {
-		return errShortData
+	off, err := inlineQoSOffset(body, be, dataOctetsToQoS, errDataOctetsToQoS, errShortData)
+	if err != nil {
+		return err
 	}
 	if flags&FlagDataInlineQoS != 0 {
-		l, err := inlineQoSLen(body[off:], be)
-		if err != nil {
+		if d.InlineQoS, off, err = inlineQoSAt(body, off, be); err != nil {
 			return err
 		}
-		d.InlineQoS = body[off : off+l : off+l]
-		off += l
 	}
 	if d.DataFlag || d.KeyFlag {
 		if len(body)-off < 4 && !d.NonStandardPayload {
@@ -237,17 +230,8 @@ type DataFrag struct {
 func (d *DataFrag) Kind() SubmessageKind { return KindDataFrag }
 
 func (d *DataFrag) flags() uint8 {
-	var f uint8
-	if len(d.InlineQoS) > 0 {
-		f |= FlagDataFragInlineQoS
-	}
-	if d.KeyFlag {
-		f |= FlagDataFragKey
-	}
-	if d.NonStandardPayload {
-		f |= FlagDataFragNonStandard
-	}
-	return f
+	return flagIf(len(d.InlineQoS) > 0, FlagDataFragInlineQoS) | flagIf(d.KeyFlag, FlagDataFragKey) |
+		flagIf(d.NonStandardPayload, FlagDataFragNonStandard)
 }
 
 func (d *DataFrag) bodyLen() int { return dataFragFixedLen + len(d.InlineQoS) + len(d.Fragments) }
@@ -283,15 +267,9 @@ func (d *DataFrag) Append(b []byte) []byte {
 // (submessage header included) and returns it with the number of bytes
 // consumed.
 func ParseDataFrag(b []byte) (DataFrag, int, error) {
-	var d DataFrag
-	flags, body, n, err := frameAs(b, KindDataFrag)
-	if err == nil {
-		err = d.decode(flags, body)
-	}
-	if err != nil {
-		return d, 0, err
-	}
-	return d, n, nil
+	var x DataFrag
+	n, err := parseAs(b, KindDataFrag, x.decode)
+	return x, n, err
 }
 
 // decode fills d from the flags and body of a DATA_FRAG submessage. It
@@ -327,21 +305,14 @@ func (d *DataFrag) decode(flags uint8, body []byte) error {
 	if (start+count-2)*size >= uint64(d.SampleSize) {
 		return errFragBeyondSample
 	}
-	otq := int(u16(body[2:], be))
-	if otq%4 != 0 || otq < dataFragOctetsToQ {
-		return errFragOctetsToQoS
-	}
-	off := 4 + otq
-	if off > len(body) {
-		return errShortDataFrag
+	off, err := inlineQoSOffset(body, be, dataFragOctetsToQ, errFragOctetsToQoS, errShortDataFrag)
+	if err != nil {
+		return err
 	}
 	if flags&FlagDataFragInlineQoS != 0 {
-		l, err := inlineQoSLen(body[off:], be)
-		if err != nil {
+		if d.InlineQoS, off, err = inlineQoSAt(body, off, be); err != nil {
 			return err
 		}
-		d.InlineQoS = body[off : off+l : off+l]
-		off += l
 	}
 	payload := uint64(len(body) - off)
 	switch {

@@ -39,14 +39,8 @@ func (x *InfoDst) Append(b []byte) []byte {
 // header included) and returns it with the number of bytes consumed.
 func ParseInfoDst(b []byte) (InfoDst, int, error) {
 	var x InfoDst
-	flags, body, n, err := frameAs(b, KindInfoDst)
-	if err == nil {
-		err = x.decode(flags, body)
-	}
-	if err != nil {
-		return x, 0, err
-	}
-	return x, n, nil
+	n, err := parseAs(b, KindInfoDst, x.decode)
+	return x, n, err
 }
 
 func (x *InfoDst) decode(flags uint8, body []byte) error {
@@ -93,14 +87,8 @@ func (x *InfoSrc) Append(b []byte) []byte {
 // header included) and returns it with the number of bytes consumed.
 func ParseInfoSrc(b []byte) (InfoSrc, int, error) {
 	var x InfoSrc
-	flags, body, n, err := frameAs(b, KindInfoSrc)
-	if err == nil {
-		err = x.decode(flags, body)
-	}
-	if err != nil {
-		return x, 0, err
-	}
-	return x, n, nil
+	n, err := parseAs(b, KindInfoSrc, x.decode)
+	return x, n, err
 }
 
 func (x *InfoSrc) decode(flags uint8, body []byte) error {
@@ -151,14 +139,8 @@ func (x *InfoTS) Append(b []byte) []byte {
 // header included) and returns it with the number of bytes consumed.
 func ParseInfoTS(b []byte) (InfoTS, int, error) {
 	var x InfoTS
-	flags, body, n, err := frameAs(b, KindInfoTS)
-	if err == nil {
-		err = x.decode(flags, body)
-	}
-	if err != nil {
-		return x, 0, err
-	}
-	return x, n, nil
+	n, err := parseAs(b, KindInfoTS, x.decode)
+	return x, n, err
 }
 
 // decode fills x from the flags and body of an INFO_TS. Without the I flag
@@ -173,7 +155,7 @@ func (x *InfoTS) decode(flags uint8, body []byte) error {
 	if len(body) < TimeLen {
 		return errShortInfoTS
 	}
-	x.Timestamp = Time{Seconds: int32(u32(body, be)), Fraction: u32(body[4:], be)}
+	x.Timestamp = timeAt(body, be)
 	return nil
 }
 
@@ -205,10 +187,7 @@ func (x *InfoReply) Len() int {
 
 // Append appends x, submessage header included, to b.
 func (x *InfoReply) Append(b []byte) []byte {
-	var f uint8
-	if x.Multicast {
-		f = FlagInfoReplyMulticast
-	}
+	f := flagIf(x.Multicast, FlagInfoReplyMulticast)
 	b = appendSubmessageHeader(b, KindInfoReply, f, x.Len()-SubmessageHeaderLen, x.BigEndian)
 	b = appendLocatorList(b, x.UnicastLocators, x.BigEndian)
 	if x.Multicast {
@@ -251,14 +230,8 @@ func parseLocatorList(dst []Locator, b []byte, be bool) ([]Locator, int, error) 
 // consumed.
 func ParseInfoReply(b []byte) (InfoReply, int, error) {
 	var x InfoReply
-	flags, body, n, err := frameAs(b, KindInfoReply)
-	if err == nil {
-		err = x.decode(flags, body)
-	}
-	if err != nil {
-		return x, 0, err
-	}
-	return x, n, nil
+	n, err := parseAs(b, KindInfoReply, x.decode)
+	return x, n, err
 }
 
 func (x *InfoReply) decode(flags uint8, body []byte) error {
@@ -322,10 +295,7 @@ func udpv4At(b []byte, be bool) Locator {
 // address (the last 4 octets of Address) and the port of the locators are
 // written.
 func (x *InfoReplyIP4) Append(b []byte) []byte {
-	var f uint8
-	if x.Multicast {
-		f = FlagInfoReplyMulticast
-	}
+	f := flagIf(x.Multicast, FlagInfoReplyMulticast)
 	b = appendSubmessageHeader(b, KindInfoReplyIP4, f, x.Len()-SubmessageHeaderLen, x.BigEndian)
 	b = appendUDPv4(b, x.UnicastLocator, x.BigEndian)
 	if x.Multicast {
@@ -339,14 +309,8 @@ func (x *InfoReplyIP4) Append(b []byte) []byte {
 // consumed.
 func ParseInfoReplyIP4(b []byte) (InfoReplyIP4, int, error) {
 	var x InfoReplyIP4
-	flags, body, n, err := frameAs(b, KindInfoReplyIP4)
-	if err == nil {
-		err = x.decode(flags, body)
-	}
-	if err != nil {
-		return x, 0, err
-	}
-	return x, n, nil
+	n, err := parseAs(b, KindInfoReplyIP4, x.decode)
+	return x, n, err
 }
 
 func (x *InfoReplyIP4) decode(flags uint8, body []byte) error {

@@ -49,10 +49,7 @@ func (a *AckNack) Len() int { return SubmessageHeaderLen + 8 + a.ReaderSNState.L
 
 // Append appends a, submessage header included, to b.
 func (a *AckNack) Append(b []byte) []byte {
-	var f uint8
-	if a.Final {
-		f |= FlagAckNackFinal
-	}
+	f := flagIf(a.Final, FlagAckNackFinal)
 	b = appendSubmessageHeader(b, KindAckNack, f, a.Len()-SubmessageHeaderLen, a.BigEndian)
 	b = a.ReaderID.Append(b)
 	b = a.WriterID.Append(b)
@@ -63,15 +60,9 @@ func (a *AckNack) Append(b []byte) []byte {
 // ParseAckNack parses the ACKNACK submessage at the start of b (submessage
 // header included) and returns it with the number of bytes consumed.
 func ParseAckNack(b []byte) (AckNack, int, error) {
-	var a AckNack
-	flags, body, n, err := frameAs(b, KindAckNack)
-	if err == nil {
-		err = a.decode(flags, body)
-	}
-	if err != nil {
-		return a, 0, err
-	}
-	return a, n, nil
+	var x AckNack
+	n, err := parseAs(b, KindAckNack, x.decode)
+	return x, n, err
 }
 
 // decode fills a from the flags and body of an ACKNACK. It validates like
@@ -136,14 +127,8 @@ func (x *NackFrag) Append(b []byte) []byte {
 // consumed.
 func ParseNackFrag(b []byte) (NackFrag, int, error) {
 	var x NackFrag
-	flags, body, n, err := frameAs(b, KindNackFrag)
-	if err == nil {
-		err = x.decode(flags, body)
-	}
-	if err != nil {
-		return x, 0, err
-	}
-	return x, n, nil
+	n, err := parseAs(b, KindNackFrag, x.decode)
+	return x, n, err
 }
 
 // decode fills x from the flags and body of a NACK_FRAG. It validates like
@@ -201,13 +186,7 @@ func (h *Heartbeat) Len() int { return SubmessageHeaderLen + heartbeatBodyLen }
 
 // Append appends h, submessage header included, to b.
 func (h *Heartbeat) Append(b []byte) []byte {
-	var f uint8
-	if h.Final {
-		f |= FlagHeartbeatFinal
-	}
-	if h.Liveliness {
-		f |= FlagHeartbeatLiveliness
-	}
+	f := flagIf(h.Final, FlagHeartbeatFinal) | flagIf(h.Liveliness, FlagHeartbeatLiveliness)
 	b = appendSubmessageHeader(b, KindHeartbeat, f, heartbeatBodyLen, h.BigEndian)
 	b = h.ReaderID.Append(b)
 	b = h.WriterID.Append(b)
@@ -220,15 +199,9 @@ func (h *Heartbeat) Append(b []byte) []byte {
 // (submessage header included) and returns it with the number of bytes
 // consumed.
 func ParseHeartbeat(b []byte) (Heartbeat, int, error) {
-	var h Heartbeat
-	flags, body, n, err := frameAs(b, KindHeartbeat)
-	if err == nil {
-		err = h.decode(flags, body)
-	}
-	if err != nil {
-		return h, 0, err
-	}
-	return h, n, nil
+	var x Heartbeat
+	n, err := parseAs(b, KindHeartbeat, x.decode)
+	return x, n, err
 }
 
 // decode fills h from the flags and body of a HEARTBEAT. It validates like
@@ -291,15 +264,9 @@ func (h *HeartbeatFrag) Append(b []byte) []byte {
 // (submessage header included) and returns it with the number of bytes
 // consumed.
 func ParseHeartbeatFrag(b []byte) (HeartbeatFrag, int, error) {
-	var h HeartbeatFrag
-	flags, body, n, err := frameAs(b, KindHeartbeatFrag)
-	if err == nil {
-		err = h.decode(flags, body)
-	}
-	if err != nil {
-		return h, 0, err
-	}
-	return h, n, nil
+	var x HeartbeatFrag
+	n, err := parseAs(b, KindHeartbeatFrag, x.decode)
+	return x, n, err
 }
 
 // decode fills h from the flags and body of a HEARTBEAT_FRAG. It validates
@@ -353,15 +320,9 @@ func (g *Gap) Append(b []byte) []byte {
 // ParseGap parses the GAP submessage at the start of b (submessage header
 // included) and returns it with the number of bytes consumed.
 func ParseGap(b []byte) (Gap, int, error) {
-	var g Gap
-	flags, body, n, err := frameAs(b, KindGap)
-	if err == nil {
-		err = g.decode(flags, body)
-	}
-	if err != nil {
-		return g, 0, err
-	}
-	return g, n, nil
+	var x Gap
+	n, err := parseAs(b, KindGap, x.decode)
+	return x, n, err
 }
 
 // decode fills g from the flags and body of a GAP. It validates like RTPS

@@ -361,24 +361,65 @@ func ParseSequenceNumberSet(b []byte, be bool) (SequenceNumberSet, int, error) {
 		return s, 0, errShortSNSet
 	}
 	s.Base = snFrom(b, be)
-	s.NumBits = u32(b[8:], be)
-	if s.NumBits > MaxSetBits {
-		return s, 0, errSNSetBits
+	n, err := parseBitmap(b[8:], be, &s.NumBits, &s.Bitmap, errShortSNSet, errSNSetBits)
+	if err != nil {
+		return s, 0, err
 	}
-	words := int(s.NumBits+31) / 32
-	n := 12 + 4*words
-	if len(b) < n {
-		return s, 0, errShortSNSet
-	}
-	for i := range words {
-		s.Bitmap[i] = u32(b[12+4*i:], be)
-	}
-	s.clearTail()
-	return s, n, nil
+	return s, 8 + n, nil
 }
 
-// clearTail zeroes the bits at and beyond NumBits.
-func (s *SequenceNumberSet) clearTail() { clearTail(&s.Bitmap, s.NumBits) }
+// The bitmap of a SequenceNumberSet or FragmentNumberSet: numBits, then
+// (numBits+31)/32 words in which bit i is bit (31 - i%32) of word i/32.
+
+// parseBitmap reads numBits and the bitmap words at the start of b (just
+// after the base of a set) into *numBits and bm, zeroing the bits beyond
+// numBits, and returns the octets consumed. It returns errShort if b ends
+// early and errBits if numBits is above 256 (*numBits is then set).
+func parseBitmap(b []byte, be bool, numBits *uint32, bm *[8]uint32, errShort, errBits error) (int, error) {
+	if len(b) < 4 {
+		return 0, errShort
+	}
+	*numBits = u32(b, be)
+	if *numBits > MaxSetBits {
+		return 0, errBits
+	}
+	words := int(*numBits+31) / 32
+	n := 4 + 4*words
+	if len(b) < n {
+		return 0, errShort
+	}
+	for i := range words {
+		bm[i] = u32(b[4+4*i:], be)
+	}
+	clearTail(bm, *numBits)
+	return n, nil
+}
+
+// appendBitmap appends numBits, clamped to 256, and the words of bm that
+// hold them.
+func appendBitmap(b []byte, numBits uint32, bm *[8]uint32, be bool) []byte {
+	nb := min(numBits, MaxSetBits)
+	b = appendU32(b, nb, be)
+	for i := range int(nb+31) / 32 {
+		b = appendU32(b, bm[i], be)
+	}
+	return b
+}
+
+// bitmapLen is the wire size of a bitmap of numBits bits (clamped to 256),
+// the numBits field included.
+func bitmapLen(numBits uint32) int { return 4 + 4*int((min(numBits, MaxSetBits)+31)/32) }
+
+// bitAt reports whether bit i (< 256) of bm is set.
+func bitAt(bm *[8]uint32, i uint32) bool { return bm[i/32]&(1<<(31-i%32)) != 0 }
+
+// setBit sets bit i (< 256) of bm and grows *numBits to cover it.
+func setBit(bm *[8]uint32, numBits *uint32, i uint32) {
+	bm[i/32] |= 1 << (31 - i%32)
+	if i >= *numBits {
+		*numBits = i + 1
+	}
+}
 
 func clearTail(bm *[8]uint32, numBits uint32) {
 	if numBits > MaxSetBits {
@@ -397,25 +438,19 @@ func clearTail(bm *[8]uint32, numBits uint32) {
 // Append appends the wire form of s to b in the byte order selected by be.
 // NumBits above 256 is clamped to 256.
 func (s SequenceNumberSet) Append(b []byte, be bool) []byte {
-	nb := min(s.NumBits, MaxSetBits)
 	b = s.Base.Append(b, be)
-	b = appendU32(b, nb, be)
-	for i := range int(nb+31) / 32 {
-		b = appendU32(b, s.Bitmap[i], be)
-	}
-	return b
+	return appendBitmap(b, s.NumBits, &s.Bitmap, be)
 }
 
 // Len returns the wire size of s.
-func (s SequenceNumberSet) Len() int { return 12 + 4*int((min(s.NumBits, MaxSetBits)+31)/32) }
+func (s SequenceNumberSet) Len() int { return 8 + bitmapLen(s.NumBits) }
 
 // Contains reports whether sn is in the set.
 func (s *SequenceNumberSet) Contains(sn SequenceNumber) bool {
 	if sn < s.Base || sn-s.Base >= SequenceNumber(min(s.NumBits, MaxSetBits)) {
 		return false
 	}
-	i := uint32(sn - s.Base)
-	return s.Bitmap[i/32]&(1<<(31-i%32)) != 0
+	return bitAt(&s.Bitmap, uint32(sn-s.Base))
 }
 
 // Add puts sn in the set, growing NumBits as needed. It returns false if sn
@@ -424,11 +459,7 @@ func (s *SequenceNumberSet) Add(sn SequenceNumber) bool {
 	if sn < s.Base || sn-s.Base >= MaxSetBits {
 		return false
 	}
-	i := uint32(sn - s.Base)
-	s.Bitmap[i/32] |= 1 << (31 - i%32)
-	if i >= s.NumBits {
-		s.NumBits = i + 1
-	}
+	setBit(&s.Bitmap, &s.NumBits, uint32(sn-s.Base))
 	return true
 }
 
@@ -436,7 +467,7 @@ func (s *SequenceNumberSet) Add(sn SequenceNumber) bool {
 // until yield returns false. It is a range-over-func iterator.
 func (s *SequenceNumberSet) All(yield func(SequenceNumber) bool) {
 	for i := range min(s.NumBits, MaxSetBits) {
-		if s.Bitmap[i/32]&(1<<(31-i%32)) != 0 && !yield(s.Base+SequenceNumber(i)) {
+		if bitAt(&s.Bitmap, i) && !yield(s.Base+SequenceNumber(i)) {
 			return
 		}
 	}
@@ -480,44 +511,29 @@ func ParseFragmentNumberSet(b []byte, be bool) (FragmentNumberSet, int, error) {
 		return s, 0, errShortFNSet
 	}
 	s.Base = FragmentNumber(u32(b, be))
-	s.NumBits = u32(b[4:], be)
-	if s.NumBits > MaxSetBits {
-		return s, 0, errFNSetBits
+	n, err := parseBitmap(b[4:], be, &s.NumBits, &s.Bitmap, errShortFNSet, errFNSetBits)
+	if err != nil {
+		return s, 0, err
 	}
-	words := int(s.NumBits+31) / 32
-	n := 8 + 4*words
-	if len(b) < n {
-		return s, 0, errShortFNSet
-	}
-	for i := range words {
-		s.Bitmap[i] = u32(b[8+4*i:], be)
-	}
-	clearTail(&s.Bitmap, s.NumBits)
-	return s, n, nil
+	return s, 4 + n, nil
 }
 
 // Append appends the wire form of s to b in the byte order selected by be.
 // NumBits above 256 is clamped to 256.
 func (s FragmentNumberSet) Append(b []byte, be bool) []byte {
-	nb := min(s.NumBits, MaxSetBits)
 	b = appendU32(b, uint32(s.Base), be)
-	b = appendU32(b, nb, be)
-	for i := range int(nb+31) / 32 {
-		b = appendU32(b, s.Bitmap[i], be)
-	}
-	return b
+	return appendBitmap(b, s.NumBits, &s.Bitmap, be)
 }
 
 // Len returns the wire size of s.
-func (s FragmentNumberSet) Len() int { return 8 + 4*int((min(s.NumBits, MaxSetBits)+31)/32) }
+func (s FragmentNumberSet) Len() int { return 4 + bitmapLen(s.NumBits) }
 
 // Contains reports whether f is in the set.
 func (s *FragmentNumberSet) Contains(f FragmentNumber) bool {
 	if f < s.Base || uint32(f-s.Base) >= min(s.NumBits, MaxSetBits) {
 		return false
 	}
-	i := uint32(f - s.Base)
-	return s.Bitmap[i/32]&(1<<(31-i%32)) != 0
+	return bitAt(&s.Bitmap, uint32(f-s.Base))
 }
 
 // Add puts f in the set, growing NumBits as needed. It returns false if f is
@@ -526,11 +542,7 @@ func (s *FragmentNumberSet) Add(f FragmentNumber) bool {
 	if f < s.Base || uint32(f-s.Base) >= MaxSetBits {
 		return false
 	}
-	i := uint32(f - s.Base)
-	s.Bitmap[i/32] |= 1 << (31 - i%32)
-	if i >= s.NumBits {
-		s.NumBits = i + 1
-	}
+	setBit(&s.Bitmap, &s.NumBits, uint32(f-s.Base))
 	return true
 }
 
@@ -538,7 +550,7 @@ func (s *FragmentNumberSet) Add(f FragmentNumber) bool {
 // until yield returns false. It is a range-over-func iterator.
 func (s *FragmentNumberSet) All(yield func(FragmentNumber) bool) {
 	for i := range min(s.NumBits, MaxSetBits) {
-		if s.Bitmap[i/32]&(1<<(31-i%32)) != 0 && !yield(s.Base+FragmentNumber(i)) {
+		if bitAt(&s.Bitmap, i) && !yield(s.Base+FragmentNumber(i)) {
 			return
 		}
 	}
@@ -602,7 +614,13 @@ func ParseTime(b []byte, be bool) (Time, int, error) {
 	if len(b) < TimeLen {
 		return Time{}, 0, errShortTime
 	}
-	return Time{Seconds: int32(u32(b, be)), Fraction: u32(b[4:], be)}, TimeLen, nil
+	return timeAt(b, be), TimeLen, nil
+}
+
+// timeAt decodes the seconds and fraction of a Time or Duration (the same
+// wire form) at the start of b; the caller checked that b holds 8 octets.
+func timeAt(b []byte, be bool) Time {
+	return Time{Seconds: int32(u32(b, be)), Fraction: u32(b[4:], be)}
 }
 
 // Append appends the wire form of t to b in the byte order selected by be.
@@ -670,14 +688,11 @@ func ParseDuration(b []byte, be bool) (Duration, int, error) {
 	if len(b) < DurationLen {
 		return Duration{}, 0, errShortDuration
 	}
-	return Duration{Seconds: int32(u32(b, be)), Fraction: u32(b[4:], be)}, DurationLen, nil
+	return Duration(timeAt(b, be)), DurationLen, nil
 }
 
 // Append appends the wire form of d to b in the byte order selected by be.
-func (d Duration) Append(b []byte, be bool) []byte {
-	b = appendU32(b, uint32(d.Seconds), be)
-	return appendU32(b, d.Fraction, be)
-}
+func (d Duration) Append(b []byte, be bool) []byte { return Time(d).Append(b, be) }
 
 // Len returns the wire size of d (8).
 func (d Duration) Len() int { return DurationLen }

@@ -66,14 +66,7 @@ func TestLocator(t *testing.T) {
 		back, ok := l.AddrPort()
 		require.True(t, ok)
 		require.Equal(t, netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), back)
-		for _, be := range []bool{false, true} {
-			b := l.Append(nil, be)
-			require.Len(t, b, l.Len())
-			got, n, err := ParseLocator(b, be)
-			require.NoError(t, err)
-			require.Equal(t, LocatorLen, n)
-			require.Equal(t, l, got)
-		}
+		requireRoundTrip(t, l, ParseLocator)
 	}
 	l := LocatorFromAddrPort(netip.MustParseAddrPort("127.0.0.1:7410"))
 	require.Equal(t, wireHex("01000000 f21c0000 000000000000000000000000 7f000001"), l.Append(nil, false))
@@ -132,15 +125,8 @@ func TestSequenceNumberSet(t *testing.T) {
 		got = append(got, sn)
 	}
 	require.Equal(t, []SequenceNumber{100, 131, 132, 355}, got)
-	for _, be := range []bool{false, true} {
-		b := s.Append(nil, be)
-		require.Len(t, b, s.Len())
-		require.Len(t, b, 12+32)
-		p, n, err := ParseSequenceNumberSet(b, be)
-		require.NoError(t, err)
-		require.Equal(t, len(b), n)
-		require.Equal(t, s, p)
-	}
+	require.Equal(t, 12+32, s.Len())
+	requireRoundTrip(t, s, ParseSequenceNumberSet)
 	// Bits beyond numBits are cleared on parse.
 	p, n, err := ParseSequenceNumberSet(wireHex("00000000 01000000 01000000 ffffffff"), false)
 	require.NoError(t, err)
@@ -171,14 +157,7 @@ func TestFragmentNumberSet(t *testing.T) {
 		got = append(got, f)
 	}
 	require.Equal(t, []FragmentNumber{1, 40}, got)
-	for _, be := range []bool{false, true} {
-		b := s.Append(nil, be)
-		require.Len(t, b, s.Len())
-		p, n, err := ParseFragmentNumberSet(b, be)
-		require.NoError(t, err)
-		require.Equal(t, len(b), n)
-		require.Equal(t, s, p)
-	}
+	requireRoundTrip(t, s, ParseFragmentNumberSet)
 	_, _, err := ParseFragmentNumberSet(wireHex("01000000 01010000"), false)
 	require.ErrorIs(t, err, ErrInvalid)
 	_, _, err = ParseFragmentNumberSet(wireHex("01000000 01000000"), false)
@@ -199,14 +178,7 @@ func TestTime(t *testing.T) {
 	require.Equal(t, Time{Seconds: 1, Fraction: 1 << 31}, TimeFromTime(time.Unix(1, 5e8)))
 	require.Equal(t, TimeInfinite, TimeFromTime(time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)))
 	require.Equal(t, TimeZero, TimeFromTime(time.Date(1800, 1, 1, 0, 0, 0, 0, time.UTC)))
-	for _, be := range []bool{false, true} {
-		b := rt.Append(nil, be)
-		require.Len(t, b, rt.Len())
-		got, n, err := ParseTime(b, be)
-		require.NoError(t, err)
-		require.Equal(t, 8, n)
-		require.Equal(t, rt, got)
-	}
+	requireRoundTrip(t, rt, ParseTime)
 	_, _, err := ParseTime(make([]byte, 7), false)
 	require.ErrorIs(t, err, ErrTruncated)
 	// Every nanosecond value survives the round trip.
