@@ -145,33 +145,15 @@ func TestFromTopic(t *testing.T) {
 }
 
 func TestClone(t *testing.T) {
-	w := DefaultDataWriterQos()
-	w.UserData.Value = []byte{1}
-	w.DataRepresentation.Value = []DataRepresentationID{XCDR2}
-	c := w.Clone()
-	require.Equal(t, w, c)
-	c.UserData.Value[0] = 2
-	c.DataRepresentation.Value[0] = XCDR1
-	require.Equal(t, byte(1), w.UserData.Value[0])
-	require.Equal(t, XCDR2, w.DataRepresentation.Value[0])
-
-	r := DefaultDataReaderQos()
-	r.UserData.Value = []byte{1}
-	r.DataRepresentation.Value = []DataRepresentationID{XCDR2}
-	rc := r.Clone()
-	rc.UserData.Value[0] = 2
-	rc.DataRepresentation.Value[0] = XCDR1
-	require.Equal(t, byte(1), r.UserData.Value[0])
-	require.Equal(t, XCDR2, r.DataRepresentation.Value[0])
-
-	tp := DefaultTopicQos()
-	tp.TopicData.Value = []byte{1}
-	tp.DataRepresentation.Value = []DataRepresentationID{XCDR2}
-	tc := tp.Clone()
-	tc.TopicData.Value[0] = 2
-	tc.DataRepresentation.Value[0] = XCDR1
-	require.Equal(t, byte(1), tp.TopicData.Value[0])
-	require.Equal(t, XCDR2, tp.DataRepresentation.Value[0])
+	requireCloneUnshared(t, DefaultDataWriterQos(), DataWriterQos.Clone,
+		func(q *DataWriterQos) *[]byte { return &q.UserData.Value },
+		func(q *DataWriterQos) *[]DataRepresentationID { return &q.DataRepresentation.Value })
+	requireCloneUnshared(t, DefaultDataReaderQos(), DataReaderQos.Clone,
+		func(q *DataReaderQos) *[]byte { return &q.UserData.Value },
+		func(q *DataReaderQos) *[]DataRepresentationID { return &q.DataRepresentation.Value })
+	requireCloneUnshared(t, DefaultTopicQos(), TopicQos.Clone,
+		func(q *TopicQos) *[]byte { return &q.TopicData.Value },
+		func(q *TopicQos) *[]DataRepresentationID { return &q.DataRepresentation.Value })
 
 	p := DefaultPublisherQos()
 	p.Partition.Name = []string{"a"}
@@ -196,4 +178,19 @@ func TestClone(t *testing.T) {
 	dc := dp.Clone()
 	dc.UserData.Value[0] = 2
 	require.Equal(t, byte(1), dp.UserData.Value[0])
+}
+
+// requireCloneUnshared sets the octets and the data representations of q,
+// and checks that clone copies them and that changing the copy leaves q as
+// it was.
+func requireCloneUnshared[Q any](t *testing.T, q Q, clone func(Q) Q, octets func(*Q) *[]byte, reps func(*Q) *[]DataRepresentationID) {
+	t.Helper()
+	*octets(&q) = []byte{1}
+	*reps(&q) = []DataRepresentationID{XCDR2}
+	c := clone(q)
+	require.Equal(t, q, c)
+	(*octets(&c))[0] = 2
+	(*reps(&c))[0] = XCDR1
+	require.Equal(t, byte(1), (*octets(&q))[0])
+	require.Equal(t, XCDR2, (*reps(&q))[0])
 }
