@@ -439,7 +439,10 @@ func TestCloseLingers(t *testing.T) {
 func TestWriterTimeouts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		n := memNet(t, memnet.Config{Seed: 5})
-		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
+		// No linger on Close: the reader below never acknowledges, and the
+		// engine retransmitting to it in no time could keep the fake clock
+		// from ever reaching the linger deadline (an occasional hang).
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", func(c *Config) { c.WriterLinger = -1 })
 		// The reader refuses every sample, so nothing is ever acknowledged.
 		_, err := a.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader()},
 			func(*rtps.Sample) bool { return false })
