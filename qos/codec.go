@@ -123,32 +123,35 @@ func (d *decoder) need(n int) bool {
 	return true
 }
 
-func (d *decoder) u16() uint16 {
-	if !d.need(2) {
-		return 0
+// take returns the next n octets and moves past them, or nil, failing, when
+// they are not there.
+func (d *decoder) take(n int) []byte {
+	if !d.need(n) {
+		return nil
 	}
-	v := d.order().Uint16(d.b[d.off:])
-	d.off += 2
-	return v
+	d.off += n
+	return d.b[d.off-n : d.off]
+}
+
+func (d *decoder) u16() uint16 {
+	if b := d.take(2); b != nil {
+		return d.order().Uint16(b)
+	}
+	return 0
 }
 
 func (d *decoder) u32() uint32 {
-	if !d.need(4) {
-		return 0
+	if b := d.take(4); b != nil {
+		return d.order().Uint32(b)
 	}
-	v := d.order().Uint32(d.b[d.off:])
-	d.off += 4
-	return v
+	return 0
 }
 
 func (d *decoder) i32() int32 { return int32(d.u32()) }
 
 func (d *decoder) boolean() bool {
-	if !d.need(1) {
-		return false
-	}
-	d.off++
-	return d.b[d.off-1] != 0
+	b := d.take(1)
+	return b != nil && b[0] != 0
 }
 
 // optBool reads a trailing boolean that peers may leave out: absent is false.

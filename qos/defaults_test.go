@@ -145,55 +145,40 @@ func TestFromTopic(t *testing.T) {
 }
 
 func TestClone(t *testing.T) {
-	w := DefaultDataWriterQos()
-	w.UserData.Value = []byte{1}
-	w.DataRepresentation.Value = []DataRepresentationID{XCDR2}
-	c := w.Clone()
-	require.Equal(t, w, c)
-	c.UserData.Value[0] = 2
-	c.DataRepresentation.Value[0] = XCDR1
-	require.Equal(t, byte(1), w.UserData.Value[0])
-	require.Equal(t, XCDR2, w.DataRepresentation.Value[0])
-
-	r := DefaultDataReaderQos()
-	r.UserData.Value = []byte{1}
-	r.DataRepresentation.Value = []DataRepresentationID{XCDR2}
-	rc := r.Clone()
-	rc.UserData.Value[0] = 2
-	rc.DataRepresentation.Value[0] = XCDR1
-	require.Equal(t, byte(1), r.UserData.Value[0])
-	require.Equal(t, XCDR2, r.DataRepresentation.Value[0])
-
-	tp := DefaultTopicQos()
-	tp.TopicData.Value = []byte{1}
-	tp.DataRepresentation.Value = []DataRepresentationID{XCDR2}
-	tc := tp.Clone()
-	tc.TopicData.Value[0] = 2
-	tc.DataRepresentation.Value[0] = XCDR1
-	require.Equal(t, byte(1), tp.TopicData.Value[0])
-	require.Equal(t, XCDR2, tp.DataRepresentation.Value[0])
-
-	p := DefaultPublisherQos()
-	p.Partition.Name = []string{"a"}
-	p.GroupData.Value = []byte{1}
-	pc := p.Clone()
-	pc.Partition.Name[0] = "b"
-	pc.GroupData.Value[0] = 2
-	require.Equal(t, "a", p.Partition.Name[0])
-	require.Equal(t, byte(1), p.GroupData.Value[0])
-
-	s := DefaultSubscriberQos()
-	s.Partition.Name = []string{"a"}
-	s.GroupData.Value = []byte{1}
-	sc := s.Clone()
-	sc.Partition.Name[0] = "b"
-	sc.GroupData.Value[0] = 2
-	require.Equal(t, "a", s.Partition.Name[0])
-	require.Equal(t, byte(1), s.GroupData.Value[0])
+	requireCloneUnshared(t, DefaultDataWriterQos(), DataWriterQos.Clone,
+		func(q *DataWriterQos) *[]byte { return &q.UserData.Value },
+		func(q *DataWriterQos) *[]DataRepresentationID { return &q.DataRepresentation.Value }, XCDR2, XCDR1)
+	requireCloneUnshared(t, DefaultDataReaderQos(), DataReaderQos.Clone,
+		func(q *DataReaderQos) *[]byte { return &q.UserData.Value },
+		func(q *DataReaderQos) *[]DataRepresentationID { return &q.DataRepresentation.Value }, XCDR2, XCDR1)
+	requireCloneUnshared(t, DefaultTopicQos(), TopicQos.Clone,
+		func(q *TopicQos) *[]byte { return &q.TopicData.Value },
+		func(q *TopicQos) *[]DataRepresentationID { return &q.DataRepresentation.Value }, XCDR2, XCDR1)
+	requireCloneUnshared(t, DefaultPublisherQos(), PublisherQos.Clone,
+		func(q *PublisherQos) *[]byte { return &q.GroupData.Value },
+		func(q *PublisherQos) *[]string { return &q.Partition.Name }, "a", "b")
+	requireCloneUnshared(t, DefaultSubscriberQos(), SubscriberQos.Clone,
+		func(q *SubscriberQos) *[]byte { return &q.GroupData.Value },
+		func(q *SubscriberQos) *[]string { return &q.Partition.Name }, "a", "b")
 
 	dp := DefaultDomainParticipantQos()
 	dp.UserData.Value = []byte{1}
 	dc := dp.Clone()
 	dc.UserData.Value[0] = 2
 	require.Equal(t, byte(1), dp.UserData.Value[0])
+}
+
+// requireCloneUnshared sets the octets of q to {1} and its other slice to
+// {was}, and checks that clone copies them and that changing the copy (to 2
+// and to changed) leaves q as it was.
+func requireCloneUnshared[Q any, E any](t *testing.T, q Q, clone func(Q) Q, octets func(*Q) *[]byte, other func(*Q) *[]E, was, changed E) {
+	t.Helper()
+	*octets(&q) = []byte{1}
+	*other(&q) = []E{was}
+	c := clone(q)
+	require.Equal(t, q, c)
+	(*octets(&c))[0] = 2
+	(*other(&c))[0] = changed
+	require.Equal(t, byte(1), (*octets(&q))[0])
+	require.Equal(t, was, (*other(&q))[0])
 }

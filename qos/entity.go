@@ -169,22 +169,12 @@ func DefaultSubscriberQos() SubscriberQos {
 // (max blocking 100 ms), with ownership strength 0 and autodispose of unregistered
 // instances.
 func DefaultDataWriterQos() DataWriterQos {
-	return DataWriterQos{
-		Durability:          Durability{Kind: Volatile},
-		DurabilityService:   defaultDurabilityService(),
-		Deadline:            Deadline{Period: Infinite},
-		LatencyBudget:       LatencyBudget{Duration: 0},
-		Liveliness:          Liveliness{Kind: Automatic, LeaseDuration: Infinite},
-		Reliability:         Reliability{Kind: Reliable, MaxBlockingTime: DefaultMaxBlockingTime},
-		DestinationOrder:    DestinationOrder{Kind: ByReceptionTimestamp},
-		History:             History{Kind: KeepLast, Depth: 1},
-		ResourceLimits:      defaultResourceLimits(),
-		TransportPriority:   TransportPriority{Value: 0},
-		Lifespan:            Lifespan{Duration: Infinite},
-		Ownership:           Ownership{Kind: Shared},
+	q := DataWriterQos{
 		OwnershipStrength:   OwnershipStrength{Value: 0},
 		WriterDataLifecycle: WriterDataLifecycle{AutodisposeUnregisteredInstances: true},
-	}
+	}.FromTopic(DefaultTopicQos())
+	q.Reliability.Kind = Reliable
+	return q
 }
 
 // DefaultDataReaderQos returns the default reader QoS: as DefaultTopicQos (BEST_EFFORT),
@@ -192,16 +182,7 @@ func DefaultDataWriterQos() DataWriterQos {
 // string bounds.
 func DefaultDataReaderQos() DataReaderQos {
 	return DataReaderQos{
-		Durability:       Durability{Kind: Volatile},
-		Deadline:         Deadline{Period: Infinite},
-		LatencyBudget:    LatencyBudget{Duration: 0},
-		Liveliness:       Liveliness{Kind: Automatic, LeaseDuration: Infinite},
-		Reliability:      Reliability{Kind: BestEffort, MaxBlockingTime: DefaultMaxBlockingTime},
-		DestinationOrder: DestinationOrder{Kind: ByReceptionTimestamp},
-		History:          History{Kind: KeepLast, Depth: 1},
-		ResourceLimits:   defaultResourceLimits(),
-		Ownership:        Ownership{Kind: Shared},
-		TimeBasedFilter:  TimeBasedFilter{MinimumSeparation: 0},
+		TimeBasedFilter: TimeBasedFilter{MinimumSeparation: 0},
 		ReaderDataLifecycle: ReaderDataLifecycle{
 			AutopurgeNoWriterSamplesDelay: Infinite,
 			AutopurgeDisposedSamplesDelay: Infinite,
@@ -211,7 +192,7 @@ func DefaultDataReaderQos() DataReaderQos {
 			IgnoreSequenceBounds: true,
 			IgnoreStringBounds:   true,
 		},
-	}
+	}.FromTopic(DefaultTopicQos())
 }
 
 // FromTopic returns q with the policies it shares with the topic QoS t replaced by t's

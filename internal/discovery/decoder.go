@@ -47,6 +47,19 @@ type plist struct {
 	what   string // "SPDP", "SEDP", "topic" for error messages
 }
 
+// checkAnnounce reports whether v can be announced as it is: its
+// ParameterList can be written, and a peer decoding it with decode under
+// limits l accepts it.
+func checkAnnounce[T any](v interface{ appendList([]byte) ([]byte, error) }, l Limits, decode func(*Decoder, []byte) (T, error)) error {
+	b, err := v.appendList(nil)
+	if err != nil {
+		return err
+	}
+	d := Decoder{Limits: l}
+	_, err = decode(&d, b)
+	return err
+}
+
 // open checks the encapsulation header of a discovery payload and returns a
 // reader over its ParameterList.
 func (d *Decoder) open(payload []byte, what string) (*plist, error) {

@@ -100,13 +100,7 @@ func (e *EndpointData) Append(b []byte) []byte {
 // names, and a peer applying limits l accepts it. The error wraps
 // [ErrLimit] or [ErrInvalid] or a wire error.
 func (e *EndpointData) Check(l Limits) error {
-	b, err := e.appendList(nil)
-	if err != nil {
-		return err
-	}
-	d := Decoder{Limits: l}
-	_, err = d.EndpointData(b)
-	return err
+	return checkAnnounce(e, l, (*Decoder).EndpointData)
 }
 
 func (e *EndpointData) appendList(b []byte) ([]byte, error) {

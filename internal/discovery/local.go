@@ -172,6 +172,17 @@ func (p *Participant) newLocal(cfg EndpointConfig, kind byte,
 // addLocal matches the new local endpoint l with every endpoint known,
 // remote and local, and adds it to our own endpoints. The caller holds p.mu.
 func (p *Participant) addLocal(l *localEndpoint) []func() {
+	p.locals[l.data.GUID] = l
+	self := &remoteEndpoint{data: l.data}
+	p.self.endpoints[l.data.GUID] = self
+	return p.matchLocal(l, self)
+}
+
+// matchLocal evaluates the local endpoint l, announced among our own
+// endpoints as self, against every endpoint known, remote and local, and
+// every other local endpoint against self. Pairing l with itself is a
+// no-op. The caller holds p.mu.
+func (p *Participant) matchLocal(l *localEndpoint, self *remoteEndpoint) []func() {
 	var fns []func()
 	for _, rp := range p.remotes {
 		for _, re := range rp.endpoints {
@@ -181,12 +192,9 @@ func (p *Participant) addLocal(l *localEndpoint) []func() {
 	for _, re := range p.self.endpoints {
 		fns = p.evaluate(l, p.self, re, fns)
 	}
-	p.locals[l.data.GUID] = l
-	re := &remoteEndpoint{data: l.data}
-	p.self.endpoints[l.data.GUID] = re
 	for _, o := range p.locals {
 		if o != l {
-			fns = p.evaluate(o, p.self, re, fns)
+			fns = p.evaluate(o, p.self, self, fns)
 		}
 	}
 	return fns
@@ -216,20 +224,7 @@ func (p *Participant) updateLocal(l *localEndpoint, set func(*EndpointData)) err
 	set(&l.data)
 	self := p.self.endpoints[l.data.GUID]
 	self.data = l.data
-	var fns []func()
-	for _, rp := range p.remotes {
-		for _, re := range rp.endpoints {
-			fns = p.evaluate(l, rp, re, fns)
-		}
-	}
-	for _, re := range p.self.endpoints {
-		fns = p.evaluate(l, p.self, re, fns)
-	}
-	for _, o := range p.locals {
-		if o != l {
-			fns = p.evaluate(o, p.self, self, fns)
-		}
-	}
+	fns := p.matchLocal(l, self)
 	p.announceLocal(l)
 	p.mu.Unlock()
 	p.disp.post(fns...)

@@ -11,26 +11,22 @@ import (
 )
 
 func TestMatch(t *testing.T) {
-	writer := func(f func(e *EndpointData)) *EndpointData {
-		e := &EndpointData{
-			GUID:      wire.GUID{Prefix: testPrefix, Entity: wire.EntityIDFromUint32(0x00000102)},
-			TopicName: "T", TypeName: "mod::Type", Offered: qos.DefaultOffered(),
+	// endpoint builds endpoints of the given entity id (a writer or a reader
+	// kind) with default QoS, changed by f if f is not nil.
+	endpoint := func(entity uint32) func(f func(e *EndpointData)) *EndpointData {
+		return func(f func(e *EndpointData)) *EndpointData {
+			e := &EndpointData{
+				GUID:      wire.GUID{Prefix: testPrefix, Entity: wire.EntityIDFromUint32(entity)},
+				TopicName: "T", TypeName: "mod::Type",
+				Offered: qos.DefaultOffered(), Requested: qos.DefaultRequested(),
+			}
+			if f != nil {
+				f(e)
+			}
+			return e
 		}
-		if f != nil {
-			f(e)
-		}
-		return e
 	}
-	reader := func(f func(e *EndpointData)) *EndpointData {
-		e := &EndpointData{
-			GUID:      wire.GUID{Prefix: testPrefix, Entity: wire.EntityIDFromUint32(0x00000207)},
-			TopicName: "T", TypeName: "mod::Type", Requested: qos.DefaultRequested(),
-		}
-		if f != nil {
-			f(e)
-		}
-		return e
-	}
+	writer, reader := endpoint(0x00000102), endpoint(0x00000207)
 	for _, tc := range []struct {
 		name         string
 		w, r         *EndpointData

@@ -120,13 +120,7 @@ func (p *ParticipantData) Append(b []byte) []byte {
 // parameter (65532 octets), and a peer applying limits l accepts it. The
 // error wraps [ErrLimit] or [ErrInvalid] or a wire error.
 func (p *ParticipantData) Check(l Limits) error {
-	b, err := p.appendList(nil)
-	if err != nil {
-		return err
-	}
-	d := Decoder{Limits: l}
-	_, err = d.ParticipantData(b)
-	return err
+	return checkAnnounce(p, l, (*Decoder).ParticipantData)
 }
 
 func (p *ParticipantData) appendList(b []byte) ([]byte, error) {

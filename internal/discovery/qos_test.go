@@ -81,23 +81,25 @@ func TestSEDPPolicyRoundTrip(t *testing.T) {
 		_, r := reader[id]
 		require.Equal(t, id.PID() != 0, w || r, "%s: every policy sent is covered", id)
 	}
-	for id, mod := range writer {
-		e := testWriter()
-		e.Offered = qos.DefaultOffered()
-		mod(&e.Offered)
-		require.NotEqual(t, qos.DefaultOffered(), e.Offered, id)
+	requireQosRoundTrip(t, writer, testWriter, qos.DefaultOffered,
+		func(e *EndpointData) *qos.Offered { return &e.Offered })
+	requireQosRoundTrip(t, reader, testReader, qos.DefaultRequested,
+		func(e *EndpointData) *qos.Requested { return &e.Requested })
+}
+
+// requireQosRoundTrip checks, for each policy in mods, that an endpoint from
+// base whose QoS half (at) is the default changed by that policy's mod
+// comes back from the SEDP encoding with that half as it was.
+func requireQosRoundTrip[Q any](t *testing.T, mods map[qos.PolicyID]func(*Q), base func() EndpointData, def func() Q, at func(*EndpointData) *Q) {
+	t.Helper()
+	for id, mod := range mods {
+		e := base()
+		*at(&e) = def()
+		mod(at(&e))
+		require.NotEqual(t, def(), *at(&e), id)
 		back, err := ParseEndpointData(e.Append(nil))
 		require.NoError(t, err, id)
-		require.Equal(t, e.Offered, back.Offered, id)
-	}
-	for id, mod := range reader {
-		e := testReader()
-		e.Requested = qos.DefaultRequested()
-		mod(&e.Requested)
-		require.NotEqual(t, qos.DefaultRequested(), e.Requested, id)
-		back, err := ParseEndpointData(e.Append(nil))
-		require.NoError(t, err, id)
-		require.Equal(t, e.Requested, back.Requested, id)
+		require.Equal(t, *at(&e), *at(&back), id)
 	}
 }
 

@@ -369,14 +369,7 @@ func (d *dispatcher) start() {
 func (d *dispatcher) run() {
 	defer close(d.done)
 	for {
-		d.mu.Lock()
-		q := d.queue
-		d.queue = nil
-		d.mu.Unlock()
-		for _, fn := range q {
-			fn()
-		}
-		if len(q) > 0 {
+		if d.drain() > 0 {
 			continue
 		}
 		select {
@@ -405,6 +398,11 @@ func (d *dispatcher) post(fns ...func()) {
 func (d *dispatcher) stop() {
 	close(d.stopCh)
 	<-d.done
+	d.drain()
+}
+
+// drain runs the calls queued so far, outside d.mu, and says how many ran.
+func (d *dispatcher) drain() int {
 	d.mu.Lock()
 	q := d.queue
 	d.queue = nil
@@ -412,6 +410,7 @@ func (d *dispatcher) stop() {
 	for _, fn := range q {
 		fn()
 	}
+	return len(q)
 }
 
 // participantQos is the QoS a participant with USER_DATA ud announces.

@@ -112,7 +112,8 @@ func reliableReader() qos.Requested {
 	return q
 }
 
-// memParticipant starts a participant on a new memnet host.
+// memParticipant starts a participant on a new memnet host; it is closed when
+// the test ends.
 func memParticipant(t *testing.T, n *memnet.Network, name, addr string, mod func(*Config)) (*Participant, *memnet.Host) {
 	t.Helper()
 	h, err := n.AddHost(name, netip.MustParseAddr(addr))
@@ -123,7 +124,18 @@ func memParticipant(t *testing.T, n *memnet.Network, name, addr string, mod func
 	}
 	p, err := NewParticipant(cfg)
 	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	return p, h
+}
+
+// memNet returns a memnet network that is closed when the test ends, after
+// the participants on it.
+func memNet(t *testing.T, cfg memnet.Config) *memnet.Network {
+	t.Helper()
+	n, err := memnet.New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(n.Close)
+	return n
 }
 
 // waitFor polls cond on the fake clock.
@@ -140,13 +152,9 @@ func waitFor(t *testing.T, limit time.Duration, cond func() bool) {
 
 func TestTwoParticipantsReliable(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		n, err := memnet.New(memnet.Config{Seed: 1})
-		require.NoError(t, err)
-		defer n.Close()
+		n := memNet(t, memnet.Config{Seed: 1})
 		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
 		b, _ := memParticipant(t, n, "b", "10.0.0.2", nil)
-		defer func() { require.NoError(t, b.Close()) }()
-		defer func() { require.NoError(t, a.Close()) }()
 
 		waitFor(t, 2*time.Second, func() bool {
 			return len(a.Participants()) == 1 && len(b.Participants()) == 1
@@ -187,14 +195,11 @@ func TestTwoParticipantsReliable(t *testing.T) {
 
 func TestLocalMatch(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		n, err := memnet.New(memnet.Config{Seed: 2})
-		require.NoError(t, err)
-		defer n.Close()
+		n := memNet(t, memnet.Config{Seed: 2})
 		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
-		defer func() { require.NoError(t, a.Close()) }()
 		var got sink
 		rev := newEvents()
-		_, err = a.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader(), Listener: rev}, got.deliver)
+		_, err := a.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader(), Listener: rev}, got.deliver)
 		require.NoError(t, err)
 		w, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: reliableWriter()})
 		require.NoError(t, err)
@@ -212,13 +217,9 @@ func TestLocalMatch(t *testing.T) {
 
 func TestLeaseExpiry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		n, err := memnet.New(memnet.Config{Seed: 3})
-		require.NoError(t, err)
-		defer n.Close()
+		n := memNet(t, memnet.Config{Seed: 3})
 		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
-		defer func() { require.NoError(t, a.Close()) }()
 		b, hb := memParticipant(t, n, "b", "10.0.0.2", func(c *Config) { c.LeaseDuration = 2 * time.Second })
-		defer func() { require.NoError(t, b.Close()) }()
 
 		wev := newEvents()
 		down := make(chan ParticipantData, 1)
@@ -227,7 +228,7 @@ func TestLeaseExpiry(t *testing.T) {
 				down <- d
 			}
 		})
-		_, err = a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: reliableWriter(), Listener: wev})
+		_, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: reliableWriter(), Listener: wev})
 		require.NoError(t, err)
 		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader()}, func(*rtps.Sample) bool { return true })
 		require.NoError(t, err)
@@ -251,11 +252,8 @@ func TestLeaseExpiry(t *testing.T) {
 // domain that way).
 func TestOnParticipantReplaysKnown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		n, err := memnet.New(memnet.Config{Seed: 5})
-		require.NoError(t, err)
-		defer n.Close()
+		n := memNet(t, memnet.Config{Seed: 5})
 		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
-		defer func() { require.NoError(t, a.Close()) }()
 		b, _ := memParticipant(t, n, "b", "10.0.0.2", nil)
 		waitFor(t, 2*time.Second, func() bool { return len(a.Participants()) == 1 })
 		events := make(chan bool, 4)
@@ -271,11 +269,8 @@ func TestOnParticipantReplaysKnown(t *testing.T) {
 
 func TestGarbageOnDiscoveryPort(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		n, err := memnet.New(memnet.Config{Seed: 4})
-		require.NoError(t, err)
-		defer n.Close()
+		n := memNet(t, memnet.Config{Seed: 4})
 		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
-		defer func() { require.NoError(t, a.Close()) }()
 		h, err := n.AddHost("evil", netip.MustParseAddr("10.0.0.9"))
 		require.NoError(t, err)
 		c, err := h.ListenUDP(netip.MustParseAddrPort("10.0.0.9:5000"), transportOpts())
@@ -312,14 +307,10 @@ func TestGarbageOnDiscoveryPort(t *testing.T) {
 // by Limits.MaxEndpointsPerParticipant.
 func TestBogusEndpoints(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		n, err := memnet.New(memnet.Config{Seed: 5, QueueLen: 4096})
-		require.NoError(t, err)
-		defer n.Close()
+		n := memNet(t, memnet.Config{Seed: 5, QueueLen: 4096})
 		limits := Limits{MaxEndpointsPerParticipant: 50}
 		a, _ := memParticipant(t, n, "a", "10.0.0.1", func(c *Config) { c.Limits = limits })
-		defer func() { require.NoError(t, a.Close()) }()
 		b, _ := memParticipant(t, n, "b", "10.0.0.2", nil)
-		defer func() { require.NoError(t, b.Close()) }()
 		waitFor(t, 2*time.Second, func() bool { return len(a.Participants()) == 1 })
 
 		const bogus = 2000
@@ -342,13 +333,10 @@ func transportOpts() transport.SocketOptions { return transport.SocketOptions{} 
 // disposal) without waiting for the lease.
 func TestLossyDiscovery(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		n, err := memnet.New(memnet.Config{Seed: 6, Impairments: memnet.Impairments{
+		n := memNet(t, memnet.Config{Seed: 6, Impairments: memnet.Impairments{
 			Loss: 0.2, Reorder: 0.1, Duplicate: 0.1, Delay: time.Millisecond, Jitter: time.Millisecond,
 		}})
-		require.NoError(t, err)
-		defer n.Close()
 		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
-		defer func() { require.NoError(t, a.Close()) }()
 		b, _ := memParticipant(t, n, "b", "10.0.0.2", func(c *Config) { c.LeaseDuration = 2 * time.Second })
 
 		wev := newEvents()
@@ -408,17 +396,13 @@ func TestDisposedGUID(t *testing.T) {
 // answering holds Close up for the linger duration only.
 func TestCloseLingers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		n, err := memnet.New(memnet.Config{Seed: 11, Impairments: memnet.Impairments{Loss: 0.2}})
-		require.NoError(t, err)
-		defer n.Close()
+		n := memNet(t, memnet.Config{Seed: 11, Impairments: memnet.Impairments{Loss: 0.2}})
 		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
-		defer func() { require.NoError(t, a.Close()) }()
 		b, _ := memParticipant(t, n, "b", "10.0.0.2", nil)
-		defer func() { require.NoError(t, b.Close()) }()
 
 		var got sink
 		rev := newEvents()
-		_, err = b.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader(), Listener: rev}, got.deliver)
+		_, err := b.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader(), Listener: rev}, got.deliver)
 		require.NoError(t, err)
 		for round, count := range []int{50, 50} {
 			wev := newEvents()
@@ -454,13 +438,13 @@ func TestCloseLingers(t *testing.T) {
 // context's error, never a Timeout.
 func TestWriterTimeouts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		n, err := memnet.New(memnet.Config{Seed: 5})
-		require.NoError(t, err)
-		defer n.Close()
-		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
-		defer func() { require.NoError(t, a.Close()) }()
+		n := memNet(t, memnet.Config{Seed: 5})
+		// No linger on Close: the reader below never acknowledges, and the
+		// engine retransmitting to it in no time could keep the fake clock
+		// from ever reaching the linger deadline (an occasional hang).
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", func(c *Config) { c.WriterLinger = -1 })
 		// The reader refuses every sample, so nothing is ever acknowledged.
-		_, err = a.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader()},
+		_, err := a.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader()},
 			func(*rtps.Sample) bool { return false })
 		require.NoError(t, err)
 		wq := reliableWriter()

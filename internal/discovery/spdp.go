@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"errors"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -68,14 +69,10 @@ func metaDestination(d *ParticipantData) []wire.Locator {
 
 func dedupe(ls []wire.Locator) []wire.Locator {
 	out := ls[:0:0]
-outer:
 	for _, l := range ls {
-		for _, o := range out {
-			if o == l {
-				continue outer
-			}
+		if !slices.Contains(out, l) {
+			out = append(out, l)
 		}
-		out = append(out, l)
 	}
 	return out
 }

@@ -88,12 +88,9 @@ func (h *recorder) above(level slog.Level) []record {
 // with the reason of a non-match; nothing is logged above Debug.
 func TestDebugLog(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		n, err := memnet.New(memnet.Config{Seed: 6})
-		require.NoError(t, err)
-		defer n.Close()
+		n := memNet(t, memnet.Config{Seed: 6})
 		var log recorder
 		a, _ := memParticipant(t, n, "a", "10.0.0.1", func(c *Config) { c.Logger = slog.New(&log) })
-		defer func() { require.NoError(t, a.Close()) }()
 		b, hb := memParticipant(t, n, "b", "10.0.0.2", func(c *Config) { c.LeaseDuration = 2 * time.Second })
 		waitFor(t, 2*time.Second, func() bool { return len(a.Participants()) == 1 })
 		bp := b.GUIDPrefix().String()
