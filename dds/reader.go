@@ -704,21 +704,17 @@ func (r *DataReader[T]) Samples(ctx context.Context, opts ...ReadOption) iter.Se
 	}
 }
 
-// args returns what opts say and the access they ask for.
-func (r *DataReader[T]) args(op accessOp, opts []ReadOption) (readArgs, accessOp, *rhc.Selector[T], error) {
-	var a readArgs
-	for _, o := range opts {
-		a = o(a)
-	}
+// args returns the access the options a ask for, and the condition's selector.
+func (r *DataReader[T]) args(op accessOp, a *readArgs) (accessOp, *rhc.Selector[T], error) {
 	var sel *rhc.Selector[T]
 	if a.cond != nil {
 		c, ok := a.cond.(*ReadCondition[T])
 		if !ok {
-			return a, op, nil, errorf(ErrPreconditionNotMet, "reader of %s: the condition is not the reader's", r.topic.name)
+			return op, nil, errorf(ErrPreconditionNotMet, "reader of %s: the condition is not the reader's", r.topic.name)
 		}
 		var err error
 		if sel, err = r.conditionSelector(c); err != nil {
-			return a, op, nil, err
+			return op, nil, err
 		}
 	}
 	switch {
@@ -727,12 +723,16 @@ func (r *DataReader[T]) args(op accessOp, opts []ReadOption) (readArgs, accessOp
 	case a.next:
 		op += opReadNext
 	}
-	return a, op, sel, nil
+	return op, sel, nil
 }
 
 // into runs op into data and infos, waiting for samples unless NoWait.
 func (r *DataReader[T]) into(ctx context.Context, op accessOp, data []T, infos []SampleInfo, opts []ReadOption) (int, error) {
-	a, op, sel, err := r.args(op, opts)
+	var a readArgs
+	for _, o := range opts {
+		a = o(a)
+	}
+	op, sel, err := r.args(op, &a)
 	if err != nil {
 		return 0, err
 	}
@@ -751,7 +751,11 @@ func (r *DataReader[T]) into(ctx context.Context, op accessOp, data []T, infos [
 
 // collect runs op into new slices.
 func (r *DataReader[T]) collect(ctx context.Context, op accessOp, opts []ReadOption) ([]T, []SampleInfo, error) {
-	a, op, sel, err := r.args(op, opts)
+	var a readArgs
+	for _, o := range opts {
+		a = o(a)
+	}
+	op, sel, err := r.args(op, &a)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -274,9 +274,8 @@ func OfInstance(h InstanceHandle) WriteOption {
 	return func(a writeArgs) writeArgs { a.h = h; return a }
 }
 
-// writeArgs returns what opts say, with the current time by default.
-func (w *DataWriter[T]) args(opts []WriteOption) writeArgs {
-	var a writeArgs
+// args returns what opts say, with the current time by default.
+func (w *DataWriter[T]) args(opts []WriteOption) (a writeArgs) {
 	for _, o := range opts {
 		a = o(a)
 	}
