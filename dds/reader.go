@@ -198,11 +198,7 @@ func (r *DataReader[T]) enableSelf() error {
 	cfg.OnSpaceAvailable = r.onSpace
 	cache, err := rhc.New[T](cfg)
 	if err != nil {
-		code := ErrBadParameter
-		if errors.Is(err, rhc.ErrInconsistentPolicy) {
-			code = ErrInconsistentPolicy
-		}
-		return wrapErr(code, err, "")
+		return err // matches ErrBadParameter or ErrInconsistentPolicy
 	}
 	r.cache.Store(cache)
 	er, err := p.eng.NewReader(endpointConfig{

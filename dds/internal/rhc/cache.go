@@ -123,8 +123,8 @@ type Cache[T any] struct {
 	freed     bool // the operation in progress freed samples or instances
 }
 
-// New returns an empty cache for cfg, or an error wrapping ErrBadParameter or
-// ErrInconsistentPolicy.
+// New returns an empty cache for cfg, or an error wrapping errs.ErrBadParameter or
+// errs.ErrInconsistentPolicy.
 func New[T any](cfg Config) (*Cache[T], error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err

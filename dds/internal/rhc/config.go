@@ -2,19 +2,14 @@ package rhc
 
 import (
 	"errors"
-	"fmt"
 	"time"
+
+	"github.com/ddsgo/ddsgo/internal/errs"
 )
 
-// Errors returned by the cache.
-var (
-	// ErrBadParameter reports a Config value out of range.
-	ErrBadParameter = errors.New("rhc: bad parameter")
-	// ErrInconsistentPolicy reports Config values that contradict each other.
-	ErrInconsistentPolicy = errors.New("rhc: inconsistent policy")
-	// ErrBadHandle reports an instance handle that names no instance of the cache.
-	ErrBadHandle = errors.New("rhc: unknown instance handle")
-)
+// ErrBadHandle reports an instance handle that names no instance of the cache. A bad
+// Config is the module's errs.ErrBadParameter or errs.ErrInconsistentPolicy.
+var ErrBadHandle = errors.New("rhc: unknown instance handle")
 
 // Config is the part of a DataReader's QoS that the cache implements, plus its hooks.
 // The zero Config is the DDS default reader: KEEP_LAST 1, no resource limits,
@@ -62,19 +57,19 @@ const neverDelay = 100 * 365 * 24 * time.Hour
 func (c *Config) validate() error {
 	switch {
 	case c.Depth < 0:
-		return fmt.Errorf("%w: history depth %d", ErrBadParameter, c.Depth)
+		return errs.New(errs.ErrBadParameter, "reader cache: history depth %d", c.Depth)
 	case c.MinimumSeparation < 0:
-		return fmt.Errorf("%w: minimum separation %v", ErrBadParameter, c.MinimumSeparation)
+		return errs.New(errs.ErrBadParameter, "reader cache: minimum separation %v", c.MinimumSeparation)
 	case c.AutopurgeNoWriterSamplesDelay < 0:
-		return fmt.Errorf("%w: autopurge no-writer delay %v", ErrBadParameter, c.AutopurgeNoWriterSamplesDelay)
+		return errs.New(errs.ErrBadParameter, "reader cache: autopurge no-writer delay %v", c.AutopurgeNoWriterSamplesDelay)
 	case c.AutopurgeDisposedSamplesDelay < 0:
-		return fmt.Errorf("%w: autopurge disposed delay %v", ErrBadParameter, c.AutopurgeDisposedSamplesDelay)
+		return errs.New(errs.ErrBadParameter, "reader cache: autopurge disposed delay %v", c.AutopurgeDisposedSamplesDelay)
 	case !c.KeepAll && c.MaxSamplesPerInstance > 0 && max(c.Depth, 1) > c.MaxSamplesPerInstance:
-		return fmt.Errorf("%w: history depth %d exceeds max_samples_per_instance %d",
-			ErrInconsistentPolicy, max(c.Depth, 1), c.MaxSamplesPerInstance)
+		return errs.New(errs.ErrInconsistentPolicy, "reader cache: history depth %d exceeds max_samples_per_instance %d",
+			max(c.Depth, 1), c.MaxSamplesPerInstance)
 	case c.MaxSamples > 0 && c.MaxSamplesPerInstance > 0 && c.MaxSamples < c.MaxSamplesPerInstance:
-		return fmt.Errorf("%w: max_samples %d below max_samples_per_instance %d",
-			ErrInconsistentPolicy, c.MaxSamples, c.MaxSamplesPerInstance)
+		return errs.New(errs.ErrInconsistentPolicy, "reader cache: max_samples %d below max_samples_per_instance %d",
+			c.MaxSamples, c.MaxSamplesPerInstance)
 	}
 	return nil
 }

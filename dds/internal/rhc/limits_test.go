@@ -3,6 +3,8 @@ package rhc
 import (
 	"testing"
 
+	"github.com/ddsgo/ddsgo/internal/errs"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -140,12 +142,12 @@ func TestConfigValidation(t *testing.T) {
 		{Config{}, nil},
 		{Config{Depth: 5, MaxSamplesPerInstance: 5, MaxSamples: 5}, nil},
 		{Config{KeepAll: true, Depth: 50, MaxSamplesPerInstance: 5}, nil},
-		{Config{Depth: -1}, ErrBadParameter},
-		{Config{MinimumSeparation: -1}, ErrBadParameter},
-		{Config{AutopurgeNoWriterSamplesDelay: -1}, ErrBadParameter},
-		{Config{AutopurgeDisposedSamplesDelay: -1}, ErrBadParameter},
-		{Config{Depth: 6, MaxSamplesPerInstance: 5}, ErrInconsistentPolicy},
-		{Config{KeepAll: true, MaxSamples: 4, MaxSamplesPerInstance: 5}, ErrInconsistentPolicy},
+		{Config{Depth: -1}, errs.ErrBadParameter},
+		{Config{MinimumSeparation: -1}, errs.ErrBadParameter},
+		{Config{AutopurgeNoWriterSamplesDelay: -1}, errs.ErrBadParameter},
+		{Config{AutopurgeDisposedSamplesDelay: -1}, errs.ErrBadParameter},
+		{Config{Depth: 6, MaxSamplesPerInstance: 5}, errs.ErrInconsistentPolicy},
+		{Config{KeepAll: true, MaxSamples: 4, MaxSamplesPerInstance: 5}, errs.ErrInconsistentPolicy},
 	}
 	for _, tt := range tests {
 		_, err := New[val](tt.cfg)
@@ -153,7 +155,7 @@ func TestConfigValidation(t *testing.T) {
 			require.NoError(t, err, "%+v", tt.cfg)
 		} else {
 			require.ErrorIs(t, err, tt.want, "%+v", tt.cfg)
-			require.Contains(t, err.Error(), "rhc: ")
+			require.Contains(t, err.Error(), "reader cache: ")
 		}
 	}
 }
