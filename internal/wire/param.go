@@ -24,15 +24,6 @@ func (e MustUnderstandError) Error() string {
 // Is makes errors.Is(err, ErrMustUnderstand) true.
 func (e MustUnderstandError) Is(target error) bool { return target == ErrMustUnderstand }
 
-var (
-	errParamHeader     = fmt.Errorf("wire: ParameterList: partial parameter header: %w", ErrTruncated)
-	errParamLength     = fmt.Errorf("wire: ParameterList: parameter longer than the list: %w", ErrTruncated)
-	errParamExtended   = fmt.Errorf("wire: ParameterList: PID_EXTENDED with length other than 8: %w", ErrInvalid)
-	errParamTooLong    = fmt.Errorf("wire: ParameterList: value longer than 65532 octets: %w", ErrInvalid)
-	errParamReserved   = fmt.Errorf("wire: ParameterList: PAD, SENTINEL or reserved id written as a parameter: %w", ErrInvalid)
-	errParamAfterClose = errors.New("wire: ParameterList: parameter written after Finish")
-)
-
 // Parameter is one element of a ParameterList. Value aliases the parsed
 // input and holds the parameter's octets as on the wire, padding included.
 type Parameter struct {

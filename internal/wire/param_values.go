@@ -2,7 +2,6 @@ package wire
 
 import (
 	"encoding/binary"
-	"fmt"
 )
 
 // Value codecs of the parameters that are not QoS policies. Every ParseX
@@ -11,19 +10,6 @@ import (
 // it needs (later protocol versions may append fields) and never reads
 // beyond b. Every Append writes the canonical form without the trailing
 // padding, which ParamWriter adds.
-
-var (
-	errShortUint32     = fmt.Errorf("wire: 32-bit parameter value: %w", ErrTruncated)
-	errShortBool       = fmt.Errorf("wire: boolean parameter value: %w", ErrTruncated)
-	errShortString     = fmt.Errorf("wire: string: %w", ErrTruncated)
-	errStringNUL       = fmt.Errorf("wire: string: missing terminating NUL: %w", ErrInvalid)
-	errShortSeq        = fmt.Errorf("wire: sequence: %w", ErrTruncated)
-	errShortKeyHash    = fmt.Errorf("wire: KEY_HASH: %w", ErrTruncated)
-	errShortStatusInfo = fmt.Errorf("wire: STATUS_INFO: %w", ErrTruncated)
-	errShortOWI        = fmt.Errorf("wire: ORIGINAL_WRITER_INFO: %w", ErrTruncated)
-	errShortSampleID   = fmt.Errorf("wire: SampleIdentity: %w", ErrTruncated)
-	errShortFilterInfo = fmt.Errorf("wire: CONTENT_FILTER_INFO: %w", ErrTruncated)
-)
 
 // ParseUint32 reads a 32-bit integer value (PID_DOMAIN_ID,
 // PID_BUILTIN_ENDPOINT_SET, PID_BUILTIN_ENDPOINT_QOS,

@@ -1,7 +1,5 @@
 package wire
 
-import "fmt"
-
 // SubmessageHeader is the 4-byte header of every submessage (RTPS 2.5
 // §8.3.3.2, §9.4.5.1): kind, flags and octetsToNextHeader. Bit 0 of Flags is
 // the endianness flag; octetsToNextHeader is encoded in the byte order that
@@ -18,13 +16,6 @@ type SubmessageHeader struct {
 // BigEndian reports whether the submessage body is big-endian (E flag
 // clear).
 func (h SubmessageHeader) BigEndian() bool { return h.Flags&FlagEndianness == 0 }
-
-// Errors of the submessage framing.
-var (
-	errShortSubHeader = fmt.Errorf("wire: submessage header: %w", ErrTruncated)
-	errSubLength      = fmt.Errorf("wire: submessage octetsToNextHeader beyond end of message: %w", ErrTruncated)
-	errWrongKind      = fmt.Errorf("wire: submessage of another kind: %w", ErrInvalid)
-)
 
 // splitSubmessage reads the submessage header at the start of b and returns
 // it with the submessage body and the total size of the submessage (header

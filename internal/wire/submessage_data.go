@@ -1,7 +1,5 @@
 package wire
 
-import "fmt"
-
 // PID_SENTINEL and the parameter header size, needed here only to find the
 // end of an inline QoS ParameterList (RTPS 2.5 §9.4.2.11).
 const (
@@ -11,21 +9,6 @@ const (
 	dataFragFixedLen  = 32 // extraFlags .. sampleSize
 	dataOctetsToQoS   = 16 // standard octetsToInlineQos of DATA
 	dataFragOctetsToQ = 28 // standard octetsToInlineQos of DATA_FRAG
-)
-
-var (
-	errShortData        = fmt.Errorf("wire: DATA: %w", ErrTruncated)
-	errDataKeyAndData   = fmt.Errorf("wire: DATA: both D and K flags set: %w", ErrInvalid)
-	errDataOctetsToQoS  = fmt.Errorf("wire: DATA: octetsToInlineQos not a multiple of 4 or below 16: %w", ErrInvalid)
-	errDataSN           = fmt.Errorf("wire: DATA: writerSN < 1: %w", ErrInvalid)
-	errDataPayload      = fmt.Errorf("wire: DATA: serialized payload shorter than its 4-byte header: %w", ErrTruncated)
-	errShortDataFrag    = fmt.Errorf("wire: DATA_FRAG: %w", ErrTruncated)
-	errFragOctetsToQoS  = fmt.Errorf("wire: DATA_FRAG: octetsToInlineQos not a multiple of 4 or below 28: %w", ErrInvalid)
-	errFragSN           = fmt.Errorf("wire: DATA_FRAG: writerSN < 1: %w", ErrInvalid)
-	errFragZero         = fmt.Errorf("wire: DATA_FRAG: zero fragmentStartingNum, fragmentsInSubmessage or fragmentSize: %w", ErrInvalid)
-	errFragBeyondSample = fmt.Errorf("wire: DATA_FRAG: fragments beyond sampleSize: %w", ErrInvalid)
-	errFragPayload      = fmt.Errorf("wire: DATA_FRAG: payload shorter than its fragments: %w", ErrTruncated)
-	errShortInlineQoS   = fmt.Errorf("wire: inline QoS: ParameterList without sentinel: %w", ErrTruncated)
 )
 
 // inlineQoSAt returns the ParameterList at b[off:] (off <= len(b)), up to

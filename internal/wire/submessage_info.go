@@ -1,18 +1,8 @@
 package wire
 
-import "fmt"
-
 // The interpreter submessages, which change the state of the receiver for
 // the submessages that follow them: INFO_DST, INFO_SRC, INFO_TS,
 // INFO_REPLY, INFO_REPLY_IP4, and PAD, which carries nothing.
-
-var (
-	errShortInfoDst      = fmt.Errorf("wire: INFO_DST: %w", ErrTruncated)
-	errShortInfoSrc      = fmt.Errorf("wire: INFO_SRC: %w", ErrTruncated)
-	errShortInfoTS       = fmt.Errorf("wire: INFO_TS: %w", ErrTruncated)
-	errShortInfoReply    = fmt.Errorf("wire: INFO_REPLY: %w", ErrTruncated)
-	errShortInfoReplyIP4 = fmt.Errorf("wire: INFO_REPLY_IP4: %w", ErrTruncated)
-)
 
 // InfoDst is the INFO_DST submessage (RTPS 2.5 §8.3.7.7, §9.4.5.9): the
 // following submessages are for the participant with this prefix

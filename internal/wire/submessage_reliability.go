@@ -1,25 +1,9 @@
 package wire
 
-import "fmt"
-
 // The reliability submessages: ACKNACK, NACK_FRAG, HEARTBEAT,
 // HEARTBEAT_FRAG and GAP. Their bodies may be longer than the elements
 // defined here (later protocol versions append elements); the extra octets
 // are ignored and not reproduced by Append.
-
-var (
-	errShortAckNack       = fmt.Errorf("wire: ACKNACK: %w", ErrTruncated)
-	errAckNackBase        = fmt.Errorf("wire: ACKNACK: readerSNState base < 1: %w", ErrInvalid)
-	errShortNackFrag      = fmt.Errorf("wire: NACK_FRAG: %w", ErrTruncated)
-	errNackFragSN         = fmt.Errorf("wire: NACK_FRAG: writerSN < 1: %w", ErrInvalid)
-	errNackFragBase       = fmt.Errorf("wire: NACK_FRAG: fragmentNumberState base < 1: %w", ErrInvalid)
-	errShortHeartbeat     = fmt.Errorf("wire: HEARTBEAT: %w", ErrTruncated)
-	errHeartbeatSN        = fmt.Errorf("wire: HEARTBEAT: firstSN < 1 or lastSN < firstSN-1: %w", ErrInvalid)
-	errShortHeartbeatFrag = fmt.Errorf("wire: HEARTBEAT_FRAG: %w", ErrTruncated)
-	errHeartbeatFragSN    = fmt.Errorf("wire: HEARTBEAT_FRAG: writerSN < 1 or lastFragmentNum < 1: %w", ErrInvalid)
-	errShortGap           = fmt.Errorf("wire: GAP: %w", ErrTruncated)
-	errGapSN              = fmt.Errorf("wire: GAP: gapStart < 1 or gapList base < 1: %w", ErrInvalid)
-)
 
 // entityIDAt decodes the EntityID at b[off:off+4]; the caller checked the
 // length.

@@ -20,25 +20,6 @@ var ErrTruncated = errors.New("wire: truncated input")
 // bits). Test for it with errors.Is.
 var ErrInvalid = errors.New("wire: invalid value")
 
-// Preallocated errors of the element parsers: returning them never allocates.
-var (
-	errShortGuidPrefix = fmt.Errorf("wire: GuidPrefix: %w", ErrTruncated)
-	errShortEntityID   = fmt.Errorf("wire: EntityId: %w", ErrTruncated)
-	errShortGUID       = fmt.Errorf("wire: GUID: %w", ErrTruncated)
-	errShortLocator    = fmt.Errorf("wire: Locator: %w", ErrTruncated)
-	errShortSN         = fmt.Errorf("wire: SequenceNumber: %w", ErrTruncated)
-	errShortSNSet      = fmt.Errorf("wire: SequenceNumberSet: %w", ErrTruncated)
-	errSNSetBits       = fmt.Errorf("wire: SequenceNumberSet: numBits > 256: %w", ErrInvalid)
-	errShortFNSet      = fmt.Errorf("wire: FragmentNumberSet: %w", ErrTruncated)
-	errFNSetBits       = fmt.Errorf("wire: FragmentNumberSet: numBits > 256: %w", ErrInvalid)
-	errShortFN         = fmt.Errorf("wire: FragmentNumber: %w", ErrTruncated)
-	errShortTime       = fmt.Errorf("wire: Time: %w", ErrTruncated)
-	errShortDuration   = fmt.Errorf("wire: Duration: %w", ErrTruncated)
-	errShortVersion    = fmt.Errorf("wire: ProtocolVersion: %w", ErrTruncated)
-	errShortVendor     = fmt.Errorf("wire: VendorId: %w", ErrTruncated)
-	errShortCount      = fmt.Errorf("wire: Count: %w", ErrTruncated)
-)
-
 // appendU32 appends v in the byte order selected by be.
 func appendU32(b []byte, v uint32, be bool) []byte {
 	if be {
