@@ -65,25 +65,14 @@ func (p *ponger) run(ctx context.Context) error {
 	data := make([]sample, takeBatch)
 	infos := make([]dds.SampleInfo, takeBatch)
 	for {
-		var err error
-		conds, err = p.ws.WaitInto(ctx, conds)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return err
+		var ok bool
+		if conds, ok = waitOn(ctx, p.ws, conds); !ok {
+			return nil
 		}
 		for i := range p.pairs {
 			pp := &p.pairs[i]
-			for {
-				n, err := pp.r.TakeInto(ctx, data, infos, dds.NoWait())
-				if errors.Is(err, dds.ErrNoData) || n == 0 {
-					break
-				}
-				if err != nil {
-					return err
-				}
-				for j := range n {
+			err := drain(ctx, pp.r, data, infos, func(data []sample, infos []dds.SampleInfo) error {
+				for j := range data {
 					if !infos[j].ValidData {
 						continue
 					}
@@ -92,9 +81,10 @@ func (p *ponger) run(ctx context.Context) error {
 					}
 					p.echoed++
 				}
-				if err := pp.r.ReturnLoan(data[:n]); err != nil {
-					return err
-				}
+				return nil
+			})
+			if err != nil {
+				return err
 			}
 		}
 	}
@@ -416,13 +406,9 @@ func (m *pingRun) loop(ctx context.Context, report intervalFunc) error {
 		if m.drain && m.total.n >= m.sentMeasured.Load() {
 			return nil
 		}
-		var err error
-		conds, err = p.ws.WaitInto(ctx, conds)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return err
+		var ok bool
+		if conds, ok = waitOn(ctx, p.ws, conds); !ok {
+			return nil
 		}
 		for _, c := range conds {
 			if c != waitset.Condition(&p.tick) {
@@ -473,7 +459,25 @@ func (m *pingRun) onTick(report intervalFunc) error {
 
 // takePongs takes the pongs there are and accounts for them.
 func (m *pingRun) takePongs(ctx context.Context, data []sample, infos []dds.SampleInfo) error {
-	r := m.p.r
+	return drain(ctx, m.p.r, data, infos, func(data []sample, infos []dds.SampleInfo) error {
+		for i := range data {
+			m.pong(&data[i], &infos[i])
+		}
+		return nil
+	})
+}
+
+// waitOn waits until a condition of ws triggers; it reports false when ctx ended first,
+// which ends the run. (WaitInto's only other error, a second goroutine waiting on ws,
+// cannot happen: each WaitSet here has one waiter.)
+func waitOn(ctx context.Context, ws *waitset.WaitSet, conds []waitset.Condition) ([]waitset.Condition, bool) {
+	conds, err := ws.WaitInto(ctx, conds)
+	return conds, err == nil
+}
+
+// drain takes what r has, in batches of up to len(data) samples, passes each batch to
+// each and gives its values back to r (ReturnLoan); it returns when r has nothing left.
+func drain(ctx context.Context, r *dds.DataReader[sample], data []sample, infos []dds.SampleInfo, each func([]sample, []dds.SampleInfo) error) error {
 	for {
 		n, err := r.TakeInto(ctx, data, infos, dds.NoWait())
 		if n == 0 || errors.Is(err, dds.ErrNoData) {
@@ -482,8 +486,8 @@ func (m *pingRun) takePongs(ctx context.Context, data []sample, infos []dds.Samp
 		if err != nil {
 			return err
 		}
-		for i := range n {
-			m.pong(&data[i], &infos[i])
+		if err := each(data[:n], infos[:n]); err != nil {
+			return err
 		}
 		if err := r.ReturnLoan(data[:n]); err != nil {
 			return err

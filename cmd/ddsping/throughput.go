@@ -212,19 +212,10 @@ func (iv *interval) report(o *options, s *subscriber) {
 
 // takeAll takes and counts the samples there are.
 func (s *subscriber) takeAll(ctx context.Context, data []sample, infos []dds.SampleInfo) error {
-	for {
-		n, err := s.r.TakeInto(ctx, data, infos, dds.NoWait())
-		if n == 0 || errors.Is(err, dds.ErrNoData) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		s.count(data[:n], infos[:n])
-		if err := s.r.ReturnLoan(data[:n]); err != nil {
-			return err
-		}
-	}
+	return drain(ctx, s.r, data, infos, func(data []sample, infos []dds.SampleInfo) error {
+		s.count(data, infos)
+		return nil
+	})
 }
 
 func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
