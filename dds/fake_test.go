@@ -2,6 +2,7 @@ package dds
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -274,12 +275,7 @@ func (w *fakeWriter) Close() error {
 		w.cfg.Listener.OnUnmatch(w.data.GUID, r.data.GUID)
 	}
 	w.e.mu.Lock()
-	for i, x := range w.e.writers {
-		if x == w {
-			w.e.writers = append(w.e.writers[:i], w.e.writers[i+1:]...)
-			break
-		}
-	}
+	w.e.writers = slices.DeleteFunc(w.e.writers, func(x *fakeWriter) bool { return x == w })
 	w.e.mu.Unlock()
 	return nil
 }
@@ -305,14 +301,9 @@ func (r *fakeReader) UpdateQos(q qos.Requested) error {
 func (r *fakeReader) Close() error {
 	for _, w := range r.e.net.writers() {
 		w.mu.Lock()
-		found := false
-		for i, x := range w.matched {
-			if x == r {
-				w.matched = append(w.matched[:i], w.matched[i+1:]...)
-				found = true
-				break
-			}
-		}
+		n := len(w.matched)
+		w.matched = slices.DeleteFunc(w.matched, func(x *fakeReader) bool { return x == r })
+		found := len(w.matched) < n
 		w.mu.Unlock()
 		if found {
 			w.cfg.Listener.OnUnmatch(w.data.GUID, r.data.GUID)
@@ -320,12 +311,7 @@ func (r *fakeReader) Close() error {
 		}
 	}
 	r.e.mu.Lock()
-	for i, x := range r.e.readers {
-		if x == r {
-			r.e.readers = append(r.e.readers[:i], r.e.readers[i+1:]...)
-			break
-		}
-	}
+	r.e.readers = slices.DeleteFunc(r.e.readers, func(x *fakeReader) bool { return x == r })
 	r.e.mu.Unlock()
 	return nil
 }
