@@ -700,8 +700,12 @@ func (r *DataReader[T]) Samples(ctx context.Context, opts ...ReadOption) iter.Se
 	}
 }
 
-// args returns the access the options a ask for, and the condition's selector.
-func (r *DataReader[T]) args(op accessOp, a *readArgs) (accessOp, *rhc.Selector[T], error) {
+// args applies opts to a and returns the access they ask for, and the condition's
+// selector.
+func (r *DataReader[T]) args(op accessOp, opts []ReadOption, a *readArgs) (accessOp, *rhc.Selector[T], error) {
+	for _, o := range opts {
+		*a = o(*a)
+	}
 	var sel *rhc.Selector[T]
 	if a.cond != nil {
 		c, ok := a.cond.(*ReadCondition[T])
@@ -725,10 +729,7 @@ func (r *DataReader[T]) args(op accessOp, a *readArgs) (accessOp, *rhc.Selector[
 // into runs op into data and infos, waiting for samples unless NoWait.
 func (r *DataReader[T]) into(ctx context.Context, op accessOp, data []T, infos []SampleInfo, opts []ReadOption) (int, error) {
 	var a readArgs
-	for _, o := range opts {
-		a = o(a)
-	}
-	op, sel, err := r.args(op, &a)
+	op, sel, err := r.args(op, opts, &a)
 	if err != nil {
 		return 0, err
 	}
@@ -740,7 +741,7 @@ func (r *DataReader[T]) into(ctx context.Context, op accessOp, data []T, infos [
 	if a.noWait || !errors.Is(err, ErrNoData) {
 		return n, err
 	}
-	return r.wait(ctx, false, func() (int, error) {
+	return r.wait(ctx, func() (int, error) {
 		return r.access(op, data, infos, a.states, sel, a.h)
 	})
 }
@@ -748,16 +749,13 @@ func (r *DataReader[T]) into(ctx context.Context, op accessOp, data []T, infos [
 // collect runs op into new slices.
 func (r *DataReader[T]) collect(ctx context.Context, op accessOp, opts []ReadOption) ([]T, []SampleInfo, error) {
 	var a readArgs
-	for _, o := range opts {
-		a = o(a)
-	}
-	op, sel, err := r.args(op, &a)
+	op, sel, err := r.args(op, opts, &a)
 	if err != nil {
 		return nil, nil, err
 	}
 	var dst []T
 	var infos []SampleInfo
-	_, err = r.wait(ctx, a.noWait, func() (int, error) {
+	try := func() (int, error) {
 		if err := r.check(); err != nil {
 			return 0, err
 		}
@@ -774,25 +772,24 @@ func (r *DataReader[T]) collect(ctx context.Context, op accessOp, opts []ReadOpt
 		c, err := r.access(op, dst, infos, a.states, sel, a.h)
 		dst, infos = dst[:c], infos[:c]
 		return c, err
-	})
+	}
+	if _, err = try(); errors.Is(err, ErrNoData) && !a.noWait {
+		_, err = r.wait(ctx, try)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	return dst, infos, nil
 }
 
-// wait runs try until it returns something other than ErrNoData, waiting for data
-// between the tries, until ctx is done; with noWait it tries once.
-func (r *DataReader[T]) wait(ctx context.Context, noWait bool, try func() (int, error)) (int, error) {
-	n, err := try()
-	if noWait || !errors.Is(err, ErrNoData) {
-		return n, err
-	}
+// wait waits for data and runs try until it returns something other than ErrNoData,
+// or ctx is done. The caller has tried once already and found nothing.
+func (r *DataReader[T]) wait(ctx context.Context, try func() (int, error)) (int, error) {
 	for {
 		// Arm the wake-up before trying again, so that data arriving in between is
 		// not missed.
 		ch := r.dataWait()
-		if n, err = try(); !errors.Is(err, ErrNoData) {
+		if n, err := try(); !errors.Is(err, ErrNoData) {
 			return n, err
 		}
 		select {

@@ -7,7 +7,7 @@
 // A Config is handed to a participant with dds.WithRTPS:
 //
 //	p, err := dds.NewParticipant(0, dds.WithRTPS(rtps.Config{
-//		Peers:            []string{"10.0.0.7"},
+//		Peers:            []string{"192.0.2.7"},
 //		DisableMulticast: true,
 //	}))
 //
