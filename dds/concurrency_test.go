@@ -1,6 +1,8 @@
 package dds
 
 import (
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -129,4 +131,97 @@ func newWaitSet(t *testing.T, c waitset.Condition) *waitset.WaitSet {
 	ws := waitset.New()
 	require.NoError(t, ws.AttachCondition(c))
 	return ws
+}
+
+// A query condition's filter runs outside the library's locks: it may call its reader,
+// even read with another condition, and create entities.
+func TestQueryFilterMayCallTheReader(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	w, r := endpoints[point](t, p, "points", nil, reliableReader())
+	other, err := r.CreateReadCondition(NotReadStates)
+	require.NoError(t, err)
+	calls := 0
+	qc, err := r.CreateQueryCondition(States{}, func(v *point) bool {
+		calls++
+		_, _, _ = r.Read(bg, WithCondition(other), NoWait())
+		_ = r.LookupInstance(v)
+		if _, err := p.NewSubscriber(); err != nil {
+			panic(err)
+		}
+		return v.X > 10
+	})
+	require.NoError(t, err)
+	for i := range 4 {
+		require.NoError(t, w.Write(bg, &point{ID: int32(i), X: float64(10 * i)}))
+	}
+	done := make(chan []point)
+	go func() {
+		require.True(t, qc.TriggerValue())
+		data, _, err := r.Take(bg, WithCondition(qc), NoWait())
+		require.NoError(t, err)
+		done <- data
+	}()
+	require.Equal(t, []point{{ID: 2, X: 20}, {ID: 3, X: 30}}, waitFor(t, done, "take with the query"))
+	require.Equal(t, 4, calls, "one call per sample")
+	require.False(t, qc.TriggerValue())
+	require.NoError(t, r.DeleteReadCondition(qc))
+	require.Equal(t, 4, calls)
+}
+
+// Takes with a query condition, ReturnLoan and deliveries race (run with -race): the
+// filter looks at copies of values whose slices are never reused meanwhile.
+func TestQueryFilterRacesDelivery(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	w, r := endpoints[message](t, p, "messages", nil, reliableReader())
+	qc, err := r.CreateQueryCondition(States{}, func(v *message) bool {
+		s := 0.0
+		for range 2 {
+			for _, x := range v.Values {
+				s += x
+			}
+			runtime.Gosched() // let a take and a delivery run meanwhile
+		}
+		return s >= 0
+	})
+	require.NoError(t, err)
+	stop := make(chan struct{})
+	wrote := make(chan struct{})
+	go func() {
+		defer close(wrote)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_ = w.Write(bg, &message{ID: int32(i % 4), Values: []float64{1, 2, float64(i)}})
+		}
+	}()
+	takers := func(opts ...ReadOption) {
+		data, infos := make([]message, 8), make([]SampleInfo, 8)
+		for range 300 {
+			n, err := r.TakeInto(bg, data, infos, append(opts, NoWait())...)
+			if err == nil {
+				require.NoError(t, r.ReturnLoan(data[:n]))
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { takers(WithCondition(qc)) })
+	wg.Go(func() { takers() })
+	wg.Wait()
+	close(stop)
+	<-wrote
+}
+
+// A reader has at most rhc.MaxQueries query conditions.
+func TestQueryConditionLimit(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	_, r := endpoints[point](t, p, "points", nil, nil)
+	for range 64 {
+		_, err := r.CreateQueryCondition(States{}, func(*point) bool { return true })
+		require.NoError(t, err)
+	}
+	_, err := r.CreateQueryCondition(States{}, func(*point) bool { return true })
+	require.ErrorIs(t, err, ErrOutOfResources)
 }

@@ -33,7 +33,10 @@ func (c *ReadCondition[T]) TriggerValue() bool {
 		return c.r.deleted.Load()
 	}
 	cache := c.r.cache.Load()
-	return cache != nil && cache.Matches(&c.sel)
+	if cache == nil || c.r.judge(cache, &c.sel) != nil {
+		return false
+	}
+	return cache.Matches(&c.sel)
 }
 
 // DataReader returns the condition's reader (get_datareader).
@@ -50,9 +53,12 @@ func (r *DataReader[T]) CreateReadCondition(st States) (*ReadCondition[T], error
 }
 
 // CreateQueryCondition creates a condition triggered while the reader has samples in
-// the states st that filter accepts (create_querycondition). The filter runs under the
-// reader's cache lock: it must be quick, must not keep the pointer and must not call the
-// reader.
+// the states st that filter accepts (create_querycondition). The filter runs once per
+// sample, when the condition's trigger value or a read or take with the condition needs
+// it, in that caller's goroutine and outside every lock of the library: it may call the
+// reader. It sees a copy of the sample's value (the key fields only for an instance
+// state change), which it must not keep or change. A reader has at most 64 query
+// conditions at once; beyond, ErrOutOfResources.
 func (r *DataReader[T]) CreateQueryCondition(st States, filter func(*T) bool) (*QueryCondition[T], error) {
 	if filter == nil {
 		return nil, errorf(ErrBadParameter, "nil filter")
@@ -68,12 +74,38 @@ func (r *DataReader[T]) createCondition(st States, filter func(*T) bool) (*ReadC
 		SampleStates:   rhc.SampleState(st.Sample),
 		ViewStates:     rhc.ViewState(st.View),
 		InstanceStates: rhc.InstanceState(st.Instance),
-		Filter:         filter,
 	}}
 	r.cmu.Lock()
+	defer r.cmu.Unlock()
+	if filter != nil {
+		n := 0
+		for _, o := range r.conds {
+			if o.sel.Query != nil {
+				n++
+			}
+		}
+		if n >= rhc.MaxQueries {
+			return nil, errorf(ErrOutOfResources, "reader of %s: %d query conditions already", r.topic.name, n)
+		}
+		c.sel.Query = rhc.NewQuery(filter)
+	}
 	r.conds = append(r.conds, c)
-	r.cmu.Unlock()
 	return c, nil
+}
+
+// forget marks the conditions cs deleted, wakes their waitsets when wake is set, and
+// releases their queries; the caller holds cmu.
+func (r *DataReader[T]) forget(cs []*ReadCondition[T], wake bool) {
+	cache := r.cache.Load()
+	for _, c := range cs {
+		c.deleted.Store(true)
+		if wake {
+			waitset.Notify(c)
+		}
+		if cache != nil && c.sel.Query != nil {
+			cache.Forget(c.sel.Query)
+		}
+	}
 }
 
 // DeleteReadCondition deletes a read or query condition of the reader
@@ -89,6 +121,6 @@ func (r *DataReader[T]) DeleteReadCondition(c *ReadCondition[T]) error {
 		return errorf(ErrPreconditionNotMet, "the condition is not the reader's")
 	}
 	r.conds = slices.Delete(r.conds, i, i+1)
-	c.deleted.Store(true)
+	r.forget([]*ReadCondition[T]{c}, false)
 	return nil
 }

@@ -56,6 +56,8 @@ type DataReader[T any] struct {
 	// recycled holds values given back with ReturnLoan; deliver decodes into them so
 	// that their slices are reused.
 	recycled []T
+	// judging counts the query filters running (see judge).
+	judging atomic.Int32
 	// loaned counts the values takes returned and ReturnLoan did not get back yet:
 	// ReturnLoan refuses more values than that (values from a read, say).
 	loaned atomic.Int64
@@ -232,10 +234,7 @@ func (r *DataReader[T]) reannounce() error {
 func (r *DataReader[T]) teardown() {
 	r.wakeReaders()
 	r.cmu.Lock()
-	for _, c := range r.conds {
-		c.deleted.Store(true)
-		waitset.Notify(c)
-	}
+	r.forget(r.conds, true)
 	r.conds = nil
 	r.cmu.Unlock()
 	if r.er != nil {
@@ -513,6 +512,9 @@ func (r *DataReader[T]) access(op accessOp, dst []T, infos []SampleInfo, st Stat
 	n := min(len(dst), len(infos))
 	if n == 0 {
 		return 0, errorf(ErrBadParameter, "reader of %s: no room for samples", r.topic.name)
+	}
+	if err := r.judge(r.cache.Load(), sel); err != nil {
+		return 0, err
 	}
 	r.rmu.Lock()
 	if cap(r.rinfos) < n {
@@ -839,9 +841,27 @@ func (r *DataReader[T]) firstRejection(s *rtps.Sample) bool {
 // maxRecycled bounds the values a reader keeps for reuse.
 const maxRecycled = 64
 
-// recycle keeps as many of vs as there is room for, for deliver to decode into; the
-// caller holds dmu.
+// judge runs the filter of sel's query, if any, on the samples it has not judged yet.
+// It holds no lock while the filter runs; meanwhile values leaving the cache are not
+// recycled, since the filter may be looking at a copy that shares their slices.
+func (r *DataReader[T]) judge(cache *rhc.Cache[T], sel *rhc.Selector[T]) error {
+	if sel == nil || sel.Query == nil {
+		return nil
+	}
+	r.judging.Add(1)
+	defer r.judging.Add(-1)
+	if err := cache.Evaluate(sel.Query); err != nil {
+		return wrapErr(ErrOutOfResources, err, "reader of "+r.topic.name)
+	}
+	return nil
+}
+
+// recycle keeps as many of vs as there is room for, for deliver to decode into, unless
+// a query filter is running (see judge); the caller holds dmu.
 func (r *DataReader[T]) recycle(vs ...T) {
+	if r.judging.Load() > 0 {
+		return
+	}
 	room := max(maxRecycled-len(r.recycled), 0)
 	r.recycled = append(r.recycled, vs[:min(len(vs), room)]...)
 }
@@ -996,9 +1016,7 @@ func (r *DataReader[T]) DeleteContainedEntities() error {
 		return err
 	}
 	r.cmu.Lock()
-	for _, c := range r.conds {
-		c.deleted.Store(true)
-	}
+	r.forget(r.conds, false)
 	r.conds = nil
 	r.cmu.Unlock()
 	return nil

@@ -59,11 +59,11 @@ func (c *Cache[T]) Matches(sel *Selector[T]) bool {
 		}
 		for i := range in.samples.len() {
 			s := in.samples.at(i)
-			if sel.matchSample(s.read, &s.value) {
+			if sel.matchSample(s.read, &s.value, &s.judged) {
 				return true
 			}
 		}
-		if in.hasInv && sel.matchSample(in.inv.read, &in.inv.value) {
+		if in.hasInv && sel.matchSample(in.inv.read, &in.inv.value, &in.inv.judged) {
 			return true
 		}
 	}
@@ -155,7 +155,7 @@ func (c *Cache[T]) access(in *instance[T], dst []T, infos []SampleInfo, sel *Sel
 	n := 0
 	for i := 0; i < in.samples.len() && n < len(dst); i++ {
 		s := in.samples.at(i)
-		if !sel.matchSample(s.read, &s.value) {
+		if !sel.matchSample(s.read, &s.value, &s.judged) {
 			continue
 		}
 		dst[n] = s.value
@@ -175,7 +175,7 @@ func (c *Cache[T]) access(in *instance[T], dst []T, infos []SampleInfo, sel *Sel
 		n++
 	}
 	invTaken := false
-	if in.hasInv && n < len(dst) && sel.matchSample(in.inv.read, &in.inv.value) {
+	if in.hasInv && n < len(dst) && sel.matchSample(in.inv.read, &in.inv.value, &in.inv.judged) {
 		dst[n] = in.inv.value
 		info := &infos[n]
 		*info = base

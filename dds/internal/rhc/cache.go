@@ -24,6 +24,7 @@ type sample[T any] struct {
 	gen    generation // of the instance when the sample was received
 	read   bool
 	gone   bool // scratch: taken by the access in progress
+	judged verdicts
 }
 
 // invalidSample reports the latest state change of an instance that no unread valid
@@ -34,6 +35,7 @@ type invalidSample[T any] struct {
 	source time.Time
 	writer GUID
 	read   bool
+	judged verdicts
 }
 
 type instance[T any] struct {
@@ -121,6 +123,9 @@ type Cache[T any] struct {
 	lost      SampleLostStatus
 	wantSpace bool // a change was rejected and OnSpaceAvailable has not been called since
 	freed     bool // the operation in progress freed samples or instances
+
+	queries uint64 // a bit per registered Query
+	lastID  uint64 // the identity given to the latest stored sample
 }
 
 // New returns an empty cache for cfg, or an error wrapping errs.ErrBadParameter or
@@ -290,6 +295,7 @@ func (c *Cache[T]) write(ch *Change[T], src, now time.Time) (Outcome, bool) {
 		writer: ch.Writer,
 		expiry: expiry,
 		gen:    in.gen,
+		judged: c.newVerdicts(),
 	}
 	c.nSamples++
 	if expiry != 0 {
@@ -463,7 +469,7 @@ func (c *Cache[T]) setInvalid(in *instance[T], w GUID, src time.Time, value *T) 
 		in.hasInv = true
 		c.nInvalid++
 	}
-	in.inv = invalidSample[T]{source: src, writer: w}
+	in.inv = invalidSample[T]{source: src, writer: w, judged: c.newVerdicts()}
 	if value != nil {
 		in.inv.value = *value
 	}

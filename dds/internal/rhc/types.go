@@ -122,9 +122,13 @@ type Selector[T any] struct {
 	ViewStates ViewState
 	// InstanceStates selects instances by instance state; zero means any.
 	InstanceStates InstanceState
+	// Query, when not nil, selects the samples its filter accepted when last evaluated
+	// (see Cache.Evaluate).
+	Query *Query[T]
 	// Filter, when not nil, selects samples by value; it sees the stored value (the key
 	// value or the zero value for an invalid sample) and must not keep the pointer or
-	// call the cache. It runs under the cache's lock.
+	// call the cache. It runs under the cache's lock, so it is for the library's own
+	// functions only: user code goes in a Query.
 	Filter func(*T) bool
 }
 
@@ -133,7 +137,7 @@ func (s *Selector[T]) matchInstance(v ViewState, i InstanceState) bool {
 		(s.InstanceStates == 0 || s.InstanceStates&i != 0))
 }
 
-func (s *Selector[T]) matchSample(read bool, v *T) bool {
+func (s *Selector[T]) matchSample(read bool, v *T, j *verdicts) bool {
 	if s == nil {
 		return true
 	}
@@ -145,6 +149,9 @@ func (s *Selector[T]) matchSample(read bool, v *T) bool {
 		if s.SampleStates&st == 0 {
 			return false
 		}
+	}
+	if s.Query != nil && j.pass&s.Query.bit == 0 {
+		return false
 	}
 	return s.Filter == nil || s.Filter(v)
 }
