@@ -554,7 +554,10 @@ func (r *DataReader[T]) access(op accessOp, dst []T, infos []SampleInfo, st Stat
 // run runs op on the cache; the caller holds rmu.
 func (r *DataReader[T]) run(op accessOp, dst []T, ri []rhc.SampleInfo, sel *rhc.Selector[T], h InstanceHandle) (int, error) {
 	cache := r.cache.Load()
-	now := r.p.now()
+	var now time.Time
+	if cache.ReadsNeedTime() {
+		now = r.p.now()
+	}
 	switch op {
 	case opRead:
 		return cache.Read(dst, ri, sel, now), nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -116,8 +117,11 @@ type Cache[T any] struct {
 	lastHandle InstanceHandle
 	nSamples   int
 	nInvalid   int
-	lifespan   bool           // some sample was stored with an expiry
-	purge      []*instance[T] // min-heap on purgeAt
+	lifespan   bool // some sample was stored with an expiry
+	// timed is set once reads need the time: when autopurges are configured or a sample
+	// with an expiry was stored (see ReadsNeedTime).
+	timed atomic.Bool
+	purge []*instance[T] // min-heap on purgeAt
 
 	rejected  SampleRejectedStatus
 	lost      SampleLostStatus
@@ -143,6 +147,7 @@ func New[T any](cfg Config) (*Cache[T], error) {
 		purgeDisposed:  purgeDelay(cfg.AutopurgeDisposedSamplesDelay),
 		byKey:          make(map[KeyHash]*instance[T]),
 	}
+	c.timed.Store(c.purgeNoWriters != 0 || c.purgeDisposed != 0)
 	if !cfg.KeepAll {
 		c.depth = max(cfg.Depth, 1)
 	}
@@ -178,6 +183,12 @@ func (c *Cache[T]) WriterLost(w GUID, now time.Time) {
 	}
 	c.unlockNotify(nda)
 }
+
+// ReadsNeedTime reports whether the read and take operations use their now argument:
+// only to drop expired samples and run autopurges. When it is false, the caller may pass
+// the zero time and spare reading the clock; a sample with an expiry stored meanwhile is
+// then judged at the next operation, as if the read had come just before it.
+func (c *Cache[T]) ReadsNeedTime() bool { return c.timed.Load() }
 
 // Tick runs the autopurges that are due at now and returns the next autopurge deadline,
 // or the zero time when none is pending. (Expired samples need no tick: they are dropped
@@ -300,6 +311,7 @@ func (c *Cache[T]) write(ch *Change[T], src, now time.Time) (Outcome, bool) {
 	c.nSamples++
 	if expiry != 0 {
 		c.lifespan = true
+		c.timed.Store(true)
 	}
 	in.lastSource, in.lastWriter, in.lastAccepted = src, ch.Writer, now
 	return Accepted, true

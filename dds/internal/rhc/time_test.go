@@ -216,3 +216,15 @@ func TestLifespanFarTimestamps(t *testing.T) {
 	vals, _ := readAll(c, false, nil, at(1000))
 	require.Equal(t, []int{1}, values(vals))
 }
+
+// TestReadsNeedTime: reads need the time only for lifespans and autopurges.
+func TestReadsNeedTime(t *testing.T) {
+	c := newCache(t, Config{Depth: 1})
+	require.Equal(t, Accepted, c.Insert(write(1, w1, 1, 0), at(0)))
+	require.False(t, c.ReadsNeedTime())
+	ch := write(1, w1, 2, 1)
+	ch.Lifespan = time.Second
+	require.Equal(t, Accepted, c.Insert(ch, at(1)))
+	require.True(t, c.ReadsNeedTime())
+	require.True(t, newCache(t, Config{AutopurgeDisposedSamplesDelay: time.Second}).ReadsNeedTime())
+}
