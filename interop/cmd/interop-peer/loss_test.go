@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,7 +56,15 @@ func lossyHosts(t *testing.T, n int, cfg netem.Config, pubCmd, subCmd, common, p
 	require.NoError(t, err)
 	tapB, err := netem.OpenTAP(sub.pid, ifB)
 	require.NoError(t, err)
-	link := netem.Start(tapA, tapB, cfg)
+	var portB netem.Port = tapB
+	// DDSGO_LOSS_PCAP=DIR records what the subscriber's host sent and received.
+	if dir := os.Getenv("DDSGO_LOSS_PCAP"); dir != "" {
+		pp, err := newPcapPort(tapB, filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".pcap"))
+		require.NoError(t, err)
+		defer func() { _ = pp.Close() }()
+		portB = pp
+	}
+	link := netem.Start(tapA, portB, cfg)
 	start := time.Now()
 	sub.release()
 	pub.release()
@@ -178,4 +188,3 @@ func requireInstanceOrder(t *testing.T, out string) {
 	}
 	require.Zero(t, bad, "samples out of order")
 }
-
