@@ -102,7 +102,7 @@
 //
 // DATA_FRAGs are reassembled in buffers of the announced sample size,
 // bounded by MaxSampleSize per sample and MaxReassemblyBytes and
-// MaxReassemblies per writer. When room runs out a reliable reader gives up
+// MaxReassemblies (64) per writer. When room runs out a reliable reader gives up
 // the reassembly with the highest SN (needed last) and a best-effort one
 // the oldest; reassemblies of SNs already delivered or skipped are freed.
 // Fragments inconsistent with the reassembly in progress are counted and

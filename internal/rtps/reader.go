@@ -29,7 +29,10 @@ type ReaderConfig struct {
 	// per writer; 0 means twice MaxSampleSize.
 	MaxReassemblyBytes int
 	// MaxReassemblies bounds the number of samples reassembled at once per
-	// writer; 0 means 8.
+	// writer; 0 means 64. Under loss every sample missing a fragment holds
+	// one until the repair comes, a round trip later: with 8, a window of
+	// 4 KiB samples in 1472-byte datagrams at 10 % loss had most arriving
+	// fragments dropped for want of room, and resent.
 	MaxReassemblies int
 	// Window is the number of sequence numbers past the next expected one
 	// that a reliable reader buffers per writer (out-of-order changes
@@ -54,7 +57,7 @@ func (c *ReaderConfig) setDefaults() {
 		c.MaxReassemblyBytes = 2 * c.MaxSampleSize
 	}
 	if c.MaxReassemblies <= 0 {
-		c.MaxReassemblies = 8
+		c.MaxReassemblies = 64
 	}
 	if c.Window <= 0 {
 		c.Window = 512
