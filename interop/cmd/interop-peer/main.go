@@ -22,6 +22,7 @@ import (
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
+	"github.com/ddsgo/ddsgo/rtps"
 	"github.com/ddsgo/ddsgo/waitset"
 )
 
@@ -125,7 +126,11 @@ func runType[T any](pr *peer, typeName string, to func(*Sample) *T, from func(*T
 	if a.typeName != "" {
 		typeName = a.typeName
 	}
-	p, err := dds.NewParticipant(a.domain)
+	var opts []dds.Option
+	if a.maxMessageSize > 0 {
+		opts = append(opts, dds.WithRTPS(rtps.Config{MaxMessageSize: a.maxMessageSize}))
+	}
+	p, err := dds.NewParticipant(a.domain, opts...)
 	if err != nil {
 		return pr.failf("creating the participant: %v", err)
 	}
@@ -348,7 +353,11 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 	}
 
 	var got, events int64
+	var last time.Time // of the last valid sample
 	for got < a.count || events < wantEvents {
+		if pr.idleOver(got, last) {
+			break
+		}
 		if pr.ctx.Err() != nil {
 			return pr.timeoutf("%d of %d samples, %d of %d events", got, a.count, events, wantEvents)
 		}
@@ -364,6 +373,7 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 		for i := range data {
 			if infos[i].ValidData {
 				got++
+				last = time.Now()
 				pr.printSample(from(&data[i]))
 			}
 		}
@@ -376,7 +386,34 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 			}
 		}
 	}
+	if a.sampleLost {
+		if code := printLost(pr, r); code != exitOK {
+			return code
+		}
+	}
 	// Stay a while so that the writer gets the last acknowledgements.
 	pr.sleep(pr.parent, a.linger)
 	return exitOK
+}
+
+// printLost prints the reader's SAMPLE_LOST total (-sample-lost).
+func printLost[T any](pr *peer, r *dds.DataReader[T]) int {
+	st, err := r.SampleLostStatus()
+	if err != nil {
+		return pr.failf("sample lost status: %v", err)
+	}
+	_ = pr.enc.Encode(jsonLost{SampleLost: st.TotalCount})
+	_ = pr.out.Flush()
+	return exitOK
+}
+
+// jsonLost is the last line of a subscriber with -sample-lost.
+type jsonLost struct {
+	SampleLost int32 `json:"sample_lost"`
+}
+
+// idleOver reports whether a subscriber with -idle has had no sample for that long
+// since its last one (best effort under loss: what never arrives is not waited for).
+func (pr *peer) idleOver(got int64, last time.Time) bool {
+	return pr.a.idle > 0 && got > 0 && time.Since(last) >= pr.a.idle
 }
