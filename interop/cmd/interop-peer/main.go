@@ -332,10 +332,7 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 	if err != nil {
 		return pr.failf("creating the reader: %v", err)
 	}
-	wantEvents := int64(0)
-	if a.dispose || a.unregister {
-		wantEvents = int64(a.keys)
-	}
+	wantEvents := a.wantEvents()
 	track := stateTracker{seen: map[int32]uint8{}, keys: int32(a.keys), dispose: a.dispose}
 	// ids of instance handles, for state changes that come without the key
 	idOf := func(v *Sample, h dds.InstanceHandle) int32 {
@@ -386,18 +383,19 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 			}
 		}
 	}
-	if a.sampleLost {
-		if code := printLost(pr, r); code != exitOK {
-			return code
-		}
+	if code := printLost(pr, r); code != exitOK {
+		return code
 	}
 	// Stay a while so that the writer gets the last acknowledgements.
 	pr.sleep(pr.parent, a.linger)
 	return exitOK
 }
 
-// printLost prints the reader's SAMPLE_LOST total (-sample-lost).
+// printLost prints the reader's SAMPLE_LOST total with -sample-lost.
 func printLost[T any](pr *peer, r *dds.DataReader[T]) int {
+	if !pr.a.sampleLost {
+		return exitOK
+	}
 	st, err := r.SampleLostStatus()
 	if err != nil {
 		return pr.failf("sample lost status: %v", err)
@@ -410,6 +408,14 @@ func printLost[T any](pr *peer, r *dds.DataReader[T]) int {
 // jsonLost is the last line of a subscriber with -sample-lost.
 type jsonLost struct {
 	SampleLost int32 `json:"sample_lost"`
+}
+
+// wantEvents is the number of instance state events the subscriber waits for.
+func (a args) wantEvents() int64 {
+	if a.dispose || a.unregister {
+		return int64(a.keys)
+	}
+	return 0
 }
 
 // idleOver reports whether a subscriber with -idle has had no sample for that long
