@@ -93,6 +93,12 @@ type Sample struct {
 	// not a whole sample; a not-alive change may also have no payload.
 	KeyOnly         bool
 	SourceTimestamp wire.Time
+	// Lost is the number of this writer's changes that the reader learned
+	// will never come (SAMPLE_LOST) since the last sample it delivered
+	// from that writer and that was accepted: a best-effort reader's gaps
+	// in the sequence numbers (counted from the first change it received),
+	// a HEARTBEAT whose firstSN moved past changes not received.
+	Lost uint64
 	// Payload is the serialized payload, encapsulation header included.
 	// It aliases the receive buffer or a reader buffer: it is valid only
 	// during the deliver callback.
@@ -115,7 +121,7 @@ type ReaderStats struct {
 	Old               uint64 // best effort: changes older than the last delivered, dropped
 	OutOfWindow       uint64 // changes too far ahead of the next expected, dropped
 	BufferFull        uint64 // out-of-order changes dropped for MaxBufferedBytes
-	Lost              uint64 // changes a writer no longer had (HEARTBEAT firstSN moved past them)
+	Lost              uint64 // changes known never to come: a writer no longer had them (HEARTBEAT firstSN moved past them), or best effort, skipped
 	UnknownWriter     uint64 // submessages from writers not matched
 	WrongReader       uint64 // submessages addressed to another reader
 	BadInlineQoS      uint64 // changes whose inline QoS could not be read
@@ -174,6 +180,11 @@ type writerProxy struct {
 	// refused says the deliver callback refused next: delivery from this
 	// writer waits for next to come again, which Retry asks for.
 	refused bool
+	// started says a best-effort reader has received a change: the first
+	// one sets where counting losses begins.
+	started bool
+	// lost counts changes known lost, not yet reported with a sample.
+	lost uint64
 }
 
 // Reader is the stateful RTPS reader (RTPS 2.5 §8.4.10), best-effort or
@@ -361,6 +372,11 @@ func (r *Reader) receive(p *writerProxy, sn wire.SequenceNumber, m *sampleMeta, 
 			r.recycle(payload, owned)
 			return
 		}
+		if p.started && sn > p.next {
+			r.stats.Lost += uint64(sn - p.next)
+			p.lost += uint64(sn - p.next)
+		}
+		p.started = true
 		p.next = sn + 1
 		r.dropFragsBelow(p)
 		r.deliverOne(p, sn, m, payload) // a refusal just drops it
@@ -442,6 +458,7 @@ func (r *Reader) deliverOne(p *writerProxy, sn wire.SequenceNumber, m *sampleMet
 		HasKeyHash:      m.hasKeyHash,
 		KeyOnly:         m.keyOnly,
 		SourceTimestamp: m.ts,
+		Lost:            p.lost,
 		Payload:         payload,
 	}
 	if r.deliver != nil && !r.deliver(&r.sample) {
@@ -451,6 +468,7 @@ func (r *Reader) deliverOne(p *writerProxy, sn wire.SequenceNumber, m *sampleMet
 	}
 	r.sample.Payload = nil
 	r.stats.Delivered++
+	p.lost = 0
 	return true
 }
 
@@ -513,6 +531,7 @@ func (r *Reader) advanceTo(p *writerProxy, target wire.SequenceNumber, lost bool
 	}
 	if lost {
 		r.stats.Lost += uint64(span)
+		p.lost += uint64(span)
 	}
 	p.next = target
 	p.refused = false

@@ -205,3 +205,80 @@ func requireInstanceOrder(t *testing.T, out string) {
 	}
 	require.Zero(t, bad, "samples out of order")
 }
+
+// TestLossBestEffort: best effort across the lossy link, a ddsgo subscriber of each
+// vendor's writer and of a ddsgo one: what arrives arrives once and in order, and the
+// reader's SAMPLE_LOST total equals the number of samples that never arrived between the
+// first and the last one that did (a best-effort reader cannot know of the others: no
+// HEARTBEAT tells it what the writer wrote before or after).
+func TestLossBestEffort(t *testing.T) {
+	netns.Require(t)
+	if _, err := exec.LookPath("ip"); err != nil {
+		t.Skip("no ip command (iproute2)")
+	}
+	count := lossCount(t)
+	seed := lossSeed(t)
+	n := 30
+	for _, size := range lossSizes {
+		for _, pub := range []string{"go", "cyclone", "fastdds"} {
+			n++
+			t.Run(size.name+"/"+pub+"_to_go", func(t *testing.T) {
+				pubCmd, subCmd := peerCmd(t, pub), peerCmd(t, "go")
+				t.Parallel()
+				cfg := lossLink
+				cfg.Seed = seed + uint64(n)*1000
+				common := []string{
+					"-keys", "10", "-count", fmt.Sprint(count), "-payload", fmt.Sprint(size.payload),
+					"-best-effort", "-volatile", "-timeout", fmt.Sprint(lossTimeout(count)),
+				}
+				// The publisher writes at 1 kHz (a burst would overflow queues and
+				// measure those) and stays until the subscriber, idle for 3 s after the
+				// last sample, is done.
+				pubArgs := append([]string{"-rate", "1000", "-settle", "2s", "-linger", "6s"}, linkArgs(pub)...)
+				subArgs := []string{"-idle", "3s", "-sample-lost"}
+				pr, sr := lossyHosts(t, n, cfg, pubCmd, subCmd, common, pubArgs, subArgs)
+				require.Equal(t, exitOK, pr.code, "publisher exit status")
+				require.Equal(t, exitOK, sr.code, "subscriber exit status")
+				a, _, ok := parseArgs(concat([]string{"-role", "pub"}, common), os.Stderr)
+				require.True(t, ok)
+				requireLines(t, "publisher", expectedLines(a), pr.stdout)
+				checkBestEffort(t, a, sr.stdout)
+			})
+		}
+	}
+}
+
+// checkBestEffort checks a best-effort subscriber's output (samples, then the
+// SAMPLE_LOST line) against what the publisher of a wrote.
+func checkBestEffort(t *testing.T, a args, out string) {
+	t.Helper()
+	lines := splitLines(out)
+	require.NotEmpty(t, lines)
+	var lost jsonLost
+	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &lost), "last line: %s", lines[len(lines)-1])
+	samples := lines[:len(lines)-1]
+	want := map[string]bool{}
+	for _, l := range expectedLines(a) {
+		want[l] = true
+	}
+	seen := map[string]bool{}
+	var lo, hi uint64
+	for _, l := range samples {
+		require.True(t, want[l], "not written: %.120s", l)
+		require.False(t, seen[l], "received twice: %.120s", l)
+		seen[l] = true
+		var s jsonSample
+		require.NoError(t, json.Unmarshal([]byte(l), &s))
+		if lo == 0 || s.Seq < lo {
+			lo = s.Seq
+		}
+		hi = max(hi, s.Seq)
+	}
+	requireInstanceOrder(t, out)
+	received := uint64(len(samples))
+	require.NotZero(t, received)
+	never := hi - lo + 1 - received
+	t.Logf("received %d of %d (seq %d..%d), %d never arrived in between; SAMPLE_LOST %d",
+		received, a.count, lo, hi, never, lost.SampleLost)
+	require.Equal(t, int64(never), int64(lost.SampleLost), "SAMPLE_LOST total")
+}
