@@ -100,6 +100,17 @@ var lossPeers = [][2]string{
 	{"go", "cyclone"}, {"cyclone", "go"}, {"go", "fastdds"}, {"fastdds", "go"}, {"go", "go"},
 }
 
+// baselinePeers are the vendors among themselves, the yardstick for the figures of
+// lossPeers: TestLoss runs them too with DDSGO_LOSS_BASELINE=1.
+var baselinePeers = [][2]string{{"cyclone", "cyclone"}, {"fastdds", "fastdds"}}
+
+func lossPairs() [][2]string {
+	if os.Getenv("DDSGO_LOSS_BASELINE") == "1" {
+		return append(append([][2]string(nil), lossPeers...), baselinePeers...)
+	}
+	return lossPeers
+}
+
 // lossSizes are the payloads of TestLoss: small samples and fragmented ones (4 KiB: every
 // peer fragments them, and each datagram is several IP packets, each of them subject to
 // the loss).
@@ -130,8 +141,9 @@ func TestLoss(t *testing.T) {
 	seed := lossSeed(t)
 	n := 10
 	for _, size := range lossSizes {
-		for _, pair := range lossPeers {
+		for _, pair := range lossPairs() {
 			n++
+			n := n // this run's link: seed and addresses (the subtests run later, in parallel)
 			t.Run(size.name+"/"+pair[0]+"_to_"+pair[1], func(t *testing.T) {
 				pubCmd, subCmd := peerCmd(t, pair[0]), peerCmd(t, pair[1])
 				t.Parallel()
@@ -222,6 +234,7 @@ func TestLossBestEffort(t *testing.T) {
 	for _, size := range lossSizes {
 		for _, pub := range []string{"go", "cyclone", "fastdds"} {
 			n++
+			n := n // this run's link: seed and addresses (the subtests run later, in parallel)
 			t.Run(size.name+"/"+pub+"_to_go", func(t *testing.T) {
 				pubCmd, subCmd := peerCmd(t, pub), peerCmd(t, "go")
 				t.Parallel()
