@@ -47,7 +47,11 @@
 // arrives (at the next HEARTBEAT, or because the repair was lost) is
 // ignored for that change, which stops the storm of identical repairs when
 // a burst overflows the reader's socket buffer. A NACK_FRAG makes it resend
-// the requested fragments. A non-final ACKNACK is always answered with a
+// the requested fragments, under the same suppression per fragment. A
+// repair ends with a HEARTBEAT only when it resent something or the reader
+// asked for one: a HEARTBEAT after a repair that suppression emptied would
+// make the reader ask again at once for what is still on its way. A
+// non-final ACKNACK is always answered with a
 // HEARTBEAT.
 //
 // With reliable readers, a writer keeps at most MaxUnackedBytes (1 MiB,

@@ -324,3 +324,46 @@ func TestNackSuppressionUnderLoss(t *testing.T) {
 	require.NotZero(t, ws.NacksSuppressed)
 	t.Logf("sent %d datagrams, lost %d; writer %+v", net.sent, net.dropped, ws)
 }
+
+// TestNackFragSuppression: a fragment resent less than NackSuppression ago
+// is not resent again, and a repair that sends nothing sends no HEARTBEAT
+// either (it would make the reader ask again at once).
+func TestNackFragSuppression(t *testing.T) {
+	var rec recorder
+	now := time.Unix(1_700_000_000, 0)
+	w := NewWriter(WriterConfig{GUID: localWriterID, Reliable: true, History: HistoryConfig{KeepAll: true}, FragmentSize: 100}, &rec)
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	_, err := w.Write(Change{Payload: payload(1, 350)}, now) // 4 fragments
+	require.NoError(t, err)
+	nackFrag := func(count wire.Count, frags ...wire.FragmentNumber) *wire.NackFrag {
+		n := &wire.NackFrag{ReaderID: remoteReader.Entity, WriterID: localWriterID.Entity, WriterSN: 1, Count: count}
+		n.FragmentNumberState.Base = frags[0]
+		for _, f := range frags {
+			n.FragmentNumberState.Add(f)
+		}
+		return n
+	}
+	before := w.Stats().Retransmits
+	rec.msgs = nil
+	w.HandleNackFrag(remotePrefix, nackFrag(1, 2, 3), now)
+	require.Equal(t, uint64(1), w.Stats().Retransmits-before, "fragments 2 and 3, one DATA_FRAG")
+	require.Len(t, rec.msgs, 1)
+
+	// 2 ms later, fragment 2 again and 4: only 4 goes.
+	now = now.Add(2 * time.Millisecond)
+	rec.msgs = nil
+	w.HandleNackFrag(remotePrefix, nackFrag(2, 2, 4), now)
+	require.Equal(t, uint64(2), w.Stats().Retransmits-before)
+	require.Equal(t, uint64(1), w.Stats().NacksSuppressed)
+
+	// Fragment 3 again at once: nothing at all is sent, not even a HEARTBEAT.
+	rec.msgs = nil
+	w.HandleNackFrag(remotePrefix, nackFrag(3, 3), now)
+	require.Empty(t, rec.msgs)
+
+	// After NackSuppression it goes again.
+	now = now.Add(DefaultNackSuppression)
+	w.HandleNackFrag(remotePrefix, nackFrag(4, 3), now)
+	require.Equal(t, uint64(3), w.Stats().Retransmits-before)
+	require.Len(t, rec.msgs, 1)
+}

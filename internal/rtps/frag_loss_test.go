@@ -10,7 +10,8 @@ import (
 
 // TestFragmentedKeepAllOnEthernetUnderLoss: 1000 samples of 4 KiB, each four
 // DATA_FRAGs in datagrams of an Ethernet MTU, 10 % loss: all arrive, in
-// order, and the reader seldom drops fragments for lack of reassembly room.
+// order, without a storm of repairs, and the reader seldom drops fragments
+// for lack of reassembly room.
 func TestFragmentedKeepAllOnEthernetUnderLoss(t *testing.T) {
 	const total = 1000
 	net := newSimNet(t, 1)
@@ -46,5 +47,8 @@ func TestFragmentedKeepAllOnEthernetUnderLoss(t *testing.T) {
 	t.Logf("sent %d datagrams, lost %d; writer %+v; reader %+v", net.sent, net.dropped, w.Stats(), rs)
 	require.True(t, ok, "delivered %d of %d (written %d)", next, total, written)
 	require.Zero(t, bad, "out of order")
-	require.Less(t, rs.ReassemblyDropped, uint64(total), "fragments dropped for want of reassembly room")
+	// With 8 reassemblies and fragment repairs not suppressed: 36 511 fragments dropped
+	// for want of room and 55 011 datagrams.
+	require.Less(t, rs.ReassemblyDropped, uint64(4*total), "fragments dropped for want of reassembly room")
+	require.Less(t, net.sent, 16*total, "datagrams sent")
 }

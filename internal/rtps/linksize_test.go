@@ -3,6 +3,7 @@ package rtps
 import (
 	"testing"
 
+	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/stretchr/testify/require"
 )
 
@@ -23,4 +24,23 @@ func TestLinkMessageSize(t *testing.T) {
 		require.Equal(t, c.wantFrag, frag, "%+v", c)
 		require.LessOrEqual(t, frag+fragOverhead, msg)
 	}
+}
+
+func TestFragKey(t *testing.T) {
+	seen := map[wire.SequenceNumber]bool{}
+	slots := map[uint64]bool{}
+	for sn := wire.SequenceNumber(1000); sn < 1064; sn++ {
+		for f := wire.FragmentNumber(1); f <= 4; f++ {
+			k, ok := fragKey(sn, f)
+			require.True(t, ok)
+			require.False(t, seen[k], "keys are unique")
+			seen[k] = true
+			slots[uint64(k)%rexmitSlots] = true
+		}
+	}
+	require.Len(t, slots, 256, "64 samples of 4 fragments fill the table without collision")
+	_, ok := fragKey(1, 1<<20)
+	require.False(t, ok)
+	_, ok = fragKey(1<<35, 1)
+	require.False(t, ok)
 }

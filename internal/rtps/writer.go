@@ -188,6 +188,7 @@ type readerProxy struct {
 	hbDue         bool // send a directed HEARTBEAT
 	repairAt      time.Time
 	rexmit        rexmitTable // recent retransmissions, for NACK suppression
+	fragRexmit    rexmitTable // the same for fragments (keys of fragKey)
 }
 
 // Writer is the stateful RTPS writer (RTPS 2.5 §8.4.9), best-effort or
@@ -857,6 +858,7 @@ func (w *Writer) requestRepair(p *readerProxy, now time.Time) {
 func (w *Writer) repair(p *readerProxy, now time.Time) {
 	p.repairAt = time.Time{}
 	reader := p.info.GUID.Entity
+	sent := w.stats.Retransmits + w.stats.GapsSent
 	w.mb.startBatch(p.dest, p.info.GUID.Prefix, true)
 	if p.gapBelow {
 		p.gapBelow = false
@@ -866,8 +868,12 @@ func (w *Writer) repair(p *readerProxy, now time.Time) {
 		p.hasReq = false
 		w.repairChanges(p, now)
 	}
-	w.repairFragments(p)
-	if p.info.Reliable {
+	w.repairFragments(p, now)
+	// A HEARTBEAT follows what was resent, or answers a reader that asked for one. When
+	// NackSuppression held back everything, none: each would make the reader ask again
+	// at once for what is still on its way, and its ACKNACKs, each answered by another
+	// HEARTBEAT, would feed a storm of requests while the repairs travel.
+	if p.info.Reliable && (p.hbDue || w.stats.Retransmits+w.stats.GapsSent != sent) {
 		p.hbDue = false
 		w.appendHeartbeat(reader, w.hbFirst(p.firstRelevant), now)
 	}
@@ -908,8 +914,11 @@ func (w *Writer) repairChanges(p *readerProxy, now time.Time) {
 
 // repairFragments adds the fragments p requested to the message in
 // progress (the whole change when it is not fragmented any more, a GAP when
-// it is gone) and forgets the requests.
-func (w *Writer) repairFragments(p *readerProxy) {
+// it is gone) and forgets the requests. With NackSuppression it skips the
+// fragments resent too recently, as repairChanges does for changes: a
+// reader asks again for every fragment still missing at each HEARTBEAT it
+// gets, repairs on their way included.
+func (w *Writer) repairFragments(p *readerProxy, now time.Time) {
 	reader := p.info.GUID.Entity
 	for i := range p.nFragReqs {
 		r := &p.fragReqs[i]
@@ -925,19 +934,24 @@ func (w *Writer) repairFragments(p *readerProxy) {
 			w.appendChange(c, reader, true, 0, 0)
 			continue
 		}
-		w.appendFragRuns(c, reader, r.set, nf)
+		w.appendFragRuns(p, c, r.set, nf, w.since(now))
 	}
 	p.nFragReqs = 0
 }
 
 // appendFragRuns resends the fragments of set, of the nf of c, in runs of
-// consecutive fragment numbers.
-func (w *Writer) appendFragRuns(c *Change, reader wire.EntityID, set wire.FragmentNumberSet, nf int) {
+// consecutive fragment numbers, but not those resent to p less than
+// NackSuppression before at.
+func (w *Writer) appendFragRuns(p *readerProxy, c *Change, set wire.FragmentNumberSet, nf int, at time.Duration) {
+	reader := p.info.GUID.Entity
 	runStart, runEnd := 0, 0
 	for f := range set.All {
 		fi := int(f)
 		if fi > nf {
 			break
+		}
+		if w.fragSuppressed(p, c.SN, f, at) {
+			continue
 		}
 		if runEnd != 0 && fi == runEnd+1 {
 			runEnd = fi
@@ -951,6 +965,21 @@ func (w *Writer) appendFragRuns(c *Change, reader wire.EntityID, set wire.Fragme
 	if runEnd != 0 {
 		w.appendFragRun(c, reader, runStart, runEnd)
 	}
+}
+
+// fragSuppressed reports whether fragment f of sn was resent to p less than
+// NackSuppression before at, and if not records that it is resent now.
+func (w *Writer) fragSuppressed(p *readerProxy, sn wire.SequenceNumber, f wire.FragmentNumber, at time.Duration) bool {
+	key, ok := fragKey(sn, f)
+	if w.cfg.NackSuppression <= 0 || !ok {
+		return false
+	}
+	if p.fragRexmit.recent(key, at, w.cfg.NackSuppression) {
+		w.stats.NacksSuppressed++
+		return true
+	}
+	p.fragRexmit.mark(key, at)
+	return false
 }
 
 // since returns now as a duration since the writer's epoch, the time of
