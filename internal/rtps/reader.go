@@ -256,6 +256,12 @@ func (r *Reader) RemoveWriter(g wire.GUID) {
 			break
 		}
 	}
+	// Its reassemblies in progress (a writer that vanished mid-train) go back to the
+	// pool for the other writers' samples.
+	for _, ra := range p.frags {
+		r.freeFrag(ra)
+	}
+	p.frags, p.fragBytes = nil, 0
 }
 
 // MatchedWriters returns the number of matched writers.
