@@ -1,0 +1,75 @@
+package dds
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ddsgo/ddsgo/internal/discovery"
+	"github.com/ddsgo/ddsgo/listener"
+	"github.com/stretchr/testify/require"
+)
+
+// A reader that stops reading: its cache fills up to its RESOURCE_LIMITS and rejects
+// the rest (SAMPLE_REJECTED), leaving it unacknowledged; the reliable KEEP_ALL writer's
+// history fills up to its own RESOURCE_LIMITS, and then a write blocks for
+// max_blocking_time and fails with ErrTimeout. Nothing grows beyond the limits; once the
+// reader takes, the writer goes on and every sample arrives once, in order.
+func TestReaderThatStopsReading(t *testing.T) {
+	pa, pb := memPair(t, 21)
+	pub, ta, sub, tb := pubSub(t, pa, pb, "test::Stalled", "Stalled")
+	wq := pub.DefaultDataWriterQos()
+	wq.Reliability.MaxBlockingTime = 100 * time.Millisecond
+	wq.ResourceLimits.MaxSamples = 8
+	w, err := NewWriter(ta, WithPublisher(pub), WithQos(wq), Reliable(), KeepAll())
+	require.NoError(t, err)
+	require.Equal(t, 100*time.Millisecond, w.Qos().Reliability.MaxBlockingTime)
+	rq := reliableReader()
+	rq.ResourceLimits.MaxSamples = 4
+	r, err := NewReader(tb, WithSubscriber(sub), WithQos(*rq))
+	require.NoError(t, err)
+	waitStatus(t, w, listener.PublicationMatched)
+	waitStatus(t, r, listener.SubscriptionMatched)
+
+	written := 0
+	var blocked time.Duration
+	for written < 100 {
+		start := time.Now()
+		err := w.Write(bg, &message{ID: 1, Seq: uint64(written)})
+		if err != nil {
+			blocked = time.Since(start)
+			require.ErrorIs(t, err, ErrTimeout)
+			break
+		}
+		written++
+	}
+	require.Less(t, written, 100, "the writer blocked")
+	require.GreaterOrEqual(t, blocked, 100*time.Millisecond)
+	require.Less(t, blocked, time.Second)
+	hist := w.ew.(*discovery.LocalWriter).Writer().HistoryLen()
+	require.LessOrEqual(t, hist, 8, "the writer's history stays within max_samples")
+	require.LessOrEqual(t, r.cache.Load().Stats().Samples, 4, "the reader's cache stays within max_samples")
+	rs, err := r.SampleRejectedStatus()
+	require.NoError(t, err)
+	require.Positive(t, rs.TotalCount)
+	require.Equal(t, listener.RejectedBySamplesLimit, rs.LastReason)
+
+	// The reader reads again: everything written arrives, once, in order.
+	var got []uint64
+	deadline := time.Now().Add(10 * time.Second)
+	for len(got) < written && time.Now().Before(deadline) {
+		data, _, err := r.Take(bg, NoWait())
+		if err != nil {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		for _, m := range data {
+			got = append(got, m.Seq)
+		}
+	}
+	want := make([]uint64, written)
+	for i := range want {
+		want[i] = uint64(i)
+	}
+	require.Equal(t, want, got)
+	require.NoError(t, w.Write(bg, &message{ID: 1, Seq: uint64(written)}), "the writer goes on")
+}
