@@ -246,18 +246,7 @@ func (p *pinger) run(ctx context.Context, report intervalFunc) (pingResult, erro
 	const tickPeriod = 10 * time.Millisecond
 	tctx, tcancel := context.WithCancel(context.Background())
 	defer tcancel()
-	go func() {
-		t := time.NewTicker(tickPeriod)
-		defer t.Stop()
-		for {
-			select {
-			case <-tctx.Done():
-				return
-			case <-t.C:
-				p.tick.SetTriggerValue(true)
-			}
-		}
-	}()
+	go tickEvery(tctx, tickPeriod, &p.tick)
 
 	m := &pingRun{p: p, out: sample{ID: p.id, Payload: make([]byte, cfg.size)}}
 	m.start = time.Now()

@@ -176,9 +176,9 @@ type subscriber struct {
 	first, lastSample time.Time
 }
 
-// tickEverySecond sets tick every second until ctx ends.
-func tickEverySecond(ctx context.Context, tick *waitset.GuardCondition) {
-	t := time.NewTicker(time.Second)
+// tickEvery sets tick every period until ctx ends.
+func tickEvery(ctx context.Context, period time.Duration, tick *waitset.GuardCondition) {
+	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
 		select {
@@ -252,7 +252,7 @@ func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 		}
 		ctx, cancel := durationUntil(ctx, *dur)
 		defer cancel()
-		go tickEverySecond(ctx, &tick)
+		go tickEvery(ctx, time.Second, &tick)
 		iv := interval{start: time.Now()}
 		iv.last = iv.start
 		data := make([]sample, 256)
