@@ -92,12 +92,7 @@ func (p *ponger) run(ctx context.Context) error {
 
 func setupPong(fs *flag.FlagSet, o *options) func(context.Context) error {
 	dur := fs.Duration("duration", 0, "stop after this long (0: run until interrupted)")
-	return func(ctx context.Context) error {
-		n, err := newNode(o, "ddsping pong")
-		if err != nil {
-			return err
-		}
-		defer n.close()
+	return onNode(o, "ddsping pong", func(ctx context.Context, n *node) error {
 		p, err := newPonger(n)
 		if err != nil {
 			return err
@@ -113,7 +108,7 @@ func setupPong(fs *flag.FlagSet, o *options) func(context.Context) error {
 		}
 		fmt.Fprintf(o.out, "pong: echoed %d samples\n", p.echoed)
 		return err
-	}
+	})
 }
 
 // pingConfig is what a ping run measures.

@@ -223,13 +223,8 @@ func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 	fs.Bool("reliable", true, "reliable (the default)")
 	dur := fs.Duration("duration", 0, "stop after this long (0: until interrupted)")
 	count := fs.Uint64("count", 0, "stop after N samples (0: no limit)")
-	return func(ctx context.Context) error {
+	return onNode(o, "ddsping sub", func(ctx context.Context, n *node) error {
 		reliable := !*bestEffort
-		n, err := newNode(o, "ddsping sub")
-		if err != nil {
-			return err
-		}
-		defer n.close()
 		_, rq := dataQos(reliable, 0, 0)
 		r, err := n.reader(topicData, rq)
 		if err != nil {
@@ -281,7 +276,7 @@ func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 			return fmt.Errorf("%w: %d samples lost on a reliable topic", errFailed, s.lost)
 		}
 		return nil
-	}
+	})
 }
 
 // count records the samples taken.
