@@ -6,6 +6,7 @@ import (
 
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/qos"
 	"github.com/stretchr/testify/require"
 )
 
@@ -15,20 +16,13 @@ import (
 // max_blocking_time and fails with ErrTimeout. Nothing grows beyond the limits; once the
 // reader takes, the writer goes on and every sample arrives once, in order.
 func TestReaderThatStopsReading(t *testing.T) {
-	pa, pb := memPair(t, 21)
-	pub, ta, sub, tb := pubSub(t, pa, pb, "test::Stalled", "Stalled")
-	wq := pub.DefaultDataWriterQos()
+	wq := qos.DefaultDataWriterQos()
 	wq.Reliability.MaxBlockingTime = 100 * time.Millisecond
 	wq.ResourceLimits.MaxSamples = 8
-	w, err := NewWriter(ta, WithPublisher(pub), WithQos(wq), Reliable(), KeepAll())
-	require.NoError(t, err)
-	require.Equal(t, 100*time.Millisecond, w.Qos().Reliability.MaxBlockingTime)
 	rq := reliableReader()
 	rq.ResourceLimits.MaxSamples = 4
-	r, err := NewReader(tb, WithSubscriber(sub), WithQos(*rq))
-	require.NoError(t, err)
-	waitStatus(t, w, listener.PublicationMatched)
-	waitStatus(t, r, listener.SubscriptionMatched)
+	w, r := matchedPair(t, 21, []Option{WithQos(wq), Reliable(), KeepAll()}, []Option{WithQos(*rq)})
+	require.Equal(t, 100*time.Millisecond, w.Qos().Reliability.MaxBlockingTime)
 
 	written := 0
 	var blocked time.Duration
