@@ -67,3 +67,28 @@ func TestReaderThatStopsReading(t *testing.T) {
 	require.Equal(t, want, got)
 	require.NoError(t, w.Write(bg, &message{ID: 1, Seq: uint64(written)}), "the writer goes on")
 }
+
+// A writer's RESOURCE_LIMITS max_instances bounds the instances it registers: one more is
+// ErrOutOfResources and changes nothing; unregistering one makes room.
+func TestWriterMaxInstances(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	wq := qos.DefaultDataWriterQos()
+	wq.ResourceLimits.MaxInstances = 2
+	w, r := endpoints[point](t, p, "limited", &wq, reliableReader())
+	require.NoError(t, w.Write(bg, &point{ID: 1}))
+	require.NoError(t, w.Write(bg, &point{ID: 2}))
+	require.NoError(t, w.Write(bg, &point{ID: 1, X: 1}), "a registered instance")
+	err := w.Write(bg, &point{ID: 3})
+	require.ErrorIs(t, err, ErrOutOfResources)
+	_, err = w.Register(&point{ID: 3})
+	require.ErrorIs(t, err, ErrOutOfResources)
+	require.NoError(t, w.Unregister(bg, &point{ID: 2}))
+	require.NoError(t, w.Write(bg, &point{ID: 3}))
+	data, _, err := r.Take(bg, NoWait(), InStates(States{Instance: AliveInstanceState}))
+	require.NoError(t, err)
+	ids := make([]int32, len(data))
+	for i, d := range data {
+		ids[i] = d.ID
+	}
+	require.ElementsMatch(t, []int32{1, 1, 3}, ids)
+}
