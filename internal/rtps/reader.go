@@ -90,6 +90,11 @@ type Sample struct {
 	// not a whole sample; a not-alive change may also have no payload.
 	KeyOnly         bool
 	SourceTimestamp wire.Time
+	// Related is the PID_RELATED_SAMPLE_IDENTITY (or Fast DDS's 0x800f) of the inline
+	// QoS; its writer GUID is zero when there is none.
+	Related wire.SampleIdentity
+	// Vendor is the writer's vendor, as its participant announced it.
+	Vendor wire.VendorID
 	// Payload is the serialized payload, encapsulation header included.
 	// It aliases the receive buffer or a reader buffer: it is valid only
 	// during the deliver callback.
@@ -133,6 +138,7 @@ type sampleMeta struct {
 	keyOnly    bool
 	skip       bool // nothing to deliver
 	ts         wire.Time
+	related    wire.SampleIdentity
 }
 
 // Slot states of the out-of-order window.
@@ -313,6 +319,13 @@ func (r *Reader) parseMeta(m *sampleMeta, q []byte, be bool, vendor wire.VendorI
 				if s, _, err := wire.ParseStatusInfo(prm.Value); err == nil {
 					status, hasStatus = s, true
 				}
+			case wire.PIDRelatedSampleIdentity, wire.PIDFastDDSCustomRelatedSampleIdentity:
+				if !prm.ID.Known(vendor) {
+					break // another vendor's 0x800f
+				}
+				if id, _, err := wire.ParseSampleIdentity(prm.Value, be); err == nil {
+					m.related = id
+				}
 			default: // other inline QoS: not needed here
 			}
 		}
@@ -445,6 +458,8 @@ func (r *Reader) deliverOne(p *writerProxy, sn wire.SequenceNumber, m *sampleMet
 		HasKeyHash:      m.hasKeyHash,
 		KeyOnly:         m.keyOnly,
 		SourceTimestamp: m.ts,
+		Related:         m.related,
+		Vendor:          p.info.Vendor,
 		Payload:         payload,
 	}
 	if r.deliver != nil && !r.deliver(&r.sample) {
