@@ -162,7 +162,7 @@ type ParticipantBuiltinTopicData struct {
 	// Name is the participant's ENTITY_NAME, empty when it announces none.
 	Name string
 	// VendorID is the vendor of its DDS (RTPS 2.5 §8.3.3.1.3: 01.10 Cyclone DDS,
-	// 01.0f Fast DDS, 01.a2 ddsgo), and ProtocolVersion its RTPS version.
+	// 01.0f Fast DDS, 01.dd ddsgo), and ProtocolVersion its RTPS version.
 	VendorID        [2]byte
 	ProtocolVersion [2]byte
 	// DomainID is the domain it announces, -1 when it announces none (Fast DDS).
