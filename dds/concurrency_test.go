@@ -10,6 +10,7 @@ import (
 	"github.com/ddsgo/ddsgo/waitset"
 
 	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/qos"
 	"github.com/stretchr/testify/require"
 )
 
@@ -169,10 +170,15 @@ func TestQueryFilterMayCallTheReader(t *testing.T) {
 }
 
 // Takes with a query condition, ReturnLoan and deliveries race (run with -race): the
-// filter looks at copies of values whose slices are never reused meanwhile.
+// filter looks at copies of values whose slices are never reused meanwhile. The reader
+// keeps the last 4 samples per instance, so that the cache stays small however fast the
+// writer goes (with GOMAXPROCS=1 an unbounded one outran the takers for minutes), and
+// KEEP_LAST's replaced values are recycled too.
 func TestQueryFilterRacesDelivery(t *testing.T) {
 	p := testParticipant(t, nil, nil)
-	w, r := endpoints[message](t, p, "messages", nil, reliableReader())
+	rq := qos.DefaultDataReaderQos()
+	rq.History = qos.History{Kind: qos.KeepLast, Depth: 4}
+	w, r := endpoints[message](t, p, "messages", nil, &rq)
 	qc, err := r.CreateQueryCondition(States{}, func(v *message) bool {
 		s := 0.0
 		for range 2 {
@@ -195,6 +201,7 @@ func TestQueryFilterRacesDelivery(t *testing.T) {
 			default:
 			}
 			_ = w.Write(bg, &message{ID: int32(i % 4), Values: []float64{1, 2, float64(i)}})
+			runtime.Gosched() // a busy writer would hold a single P for whole time slices
 		}
 	}()
 	takers := func(opts ...ReadOption) {

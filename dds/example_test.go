@@ -92,3 +92,25 @@ func ExampleNewWriter() {
 	// Output:
 	// 3 ALIVE
 }
+
+// A service: the replier answers each request with what its handler returns; the
+// requester's Call waits for the reply to its own request. ROSNames gives the topics
+// the names a ROS 2 service /greet has (rq/greetRequest, rr/greetReply).
+func ExampleNewReplier() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	p, _ := dds.NewParticipant(0, loopback)
+	defer p.Close()
+	greet := func(_ context.Context, g *Greeting) (Greeting, error) {
+		return Greeting{ID: g.ID, Text: "hello, " + g.Text}, nil
+	}
+	s, _ := dds.NewReplier(p, "/greet", greet, dds.ROSNames())
+	c, _ := dds.NewRequester[Greeting, Greeting](p, "/greet", dds.ROSNames())
+	_ = c.WaitForService(ctx)
+	reply, err := c.Call(ctx, &Greeting{ID: 1, Text: "bob"})
+	fmt.Println(reply.Text, err)
+	_ = c.Close()
+	_ = s.Close()
+	// Output:
+	// hello, bob <nil>
+}

@@ -101,6 +101,19 @@ type SampleInfo struct {
 	SampleRank               int32
 	GenerationRank           int32
 	AbsoluteGenerationRank   int32
+	// Identity names the sample: its writer (PublicationHandle) and the sequence number
+	// the writer gave it; zero for an invalid sample.
+	Identity SampleIdentity
+	// RelatedIdentity is the identity of the sample this one answers, when its writer
+	// said so (RelatedTo, or rmw_fastrtps's replies); zero otherwise.
+	RelatedIdentity SampleIdentity
+}
+
+// SampleIdentity names one sample: its writer's GUID (the PublicationHandle readers see)
+// and the sequence number the writer gave it (DDS-RPC's SampleIdentity).
+type SampleIdentity struct {
+	Writer InstanceHandle
+	SN     int64
 }
 
 func (s *SampleInfo) from(r *rhc.SampleInfo) {
@@ -117,6 +130,12 @@ func (s *SampleInfo) from(r *rhc.SampleInfo) {
 		SampleRank:               r.SampleRank,
 		GenerationRank:           r.GenerationRank,
 		AbsoluteGenerationRank:   r.AbsoluteGenerationRank,
+	}
+	if r.ValidData {
+		s.Identity = SampleIdentity{Writer: s.PublicationHandle, SN: r.SN}
+	}
+	if r.Related.Writer != (rhc.GUID{}) {
+		s.RelatedIdentity = SampleIdentity{Writer: status.GUIDHandle(r.Related.Writer), SN: r.Related.SN}
 	}
 }
 
@@ -143,7 +162,7 @@ type ParticipantBuiltinTopicData struct {
 	// Name is the participant's ENTITY_NAME, empty when it announces none.
 	Name string
 	// VendorID is the vendor of its DDS (RTPS 2.5 §8.3.3.1.3: 01.10 Cyclone DDS,
-	// 01.0f Fast DDS, 01.a2 ddsgo), and ProtocolVersion its RTPS version.
+	// 01.0f Fast DDS, 01.dd ddsgo), and ProtocolVersion its RTPS version.
 	VendorID        [2]byte
 	ProtocolVersion [2]byte
 	// DomainID is the domain it announces, -1 when it announces none (Fast DDS).

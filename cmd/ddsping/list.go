@@ -215,12 +215,7 @@ func printEndpoints(o *options, p *dds.DomainParticipant, rows []partRow) error 
 
 func setupList(fs *flag.FlagSet, o *options) func(context.Context) error {
 	wait := fs.Duration("wait", 2*time.Second, "how long to listen for participants")
-	return func(ctx context.Context) error {
-		n, err := newNode(o, "ddsping list")
-		if err != nil {
-			return err
-		}
-		defer n.close()
+	return onNode(o, "ddsping list", func(ctx context.Context, n *node) error {
 		select {
 		case <-ctx.Done():
 		case <-time.After(*wait):
@@ -237,17 +232,12 @@ func setupList(fs *flag.FlagSet, o *options) func(context.Context) error {
 			fmt.Fprintf(o.out, "  %q %s\n", r.Name, r.describe())
 		}
 		return printEndpoints(o, n.p, rows)
-	}
+	})
 }
 
 func setupWatch(fs *flag.FlagSet, o *options) func(context.Context) error {
 	dur := fs.Duration("duration", 0, "stop after this long (0: until interrupted)")
-	return func(ctx context.Context) error {
-		n, err := newNode(o, "ddsping watch")
-		if err != nil {
-			return err
-		}
-		defer n.close()
+	return onNode(o, "ddsping watch", func(ctx context.Context, n *node) error {
 		ctx, cancel := durationUntil(ctx, *dur)
 		defer cancel()
 		start := time.Now()
@@ -282,7 +272,7 @@ func setupWatch(fs *flag.FlagSet, o *options) func(context.Context) error {
 			case <-t.C:
 			}
 		}
-	}
+	})
 }
 
 func watchEvent(o *options, el time.Duration, what string, r partRow) {

@@ -1,0 +1,260 @@
+package dds
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ddsgo/ddsgo/internal/errs"
+)
+
+// A service is a request topic and a reply topic. A Requester writes requests and reads
+// the replies related to them (SampleInfo.RelatedIdentity); a Replier reads requests and
+// writes each reply RelatedTo its request, as DDS-RPC and rmw_fastrtps do. Both are
+// ordinary writers and readers of the two topics, in the participant's default publisher
+// and subscriber.
+
+// ServiceOption is an optional argument of NewRequester and NewReplier.
+type ServiceOption func(*serviceSettings)
+
+type serviceSettings struct {
+	ros bool
+}
+
+// ROSNames names the topics as ROS 2 does for the service NAME: rq/NAMERequest and
+// rr/NAMEReply, NAME without its leading slash ("/gzserver/get_entities" gives
+// rq/gzserver/get_entitiesRequest). Without it they are NAME_Request and NAME_Reply.
+func ROSNames() ServiceOption { return func(s *serviceSettings) { s.ros = true } }
+
+// serviceTopics returns the request and reply topic names of service.
+func serviceTopics(service string, s *serviceSettings) (string, string) {
+	if s.ros {
+		n := strings.TrimPrefix(service, "/")
+		return "rq/" + n + "Request", "rr/" + n + "Reply"
+	}
+	return service + "_Request", service + "_Reply"
+}
+
+// serviceEndpoints creates the topics of a service and a writer of one and a reader of
+// the other: RELIABLE VOLATILE as ROS 2's services, but KEEP_ALL where ROS 2 keeps the
+// last 10, so that a burst of calls loses none (history is not a policy peers compare).
+func serviceEndpoints[W, R any](p *DomainParticipant, wName, rName string) (*Topic[W], *Topic[R], *DataWriter[W], *DataReader[R], error) {
+	wt, err := NewTopic[W](p, wName)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	rt, err := NewTopic[R](p, rName)
+	if err != nil {
+		_ = wt.Close()
+		return nil, nil, nil, nil, err
+	}
+	w, err := NewWriter(wt, Reliable(), KeepAll())
+	if err != nil {
+		_ = closeAll(rt, wt)
+		return nil, nil, nil, nil, err
+	}
+	r, err := NewReader(rt, Reliable(), KeepAll())
+	if err != nil {
+		_ = closeAll(w, rt, wt)
+		return nil, nil, nil, nil, err
+	}
+	return wt, rt, w, r, nil
+}
+
+// closeAll closes every entity and returns the first error.
+func closeAll(es ...interface{ Close() error }) error {
+	var first error
+	for _, e := range es {
+		if err := e.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func serviceSettingsOf(opts []ServiceOption) *serviceSettings {
+	var s serviceSettings
+	for _, o := range opts {
+		if o != nil {
+			o(&s)
+		}
+	}
+	return &s
+}
+
+// Requester calls a service: Call writes a request and waits for its reply.
+type Requester[Req, Rep any] struct {
+	service string
+	reqT    *Topic[Req]
+	repT    *Topic[Rep]
+	w       *DataWriter[Req]
+	r       *DataReader[Rep]
+
+	mu      sync.Mutex
+	pending map[SampleIdentity]chan Rep
+	stop    context.CancelFunc
+	done    chan struct{}
+}
+
+// NewRequester creates a requester of service in p.
+func NewRequester[Req, Rep any](p *DomainParticipant, service string, opts ...ServiceOption) (*Requester[Req, Rep], error) {
+	reqName, repName := serviceTopics(service, serviceSettingsOf(opts))
+	reqT, repT, w, r, err := serviceEndpoints[Req, Rep](p, reqName, repName)
+	if err != nil {
+		return nil, err
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	q := &Requester[Req, Rep]{
+		service: service, reqT: reqT, repT: repT, w: w, r: r,
+		pending: map[SampleIdentity]chan Rep{}, stop: stop, done: make(chan struct{}),
+	}
+	go q.route(ctx)
+	return q, nil
+}
+
+// route hands each reply to the Call waiting for it; replies to nobody (another
+// requester's, or a call that gave up) are dropped.
+func (q *Requester[Req, Rep]) route(ctx context.Context) {
+	defer close(q.done)
+	for v, info := range q.r.Samples(ctx) {
+		if !info.ValidData {
+			continue
+		}
+		q.mu.Lock()
+		ch := q.pending[info.RelatedIdentity]
+		delete(q.pending, info.RelatedIdentity)
+		q.mu.Unlock()
+		if ch != nil {
+			ch <- v // buffered: never blocks
+		}
+	}
+}
+
+// WaitForService waits until a replier of the service is matched both ways: it reads the
+// requests and writes replies this requester reads.
+func (q *Requester[Req, Rep]) WaitForService(ctx context.Context) error {
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for !q.ready() {
+		select {
+		case <-ctx.Done():
+			return errs.Context(ctx.Err(), "waiting for a replier of service "+q.service)
+		case <-tick.C:
+		}
+	}
+	return nil
+}
+
+func (q *Requester[Req, Rep]) ready() bool {
+	ws, err := q.w.PublicationMatchedStatus()
+	if err != nil || ws.CurrentCount == 0 {
+		return false
+	}
+	rs, err := q.r.SubscriptionMatchedStatus()
+	return err == nil && rs.CurrentCount > 0
+}
+
+// Call sends req and returns the reply. Without a matched replier it fails at once with
+// ErrPreconditionNotMet; when the replier goes away before answering, with
+// ErrPreconditionNotMet too; when ctx ends first, with ctx's error.
+func (q *Requester[Req, Rep]) Call(ctx context.Context, req *Req) (Rep, error) {
+	var zero Rep
+	if !q.ready() {
+		return zero, errorf(ErrPreconditionNotMet, "no replier of service %s", q.service)
+	}
+	ch := make(chan Rep, 1)
+	var id SampleIdentity
+	q.mu.Lock() // held across the write, so that the reply cannot come before the entry
+	err := q.w.Write(ctx, req, WrittenAs(&id))
+	if err == nil {
+		q.pending[id] = ch
+	}
+	q.mu.Unlock()
+	if err != nil {
+		return zero, err
+	}
+	defer func() {
+		q.mu.Lock()
+		delete(q.pending, id)
+		q.mu.Unlock()
+	}()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case v := <-ch:
+			return v, nil
+		case <-ctx.Done():
+			return zero, errs.Context(ctx.Err(), "calling "+q.service)
+		case <-tick.C:
+			if !q.ready() {
+				return zero, errorf(ErrPreconditionNotMet, "the replier of service %s went away", q.service)
+			}
+		case <-q.done:
+			return zero, ErrAlreadyDeleted
+		}
+	}
+}
+
+// Close deletes the requester's endpoints and topics; pending calls return
+// ErrAlreadyDeleted.
+func (q *Requester[Req, Rep]) Close() error {
+	q.stop()
+	err := closeAll(q.w, q.r, q.reqT, q.repT)
+	<-q.done
+	return err
+}
+
+// Replier serves a service: it calls its handler for each request, one at a time, and
+// writes the reply related to the request.
+type Replier[Req, Rep any] struct {
+	service string
+	reqT    *Topic[Req]
+	repT    *Topic[Rep]
+	r       *DataReader[Req]
+	w       *DataWriter[Rep]
+	stop    context.CancelFunc
+	done    chan struct{}
+}
+
+// NewReplier creates a replier of service in p that answers each request with what
+// handle returns. The handler runs on the replier's goroutine, with a context that ends
+// when the replier is closed; an error from it means no reply (the caller times out or
+// sees the replier go away).
+func NewReplier[Req, Rep any](p *DomainParticipant, service string, handle func(context.Context, *Req) (Rep, error), opts ...ServiceOption) (*Replier[Req, Rep], error) {
+	if handle == nil {
+		return nil, errorf(ErrBadParameter, "service %s: nil handler", service)
+	}
+	reqName, repName := serviceTopics(service, serviceSettingsOf(opts))
+	repT, reqT, w, r, err := serviceEndpoints[Rep, Req](p, repName, reqName)
+	if err != nil {
+		return nil, err
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	s := &Replier[Req, Rep]{service: service, reqT: reqT, repT: repT, r: r, w: w, stop: stop, done: make(chan struct{})}
+	go s.serve(ctx, handle)
+	return s, nil
+}
+
+func (s *Replier[Req, Rep]) serve(ctx context.Context, handle func(context.Context, *Req) (Rep, error)) {
+	defer close(s.done)
+	for v, info := range s.r.Samples(ctx) {
+		if !info.ValidData {
+			continue
+		}
+		rep, err := handle(ctx, &v)
+		if err != nil {
+			continue
+		}
+		_ = s.w.Write(ctx, &rep, RelatedTo(info.Identity))
+	}
+}
+
+// Close stops serving, waits for the handler running, and deletes the replier's
+// endpoints and topics.
+func (s *Replier[Req, Rep]) Close() error {
+	s.stop()
+	<-s.done
+	return closeAll(s.w, s.r, s.reqT, s.repT)
+}

@@ -1,0 +1,120 @@
+package dds
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+type addRequest struct{ A, B int32 }
+
+func (addRequest) DDSTypeName() string { return "test::srv::dds_::Add_Request_" }
+
+type addReply struct{ Sum int32 }
+
+func (addReply) DDSTypeName() string { return "test::srv::dds_::Add_Response_" }
+
+func add(_ context.Context, r *addRequest) (addReply, error) { return addReply{r.A + r.B}, nil }
+
+// Requesters call a replier, concurrently, in process and over the RTPS engine; each call
+// gets its own reply.
+func TestRequestReply(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		parts func(t *testing.T) (client, server *DomainParticipant)
+	}{
+		{"in process", func(t *testing.T) (*DomainParticipant, *DomainParticipant) {
+			p := testParticipant(t, nil, nil)
+			return p, p
+		}},
+		{"rtps", func(t *testing.T) (*DomainParticipant, *DomainParticipant) { return memPair(t, 41) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			client, server := tc.parts(t)
+			s, err := NewReplier(server, "/calc/add", add, ROSNames())
+			require.NoError(t, err)
+			defer func() { require.NoError(t, s.Close()) }()
+			require.NotNil(t, server.LookupTopicDescription("rq/calc/addRequest"))
+			require.NotNil(t, server.LookupTopicDescription("rr/calc/addReply"))
+
+			var qs []*Requester[addRequest, addReply]
+			for range 2 {
+				q, err := NewRequester[addRequest, addReply](client, "/calc/add", ROSNames())
+				require.NoError(t, err)
+				defer func() { require.NoError(t, q.Close()) }()
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				require.NoError(t, q.WaitForService(ctx))
+				cancel()
+				qs = append(qs, q)
+			}
+			var wg sync.WaitGroup
+			for i := range 20 {
+				wg.Go(func() {
+					ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+					defer cancel()
+					rep, err := qs[i%2].Call(ctx, &addRequest{int32(i), 100})
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if rep.Sum != int32(i)+100 {
+						t.Errorf("call %d: got %d", i, rep.Sum)
+					}
+				})
+			}
+			wg.Wait()
+		})
+	}
+}
+
+// A call without a replier fails at once; one whose replier does not answer ends with
+// its context; one whose replier goes away fails with ErrPreconditionNotMet.
+func TestRequestReplyFailures(t *testing.T) {
+	client, server := memPair(t, 42)
+	q, err := NewRequester[addRequest, addReply](client, "calc")
+	require.NoError(t, err)
+	defer func() { require.NoError(t, q.Close()) }()
+	_, err = q.Call(bg, &addRequest{1, 2})
+	require.ErrorIs(t, err, ErrPreconditionNotMet)
+
+	block := make(chan struct{})
+	s, err := NewReplier(server, "calc", func(ctx context.Context, r *addRequest) (addReply, error) {
+		if r.A < 0 {
+			return addReply{}, fmt.Errorf("negative")
+		}
+		select {
+		case <-block:
+		case <-ctx.Done():
+		}
+		return addReply{r.A + r.B}, nil
+	})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	require.NoError(t, q.WaitForService(ctx))
+	cancel()
+
+	ctx, cancel = context.WithTimeout(bg, 100*time.Millisecond)
+	_, err = q.Call(ctx, &addRequest{1, 2})
+	cancel()
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.NotErrorIs(t, err, ErrTimeout)
+	close(block)
+
+	done := make(chan error, 1)
+	go func() {
+		_, err := q.Call(bg, &addRequest{-1, 0}) // no answer: the handler fails
+		done <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	require.NoError(t, s.Close())
+	select {
+	case err := <-done:
+		require.ErrorIs(t, err, ErrPreconditionNotMet)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call did not notice the replier went away")
+	}
+}
