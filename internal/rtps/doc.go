@@ -98,8 +98,11 @@
 // is final with nothing missing, it is answered after
 // HeartbeatResponseDelay by an ACKNACK (F set, like Cyclone DDS) whose base
 // is the next expected SN and whose bitmap lists the missing ones, plus
-// NACK_FRAGs for the samples partially received. A GAP marks SNs
-// irrelevant, which lets delivery move on. Adding a reliable writer sends a
+// NACK_FRAGs for the samples partially received. An ACKNACK that asks for
+// something goes no sooner than NackInterval (5 ms) after the previous one
+// that did: the HEARTBEATs in between (Cyclone DDS piggy-backs one on every
+// datagram) get one merged answer. A GAP marks SNs irrelevant, which lets
+// delivery move on. Adding a reliable writer sends a
 // pre-emptive ACKNACK (base 1, empty set), as Cyclone DDS does. With a
 // best-effort writer (or a best-effort reader) a change is delivered when
 // its SN is above the last delivered one and dropped otherwise.

@@ -39,6 +39,10 @@ const (
 	// DefaultHeartbeatPeriod is the period of a writer's HEARTBEATs while
 	// a reliable reader has not acknowledged everything (Cyclone DDS: 100ms).
 	DefaultHeartbeatPeriod = 100 * time.Millisecond
+	// DefaultNackInterval is the least time between two ACKNACKs of a
+	// reader to one writer that ask for something: the writer's
+	// DefaultNackSuppression, within which it would not resend anyway.
+	DefaultNackInterval = 5 * time.Millisecond
 	// DefaultMaxSampleSize bounds the size of a sample a reader reassembles
 	// from DATA_FRAGs: 16 MiB of data plus room for the encapsulation and
 	// key.

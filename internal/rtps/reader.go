@@ -22,6 +22,14 @@ type ReaderConfig struct {
 	// HeartbeatResponseDelay delays the ACKNACK that answers a HEARTBEAT;
 	// 0 answers at once.
 	HeartbeatResponseDelay time.Duration
+	// NackInterval is the least time between two ACKNACKs to one writer
+	// that ask for something (changes or fragments): the answers to the
+	// HEARTBEATs that come in between are merged into one at its end. A
+	// writer that piggy-backs a HEARTBEAT on every datagram (Cyclone DDS)
+	// or on each repair would otherwise draw one request per datagram,
+	// each asking again for everything on its way. 0 means
+	// DefaultNackInterval; negative, none.
+	NackInterval time.Duration
 	// MaxSampleSize bounds the size of a sample reassembled from DATA_FRAGs;
 	// 0 means DefaultMaxSampleSize. Larger samples are dropped and counted.
 	MaxSampleSize int
@@ -64,6 +72,9 @@ func (c *ReaderConfig) setDefaults() {
 	}
 	if c.MaxBufferedBytes <= 0 {
 		c.MaxBufferedBytes = 32 << 20
+	}
+	if c.NackInterval == 0 {
+		c.NackInterval = DefaultNackInterval
 	}
 }
 
@@ -191,6 +202,8 @@ type writerProxy struct {
 	started bool
 	// lost counts changes known lost, not yet reported with a sample.
 	lost uint64
+	// nackedAt is when the last ACKNACK that asked for something went.
+	nackedAt time.Time
 }
 
 // Reader is the stateful RTPS reader (RTPS 2.5 §8.4.10), best-effort or
@@ -257,7 +270,7 @@ func (r *Reader) AddWriter(w WriterProxyInfo, now time.Time) {
 	r.writers[w.GUID] = p
 	r.list = append(r.list, p)
 	if p.reliable {
-		r.sendAck(p)
+		r.sendAck(p, now)
 	}
 }
 
@@ -656,16 +669,30 @@ func (r *Reader) missing(p *writerProxy) bool {
 	return p.maxSeen >= p.next
 }
 
-// scheduleAck answers now or after the heartbeat response delay.
+// scheduleAck answers now or after the heartbeat response delay, and an
+// answer that asks for something not before NackInterval after the last
+// one that did.
 func (r *Reader) scheduleAck(p *writerProxy, now time.Time) {
-	if r.cfg.HeartbeatResponseDelay <= 0 {
-		r.sendAck(p)
+	at := now.Add(max(r.cfg.HeartbeatResponseDelay, 0))
+	if r.cfg.NackInterval > 0 && !p.nackedAt.IsZero() && r.asks(p) {
+		if t := p.nackedAt.Add(r.cfg.NackInterval); t.After(at) {
+			at = t
+		}
+	}
+	if !at.After(now) {
+		r.sendAck(p, now)
 		return
 	}
 	if p.ackAt.IsZero() {
-		p.ackAt = now.Add(r.cfg.HeartbeatResponseDelay)
+		p.ackAt = at
 		r.schedule(p.ackAt)
 	}
+}
+
+// asks reports whether an ACKNACK to p would ask for something: changes
+// missing up to maxSeen or fragments of a sample partially received.
+func (r *Reader) asks(p *writerProxy) bool {
+	return r.missing(p) || len(p.frags) > 0
 }
 
 // maxNackFrags bounds the NACK_FRAGs sent per partial sample at once.
@@ -674,8 +701,11 @@ const maxNackFrags = 8
 // sendAck sends the writer an ACKNACK (acknowledging everything below next
 // and asking for the changes missing up to maxSeen) and NACK_FRAGs for the
 // samples partially received.
-func (r *Reader) sendAck(p *writerProxy) {
+func (r *Reader) sendAck(p *writerProxy, now time.Time) {
 	p.ackAt = time.Time{}
+	if r.asks(p) {
+		p.nackedAt = now
+	}
 	a := wire.AckNack{
 		Final:    true,
 		ReaderID: r.cfg.GUID.Entity,
@@ -713,7 +743,7 @@ func (r *Reader) Retry(now time.Time) {
 	defer r.mu.Unlock()
 	for _, p := range r.list {
 		if p.refused {
-			r.sendAck(p)
+			r.sendAck(p, now)
 		}
 	}
 }
@@ -726,7 +756,7 @@ func (r *Reader) Tick(now time.Time) time.Time {
 	var next time.Time
 	for _, p := range r.list {
 		if !p.ackAt.IsZero() && !now.Before(p.ackAt) {
-			r.sendAck(p)
+			r.sendAck(p, now)
 		}
 		next = deadlineMin(next, p.ackAt)
 	}
