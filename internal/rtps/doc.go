@@ -67,6 +67,13 @@
 // holds it until it has caught up with the others. Best-effort readers
 // alone do not open a window.
 //
+// A reliable reader that has sent nothing yet (no ACKNACK, no NACK_FRAG)
+// gets a directed HEARTBEAT when it matches and every HeartbeatPeriod
+// after, data written or not: a Cyclone DDS volatile reader that first
+// hears of the writer through a HEARTBEAT announcing changes takes them as
+// written before it joined, so without this, changes lost on their way
+// before the reader's first HEARTBEAT would never be asked for.
+//
 // A volatile reader starts acknowledged up to the last SN written when it
 // matched, and gets a GAP for everything before; a reliable reader of a
 // transient-local writer gets a HEARTBEAT announcing the history and asks

@@ -367,3 +367,32 @@ func TestNackFragSuppression(t *testing.T) {
 	require.Equal(t, uint64(3), w.Stats().Retransmits-before)
 	require.Len(t, rec.msgs, 1)
 }
+
+// TestHeartbeatUntilHeard: a reliable reader that has sent nothing yet gets
+// a HEARTBEAT every period even when nothing is written, until it answers.
+func TestHeartbeatUntilHeard(t *testing.T) {
+	var rec recorder
+	now := time.Unix(1_700_000_000, 0)
+	w := NewWriter(WriterConfig{GUID: localWriterID, Reliable: true, History: HistoryConfig{KeepAll: true}}, &rec)
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Volatile: true, Unicast: []wire.Locator{testLoc}}, now)
+	_, _, _, hbs := rec.all(t)
+	require.Len(t, hbs, 1, "at once when matched")
+	rec.msgs = nil
+	require.Equal(t, now.Add(DefaultHeartbeatPeriod), w.Deadline())
+
+	now = w.Deadline()
+	w.Tick(now)
+	_, _, _, hbs = rec.all(t)
+	require.Len(t, hbs, 1, "again a period later: the first may have been lost")
+	require.Equal(t, remoteReader.Entity, hbs[0].ReaderID)
+	require.Equal(t, wire.SequenceNumber(0), hbs[0].LastSN)
+	rec.msgs = nil
+
+	// The reader answers: nothing more while nothing is written.
+	w.HandleAckNack(remotePrefix, nack(1, 1), now)
+	rec.msgs = nil
+	now = now.Add(DefaultHeartbeatPeriod)
+	w.Tick(now)
+	require.Empty(t, rec.msgs)
+	require.True(t, w.Deadline().IsZero())
+}

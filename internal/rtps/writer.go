@@ -189,6 +189,14 @@ type readerProxy struct {
 	repairAt      time.Time
 	rexmit        rexmitTable // recent retransmissions, for NACK suppression
 	fragRexmit    rexmitTable // the same for fragments (keys of fragKey)
+	// heard says an ACKNACK or NACK_FRAG came from the reader. Until then
+	// it gets a HEARTBEAT every period, data written or not: the one sent
+	// when it matched may have been lost, or come before the reader knew
+	// the writer, and a volatile reader that first hears of the writer
+	// through a later HEARTBEAT takes the changes it announces as written
+	// before it joined (Cyclone DDS): those lost on the way would never be
+	// asked for.
+	heard bool
 }
 
 // Writer is the stateful RTPS writer (RTPS 2.5 §8.4.9), best-effort or
@@ -570,10 +578,20 @@ func (w *Writer) skipTo(sn wire.SequenceNumber) {
 // armHeartbeat starts the HEARTBEAT timer when a reliable reader has
 // unacknowledged changes.
 func (w *Writer) armHeartbeat(now time.Time) {
-	if w.reliable > 0 && w.ackedAll < w.lastSN && w.nextHB.IsZero() {
+	if w.reliable > 0 && (w.ackedAll < w.lastSN || w.unheard()) && w.nextHB.IsZero() {
 		w.nextHB = now.Add(w.cfg.HeartbeatPeriod)
 		w.schedule(w.nextHB)
 	}
+}
+
+// unheard reports whether a reliable reader has sent nothing yet.
+func (w *Writer) unheard() bool {
+	for _, p := range w.readers {
+		if p.info.Reliable && !p.heard {
+			return true
+		}
+	}
+	return false
 }
 
 // hbFirst returns the firstSN of a HEARTBEAT for a reader whose first
@@ -786,6 +804,7 @@ func (w *Writer) requester(src wire.GuidPrefix, reader wire.EntityID, c wire.Cou
 		w.stats.UnknownReader++
 		return nil
 	}
+	p.heard = true
 	counts := &p.acks
 	if nackFrag {
 		counts = &p.nackFrags
@@ -1021,7 +1040,7 @@ func (w *Writer) Tick(now time.Time) time.Time {
 		}
 		next = deadlineMin(next, p.repairAt)
 	}
-	if w.reliable > 0 && w.ackedAll < w.lastSN {
+	if w.reliable > 0 && (w.ackedAll < w.lastSN || w.unheard()) {
 		if w.nextHB.IsZero() {
 			w.nextHB = now.Add(w.cfg.HeartbeatPeriod)
 		} else if !now.Before(w.nextHB) {
@@ -1042,7 +1061,7 @@ func (w *Writer) sendHeartbeats(now time.Time) {
 	var lag *readerProxy
 	n := 0
 	for _, p := range w.readers {
-		if p.info.Reliable && p.acked < w.sentSN {
+		if p.info.Reliable && (p.acked < w.sentSN || !p.heard) {
 			lag = p
 			n++
 		}
