@@ -308,7 +308,7 @@ func (p *Participant) Close() error {
 }
 
 // onTraffic renews the lease of the participant a datagram came from.
-func (p *Participant) onTraffic(src wire.GuidPrefix, now time.Time) {
+func (p *Participant) onTraffic(src wire.GuidPrefix, _ bool, now time.Time) {
 	p.leaseMu.RLock()
 	rp := p.leases[src]
 	p.leaseMu.RUnlock()

@@ -789,13 +789,14 @@ func (w *Writer) requester(src wire.GuidPrefix, reader wire.EntityID, c wire.Cou
 	return p
 }
 
-// HandleAckNack processes an ACKNACK from the participant src.
-func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Time) {
+// HandleAckNack processes an ACKNACK from the participant src. It reports
+// whether the ACKNACK came from a matched reader and was not stale.
+func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Time) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	p := w.requester(src, a.ReaderID, a.Count, false)
 	if p == nil {
-		return
+		return false
 	}
 	w.stats.AckNacks++
 	base := a.ReaderSNState.Base
@@ -814,27 +815,31 @@ func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Ti
 		p.hbDue = true
 	}
 	w.requestRepair(p, now)
+	return true
 }
 
-// HandleNackFrag processes a NACK_FRAG from the participant src.
-func (w *Writer) HandleNackFrag(src wire.GuidPrefix, n *wire.NackFrag, now time.Time) {
+// HandleNackFrag processes a NACK_FRAG from the participant src. It
+// reports whether the NACK_FRAG came from a matched reader and was not
+// stale.
+func (w *Writer) HandleNackFrag(src wire.GuidPrefix, n *wire.NackFrag, now time.Time) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	p := w.requester(src, n.ReaderID, n.Count, true)
 	if p == nil {
-		return
+		return false
 	}
 	w.stats.NackFrags++
 	if n.WriterSN <= p.acked || n.WriterSN > w.sentSN || n.FragmentNumberState.NumBits == 0 {
-		return
+		return true
 	}
 	if p.nFragReqs == maxFragRequests {
 		w.stats.FragRequestsLost++
-		return
+		return true
 	}
 	p.fragReqs[p.nFragReqs] = fragRequest{sn: n.WriterSN, set: n.FragmentNumberState}
 	p.nFragReqs++
 	w.requestRepair(p, now)
+	return true
 }
 
 // requestRepair answers p now or after the NACK response delay.
