@@ -97,13 +97,14 @@ func (p *Participant) addRemoteEndpoint(ed EndpointData) {
 	re := rp.endpoints[ed.GUID]
 	p.logEndpoint(&ed, re == nil)
 	if re == nil {
-		if err := p.limits.CheckEndpoints(len(rp.endpoints)); err != nil {
+		if !p.endpointRoomLocked(rp) {
 			p.mu.Unlock()
 			p.ctr.epLimited.Add(1)
 			return
 		}
 		re = &remoteEndpoint{}
 		rp.endpoints[ed.GUID] = re
+		p.nEndpoints++
 	}
 	re.data = ed
 	var fns []func()
@@ -123,6 +124,7 @@ func (p *Participant) removeRemoteEndpoint(g wire.GUID) {
 		return
 	}
 	delete(rp.endpoints, g)
+	p.nEndpoints--
 	fns := p.unmatchAll(g, nil)
 	p.mu.Unlock()
 	p.disp.post(fns...)
