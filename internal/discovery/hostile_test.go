@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/netip"
+	"slices"
 	"testing"
 	"time"
 
@@ -46,9 +47,10 @@ type hostileRig struct {
 	domain       int
 	victim, peer *Participant
 	out, back    *LocalWriter
-	backR        *LocalReader // the victim's reader of "back"
-	gotOut       *sink        // the peer's reader of "out"
-	gotBack      *sink        // the victim's reader of "back"
+	backR        *LocalReader     // the victim's reader of "back"
+	gotOut       *sink            // the peer's reader of "out"
+	gotBack      *sink            // the victim's reader of "back"
+	arrived      [2]chan struct{} // a sample arrived at the peer (0), at the victim (1)
 	seqOut       uint64
 	seqBack      uint64
 	tx           *net.UDPConn   // the hostile sender
@@ -71,10 +73,11 @@ func newHostileRig(t *testing.T, domain int, lim Limits) *hostileRig {
 	t.Helper()
 	netns.Require(t)
 	r := &hostileRig{t: t, domain: domain, gotOut: new(sink), gotBack: new(sink)}
+	r.arrived = [2]chan struct{}{make(chan struct{}, 1), make(chan struct{}, 1)}
 	r.victim = udpParticipant(t, domain, "victim", lim)
 	r.peer = udpParticipant(t, domain, "peer", Limits{})
-	r.out, _ = r.pair(r.victim, r.peer, "out", r.gotOut)
-	r.back, r.backR = r.pair(r.peer, r.victim, "back", r.gotBack)
+	r.out, _ = r.pair(r.victim, r.peer, "out", r.gotOut, r.arrived[0])
+	r.back, r.backR = r.pair(r.peer, r.victim, "back", r.gotBack, r.arrived[1])
 	var err error
 	r.tx, err = net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	require.NoError(t, err)
@@ -94,11 +97,19 @@ func newHostileRig(t *testing.T, domain int, lim Limits) *hostileRig {
 
 // pair makes a reliable writer on from and its reader on to, and waits
 // until both are matched.
-func (r *hostileRig) pair(from, to *Participant, topic string, got *sink) (*LocalWriter, *LocalReader) {
+func (r *hostileRig) pair(from, to *Participant, topic string, got *sink, arrived chan struct{}) (*LocalWriter, *LocalReader) {
 	wm, rm := newMatchWaiter(), newMatchWaiter()
 	w, err := from.NewWriter(EndpointConfig{Topic: topic, Type: "T", Offered: interopWriter(), Listener: wm})
 	require.NoError(r.t, err)
-	lr, err := to.NewReader(EndpointConfig{Topic: topic, Type: "T", Requested: interopReader(), Listener: rm}, got.deliver)
+	deliver := func(s *rtps.Sample) bool {
+		got.deliver(s)
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
+		return true
+	}
+	lr, err := to.NewReader(EndpointConfig{Topic: topic, Type: "T", Requested: interopReader(), Listener: rm}, deliver)
 	require.NoError(r.t, err)
 	for _, ch := range []chan struct{}{wm.ch, rm.ch} {
 		select {
@@ -386,14 +397,14 @@ func testForgedParticipants(t *testing.T, domain int, during bool) {
 			}
 		}
 	}()
-	if during {
-		time.Sleep(500 * time.Millisecond)
-	} else {
+	if !during {
 		<-done
-		require.Eventually(t, func() bool {
-			return r.victim.Stats().ParticipantsEvicted > 0
-		}, 5*time.Second, 10*time.Millisecond)
 	}
+	// The joiner comes when the table holds as many unconfirmed
+	// participants as it may: each new one evicts the oldest.
+	require.Eventually(t, func() bool {
+		return r.victim.Stats().ParticipantsEvicted > 0
+	}, 10*time.Second, 10*time.Millisecond)
 	st0 := r.victim.Stats()
 	start := time.Now()
 	joiner := udpParticipant(t, domain, "joiner", Limits{})
@@ -465,4 +476,99 @@ func TestHostileForgedEndpoints(t *testing.T) {
 		st.Participants, st.Endpoints, st.EndpointsLimited, st.Engine.Transport.Drops)
 	require.Equal(t, parts+1, st.Participants)
 	require.Zero(t, st.Unconfirmed, "SEDP data confirms a participant")
+}
+
+// TestHostileRoundTrip: the victim keeps serving its real peer while a
+// flood of every class of hostile input (forged participants, random
+// bytes, garbage submessages, replayed DATA) hits its discovery and user
+// ports at 10 000 datagrams/s: the p99 of the round trips through the
+// pair stays within 3x of the quiet one. The quiet figure is the larger of
+// those measured before and after the flood, and 2 ms are allowed on top;
+// the best of three attempts counts: the machines that run this are
+// shared, and their load alone moves the tail of round trips of tens of
+// microseconds by milliseconds.
+func TestHostileRoundTrip(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's slowdown is no measure of round trips")
+	}
+	r := newHostileRig(t, 48, Limits{})
+	n := hostileSize(1000, 10000)
+	rng := rand.New(rand.NewPCG(8, 48))
+	ok := false
+	for attempt := 0; attempt < 3 && !ok; attempt++ {
+		quiet := r.roundTrips(n)
+		stop, done := make(chan struct{}), make(chan struct{})
+		go r.mixedFlood(rng, stop, done)
+		time.Sleep(200 * time.Millisecond)
+		flood := r.roundTrips(n)
+		close(stop)
+		<-done
+		after := r.roundTrips(n)
+		t.Logf("round trip p50/p99: quiet %v/%v, flood %v/%v, quiet again %v/%v",
+			quiet[n/2], p99(quiet), flood[n/2], p99(flood), after[n/2], p99(after))
+		ok = p99(flood) <= 3*max(p99(quiet), p99(after))+2*time.Millisecond
+	}
+	require.True(t, ok, "p99 of the round trips under the flood beyond 3x the quiet one + 2 ms")
+	st := r.bounded(Limits{})
+	require.Positive(t, st.Engine.NotRTPS)
+	require.Positive(t, st.Unconfirmed, "forged participants")
+	require.Positive(t, st.Readers.Duplicates)
+}
+
+// mixedFlood sends 10 000 datagrams/s of every class until stop is closed,
+// then closes done.
+func (r *hostileRig) mixedFlood(rng *rand.Rand, stop, done chan struct{}) {
+	defer close(done)
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	writer := r.back.GUID()
+	for i := 0; ; i++ {
+		switch i % 4 {
+		case 0:
+			r.send(forgedSPDP(randomPrefix(rng), r.hole), r.spdp)
+		case 1:
+			r.send(randomBytes(rng, rng.IntN(1400)), r.meta, r.user)
+		case 2:
+			b := append(header(randomPrefix(rng)), byte(wire.KindHeartbeat), 0x01, 28, 0)
+			r.send(append(b, randomBytes(rng, 28)...), r.user)
+		case 3:
+			d := wire.Data{DataFlag: true, WriterID: writer.Entity, WriterSN: 1, SerializedPayload: testPayload(1)}
+			r.send(d.Append(header(writer.Prefix)), r.user)
+		}
+		if i%10 == 9 {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}
+}
+
+func p99(d []time.Duration) time.Duration { return d[len(d)*99/100] }
+
+// roundTrips measures n round trips through the pair: the victim writes on
+// "out", the peer's reader sees it and the peer writes on "back", the
+// victim's reader sees that. It returns them sorted.
+func (r *hostileRig) roundTrips(n int) []time.Duration {
+	r.t.Helper()
+	rtts := make([]time.Duration, 0, n)
+	leg := func(w *LocalWriter, seq *uint64, arrived chan struct{}) {
+		*seq++
+		_, err := w.Write(context.Background(), rtps.Change{Payload: testPayload(*seq)})
+		require.NoError(r.t, err)
+		select {
+		case <-arrived:
+		case <-time.After(5 * time.Second):
+			r.t.Fatal("round trip: no sample within 5 s")
+		}
+	}
+	for range n {
+		start := time.Now()
+		leg(r.out, &r.seqOut, r.arrived[0])
+		leg(r.back, &r.seqBack, r.arrived[1])
+		rtts = append(rtts, time.Since(start))
+	}
+	slices.Sort(rtts)
+	return rtts
 }
