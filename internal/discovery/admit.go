@@ -92,7 +92,8 @@ func (p *Participant) forgetLocked(rp *remoteParticipant, fns []func()) []func()
 	delete(p.leases, prefix)
 	p.leaseMu.Unlock()
 	p.nEndpoints -= len(rp.endpoints)
-	for g := range rp.endpoints {
+	for g, re := range rp.endpoints {
+		p.epBytes -= re.size
 		fns = p.unmatchAll(g, fns)
 	}
 	p.disconnectBuiltins(rp)
@@ -103,11 +104,18 @@ func (p *Participant) forgetLocked(rp *remoteParticipant, fns []func()) []func()
 	return fns
 }
 
-// endpointRoomLocked reports whether rp may announce one more endpoint:
-// Limits.MaxEndpointsPerParticipant and MaxEndpoints. The caller holds
-// p.mu.
-func (p *Participant) endpointRoomLocked(rp *remoteParticipant) bool {
-	return len(rp.endpoints) < p.lim.MaxEndpointsPerParticipant && p.nEndpoints < p.lim.MaxEndpoints
+// endpointRoomLocked reports whether rp may announce a new endpoint (re
+// nil) or update re, in size octets of serialized data:
+// Limits.MaxEndpointsPerParticipant, MaxEndpoints and MaxEndpointBytes.
+// The caller holds p.mu.
+func (p *Participant) endpointRoomLocked(rp *remoteParticipant, re *remoteEndpoint, size int) bool {
+	grow := size
+	if re != nil {
+		grow -= re.size
+	} else if len(rp.endpoints) >= p.lim.MaxEndpointsPerParticipant || p.nEndpoints >= p.lim.MaxEndpoints {
+		return false
+	}
+	return grow <= 0 || p.epBytes+grow <= p.lim.MaxEndpointBytes
 }
 
 // isConfirmed reports whether the remote participant prefix is known and

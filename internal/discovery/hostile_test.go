@@ -445,19 +445,11 @@ func TestHostileForgedEndpoints(t *testing.T) {
 		r.send(forgedSPDP(prefix, r.hole), r.meta)
 		require.Eventually(t, func() bool { return r.victim.Stats().Participants == n+2 }, 2*time.Second, time.Millisecond)
 		for k := 1; k <= per; k++ {
-			ed := EndpointData{
-				GUID:            wire.GUID{Prefix: prefix, Entity: wire.EntityID{Key: [3]byte{byte(k >> 16), byte(k >> 8), byte(k)}, Kind: 0x03}},
-				ParticipantGUID: wire.GUID{Prefix: prefix, Entity: wire.EntityIDParticipant},
-				TopicName:       "forged", TypeName: "T", Offered: qos.DefaultOffered(),
-			}
+			topic := "forged"
 			if k%10 == 0 {
-				ed.TopicName = "back"
+				topic = "back"
 			}
-			d := wire.Data{
-				DataFlag: true, ReaderID: wire.EntityIDSEDPPublicationsReader, WriterID: wire.EntityIDSEDPPublicationsWriter,
-				WriterSN: wire.SequenceNumber(k), SerializedPayload: ed.Append(nil),
-			}
-			r.send(d.Append(header(prefix)), r.meta)
+			r.send(forgedWriter(prefix, k, topic, nil), r.meta)
 			if i++; i%burst == 0 {
 				time.Sleep(time.Millisecond)
 			}
@@ -571,4 +563,48 @@ func (r *hostileRig) roundTrips(n int) []time.Duration {
 	}
 	slices.Sort(rtts)
 	return rtts
+}
+
+// forgedWriter returns the SEDP DATA(w), sequence number k, of writer k of
+// the participant prefix, on topic, with topic data td.
+func forgedWriter(prefix wire.GuidPrefix, k int, topic string, td []byte) []byte {
+	ed := EndpointData{
+		GUID:            wire.GUID{Prefix: prefix, Entity: wire.EntityID{Key: [3]byte{byte(k >> 16), byte(k >> 8), byte(k)}, Kind: 0x03}},
+		ParticipantGUID: wire.GUID{Prefix: prefix, Entity: wire.EntityIDParticipant},
+		TopicName:       topic, TypeName: "T", Offered: qos.DefaultOffered(),
+	}
+	ed.Offered.TopicData.Value = td
+	d := wire.Data{
+		DataFlag: true, ReaderID: wire.EntityIDSEDPPublicationsReader, WriterID: wire.EntityIDSEDPPublicationsWriter,
+		WriterSN: wire.SequenceNumber(k), SerializedPayload: ed.Append(nil),
+	}
+	return d.Append(header(prefix))
+}
+
+// TestHostileForgedEndpointBytes: forged endpoints that each carry the
+// largest topic data the decoder lets through are bounded by the octets
+// of their SEDP data (Limits.MaxEndpointBytes), not only by their number.
+func TestHostileForgedEndpointBytes(t *testing.T) {
+	lim := Limits{MaxEndpointBytes: 1 << 20}
+	r := newHostileRig(t, 50, lim)
+	rng := rand.New(rand.NewPCG(9, 50))
+	prefix := randomPrefix(rng)
+	r.send(forgedSPDP(prefix, r.hole), r.meta)
+	require.Eventually(t, func() bool { return r.victim.Stats().Participants == 2 }, 2*time.Second, time.Millisecond)
+	td := randomBytes(rng, DefaultLimits().MaxDataLen)
+	for k := 1; k <= 200; k++ {
+		r.send(forgedWriter(prefix, k, "forged", td), r.meta)
+		if k%4 == 0 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	require.Eventually(t, func() bool { return r.victim.Stats().EndpointsLimited > 0 }, 10*time.Second, 10*time.Millisecond)
+	r.exchange(50)
+	st := r.bounded(lim)
+	r.victim.mu.Lock()
+	held := r.victim.epBytes
+	r.victim.mu.Unlock()
+	t.Logf("victim: %d endpoints in %d octets, %d refused", st.Endpoints, held, st.EndpointsLimited)
+	require.LessOrEqual(t, held, 1<<20)
+	require.Greater(t, st.Endpoints, 30)
 }

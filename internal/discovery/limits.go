@@ -43,6 +43,11 @@ type Limits struct {
 	// MaxEndpoints bounds the writers plus readers of all remote
 	// participants together (default 16384).
 	MaxEndpoints int
+	// MaxEndpointBytes bounds the octets of serialized SEDP data of all
+	// remote endpoints together, which bounds what their decoded data
+	// holds beyond a fixed size per endpoint (default 16 MiB: an average
+	// of 1 KiB per endpoint at MaxEndpoints).
+	MaxEndpointBytes int
 	// MaxLocators bounds each locator list of a participant or endpoint
 	// (default 32).
 	MaxLocators int
@@ -74,6 +79,7 @@ func DefaultLimits() Limits {
 		MaxUnconfirmedParticipants: 256,
 		MaxEndpointsPerParticipant: 4096,
 		MaxEndpoints:               16384,
+		MaxEndpointBytes:           16 << 20,
 		MaxLocators:                32,
 		MaxStringLen:               1024,
 		MaxProperties:              64,
@@ -101,6 +107,7 @@ func (l Limits) resolved() Limits {
 		MaxUnconfirmedParticipants: pick(l.MaxUnconfirmedParticipants, d.MaxUnconfirmedParticipants),
 		MaxEndpointsPerParticipant: pick(l.MaxEndpointsPerParticipant, d.MaxEndpointsPerParticipant),
 		MaxEndpoints:               pick(l.MaxEndpoints, d.MaxEndpoints),
+		MaxEndpointBytes:           pick(l.MaxEndpointBytes, d.MaxEndpointBytes),
 		MaxLocators:                pick(l.MaxLocators, d.MaxLocators),
 		MaxStringLen:               pick(l.MaxStringLen, d.MaxStringLen),
 		MaxProperties:              pick(l.MaxProperties, d.MaxProperties),

@@ -122,8 +122,9 @@ type Participant struct {
 	// admitted, to evict the oldest unconfirmed one first; it may still
 	// hold some confirmed or removed since (admit.go).
 	unconfirmed []*remoteParticipant
-	// nEndpoints is the number of endpoints of all remote participants.
-	nEndpoints int
+	// nEndpoints is the number of endpoints of all remote participants,
+	// epBytes the octets of their serialized SEDP data.
+	nEndpoints, epBytes int
 
 	// leaseMu guards leases, read by the receive path for every datagram.
 	leaseMu sync.RWMutex
@@ -149,6 +150,7 @@ type remoteParticipant struct {
 // remoteEndpoint is an endpoint discovered by SEDP (or a local one).
 type remoteEndpoint struct {
 	data EndpointData
+	size int // octets of the serialized SEDP data it came in
 }
 
 // NewParticipant opens the sockets, starts the event loop and begins to
