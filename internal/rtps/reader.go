@@ -38,6 +38,13 @@ type ReaderConfig struct {
 	// MaxBufferedBytes bounds the payload buffered out of order per writer;
 	// 0 means 32 MiB.
 	MaxBufferedBytes int
+	// MaxHeldBytes bounds what the reader holds out of order and in
+	// reassemblies over all its writers together, so that many writers
+	// (forged ones matched by SEDP, say) cannot each take the per-writer
+	// bounds; 0 means MaxReassemblyBytes + MaxBufferedBytes, what one
+	// writer may take. When a reassembly does not fit, the writer holding
+	// the most in reassemblies gives up its last one.
+	MaxHeldBytes int
 	// Schedule, if not nil, is called (with the reader's lock held) when
 	// the reader's earliest deadline becomes earlier than the one it last
 	// reported; the event loop must then call Tick at that time. It must
@@ -61,6 +68,9 @@ func (c *ReaderConfig) setDefaults() {
 	}
 	if c.MaxBufferedBytes <= 0 {
 		c.MaxBufferedBytes = 32 << 20
+	}
+	if c.MaxHeldBytes <= 0 {
+		c.MaxHeldBytes = c.MaxReassemblyBytes + c.MaxBufferedBytes
 	}
 }
 
@@ -189,6 +199,8 @@ type Reader struct {
 	pool     fragPool
 	reported time.Time
 	stats    ReaderStats
+	// heldBytes is the sum of the writers' bufBytes and fragBytes.
+	heldBytes int
 }
 
 // NewReader returns a reader that passes the samples it delivers to
@@ -250,6 +262,7 @@ func (r *Reader) RemoveWriter(g wire.GUID) {
 		return
 	}
 	delete(r.writers, g)
+	r.heldBytes -= p.bufBytes + p.fragBytes
 	for i, q := range r.list {
 		if q == p {
 			r.list = append(r.list[:i], r.list[i+1:]...)
@@ -391,7 +404,7 @@ func (r *Reader) receive(p *writerProxy, sn wire.SequenceNumber, m *sampleMeta, 
 		r.recycle(payload, owned)
 		return
 	}
-	if p.bufBytes+len(payload) > r.cfg.MaxBufferedBytes {
+	if p.bufBytes+len(payload) > r.cfg.MaxBufferedBytes || r.heldBytes+len(payload) > r.cfg.MaxHeldBytes {
 		r.stats.BufferFull++
 		r.recycle(payload, owned)
 		return
@@ -404,6 +417,7 @@ func (r *Reader) receive(p *writerProxy, sn wire.SequenceNumber, m *sampleMeta, 
 		s.buf = append(s.buf[:0], payload...)
 	}
 	p.bufBytes += len(payload)
+	r.heldBytes += len(payload)
 }
 
 // slot returns the window slot of sn, allocating the window on first use.
@@ -477,6 +491,7 @@ func (r *Reader) release(p *writerProxy, s *slot, deliver bool) bool {
 			ok = r.deliverOne(p, s.sn, &s.meta, s.buf)
 		}
 		p.bufBytes -= len(s.buf)
+		r.heldBytes -= len(s.buf)
 		if cap(s.buf) > maxSlotRetain {
 			r.recycle(s.buf, true)
 			s.buf = nil
