@@ -115,18 +115,20 @@ cell() {
 	for r in $(seq "$REPS"); do "$fn" "$@" "$r"; done | { grep -v '^-$' || true; } | median
 }
 
+# table TITLE HEAD: a blank line, TITLE, a blank line and the head of a Markdown table
+# with the columns of HEAD ("| a | b"), plus the GOMAXPROCS columns when NCPU=1.
+table() {
+	local hdr=$2
+	if [ "$NCPU" = 1 ]; then hdr="$hdr | ddsping GOMAXPROCS=$(nproc) | ratio"; fi
+	printf '\n%s\n\n%s |\n%s|\n' "$1" "$hdr" "$(sed 's/|[^|]*/|---/g' <<<"$hdr")"
+}
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f\n", a / b }'; }
 
 echo "# ddsgo ddsping vs Cyclone DDS ddsperf, $(date -u +%Y-%m-%d), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# $(dpkg-query -W -f='cyclonedds-tools ${Version}' cyclonedds-tools 2>/dev/null || echo ddsperf), $(go version | cut -d' ' -f3), ${SECS} s per run, ${REPS} run(s) per cell, raw output in $OUT"
-echo
-echo "Round trip, reliable, median of the per-second medians (µs):"
-echo
-hdr="| payload | ddsping | ddsperf (listener) | ratio | ddsperf waitset | ratio"
-sep="|---|---|---|---|---|---"
-[ "$NCPU" = 1 ] && hdr="$hdr | ddsping GOMAXPROCS=$(nproc) | ratio" && sep="$sep|---|---"
-echo "$hdr |"
-echo "$sep|"
+table "Round trip, reliable, median of the per-second medians (µs):" \
+	"| payload | ddsping | ddsperf (listener) | ratio | ddsperf waitset | ratio"
 for s in $SIZES; do
 	g=$(cell rtt_ddsping "$s" 0)
 	c=$(cell rtt_ddsperf "$s" listener)
@@ -138,14 +140,8 @@ for s in $SIZES; do
 	fi
 	echo "$line |"
 done
-echo
-echo "Throughput, reliable KEEP_ALL, median of the per-second receive rates (samples/s):"
-echo
-hdr="| payload | ddsping pub/sub | ddsperf pub/sub | ratio | ddsping MB/s | ddsperf MB/s"
-sep="|---|---|---|---|---|---"
-[ "$NCPU" = 1 ] && hdr="$hdr | ddsping GOMAXPROCS=$(nproc) | ratio" && sep="$sep|---|---"
-echo "$hdr |"
-echo "$sep|"
+table "Throughput, reliable KEEP_ALL, median of the per-second receive rates (samples/s):" \
+	"| payload | ddsping pub/sub | ddsperf pub/sub | ratio | ddsping MB/s | ddsperf MB/s"
 num() { printf '%.0f' "$1" 2>/dev/null || echo "$1"; }
 mb() { awk -v r="$1" -v s="$2" 'BEGIN { if (r == "-") print "-"; else printf "%.0f\n", r * s / 1e6 }'; }
 for s in $TPSIZES; do

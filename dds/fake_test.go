@@ -245,6 +245,8 @@ func (w *fakeWriter) Write(_ context.Context, c rtps.Change) (wire.SequenceNumbe
 		HasKeyHash:      w.cfg.Keyed && c.Kind != rtps.Alive,
 		KeyOnly:         c.Kind != rtps.Alive,
 		SourceTimestamp: c.Timestamp,
+		Related:         c.Related,
+		Vendor:          wire.VendorDDSGo,
 		Payload:         c.Payload,
 	}
 	for _, r := range w.matched {

@@ -126,6 +126,15 @@ func (p *DomainParticipant) teardown() {
 }
 
 // guidBytes returns the 16 bytes of g.
+// guidOf is the GUID of handle h made by guidBytes.
+func guidOf(h InstanceHandle) wire.GUID {
+	var g wire.GUID
+	copy(g.Prefix[:], h[:12])
+	copy(g.Entity.Key[:], h[12:15])
+	g.Entity.Kind = h[15]
+	return g
+}
+
 func guidBytes(g wire.GUID) [16]byte {
 	var b [16]byte
 	copy(b[:], g.Prefix[:])

@@ -359,6 +359,10 @@ func (r *DataReader[T]) decodeChange(ch *rhc.Change[T], s *rtps.Sample) bool {
 		ch.SourceTimestamp = ts.Time()
 	}
 	ch.Lifespan = r.lifespans[s.Writer]
+	ch.SN, ch.Related = int64(s.SN), rhc.Identity{}
+	if s.Related.WriterGUID != (wire.GUID{}) {
+		ch.Related = rhc.Identity{Writer: rhc.GUID(guidBytes(s.Related.WriterGUID)), SN: int64(s.Related.SN)}
+	}
 	var haveKey bool
 	if s.Kind == rtps.Alive {
 		ch.Kind = rhc.Write

@@ -15,16 +15,9 @@ import (
 // each take makes room and asks for it again, so that every sample arrives exactly once
 // and in order.
 func TestRejectedSamplesResent(t *testing.T) {
-	pa, pb := memPair(t, 3)
-	pub, ta, sub, tb := pubSub(t, pa, pb, "test::Rejected", "Rejected")
-	w, err := NewWriter(ta, WithPublisher(pub), Reliable(), KeepAll())
-	require.NoError(t, err)
 	rq := reliableReader()
 	rq.ResourceLimits.MaxSamples = 2
-	r, err := NewReader(tb, WithSubscriber(sub), WithQos(*rq))
-	require.NoError(t, err)
-	waitStatus(t, w, listener.PublicationMatched)
-	waitStatus(t, r, listener.SubscriptionMatched)
+	w, r := matchedPair(t, 3, []Option{Reliable(), KeepAll()}, []Option{WithQos(*rq)})
 
 	const total = 10
 	for i := range total {
@@ -91,4 +84,19 @@ func TestRejectedRetry(t *testing.T) {
 	_, _, err = r.Take(bg, NoWait())
 	require.ErrorIs(t, err, ErrNoData)
 	require.Equal(t, int32(1), fr.retries.Load())
+}
+
+// matchedPair returns a writer and a reader of the same topic in two participants with
+// the real engine on memnet (seed), created with the options given, once they match.
+func matchedPair(t *testing.T, seed uint64, wopts, ropts []Option) (*DataWriter[message], *DataReader[message]) {
+	t.Helper()
+	pa, pb := memPair(t, seed)
+	pub, ta, sub, tb := pubSub(t, pa, pb, "test::Pair", "Pair")
+	w, err := NewWriter(ta, append([]Option{WithPublisher(pub)}, wopts...)...)
+	require.NoError(t, err)
+	r, err := NewReader(tb, append([]Option{WithSubscriber(sub)}, ropts...)...)
+	require.NoError(t, err)
+	waitStatus(t, w, listener.PublicationMatched)
+	waitStatus(t, r, listener.SubscriptionMatched)
+	return w, r
 }

@@ -101,6 +101,19 @@ type SampleInfo struct {
 	SampleRank               int32
 	GenerationRank           int32
 	AbsoluteGenerationRank   int32
+	// Identity names the sample: its writer (PublicationHandle) and the sequence number
+	// the writer gave it; zero for an invalid sample.
+	Identity SampleIdentity
+	// RelatedIdentity is the identity of the sample this one answers, when its writer
+	// said so (RelatedTo, or rmw_fastrtps's replies); zero otherwise.
+	RelatedIdentity SampleIdentity
+}
+
+// SampleIdentity names one sample: its writer's GUID (the PublicationHandle readers see)
+// and the sequence number the writer gave it (DDS-RPC's SampleIdentity).
+type SampleIdentity struct {
+	Writer InstanceHandle
+	SN     int64
 }
 
 func (s *SampleInfo) from(r *rhc.SampleInfo) {
@@ -117,6 +130,12 @@ func (s *SampleInfo) from(r *rhc.SampleInfo) {
 		SampleRank:               r.SampleRank,
 		GenerationRank:           r.GenerationRank,
 		AbsoluteGenerationRank:   r.AbsoluteGenerationRank,
+	}
+	if r.ValidData {
+		s.Identity = SampleIdentity{Writer: s.PublicationHandle, SN: r.SN}
+	}
+	if r.Related.Writer != (rhc.GUID{}) {
+		s.RelatedIdentity = SampleIdentity{Writer: status.GUIDHandle(r.Related.Writer), SN: r.Related.SN}
 	}
 }
 

@@ -91,12 +91,15 @@ func TestWiresharkDecodesOurTraffic(t *testing.T) {
 		require.NoError(t, w.Write(bg, &message{ID: int32(i), Text: "hello", Values: []float64{1, 2}, Seq: uint64(i)}))
 	}
 	require.NoError(t, w.Write(bg, &message{ID: 9, Text: "big", Values: big, Seq: 9}))
+	// A request as rmw_fastrtps writes one: related to the reply reader, SN unknown.
+	asRequest := RelatedTo(SampleIdentity{Writer: r.InstanceHandle(), SN: -1 << 32})
+	require.NoError(t, w.Write(bg, &message{ID: 4, Text: "request", Seq: 4}, asRequest))
 	require.NoError(t, w.Dispose(bg, &message{ID: 1}))
 	require.NoError(t, w.Unregister(bg, &message{ID: 2}))
 
 	deadline := time.Now().Add(10 * time.Second)
 	var got int
-	for got < 4 && time.Now().Before(deadline) {
+	for got < 5 && time.Now().Before(deadline) {
 		samples, _, err := r.Take(bg, MaxSamples(100), NoWait())
 		if err == nil {
 			for _, s := range samples {
@@ -107,7 +110,7 @@ func TestWiresharkDecodesOurTraffic(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	require.Equal(t, 4, got, "samples received")
+	require.Equal(t, 5, got, "samples received")
 	require.NoError(t, pa.DeleteContainedEntities())
 	require.NoError(t, pb.DeleteContainedEntities())
 	require.NoError(t, pa.Close())

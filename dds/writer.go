@@ -258,8 +258,10 @@ func (w *DataWriter[T]) registerLocked(kh cdr.KeyHash, v *T) ([]byte, error) {
 type WriteOption func(writeArgs) writeArgs
 
 type writeArgs struct {
-	ts time.Time
-	h  InstanceHandle
+	ts      time.Time
+	h       InstanceHandle
+	related SampleIdentity
+	out     *SampleIdentity
 }
 
 // Timestamp gives the sample its source timestamp instead of the current time
@@ -272,6 +274,20 @@ func Timestamp(t time.Time) WriteOption {
 // sample may then be nil.
 func OfInstance(h InstanceHandle) WriteOption {
 	return func(a writeArgs) writeArgs { a.h = h; return a }
+}
+
+// RelatedTo says which sample this one answers: readers find id in
+// SampleInfo.RelatedIdentity (DDS-RPC's related_sample_identity, sent as
+// PID_RELATED_SAMPLE_IDENTITY and as Fast DDS's 0x800f, as rmw_fastrtps replies do).
+func RelatedTo(id SampleIdentity) WriteOption {
+	return func(a writeArgs) writeArgs { a.related = id; return a }
+}
+
+// WrittenAs stores in *id the identity the write gave the sample (the writer's GUID and
+// the sequence number), which readers see as SampleInfo.Identity: a requester keeps it to
+// recognize the replies RelatedTo it.
+func WrittenAs(id *SampleIdentity) WriteOption {
+	return func(a writeArgs) writeArgs { a.out = id; return a }
 }
 
 // args returns what opts say, with the current time by default.
@@ -312,13 +328,20 @@ func (w *DataWriter[T]) Write(ctx context.Context, v *T, opts ...WriteOption) er
 		w.pool.put(payload)
 		return wrapErr(ErrBadParameter, err, "writer of "+w.topic.name)
 	}
-	return w.send(ctx, rtps.Alive, kh, payload, a.ts)
+	return w.send(ctx, rtps.Alive, kh, payload, &a)
 }
 
 // send hands a change to the engine.
-func (w *DataWriter[T]) send(ctx context.Context, kind rtps.ChangeKind, kh cdr.KeyHash, payload []byte, ts time.Time) error {
-	_, err := w.ew.Write(ctx, rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: wire.TimeFromTime(ts), Payload: payload})
+func (w *DataWriter[T]) send(ctx context.Context, kind rtps.ChangeKind, kh cdr.KeyHash, payload []byte, a *writeArgs) error {
+	c := rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: wire.TimeFromTime(a.ts), Payload: payload}
+	if !a.related.Writer.IsNil() {
+		c.Related = wire.SampleIdentity{WriterGUID: guidOf(a.related.Writer), SN: wire.SequenceNumber(a.related.SN)}
+	}
+	sn, err := w.ew.Write(ctx, c)
 	if err == nil {
+		if a.out != nil {
+			*a.out = SampleIdentity{Writer: status.GUIDHandle(guidBytes(w.ew.GUID())), SN: int64(sn)}
+		}
 		return nil
 	}
 	switch {
@@ -336,7 +359,8 @@ func (w *DataWriter[T]) send(ctx context.Context, kind rtps.ChangeKind, kh cdr.K
 
 // instanceChange sends a dispose or an unregister of the instance with key hash kh
 // (registering it from v for a dispose when needed).
-func (w *DataWriter[T]) instanceChange(ctx context.Context, kind rtps.ChangeKind, v *T, h InstanceHandle, ts time.Time) error {
+func (w *DataWriter[T]) instanceChange(ctx context.Context, kind rtps.ChangeKind, v *T, a *writeArgs) error {
+	h := a.h
 	if err := w.check(); err != nil {
 		return err
 	}
@@ -371,7 +395,7 @@ func (w *DataWriter[T]) instanceChange(ctx context.Context, kind rtps.ChangeKind
 	}
 	payload := w.keyPayload(key)
 	w.mu.Unlock()
-	return w.send(ctx, kind, kh, payload, ts)
+	return w.send(ctx, kind, kh, payload, a)
 }
 
 // keyPayload returns the payload of a dispose or unregister of the instance whose
@@ -390,7 +414,7 @@ func (w *DataWriter[T]) keyPayload(key []byte) []byte {
 // dispose_w_timestamp with Timestamp): readers see it NOT_ALIVE_DISPOSED.
 func (w *DataWriter[T]) Dispose(ctx context.Context, v *T, opts ...WriteOption) error {
 	a := w.args(opts)
-	return w.instanceChange(ctx, rtps.NotAliveDisposed, v, a.h, a.ts)
+	return w.instanceChange(ctx, rtps.NotAliveDisposed, v, &a)
 }
 
 // Unregister unregisters the writer from the instance of *v, or of OfInstance's handle
@@ -399,7 +423,7 @@ func (w *DataWriter[T]) Dispose(ctx context.Context, v *T, opts ...WriteOption) 
 // ErrPreconditionNotMet reports an instance that is not registered.
 func (w *DataWriter[T]) Unregister(ctx context.Context, v *T, opts ...WriteOption) error {
 	a := w.args(opts)
-	return w.instanceChange(ctx, w.unregisterKind(), v, a.h, a.ts)
+	return w.instanceChange(ctx, w.unregisterKind(), v, &a)
 }
 
 // Register registers the instance of *v and returns its handle (register_instance).

@@ -26,21 +26,20 @@ const (
 	ResultInvalidArgument ResultCode = 101
 )
 
+// resultNames are the names String gives the result codes.
+var resultNames = map[ResultCode]string{
+	ResultFeatureUnsupported: "feature unsupported",
+	ResultOK:                 "ok",
+	ResultNotFound:           "not found",
+	ResultIncorrectState:     "incorrect state",
+	ResultOperationFailed:    "operation failed",
+	ResultInvalidArgument:    "invalid argument",
+}
+
 // String returns the name of c.
 func (c ResultCode) String() string {
-	switch c {
-	case ResultFeatureUnsupported:
-		return "feature unsupported"
-	case ResultOK:
-		return "ok"
-	case ResultNotFound:
-		return "not found"
-	case ResultIncorrectState:
-		return "incorrect state"
-	case ResultOperationFailed:
-		return "operation failed"
-	case ResultInvalidArgument:
-		return "invalid argument"
+	if name, ok := resultNames[c]; ok {
+		return name
 	}
 	return "result " + strconv.Itoa(int(c))
 }

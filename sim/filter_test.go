@@ -157,6 +157,12 @@ func TestBadFilters(t *testing.T) {
 	}
 }
 
+func TestResultCodeString(t *testing.T) {
+	require.Equal(t, "ok", ResultOK.String())
+	require.Equal(t, "incorrect state", ResultIncorrectState.String())
+	require.Equal(t, "result 5", ResultCode(5).String(), "a code without a name")
+}
+
 func TestFilterMatch(t *testing.T) {
 	m := filterWorld(t)
 	f, err := CompileFilter(EntityFilters{Name: "alice|crate"})

@@ -184,33 +184,38 @@ func TestWaitWakesOnNotify(t *testing.T) {
 
 		// A notification without a true trigger value wakes the waiter, which goes back
 		// to sleep; a guard set later ends the wait.
-		go func() {
-			time.Sleep(time.Second)
-			Notify(f)
-			time.Sleep(time.Second)
-			g.SetTriggerValue(true)
-		}()
-		start := time.Now()
-		got, err := ws.Wait(context.Background())
-		require.NoError(t, err)
-		require.Equal(t, []Condition{&g}, got)
-		require.Equal(t, 2*time.Second, time.Since(start))
+		eachSecond(func() { Notify(f) }, func() { g.SetTriggerValue(true) })
+		requireWakes(t, ws, []Condition{&g}, 2*time.Second)
 		require.Equal(t, int32(3), f.evals.Load(), "evaluated at start, on Notify and on the guard")
 
 		// Setting a guard to false wakes no one.
 		g.SetTriggerValue(false)
 		f.evals.Store(0)
-		go func() {
-			time.Sleep(time.Second)
-			g.SetTriggerValue(false)
-			time.Sleep(time.Second)
-			f.set(true)
-		}()
-		got, err = ws.Wait(context.Background())
-		require.NoError(t, err)
-		require.Equal(t, []Condition{f}, got)
+		eachSecond(func() { g.SetTriggerValue(false) }, func() { f.set(true) })
+		requireWakes(t, ws, []Condition{f}, 2*time.Second)
 		require.Equal(t, int32(2), f.evals.Load())
 	})
+}
+
+// eachSecond runs steps, one a second, in a new goroutine.
+func eachSecond(steps ...func()) {
+	go func() {
+		for _, step := range steps {
+			time.Sleep(time.Second)
+			step()
+		}
+	}()
+}
+
+// requireWakes waits on ws and checks that the wait returns want, and no
+// error, after d.
+func requireWakes(t *testing.T, ws *WaitSet, want []Condition, d time.Duration) {
+	t.Helper()
+	start := time.Now()
+	got, err := ws.Wait(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+	require.Equal(t, d, time.Since(start))
 }
 
 func TestAttachWakesWaiter(t *testing.T) {
@@ -218,15 +223,12 @@ func TestAttachWakesWaiter(t *testing.T) {
 		ws := New()
 		var g GuardCondition
 		g.SetTriggerValue(true) // triggered before it is attached: no Notify reaches ws
-		go func() {
-			time.Sleep(time.Second)
+		eachSecond(func() {
 			if err := ws.AttachCondition(&g); err != nil {
 				t.Error(err)
 			}
-		}()
-		got, err := ws.Wait(context.Background())
-		require.NoError(t, err)
-		require.Equal(t, []Condition{&g}, got)
+		})
+		requireWakes(t, ws, []Condition{&g}, time.Second)
 	})
 }
 
@@ -237,17 +239,8 @@ func TestDetachedConditionDoesNotWake(t *testing.T) {
 		require.NoError(t, ws.AttachCondition(&g))
 		require.NoError(t, ws.AttachCondition(&other))
 		require.NoError(t, ws.DetachCondition(&g))
-		go func() {
-			time.Sleep(time.Second)
-			g.SetTriggerValue(true)
-			time.Sleep(time.Second)
-			other.SetTriggerValue(true)
-		}()
-		start := time.Now()
-		got, err := ws.Wait(context.Background())
-		require.NoError(t, err)
-		require.Equal(t, []Condition{&other}, got)
-		require.Equal(t, 2*time.Second, time.Since(start))
+		eachSecond(func() { g.SetTriggerValue(true) }, func() { other.SetTriggerValue(true) })
+		requireWakes(t, ws, []Condition{&other}, 2*time.Second)
 	})
 }
 
@@ -319,64 +312,56 @@ func TestRace(t *testing.T) {
 
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
-	// Setters.
-	for i := range n {
+	// loop runs fn again and again in a new goroutine until stop is closed.
+	loop := func(fn func()) {
 		wg.Go(func() {
 			for {
 				select {
 				case <-stop:
 					return
 				default:
+					fn()
 				}
-				guards[i].SetTriggerValue(true)
-				guards[i].SetTriggerValue(false)
-				flags[i].set(true)
-				flags[i].set(false)
 			}
 		})
 	}
+	// Setters.
+	for i := range n {
+		loop(func() {
+			guards[i].SetTriggerValue(true)
+			guards[i].SetTriggerValue(false)
+			flags[i].set(true)
+			flags[i].set(false)
+		})
+	}
 	// Attach and detach.
-	wg.Go(func() {
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			for i := range n {
-				_ = ws.AttachCondition(&flags[i])
-			}
-			_ = ws.Conditions()
-			for i := range n {
-				_ = ws.DetachCondition(&flags[i])
-			}
+	loop(func() {
+		for i := range n {
+			_ = ws.AttachCondition(&flags[i])
+		}
+		_ = ws.Conditions()
+		for i := range n {
+			_ = ws.DetachCondition(&flags[i])
 		}
 	})
 	// Two competing waiters: each wait either succeeds or reports the other.
 	var woken atomic.Int32
 	for range 2 {
-		wg.Go(func() {
-			buf := make([]Condition, 0, 2*n)
-			for {
-				select {
-				case <-stop:
-					return
-				default:
+		buf := make([]Condition, 0, 2*n)
+		loop(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+			var err error
+			buf, err = ws.WaitInto(ctx, buf)
+			cancel()
+			switch {
+			case err == nil:
+				if len(buf) == 0 {
+					t.Error("woken without a triggered condition")
 				}
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
-				var err error
-				buf, err = ws.WaitInto(ctx, buf)
-				cancel()
-				switch {
-				case err == nil:
-					if len(buf) == 0 {
-						t.Error("woken without a triggered condition")
-					}
-					woken.Add(1)
-				case errors.Is(err, errs.ErrPreconditionNotMet), errors.Is(err, context.DeadlineExceeded):
-				default:
-					t.Error(err)
-				}
+				woken.Add(1)
+			case errors.Is(err, errs.ErrPreconditionNotMet), errors.Is(err, context.DeadlineExceeded):
+			default:
+				t.Error(err)
 			}
 		})
 	}

@@ -151,41 +151,32 @@ func toFloat(v constVal) float64 {
 	return f
 }
 
+// intOps are the IDL operators on integers (IDL 4.2 §7.4.1.4.4.4); intOp checks
+// the divisor and the shift count before it calls them.
+var intOps = map[string]func(r, a, b *big.Int) *big.Int{
+	"+":  (*big.Int).Add,
+	"-":  (*big.Int).Sub,
+	"*":  (*big.Int).Mul,
+	"/":  (*big.Int).Quo,
+	"%":  (*big.Int).Rem,
+	"|":  (*big.Int).Or,
+	"^":  (*big.Int).Xor,
+	"&":  (*big.Int).And,
+	"<<": func(r, a, b *big.Int) *big.Int { return r.Lsh(a, uint(b.Int64())) },
+	">>": func(r, a, b *big.Int) *big.Int { return r.Rsh(a, uint(b.Int64())) },
+}
+
 func intOp(e *binaryExpr, a, b *big.Int) (constVal, error) {
-	r := new(big.Int)
-	switch e.op {
-	case "+":
-		r.Add(a, b)
-	case "-":
-		r.Sub(a, b)
-	case "*":
-		r.Mul(a, b)
-	case "/", "%":
-		if b.Sign() == 0 {
-			return constVal{}, errAt(e.at, "division by zero")
-		}
-		if e.op == "/" {
-			r.Quo(a, b)
-		} else {
-			r.Rem(a, b)
-		}
-	case "|":
-		r.Or(a, b)
-	case "^":
-		r.Xor(a, b)
-	case "&":
-		r.And(a, b)
-	case "<<", ">>":
-		if b.Sign() < 0 || b.Cmp(big.NewInt(64)) >= 0 {
-			return constVal{}, errAt(e.at, "shift count %v out of range 0..63", b)
-		}
-		if e.op == "<<" {
-			r.Lsh(a, uint(b.Int64()))
-		} else {
-			r.Rsh(a, uint(b.Int64()))
-		}
+	op, ok := intOps[e.op]
+	switch {
+	case !ok:
+		return constVal{}, errAt(e.at, "operator %s does not apply to integers", e.op)
+	case (e.op == "/" || e.op == "%") && b.Sign() == 0:
+		return constVal{}, errAt(e.at, "division by zero")
+	case (e.op == "<<" || e.op == ">>") && (b.Sign() < 0 || b.Cmp(big.NewInt(64)) >= 0):
+		return constVal{}, errAt(e.at, "shift count %v out of range 0..63", b)
 	}
-	return checkRange(e.at, r)
+	return checkRange(e.at, op(new(big.Int), a, b))
 }
 
 // article returns the kind with its indefinite article.

@@ -215,12 +215,7 @@ func printEndpoints(o *options, p *dds.DomainParticipant, rows []partRow) error 
 
 func setupList(fs *flag.FlagSet, o *options) func(context.Context) error {
 	wait := fs.Duration("wait", 2*time.Second, "how long to listen for participants")
-	return func(ctx context.Context) error {
-		n, err := newNode(o, "ddsping list")
-		if err != nil {
-			return err
-		}
-		defer n.close()
+	return onNode(o, "ddsping list", func(ctx context.Context, n *node) error {
 		select {
 		case <-ctx.Done():
 		case <-time.After(*wait):
@@ -242,17 +237,12 @@ func setupList(fs *flag.FlagSet, o *options) func(context.Context) error {
 		}
 		printStats(o, n.p)
 		return nil
-	}
+	})
 }
 
 func setupWatch(fs *flag.FlagSet, o *options) func(context.Context) error {
 	dur := fs.Duration("duration", 0, "stop after this long (0: until interrupted)")
-	return func(ctx context.Context) error {
-		n, err := newNode(o, "ddsping watch")
-		if err != nil {
-			return err
-		}
-		defer n.close()
+	return onNode(o, "ddsping watch", func(ctx context.Context, n *node) error {
 		ctx, cancel := durationUntil(ctx, *dur)
 		defer cancel()
 		start := time.Now()
@@ -291,7 +281,7 @@ func setupWatch(fs *flag.FlagSet, o *options) func(context.Context) error {
 			case <-t.C:
 			}
 		}
-	}
+	})
 }
 
 func watchEvent(o *options, el time.Duration, what string, r partRow) {

@@ -92,12 +92,7 @@ func (p *ponger) run(ctx context.Context) error {
 
 func setupPong(fs *flag.FlagSet, o *options) func(context.Context) error {
 	dur := fs.Duration("duration", 0, "stop after this long (0: run until interrupted)")
-	return func(ctx context.Context) error {
-		n, err := newNode(o, "ddsping pong")
-		if err != nil {
-			return err
-		}
-		defer n.close()
+	return onNode(o, "ddsping pong", func(ctx context.Context, n *node) error {
 		p, err := newPonger(n)
 		if err != nil {
 			return err
@@ -113,7 +108,7 @@ func setupPong(fs *flag.FlagSet, o *options) func(context.Context) error {
 		}
 		fmt.Fprintf(o.out, "pong: echoed %d samples\n", p.echoed)
 		return err
-	}
+	})
 }
 
 // pingConfig is what a ping run measures.
@@ -246,18 +241,7 @@ func (p *pinger) run(ctx context.Context, report intervalFunc) (pingResult, erro
 	const tickPeriod = 10 * time.Millisecond
 	tctx, tcancel := context.WithCancel(context.Background())
 	defer tcancel()
-	go func() {
-		t := time.NewTicker(tickPeriod)
-		defer t.Stop()
-		for {
-			select {
-			case <-tctx.Done():
-				return
-			case <-t.C:
-				p.tick.SetTriggerValue(true)
-			}
-		}
-	}()
+	go tickEvery(tctx, tickPeriod, &p.tick)
 
 	m := &pingRun{p: p, out: sample{ID: p.id, Payload: make([]byte, cfg.size)}}
 	m.start = time.Now()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
@@ -77,6 +78,20 @@ type node struct {
 	sub *dds.Subscriber
 	// cfgName is the participant's ENTITY_NAME.
 	cfgName string
+}
+
+// onNode returns the run function of a command that works on one participant: it
+// creates the participant named name with the network settings of o, calls run with it
+// and closes it when run returns.
+func onNode(o *options, name string, run func(ctx context.Context, n *node) error) func(context.Context) error {
+	return func(ctx context.Context) error {
+		n, err := newNode(o, name)
+		if err != nil {
+			return err
+		}
+		defer n.close()
+		return run(ctx, n)
+	}
 }
 
 // newNode creates a participant named name with the network settings of o.

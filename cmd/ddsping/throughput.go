@@ -176,9 +176,9 @@ type subscriber struct {
 	first, lastSample time.Time
 }
 
-// tickEverySecond sets tick every second until ctx ends.
-func tickEverySecond(ctx context.Context, tick *waitset.GuardCondition) {
-	t := time.NewTicker(time.Second)
+// tickEvery sets tick every period until ctx ends.
+func tickEvery(ctx context.Context, period time.Duration, tick *waitset.GuardCondition) {
+	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
 		select {
@@ -223,13 +223,8 @@ func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 	fs.Bool("reliable", true, "reliable (the default)")
 	dur := fs.Duration("duration", 0, "stop after this long (0: until interrupted)")
 	count := fs.Uint64("count", 0, "stop after N samples (0: no limit)")
-	return func(ctx context.Context) error {
+	return onNode(o, "ddsping sub", func(ctx context.Context, n *node) error {
 		reliable := !*bestEffort
-		n, err := newNode(o, "ddsping sub")
-		if err != nil {
-			return err
-		}
-		defer n.close()
 		_, rq := dataQos(reliable, 0, 0)
 		r, err := n.reader(topicData, rq)
 		if err != nil {
@@ -252,7 +247,7 @@ func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 		}
 		ctx, cancel := durationUntil(ctx, *dur)
 		defer cancel()
-		go tickEverySecond(ctx, &tick)
+		go tickEvery(ctx, time.Second, &tick)
 		iv := interval{start: time.Now()}
 		iv.last = iv.start
 		data := make([]sample, 256)
@@ -281,7 +276,7 @@ func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 			return fmt.Errorf("%w: %d samples lost on a reliable topic", errFailed, s.lost)
 		}
 		return nil
-	}
+	})
 }
 
 // count records the samples taken.

@@ -215,7 +215,7 @@ func (pp *participant) param(p wire.Parameter, be bool) {
 	case wire.PIDDefaultUnicastLocator, wire.PIDDefaultMulticastLocator,
 		wire.PIDMetatrafficUnicastLocator, wire.PIDMetatrafficMulticastLocator:
 		if l, _, err := wire.ParseLocator(v, be); err == nil {
-			pp.locs = append(pp.locs, locatorRole(p.ID)+" "+l.String())
+			pp.locs = append(pp.locs, locatorRoles[p.ID]+" "+l.String())
 		}
 	case wire.PIDPropertyList:
 		if pl, _, err := wire.ParsePropertyList(v, be); err == nil {
@@ -335,60 +335,56 @@ func sortedKeys[K comparable, V any](m map[K]V, key func(K) string) []K {
 	return ks
 }
 
+// vendorNames are the vendors rtpsdump names; others show as their id.
+var vendorNames = map[wire.VendorID]string{
+	wire.VendorCyclone: "Cyclone DDS",
+	wire.VendorFastDDS: "Fast DDS",
+	wire.VendorDDSGo:   "ddsgo",
+}
+
 func vendorName(v wire.VendorID) string {
-	switch v {
-	case wire.VendorCyclone:
-		return "Cyclone DDS"
-	case wire.VendorFastDDS:
-		return "Fast DDS"
-	case wire.VendorDDSGo:
-		return "ddsgo"
-	default:
-		return "vendor " + v.String()
+	if name, ok := vendorNames[v]; ok {
+		return name
 	}
+	return "vendor " + v.String()
 }
 
-// dataKind names a DATA the way Wireshark does: (p) participant, (w)/(r) endpoints, (m) message.
-func dataKind(writer wire.EntityID) string {
-	switch writer {
-	case wire.EntityIDSPDPWriter:
-		return "(p)"
-	case wire.EntityIDSEDPPublicationsWriter:
-		return "(w)"
-	case wire.EntityIDSEDPSubscriptionsWriter:
-		return "(r)"
-	case wire.EntityIDSEDPTopicsWriter:
-		return "(t)"
-	case wire.EntityIDParticipantMessageWriter:
-		return "(m)"
-	default:
-		return ""
-	}
+// dataKinds name a DATA by its writer the way Wireshark does: (p) participant,
+// (w)/(r)/(t) endpoints and topics, (m) message; user data has no name.
+var dataKinds = map[wire.EntityID]string{
+	wire.EntityIDSPDPWriter:               "(p)",
+	wire.EntityIDSEDPPublicationsWriter:   "(w)",
+	wire.EntityIDSEDPSubscriptionsWriter:  "(r)",
+	wire.EntityIDSEDPTopicsWriter:         "(t)",
+	wire.EntityIDParticipantMessageWriter: "(m)",
 }
 
-func locatorRole(id wire.ParameterID) string {
-	switch id {
-	case wire.PIDDefaultUnicastLocator:
-		return "user unicast"
-	case wire.PIDDefaultMulticastLocator:
-		return "user multicast"
-	case wire.PIDMetatrafficUnicastLocator:
-		return "metatraffic unicast"
-	default:
-		return "metatraffic multicast"
-	}
+func dataKind(writer wire.EntityID) string { return dataKinds[writer] }
+
+// locatorRoles name the four locator parameters of SPDP.
+var locatorRoles = map[wire.ParameterID]string{
+	wire.PIDDefaultUnicastLocator:       "user unicast",
+	wire.PIDDefaultMulticastLocator:     "user multicast",
+	wire.PIDMetatrafficUnicastLocator:   "metatraffic unicast",
+	wire.PIDMetatrafficMulticastLocator: "metatraffic multicast",
+}
+
+// statusFlags name the bits of a PID_STATUS_INFO, in the order statusInfo shows them.
+var statusFlags = []struct {
+	bit  wire.StatusInfo
+	name string
+}{
+	{wire.StatusInfoDisposed, "disposed"},
+	{wire.StatusInfoUnregistered, "unregistered"},
+	{wire.StatusInfoFiltered, "filtered"},
 }
 
 func statusInfo(si wire.StatusInfo) string {
 	var parts []string
-	if si&wire.StatusInfoDisposed != 0 {
-		parts = append(parts, "disposed")
-	}
-	if si&wire.StatusInfoUnregistered != 0 {
-		parts = append(parts, "unregistered")
-	}
-	if si&wire.StatusInfoFiltered != 0 {
-		parts = append(parts, "filtered")
+	for _, f := range statusFlags {
+		if si&f.bit != 0 {
+			parts = append(parts, f.name)
+		}
 	}
 	if len(parts) == 0 {
 		return "alive"

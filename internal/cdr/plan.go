@@ -153,19 +153,34 @@ var (
 	durationType = reflect.TypeFor[time.Duration]()
 )
 
-// planOf returns the compiled plan of rt, building and caching it on first use.
+// planOf returns the compiled plan of rt, building and caching it on first use. The
+// build holds no lock, since it calls the type's DDSExtensibility method (user code);
+// when two goroutines build the same type at once, the first to finish is kept.
 func planOf(rt reflect.Type) (*typ, error) {
-	planMu.Lock()
-	defer planMu.Unlock()
 	b := builder{root: rt, building: map[reflect.Type]*typ{}}
 	t, err := b.build(rt, 0)
 	if err != nil {
 		return nil, err
 	}
+	planMu.Lock()
+	defer planMu.Unlock()
 	for k, v := range b.building {
-		planCache[k] = v
+		if _, ok := planCache[k]; !ok {
+			planCache[k] = v
+		}
+	}
+	if c, ok := planCache[rt]; ok {
+		return c, nil
 	}
 	return t, nil
+}
+
+// cachedPlan returns the plan of rt built earlier, if any.
+func cachedPlan(rt reflect.Type) (*typ, bool) {
+	planMu.Lock()
+	defer planMu.Unlock()
+	t, ok := planCache[rt]
+	return t, ok
 }
 
 // builder compiles the plan of one root type. path is the member being compiled, as the
@@ -251,7 +266,7 @@ func (b *builder) build(rt reflect.Type, bound int) (*typ, error) {
 		}
 		return &typ{kind: kArray, rt: rt, n: rt.Len(), elem: elem, minWire: rt.Len() * elem.minWire}, nil
 	case reflect.Struct:
-		if t, ok := planCache[rt]; ok {
+		if t, ok := cachedPlan(rt); ok {
 			return t, nil
 		}
 		if t, ok := b.building[rt]; ok {

@@ -262,3 +262,30 @@ func TestDeclarationErrorsNameTheField(t *testing.T) {
 		require.EqualError(t, tc.err, tc.want)
 	}
 }
+
+// reentrant's DDSExtensibility compiles another type's codec: user code that calls back
+// into the codec while its own plan is built must not deadlock.
+type reentrant struct{ A int32 }
+
+type reentrantInner struct{ B int32 }
+
+func (reentrant) DDSExtensibility() Extensibility {
+	if _, err := NewCodec[reentrantInner](); err != nil {
+		panic(err)
+	}
+	return Appendable
+}
+
+func TestPlanBuildCallsUserCodeWithoutLock(t *testing.T) {
+	done := make(chan error, 1)
+	go func() {
+		_, err := NewCodec[reentrant]()
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("NewCodec deadlocked")
+	}
+}

@@ -72,6 +72,10 @@ type Change struct {
 	KeyHash wire.KeyHash
 	// Timestamp is the source timestamp, sent in INFO_TS.
 	Timestamp wire.Time
+	// Related, when its writer GUID is not zero, is the identity of the sample this one
+	// answers (a reply's request), sent in the inline QoS as PID_RELATED_SAMPLE_IDENTITY
+	// and as Fast DDS's 0x800f, which Fast DDS before 2.10 reads alone.
+	Related wire.SampleIdentity
 	// Payload is the serialized payload (encapsulation header and data)
 	// or, for the not-alive kinds, the serialized key or nothing. Once
 	// written the history owns it until it hands it to

@@ -100,6 +100,11 @@ type Sample struct {
 	// not a whole sample; a not-alive change may also have no payload.
 	KeyOnly         bool
 	SourceTimestamp wire.Time
+	// Related is the PID_RELATED_SAMPLE_IDENTITY (or Fast DDS's 0x800f) of the inline
+	// QoS; its writer GUID is zero when there is none.
+	Related wire.SampleIdentity
+	// Vendor is the writer's vendor, as its participant announced it.
+	Vendor wire.VendorID
 	// Payload is the serialized payload, encapsulation header included.
 	// It aliases the receive buffer or a reader buffer: it is valid only
 	// during the deliver callback.
@@ -143,6 +148,7 @@ type sampleMeta struct {
 	keyOnly    bool
 	skip       bool // nothing to deliver
 	ts         wire.Time
+	related    wire.SampleIdentity
 }
 
 // Slot states of the out-of-order window.
@@ -269,6 +275,12 @@ func (r *Reader) RemoveWriter(g wire.GUID) {
 			break
 		}
 	}
+	// Its reassemblies in progress (a writer that vanished mid-train) go back to the
+	// pool for the other writers' samples.
+	for _, ra := range p.frags {
+		r.freeFrag(ra)
+	}
+	p.frags, p.fragBytes = nil, 0
 }
 
 // MatchedWriters returns the number of matched writers.
@@ -319,6 +331,13 @@ func (r *Reader) parseMeta(m *sampleMeta, q []byte, be bool, vendor wire.VendorI
 			case wire.PIDStatusInfo:
 				if s, _, err := wire.ParseStatusInfo(prm.Value); err == nil {
 					status, hasStatus = s, true
+				}
+			case wire.PIDRelatedSampleIdentity, wire.PIDFastDDSCustomRelatedSampleIdentity:
+				if !prm.ID.Known(vendor) {
+					break // another vendor's 0x800f
+				}
+				if id, _, err := wire.ParseSampleIdentity(prm.Value, be); err == nil {
+					m.related = id
 				}
 			default: // other inline QoS: not needed here
 			}
@@ -453,6 +472,8 @@ func (r *Reader) deliverOne(p *writerProxy, sn wire.SequenceNumber, m *sampleMet
 		HasKeyHash:      m.hasKeyHash,
 		KeyOnly:         m.keyOnly,
 		SourceTimestamp: m.ts,
+		Related:         m.related,
+		Vendor:          p.info.Vendor,
 		Payload:         payload,
 	}
 	if r.deliver != nil && !r.deliver(&r.sample) {

@@ -635,7 +635,8 @@ func (w *Writer) appendHeartbeatFinal(reader wire.EntityID, first wire.SequenceN
 // inlineQoS builds the inline QoS of a change into w.qos.
 func (w *Writer) inlineQoS(c *Change) []byte {
 	keyHash := w.cfg.Keyed && (c.Kind != Alive || w.cfg.InlineKeyHash || w.inlineQ)
-	if !keyHash && c.Kind == Alive {
+	related := c.Related.WriterGUID != (wire.GUID{})
+	if !keyHash && c.Kind == Alive && !related {
 		return nil
 	}
 	pw := wire.NewParamWriter(w.qos[:0], false)
@@ -644,6 +645,12 @@ func (w *Writer) inlineQoS(c *Change) []byte {
 	}
 	if c.Kind != Alive {
 		pw.PutStatusInfo(c.Kind.statusInfo())
+	}
+	if related {
+		var id [24]byte
+		c.Related.Append(id[:0], false)
+		pw.PutRaw(wire.PIDRelatedSampleIdentity, id[:])
+		pw.PutRaw(wire.PIDFastDDSCustomRelatedSampleIdentity, id[:])
 	}
 	b, _ := pw.Finish()
 	w.qos = b

@@ -81,12 +81,7 @@ func normalize(t *testing.T, x1, x2 Submessage) Submessage {
 // FuzzParseMessage with -update-fuzz-seeds: a few real datagrams of each
 // capture, one per distinct sequence of submessage kinds.
 func TestUpdateFuzzSeeds(t *testing.T) {
-	if !*updateFuzzSeeds {
-		t.Skip("run with -update-fuzz-seeds to rewrite the corpus")
-	}
-	dir := filepath.Join("testdata", "fuzz", "FuzzParseMessage")
-	require.NoError(t, os.RemoveAll(dir))
-	require.NoError(t, os.MkdirAll(dir, 0o755))
+	writeSeed := seedCorpus(t, *updateFuzzSeeds, "update-fuzz-seeds", "FuzzParseMessage")
 	const perCapture = 5
 	total := 0
 	for _, name := range golden.Files() {
@@ -108,11 +103,26 @@ func TestUpdateFuzzSeeds(t *testing.T) {
 				continue
 			}
 			seen[sig.String()] = true
-			file := filepath.Join(dir, fmt.Sprintf("%s-%03d", strings.TrimSuffix(name, ".pcapng"), i))
-			body := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", m.Payload)
-			require.NoError(t, os.WriteFile(file, []byte(body), 0o644))
+			writeSeed(fmt.Sprintf("%s-%03d", strings.TrimSuffix(name, ".pcapng"), i), m.Payload)
 			total++
 		}
 	}
 	t.Logf("wrote %d seeds", total)
+}
+
+// seedCorpus serves the tests that rewrite the committed seed corpus of the
+// fuzz test fuzz when their flag (update, named flagName) is set, and skips
+// them otherwise. It empties testdata/fuzz/<fuzz> and returns a function
+// that writes one seed input there under the given file name.
+func seedCorpus(t *testing.T, update bool, flagName, fuzz string) func(name string, in []byte) {
+	if !update {
+		t.Skipf("run with -%s to rewrite the corpus", flagName)
+	}
+	dir := filepath.Join("testdata", "fuzz", fuzz)
+	require.NoError(t, os.RemoveAll(dir))
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	return func(name string, in []byte) {
+		body := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", in)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
+	}
 }

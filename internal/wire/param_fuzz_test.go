@@ -3,8 +3,6 @@ package wire
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -90,12 +88,7 @@ func FuzzParameterList(f *testing.F) {
 // with -update-param-seeds: the distinct ParameterLists of the golden
 // captures, up to a few per capture.
 func TestUpdateParamSeeds(t *testing.T) {
-	if !*updateParamSeeds {
-		t.Skip("run with -update-param-seeds to rewrite the corpus")
-	}
-	dir := filepath.Join("testdata", "fuzz", "FuzzParameterList")
-	require.NoError(t, os.RemoveAll(dir))
-	require.NoError(t, os.MkdirAll(dir, 0o755))
+	writeSeed := seedCorpus(t, *updateParamSeeds, "update-param-seeds", "FuzzParameterList")
 	perFile := map[string]int{}
 	seen := map[string]bool{}
 	for _, l := range goldenLists(t) {
@@ -107,7 +100,6 @@ func TestUpdateParamSeeds(t *testing.T) {
 		i := perFile[l.file]
 		perFile[l.file]++
 		name := fmt.Sprintf("%s-%d", strings.TrimSuffix(l.file, ".pcapng"), i)
-		body := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", paramFuzzInput(l.raw, l.be, l.vendor))
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
+		writeSeed(name, paramFuzzInput(l.raw, l.be, l.vendor))
 	}
 }

@@ -84,16 +84,12 @@ func sedpParams(writer bool) func(w *ParamWriter) {
 		if writer {
 			o := qos.DefaultOffered()
 			sedpPolicies(&o.Writer.Durability, &o.Writer.Reliability, &o.Writer.History, &o.Writer.DataRepresentation)
-			o.Publisher.Presentation = qos.Presentation{AccessScope: qos.TopicScope, CoherentAccess: true}
-			o.Publisher.Partition.Name = []string{"p1", "part*"}
-			o.Publisher.GroupData.Value = []byte{1, 2, 3}
+			sedpGroupPolicies(&o.Publisher.Presentation, &o.Publisher.Partition, &o.Publisher.GroupData)
 			putPolicies(w, &o)
 		} else {
 			r := qos.DefaultRequested()
 			sedpPolicies(&r.Reader.Durability, &r.Reader.Reliability, &r.Reader.History, &r.Reader.DataRepresentation)
-			r.Subscriber.Presentation = qos.Presentation{AccessScope: qos.TopicScope, CoherentAccess: true}
-			r.Subscriber.Partition.Name = []string{"p1", "part*"}
-			r.Subscriber.GroupData.Value = []byte{1, 2, 3}
+			sedpGroupPolicies(&r.Subscriber.Presentation, &r.Subscriber.Partition, &r.Subscriber.GroupData)
 			putPolicies(w, &r)
 		}
 		w.PutOctets(PIDTopicData, nil)
@@ -116,6 +112,14 @@ func sedpPolicies(d *qos.Durability, r *qos.Reliability, h *qos.History, dr *qos
 	*r = qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 100 * time.Millisecond}
 	*h = qos.History{Kind: qos.KeepAll, Depth: -1}
 	dr.Value = []qos.DataRepresentationID{qos.XCDR1, qos.XCDR2}
+}
+
+// sedpGroupPolicies sets the publisher or subscriber policies of the SEDP
+// messages to other than their defaults.
+func sedpGroupPolicies(p *qos.Presentation, part *qos.Partition, gd *qos.GroupData) {
+	*p = qos.Presentation{AccessScope: qos.TopicScope, CoherentAccess: true}
+	part.Name = []string{"p1", "part*"}
+	gd.Value = []byte{1, 2, 3}
 }
 
 // TestParamTshark passes SPDP and SEDP DATA messages built with

@@ -3,6 +3,7 @@ package wire
 import (
 	"math"
 	"net/netip"
+	"slices"
 	"testing"
 	"time"
 
@@ -110,21 +111,8 @@ func TestSequenceNumber(t *testing.T) {
 
 func TestSequenceNumberSet(t *testing.T) {
 	s := SequenceNumberSet{Base: 100}
-	require.True(t, s.Add(100))
-	require.True(t, s.Add(131))
-	require.True(t, s.Add(132))
-	require.True(t, s.Add(355))
-	require.False(t, s.Add(356))
-	require.False(t, s.Add(99))
+	requireSetOps(t, &s, []SequenceNumber{100, 131, 132, 355}, []SequenceNumber{356, 99}, 130)
 	require.Equal(t, uint32(256), s.NumBits)
-	require.True(t, s.Contains(131))
-	require.False(t, s.Contains(130))
-	require.False(t, s.Contains(356))
-	var got []SequenceNumber
-	for sn := range s.All {
-		got = append(got, sn)
-	}
-	require.Equal(t, []SequenceNumber{100, 131, 132, 355}, got)
 	require.Equal(t, 12+32, s.Len())
 	requireRoundTrip(t, s, ParseSequenceNumberSet)
 	// Bits beyond numBits are cleared on parse.
@@ -144,19 +132,33 @@ func TestSequenceNumberSet(t *testing.T) {
 	require.Equal(t, 12+32, SequenceNumberSet{NumBits: 1000}.Len())
 }
 
+// requireSetOps adds the numbers of in, in order, to the empty set s, which
+// must take them, and those of out, which it must refuse as out of range. It
+// then checks that s contains exactly in, in that order, and not absent.
+func requireSetOps[N comparable](t *testing.T, s interface {
+	Add(N) bool
+	Contains(N) bool
+	All(yield func(N) bool)
+}, in, out []N, absent N,
+) {
+	t.Helper()
+	for _, x := range in {
+		require.True(t, s.Add(x), "Add(%v)", x)
+	}
+	for _, x := range out {
+		require.False(t, s.Add(x), "Add(%v)", x)
+		require.False(t, s.Contains(x), "Contains(%v)", x)
+	}
+	for _, x := range in {
+		require.True(t, s.Contains(x), "Contains(%v)", x)
+	}
+	require.False(t, s.Contains(absent), "Contains(%v)", absent)
+	require.Equal(t, in, slices.Collect(s.All))
+}
+
 func TestFragmentNumberSet(t *testing.T) {
 	s := FragmentNumberSet{Base: 1}
-	require.True(t, s.Add(1))
-	require.True(t, s.Add(40))
-	require.False(t, s.Add(257))
-	require.False(t, s.Add(0))
-	require.True(t, s.Contains(40))
-	require.False(t, s.Contains(41))
-	var got []FragmentNumber
-	for f := range s.All {
-		got = append(got, f)
-	}
-	require.Equal(t, []FragmentNumber{1, 40}, got)
+	requireSetOps(t, &s, []FragmentNumber{1, 40}, []FragmentNumber{257, 0}, 41)
 	requireRoundTrip(t, s, ParseFragmentNumberSet)
 	_, _, err := ParseFragmentNumberSet(wireHex("01000000 01010000"), false)
 	require.ErrorIs(t, err, ErrInvalid)
@@ -211,30 +213,21 @@ func TestDuration(t *testing.T) {
 }
 
 func TestSmallElements(t *testing.T) {
-	v, n, err := ParseProtocolVersion([]byte{2, 5})
-	require.NoError(t, err)
-	require.Equal(t, 2, n)
-	require.Equal(t, ProtocolVersion25, v)
+	v := requireParse(t, ParseProtocolVersion, []byte{2, 5}, ProtocolVersion25)
 	require.Equal(t, "2.5", v.String())
 	require.Equal(t, []byte{2, 5}, v.Append(nil))
 	require.Equal(t, 2, v.Len())
-	_, _, err = ParseProtocolVersion([]byte{2})
+	_, _, err := ParseProtocolVersion(nil)
 	require.ErrorIs(t, err, ErrTruncated)
 
-	vid, n, err := ParseVendorID([]byte{1, 0x0f})
-	require.NoError(t, err)
-	require.Equal(t, 2, n)
-	require.Equal(t, VendorFastDDS, vid)
+	vid := requireParse(t, ParseVendorID, []byte{1, 0x0f}, VendorFastDDS)
 	require.Equal(t, "01.0f", vid.String())
 	require.Equal(t, []byte{1, 0x0f}, vid.Append(nil))
 	require.Equal(t, 2, vid.Len())
 	_, _, err = ParseVendorID(nil)
 	require.ErrorIs(t, err, ErrTruncated)
 
-	c, n, err := ParseCount(wireHex("feffffff"), false)
-	require.NoError(t, err)
-	require.Equal(t, 4, n)
-	require.Equal(t, Count(-2), c)
+	c := requireParse(t, func(b []byte) (Count, int, error) { return ParseCount(b, false) }, wireHex("feffffff"), Count(-2))
 	require.Equal(t, wireHex("fffffffe"), c.Append(nil, true))
 	require.Equal(t, 4, c.Len())
 	_, _, err = ParseCount(nil, false)
@@ -245,6 +238,20 @@ func TestSmallElements(t *testing.T) {
 	require.Equal(t, "DATA_FRAG", KindDataFrag.String())
 	require.Equal(t, "0x00", SubmessageKind(0).String())
 	require.False(t, KindData.IsVendorSpecific())
+}
+
+// requireParse checks that parse reads want from in, consuming all of it,
+// and refuses in without its last octet as truncated. It returns what it
+// read.
+func requireParse[T any](t *testing.T, parse func([]byte) (T, int, error), in []byte, want T) T {
+	t.Helper()
+	got, n, err := parse(in)
+	require.NoError(t, err)
+	require.Equal(t, len(in), n)
+	require.Equal(t, want, got)
+	_, _, err = parse(in[:len(in)-1])
+	require.ErrorIs(t, err, ErrTruncated)
+	return got
 }
 
 func TestPortConstants(t *testing.T) {

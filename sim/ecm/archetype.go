@@ -13,6 +13,10 @@ func (k *mask) set(id ComponentID)      { k[id>>6] |= 1 << (id & 63) }
 func (k *mask) clear(id ComponentID)    { k[id>>6] &^= 1 << (id & 63) }
 func (k *mask) has(id ComponentID) bool { return k[id>>6]&(1<<(id&63)) != 0 }
 
+// with returns a copy of k plus id; without returns a copy of k minus id.
+func (k mask) with(id ComponentID) mask    { k.set(id); return k }
+func (k mask) without(id ComponentID) mask { k.clear(id); return k }
+
 // contains reports whether k holds every id of o.
 func (k *mask) contains(o *mask) bool {
 	for i := range k {
@@ -189,9 +193,7 @@ func (a *archetype) edgeOf(id ComponentID) *edge {
 func (m *Manager) withComponent(a *archetype, id ComponentID) *archetype {
 	ed := a.edgeOf(id)
 	if ed.add == nil {
-		k := a.mask
-		k.set(id)
-		ed.add = m.archetypeFor(k)
+		ed.add = m.archetypeFor(a.mask.with(id))
 	}
 	return ed.add
 }
@@ -200,9 +202,7 @@ func (m *Manager) withComponent(a *archetype, id ComponentID) *archetype {
 func (m *Manager) withoutComponent(a *archetype, id ComponentID) *archetype {
 	ed := a.edgeOf(id)
 	if ed.remove == nil {
-		k := a.mask
-		k.clear(id)
-		ed.remove = m.archetypeFor(k)
+		ed.remove = m.archetypeFor(a.mask.without(id))
 	}
 	return ed.remove
 }

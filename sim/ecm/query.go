@@ -12,10 +12,11 @@ type queryBase struct {
 	ver    uint64
 }
 
-// advance moves to the next run; it reports false at the end.
-func (q *queryBase) advance() bool {
+// advance moves to the next run and returns its archetype (the rows are
+// q.c.lo to q.c.hi); it returns nil at the end.
+func (q *queryBase) advance() *archetype {
 	if q.m == nil {
-		return false
+		return nil
 	}
 	if !q.opened {
 		q.c.noHoles = true
@@ -26,10 +27,10 @@ func (q *queryBase) advance() bool {
 	}
 	if !q.c.next() {
 		q.m = nil
-		return false
+		return nil
 	}
 	q.ver = q.m.version
-	return true
+	return q.c.a
 }
 
 // Query1 iterates, in a for loop, the entities that have component A, in ascending
@@ -71,12 +72,11 @@ func (q *Query1[A]) Next() bool {
 //
 //go:noinline
 func (q *Query1[A]) nextRun() bool {
-	if !q.advance() {
+	a := q.advance()
+	if a == nil {
 		return false
 	}
-	q.i, q.n = q.c.lo, q.c.hi
-	a := q.c.a
-	q.ents = a.entities
+	q.i, q.n, q.ents = q.c.lo, q.c.hi, a.entities
 	q.da = colOf[A](a, int(a.colIdx[q.ia])-1).data
 	return true
 }
@@ -117,12 +117,11 @@ func (q *Query2[A, B]) Next() bool {
 //
 //go:noinline
 func (q *Query2[A, B]) nextRun() bool {
-	if !q.advance() {
+	a := q.advance()
+	if a == nil {
 		return false
 	}
-	q.i, q.n = q.c.lo, q.c.hi
-	a := q.c.a
-	q.ents = a.entities
+	q.i, q.n, q.ents = q.c.lo, q.c.hi, a.entities
 	q.da = colOf[A](a, int(a.colIdx[q.ia])-1).data
 	q.db = colOf[B](a, int(a.colIdx[q.ib])-1).data
 	return true

@@ -301,10 +301,15 @@ func rowsOf[A any](c *cursor, id ComponentID) []A {
 	return colOf[A](c.a, int(c.a.colIdx[id])-1).data[c.lo:c.hi:c.hi]
 }
 
-// each1 iterates archs over entities with component A.
-func each1[A any](m *Manager, archs []*archetype, ia ComponentID, it iter, fn func(Entity, *A) bool) {
+// each1 iterates, with it, over the entities with component A
+// in the archetypes that match lists for their mask.
+func each1[A any](m *Manager, match func(mask) []*archetype, it iter, fn func(Entity, *A) bool) {
+	ia, ok := lookup[A](m)
+	if !ok {
+		return
+	}
 	var c cursor
-	m.openRows(&c, archs, it)
+	m.openRows(&c, match(mask1(ia)), it)
 	defer c.close()
 	for c.next() {
 		ents := c.a.entities[c.lo:c.hi:c.hi]
@@ -326,10 +331,15 @@ func each1[A any](m *Manager, archs []*archetype, ia ComponentID, it iter, fn fu
 	}
 }
 
-// each2 iterates archs over entities with components A and B.
-func each2[A, B any](m *Manager, archs []*archetype, ia, ib ComponentID, it iter, fn func(Entity, *A, *B) bool) {
+// each2 iterates, with it, over the entities with components A and B
+// in the archetypes that match lists for their mask.
+func each2[A, B any](m *Manager, match func(mask) []*archetype, it iter, fn func(Entity, *A, *B) bool) {
+	ia, ib, ok := lookup2[A, B](m)
+	if !ok {
+		return
+	}
 	var c cursor
-	m.openRows(&c, archs, it)
+	m.openRows(&c, match(mask2(ia, ib)), it)
 	defer c.close()
 	for c.next() {
 		ents := c.a.entities[c.lo:c.hi:c.hi]
@@ -351,10 +361,15 @@ func each2[A, B any](m *Manager, archs []*archetype, ia, ib ComponentID, it iter
 	}
 }
 
-// each3 iterates archs over entities with components A, B and C.
-func each3[A, B, C any](m *Manager, archs []*archetype, ia, ib, ic ComponentID, it iter, fn func(Entity, *A, *B, *C) bool) {
+// each3 iterates, with it, over the entities with components A, B and C
+// in the archetypes that match lists for their mask.
+func each3[A, B, C any](m *Manager, match func(mask) []*archetype, it iter, fn func(Entity, *A, *B, *C) bool) {
+	ia, ib, ic, ok := lookup3[A, B, C](m)
+	if !ok {
+		return
+	}
 	var c cursor
-	m.openRows(&c, archs, it)
+	m.openRows(&c, match(mask3(ia, ib, ic)), it)
 	defer c.close()
 	for c.next() {
 		ents := c.a.entities[c.lo:c.hi:c.hi]
@@ -376,10 +391,15 @@ func each3[A, B, C any](m *Manager, archs []*archetype, ia, ib, ic ComponentID, 
 	}
 }
 
-// each4 iterates archs over entities with components A, B, C and D.
-func each4[A, B, C, D any](m *Manager, archs []*archetype, ia, ib, ic, id ComponentID, it iter, fn func(Entity, *A, *B, *C, *D) bool) {
+// each4 iterates, with it, over the entities with components A, B, C and D
+// in the archetypes that match lists for their mask.
+func each4[A, B, C, D any](m *Manager, match func(mask) []*archetype, it iter, fn func(Entity, *A, *B, *C, *D) bool) {
+	ia, ib, ic, id, ok := lookup4[A, B, C, D](m)
+	if !ok {
+		return
+	}
 	var c cursor
-	m.openRows(&c, archs, it)
+	m.openRows(&c, match(mask4(ia, ib, ic, id)), it)
 	defer c.close()
 	for c.next() {
 		ents := c.a.entities[c.lo:c.hi:c.hi]
@@ -407,138 +427,82 @@ func each4[A, B, C, D any](m *Manager, archs []*archetype, ia, ib, ic, id Compon
 // entities that join it are not visited in this iteration. Pointers are valid until the
 // next structural change.
 func Each1[A any](m *Manager, fn func(Entity, *A) bool) {
-	ia, ok := lookup[A](m)
-	if !ok {
-		return
-	}
-	each1(m, m.viewFor(mask1(ia)), ia, iter{from: 1, mutable: true}, fn)
+	each1(m, m.viewFor, iter{from: 1, mutable: true}, fn)
 }
 
 // Each2 is Each1 for entities that have components A and B.
 func Each2[A, B any](m *Manager, fn func(Entity, *A, *B) bool) {
-	ia, ib, ok := lookup2[A, B](m)
-	if !ok {
-		return
-	}
-	each2(m, m.viewFor(mask2(ia, ib)), ia, ib, iter{from: 1, mutable: true}, fn)
+	each2(m, m.viewFor, iter{from: 1, mutable: true}, fn)
 }
 
 // Each3 is Each1 for entities that have components A, B and C.
 func Each3[A, B, C any](m *Manager, fn func(Entity, *A, *B, *C) bool) {
-	ia, ib, ic, ok := lookup3[A, B, C](m)
-	if !ok {
-		return
-	}
-	each3(m, m.viewFor(mask3(ia, ib, ic)), ia, ib, ic, iter{from: 1, mutable: true}, fn)
+	each3(m, m.viewFor, iter{from: 1, mutable: true}, fn)
 }
 
 // Each4 is Each1 for entities that have components A, B, C and D.
 func Each4[A, B, C, D any](m *Manager, fn func(Entity, *A, *B, *C, *D) bool) {
-	ia, ib, ic, id, ok := lookup4[A, B, C, D](m)
-	if !ok {
-		return
-	}
-	each4(m, m.viewFor(mask4(ia, ib, ic, id)), ia, ib, ic, id, iter{from: 1, mutable: true}, fn)
+	each4(m, m.viewFor, iter{from: 1, mutable: true}, fn)
 }
 
 // EachRO1 is the read-only Each1: fn gets a copy of each component, and s may be a
 // Reader.
 func EachRO1[A any](s Source, fn func(Entity, A) bool) {
 	m, it := iterFor(s)
-	ia, ok := lookup[A](m)
-	if !ok {
-		return
-	}
-	each1(m, m.viewFor(mask1(ia)), ia, it, func(e Entity, a *A) bool { return fn(e, *a) })
+	each1(m, m.viewFor, it, func(e Entity, a *A) bool { return fn(e, *a) })
 }
 
 // EachRO2 is the read-only Each2.
 func EachRO2[A, B any](s Source, fn func(Entity, A, B) bool) {
 	m, it := iterFor(s)
-	ia, ib, ok := lookup2[A, B](m)
-	if !ok {
-		return
-	}
-	each2(m, m.viewFor(mask2(ia, ib)), ia, ib, it, func(e Entity, a *A, b *B) bool { return fn(e, *a, *b) })
+	each2(m, m.viewFor, it, func(e Entity, a *A, b *B) bool { return fn(e, *a, *b) })
 }
 
 // EachRO3 is the read-only Each3.
 func EachRO3[A, B, C any](s Source, fn func(Entity, A, B, C) bool) {
 	m, it := iterFor(s)
-	ia, ib, ic, ok := lookup3[A, B, C](m)
-	if !ok {
-		return
-	}
-	each3(m, m.viewFor(mask3(ia, ib, ic)), ia, ib, ic, it, func(e Entity, a *A, b *B, c *C) bool { return fn(e, *a, *b, *c) })
+	each3(m, m.viewFor, it, func(e Entity, a *A, b *B, c *C) bool { return fn(e, *a, *b, *c) })
 }
 
 // EachRO4 is the read-only Each4.
 func EachRO4[A, B, C, D any](s Source, fn func(Entity, A, B, C, D) bool) {
 	m, it := iterFor(s)
-	ia, ib, ic, id, ok := lookup4[A, B, C, D](m)
-	if !ok {
-		return
-	}
-	each4(m, m.viewFor(mask4(ia, ib, ic, id)), ia, ib, ic, id, it,
+	each4(m, m.viewFor, it,
 		func(e Entity, a *A, b *B, c *C, d *D) bool { return fn(e, *a, *b, *c, *d) })
 }
 
 // EachNoCache1 is Each1 without creating a cached view: for one-off queries.
 func EachNoCache1[A any](m *Manager, fn func(Entity, *A) bool) {
-	ia, ok := lookup[A](m)
-	if !ok {
-		return
-	}
-	each1(m, m.matchNoCache(mask1(ia)), ia, iter{from: 1, mutable: true}, fn)
+	each1(m, m.matchNoCache, iter{from: 1, mutable: true}, fn)
 }
 
 // EachNoCache2 is Each2 without creating a cached view.
 func EachNoCache2[A, B any](m *Manager, fn func(Entity, *A, *B) bool) {
-	ia, ib, ok := lookup2[A, B](m)
-	if !ok {
-		return
-	}
-	each2(m, m.matchNoCache(mask2(ia, ib)), ia, ib, iter{from: 1, mutable: true}, fn)
+	each2(m, m.matchNoCache, iter{from: 1, mutable: true}, fn)
 }
 
 // EachNew1 is Each1 restricted to entities created in the current step.
 func EachNew1[A any](m *Manager, fn func(Entity, *A) bool) {
-	ia, ok := lookup[A](m)
-	if !ok {
-		return
-	}
-	each1(m, m.viewFor(mask1(ia)), ia, iter{from: 1, newOnly: true, mutable: true}, fn)
+	each1(m, m.viewFor, iter{from: 1, newOnly: true, mutable: true}, fn)
 }
 
 // EachNew2 is Each2 restricted to entities created in the current step.
 func EachNew2[A, B any](m *Manager, fn func(Entity, *A, *B) bool) {
-	ia, ib, ok := lookup2[A, B](m)
-	if !ok {
-		return
-	}
-	each2(m, m.viewFor(mask2(ia, ib)), ia, ib, iter{from: 1, newOnly: true, mutable: true}, fn)
+	each2(m, m.viewFor, iter{from: 1, newOnly: true, mutable: true}, fn)
 }
 
 // EachNewRO1 is the read-only EachNew1.
 func EachNewRO1[A any](s Source, fn func(Entity, A) bool) {
 	m, it := iterFor(s)
 	it.newOnly = true
-	ia, ok := lookup[A](m)
-	if !ok {
-		return
-	}
-	each1(m, m.viewFor(mask1(ia)), ia, it, func(e Entity, a *A) bool { return fn(e, *a) })
+	each1(m, m.viewFor, it, func(e Entity, a *A) bool { return fn(e, *a) })
 }
 
 // EachNewRO2 is the read-only EachNew2.
 func EachNewRO2[A, B any](s Source, fn func(Entity, A, B) bool) {
 	m, it := iterFor(s)
 	it.newOnly = true
-	ia, ib, ok := lookup2[A, B](m)
-	if !ok {
-		return
-	}
-	each2(m, m.viewFor(mask2(ia, ib)), ia, ib, it, func(e Entity, a *A, b *B) bool { return fn(e, *a, *b) })
+	each2(m, m.viewFor, it, func(e Entity, a *A, b *B) bool { return fn(e, *a, *b) })
 }
 
 // EachRemoved1 calls fn, in ascending entity order, for every entity marked for removal

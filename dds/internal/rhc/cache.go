@@ -23,6 +23,8 @@ type sample[T any] struct {
 	writer GUID
 	expiry int64      // Unix nanoseconds after which the sample has expired; 0: never
 	gen    generation // of the instance when the sample was received
+	sn     int64
+	rel    Identity
 	read   bool
 	gone   bool // scratch: taken by the access in progress
 	judged verdicts
@@ -306,6 +308,8 @@ func (c *Cache[T]) write(ch *Change[T], src, now time.Time) (Outcome, bool) {
 		writer: ch.Writer,
 		expiry: expiry,
 		gen:    in.gen,
+		sn:     ch.SN,
+		rel:    ch.Related,
 		judged: c.newVerdicts(),
 	}
 	c.nSamples++

@@ -59,6 +59,10 @@ type Change[T any] struct {
 	// SourceTimestamp is the writer's timestamp (INFO_TS). The zero time means none was
 	// sent: the reception time is used instead.
 	SourceTimestamp time.Time
+	// SN is the sequence number the writer gave the change, and Related the identity of
+	// the sample it answers (zero: none); both are returned with valid samples.
+	SN      int64
+	Related Identity
 	// Lifespan is the writer's LIFESPAN duration: the sample expires at SourceTimestamp +
 	// Lifespan and is dropped when it is read after that. Zero means infinite.
 	Lifespan time.Duration
@@ -73,6 +77,12 @@ type Change[T any] struct {
 	// referenced, so the caller may decode a later sample into it.
 	Replaced    T
 	HasReplaced bool
+}
+
+// Identity names a sample: its writer and the sequence number the writer gave it.
+type Identity struct {
+	Writer GUID
+	SN     int64
 }
 
 // SampleInfo is the SampleInfo of DDS 1.4 §2.2.2.5.5 for one returned sample.
@@ -95,6 +105,9 @@ type SampleInfo struct {
 	KeyHash KeyHash
 	// PublicationHandle is the GUID of the writer of the sample.
 	PublicationHandle GUID
+	// SN and Related are the change's (zero for an invalid sample).
+	SN      int64
+	Related Identity
 	// DisposedGenerationCount is how many times the instance had become alive again
 	// after being disposed, when the sample was received.
 	DisposedGenerationCount int32
