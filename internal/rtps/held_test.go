@@ -38,9 +38,31 @@ func TestHeldBytesAcrossWriters(t *testing.T) {
 	st := r.Stats()
 	require.Positive(t, st.ReassemblyEvicted)
 	require.Positive(t, st.BufferFull)
+	require.Equal(t, r.accounted(), r.heldBytes)
+	// Changes out of order, then the ones before them: delivered, and
+	// their windows keep idle buffers, within the bound too.
+	for _, g := range writers {
+		for _, sn := range []wire.SequenceNumber{3, 2, 1} {
+			x := wire.Data{DataFlag: true, WriterID: g.Entity, WriterSN: sn, SerializedPayload: make([]byte, 4<<10)}
+			r.HandleData(remotePrefix, &x, wire.TimeInvalid, now)
+			require.LessOrEqual(t, r.heldBytes, held)
+			require.Equal(t, r.accounted(), r.heldBytes)
+		}
+	}
 	for _, g := range writers {
 		r.RemoveWriter(g)
 	}
 	require.Zero(t, r.MemoryInUse())
 	require.Zero(t, r.heldBytes)
+}
+
+// accounted is what heldBytes should be, summed over the writers.
+func (r *Reader) accounted() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, p := range r.list {
+		n += p.bufBytes + p.fragBytes + r.windowBytes(p)
+	}
+	return n
 }
