@@ -618,3 +618,34 @@ func (r *hostileRig) announce(prefix wire.GuidPrefix, want int) {
 		return r.victim.Stats().Participants == want
 	}, 5*time.Second, 10*time.Millisecond)
 }
+
+// TestHostileForgedReaders: forged reliable readers announced by SEDP on
+// the topic the victim writes never acknowledge anything. The victim's
+// writer stops waiting for them after its UnresponsiveTimeout (1 s), and
+// the real reader gets every sample.
+func TestHostileForgedReaders(t *testing.T) {
+	r := newHostileRig(t, 52, Limits{})
+	rng := rand.New(rand.NewPCG(10, 52))
+	prefix := randomPrefix(rng)
+	r.announce(prefix, 2)
+	const forged = 10
+	for k := 1; k <= forged; k++ {
+		ed := EndpointData{
+			GUID:            wire.GUID{Prefix: prefix, Entity: wire.EntityID{Key: [3]byte{0, 0, byte(k)}, Kind: 0x04}},
+			ParticipantGUID: wire.GUID{Prefix: prefix, Entity: wire.EntityIDParticipant},
+			TopicName:       "out", TypeName: "T", Requested: interopReader(),
+		}
+		d := wire.Data{
+			DataFlag: true, ReaderID: wire.EntityIDSEDPSubscriptionsReader, WriterID: wire.EntityIDSEDPSubscriptionsWriter,
+			WriterSN: wire.SequenceNumber(k), SerializedPayload: ed.Append(nil),
+		}
+		r.send(d.Append(header(prefix)), r.meta)
+	}
+	require.Eventually(t, func() bool { return r.out.Writer().MatchedReaders() == 1+forged }, 5*time.Second, time.Millisecond)
+	start := time.Now()
+	r.exchangeOne(r.out, r.gotOut, &r.seqOut, 2000) // beyond the flow-control window (256 changes)
+	t.Logf("2000 samples past %d silent readers in %v", forged, time.Since(start))
+	require.Equal(t, uint64(forged), r.out.Writer().Stats().Unresponsive)
+	require.Equal(t, 1+forged, r.out.Writer().MatchedReaders())
+	r.exchange(50)
+}
