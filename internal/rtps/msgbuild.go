@@ -39,6 +39,10 @@ const (
 	// DefaultHeartbeatPeriod is the period of a writer's HEARTBEATs while
 	// a reliable reader has not acknowledged everything (Cyclone DDS: 100ms).
 	DefaultHeartbeatPeriod = 100 * time.Millisecond
+	// DefaultUnresponsiveTimeout is WriterConfig.UnresponsiveTimeout's
+	// default, Cyclone DDS's (its writer considers readers that have not
+	// acknowledged within 1 s of throttling non-responsive).
+	DefaultUnresponsiveTimeout = time.Second
 	// DefaultMaxSampleSize bounds the size of a sample a reader reassembles
 	// from DATA_FRAGs: 16 MiB of data plus room for the encapsulation and
 	// key.

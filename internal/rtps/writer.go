@@ -30,6 +30,14 @@ type WriterConfig struct {
 	// HeartbeatPeriod is the period of HEARTBEATs while a reliable reader
 	// has unacknowledged changes; 0 means DefaultHeartbeatPeriod.
 	HeartbeatPeriod time.Duration
+	// UnresponsiveTimeout is how long a reliable reader that lags may
+	// stay silent (no ACKNACK nor NACK_FRAG) before the writer stops
+	// waiting for it: it no longer holds back the flow-control window, the
+	// history or wait_for_acknowledgments, until it speaks again (then it
+	// catches up on what the history still has, GAPs for the rest). A
+	// forged or dead reader cannot stall the writer for its real readers.
+	// 0 means DefaultUnresponsiveTimeout; negative means wait for ever.
+	UnresponsiveTimeout time.Duration
 	// NackResponseDelay delays the repairs an ACKNACK or NACK_FRAG asks
 	// for, so that requests of several readers are served together; 0
 	// answers at once.
@@ -98,6 +106,9 @@ func (c *WriterConfig) setDefaults() {
 	if c.HeartbeatPeriod <= 0 {
 		c.HeartbeatPeriod = DefaultHeartbeatPeriod
 	}
+	if c.UnresponsiveTimeout == 0 {
+		c.UnresponsiveTimeout = DefaultUnresponsiveTimeout
+	}
 	if c.PiggybackEvery <= 0 {
 		c.PiggybackEvery = 8
 	}
@@ -158,6 +169,7 @@ type WriterStats struct {
 	NacksSuppressed   uint64 // requested changes not resent because they just were
 	Deferred          uint64 // changes whose first transmission waited for the flow-control window
 	Messages          uint64 // datagrams sent
+	Unresponsive      uint64 // reliable readers no longer waited for: silent for UnresponsiveTimeout
 }
 
 // maxFragRequests bounds the NACK_FRAG requests pending per reader.
@@ -186,8 +198,13 @@ type readerProxy struct {
 	nFragReqs     int
 	gapBelow      bool // send GAP [1, firstRelevant)
 	hbDue         bool // send a directed HEARTBEAT
-	repairAt      time.Time
-	rexmit        rexmitTable // recent retransmissions, for NACK suppression
+	// silentHBs counts the periodic HEARTBEATs sent while the reader
+	// lagged since its last ACKNACK or NACK_FRAG; unresponsive is set when
+	// they span UnresponsiveTimeout (unresponsive.go).
+	silentHBs    int
+	unresponsive bool
+	repairAt     time.Time
+	rexmit       rexmitTable // recent retransmissions, for NACK suppression
 }
 
 // Writer is the stateful RTPS writer (RTPS 2.5 §8.4.9), best-effort or
@@ -349,7 +366,7 @@ func (w *Writer) rebuildDest() {
 func (w *Writer) updateAcked() {
 	acked := w.lastSN
 	for _, p := range w.readers {
-		if p.info.Reliable && p.acked < acked {
+		if p.info.Reliable && !p.unresponsive && p.acked < acked {
 			acked = p.acked
 		}
 	}
@@ -796,15 +813,17 @@ func (w *Writer) requester(src wire.GuidPrefix, reader wire.EntityID, c wire.Cou
 	return p
 }
 
-// HandleAckNack processes an ACKNACK from the participant src.
-func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Time) {
+// HandleAckNack processes an ACKNACK from the participant src. It reports
+// whether the ACKNACK came from a matched reader and was not stale.
+func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Time) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	p := w.requester(src, a.ReaderID, a.Count, false)
 	if p == nil {
-		return
+		return false
 	}
 	w.stats.AckNacks++
+	w.heard(p)
 	base := a.ReaderSNState.Base
 	if acked := min(base-1, w.sentSN); acked > p.acked {
 		p.acked = acked
@@ -821,27 +840,32 @@ func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Ti
 		p.hbDue = true
 	}
 	w.requestRepair(p, now)
+	return true
 }
 
-// HandleNackFrag processes a NACK_FRAG from the participant src.
-func (w *Writer) HandleNackFrag(src wire.GuidPrefix, n *wire.NackFrag, now time.Time) {
+// HandleNackFrag processes a NACK_FRAG from the participant src. It
+// reports whether the NACK_FRAG came from a matched reader and was not
+// stale.
+func (w *Writer) HandleNackFrag(src wire.GuidPrefix, n *wire.NackFrag, now time.Time) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	p := w.requester(src, n.ReaderID, n.Count, true)
 	if p == nil {
-		return
+		return false
 	}
 	w.stats.NackFrags++
+	w.heard(p)
 	if n.WriterSN <= p.acked || n.WriterSN > w.sentSN || n.FragmentNumberState.NumBits == 0 {
-		return
+		return true
 	}
 	if p.nFragReqs == maxFragRequests {
 		w.stats.FragRequestsLost++
-		return
+		return true
 	}
 	p.fragReqs[p.nFragReqs] = fragRequest{sn: n.WriterSN, set: n.FragmentNumberState}
 	p.nFragReqs++
 	w.requestRepair(p, now)
+	return true
 }
 
 // requestRepair answers p now or after the NACK response delay.
@@ -998,6 +1022,7 @@ func (w *Writer) Tick(now time.Time) time.Time {
 		} else if !now.Before(w.nextHB) {
 			w.sendHeartbeats(now)
 			w.nextHB = now.Add(w.cfg.HeartbeatPeriod)
+			w.countSilence(now)
 		}
 	} else {
 		w.nextHB = time.Time{}
