@@ -68,12 +68,12 @@ done
 [ "$dur" -ge 20 ] || { echo "soak.sh: -d must be at least 20 s" >&2; exit 2; }
 [ -n "$period" ] || period=$((dur / 100 > 1 ? dur / 100 : 1))
 
-# Build before entering the namespace (nothing needs the network, but keep it simple).
 if ! "$here/netns.sh" --check; then
-	(cd "$here/.." && go build -o interop/build/go-peer ./interop/cmd/interop-peer &&
-		go build -o interop/build/soakcheck ./interop/cmd/soakcheck)
 	exec "$here/netns.sh" "$0" "$@"
 fi
+# go build needs no network when the module cache holds the dependencies.
+(cd "$here/.." && go build -o interop/build/go-peer ./interop/cmd/interop-peer &&
+	go build -o interop/build/soakcheck ./interop/cmd/soakcheck)
 "$here/netns.sh" true # lo up, multicast route
 
 bin=$here/build
