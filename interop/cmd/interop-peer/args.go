@@ -41,6 +41,8 @@ type args struct {
 	settle         time.Duration // -settle DUR: pause between matching and the first write
 	linger         time.Duration // -linger DUR: stay after the last write or sample
 	quiet          bool          // -quiet: do not print samples
+	stats          time.Duration // -stats DUR: runtime figures every DUR (ddsgo peer only)
+	statsFile      string        // -stats-file PATH: where -stats writes, default stderr
 }
 
 // setFlag is a boolean flag that stores value into *dst when given, so that a pair of
@@ -146,7 +148,7 @@ const usage = `usage: interop-peer -role pub|sub [-domain N] [-topic T] [-count 
   [-reliable|-best-effort] [-transient-local|-volatile] [-keep-last N (0 = keep all)]
   [-keys N] [-payload BYTES] [-timeout DUR] [-dispose] [-unregister] [-xcdr2]
   [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]
-  [-quiet]
+  [-quiet] [-stats DUR] [-stats-file PATH]
 DUR is seconds ("2.5") or Go form ("500ms", "5s", "1m").
 `
 
@@ -190,6 +192,8 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 	fs.Var(durFlag{&a.settle}, "settle", "pause before the first write")
 	fs.Var(durFlag{&a.linger}, "linger", "stay after the end")
 	fs.Var(setFlag{&a.quiet, true}, "quiet", "print no samples")
+	fs.Var(durFlag{&a.stats}, "stats", "print runtime figures every DUR")
+	fs.StringVar(&a.statsFile, "stats-file", "", "file for -stats lines")
 	if err := fs.Parse(argv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return a, exitOK, false
