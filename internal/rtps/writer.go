@@ -500,6 +500,20 @@ func (w *Writer) appendPending(track bool) (sent int) {
 	var gaps gapRun
 	for w.sentSN < w.lastSN && (!track || w.windowOpen()) {
 		sn := w.sentSN + 1
+		if oldest := w.hist.MinSN(); oldest == 0 || oldest > sn {
+			// The history replaced all of them (a KEEP_LAST writer far ahead of
+			// its readers): one GAP, and no room taken in the window.
+			end := w.lastSN
+			if oldest != 0 {
+				end = oldest - 1
+			}
+			gaps.addRun(w, wire.EntityIDUnknown, sn, end)
+			w.sentSN = end
+			if track {
+				w.flow.pushGap(end)
+			}
+			continue
+		}
 		cost := 0
 		if c, ok := w.hist.Get(sn); ok {
 			gaps.flush(w, wire.EntityIDUnknown)
@@ -511,7 +525,11 @@ func (w *Writer) appendPending(track bool) (sent int) {
 		}
 		w.sentSN = sn
 		if track {
-			w.flow.push(cost)
+			if cost > 0 {
+				w.flow.push(sn, cost)
+			} else {
+				w.flow.pushGap(sn)
+			}
 		}
 	}
 	gaps.flush(w, wire.EntityIDUnknown)
@@ -555,6 +573,12 @@ func (g *gapRun) add(w *Writer, reader wire.EntityID, sn wire.SequenceNumber) {
 	g.end = sn + 1
 }
 
+// addRun adds the sequence numbers [start, last] to the run.
+func (g *gapRun) addRun(w *Writer, reader wire.EntityID, start, last wire.SequenceNumber) {
+	g.add(w, reader, start)
+	g.end = last + 1
+}
+
 // flush adds the GAP of the run, if any, to the message in progress.
 func (g *gapRun) flush(w *Writer, reader wire.EntityID) {
 	if g.end != 0 {
@@ -565,12 +589,12 @@ func (g *gapRun) flush(w *Writer, reader wire.EntityID) {
 
 // windowOpen reports whether the flow-control window has room.
 func (w *Writer) windowOpen() bool {
-	return w.flow.total < w.cfg.MaxUnackedBytes && w.flow.n < w.cfg.MaxUnackedChanges
+	return w.flow.total < w.cfg.MaxUnackedBytes && w.flow.changes < w.cfg.MaxUnackedChanges
 }
 
 // halfUsed reports whether half of the flow-control window is used.
 func (w *Writer) halfUsed() bool {
-	return 2*w.flow.total >= w.cfg.MaxUnackedBytes || 2*w.flow.n >= w.cfg.MaxUnackedChanges
+	return 2*w.flow.total >= w.cfg.MaxUnackedBytes || 2*w.flow.changes >= w.cfg.MaxUnackedChanges
 }
 
 // skipTo marks the changes up to sn as sent without sending them.
