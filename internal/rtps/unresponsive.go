@@ -3,8 +3,10 @@ package rtps
 import "time"
 
 // Unresponsive readers. A reliable reader that lags and stays silent (no
-// ACKNACK nor NACK_FRAG) for WriterConfig.UnresponsiveTimeout, counted in
-// periodic HEARTBEATs it did not answer, is no longer waited for: it does
+// ACKNACK nor NACK_FRAG) for WriterConfig.UnresponsiveTimeout while the
+// writer is throttled (the flow-control window or a full KEEP_ALL history
+// holds it back), counted in periodic HEARTBEATs it did not answer, is no
+// longer waited for: it does
 // not hold back the flow-control window, the history's reclaiming nor
 // wait_for_acknowledgments. Every real reader answers a HEARTBEAT within
 // a round trip, so only a dead or forged one (announced by SEDP by anyone
@@ -20,11 +22,19 @@ import "time"
 // everything non-responsive and stops retransmitting to them until an
 // ACKNACK comes (src/core/ddsi/src/ddsi_transmit.c, ddsi_receive.c).
 
-// countSilence counts a periodic HEARTBEAT against every reliable reader
-// that lags, and stops waiting for those silent for UnresponsiveTimeout.
-// The caller holds w.mu.
+// countSilence counts a periodic HEARTBEAT of a throttled writer against
+// every reliable reader that lags, and stops waiting for those silent for
+// UnresponsiveTimeout. A writer with room never gives up on a reader: a
+// reader cut off for a while (a partition, a paused process) then loses
+// nothing. The caller holds w.mu.
 func (w *Writer) countSilence(now time.Time) {
 	if w.cfg.UnresponsiveTimeout < 0 {
+		return
+	}
+	if !w.throttled() {
+		for _, p := range w.readers {
+			p.silentHBs = 0
+		}
 		return
 	}
 	limit := int(w.cfg.UnresponsiveTimeout / w.cfg.HeartbeatPeriod)
@@ -56,4 +66,15 @@ func (w *Writer) heard(p *readerProxy) {
 		p.unresponsive = false
 		w.updateAcked()
 	}
+}
+
+// throttled reports whether readers hold the writer back: changes wait for
+// the flow-control window, or a KEEP_ALL history is full of changes not
+// acknowledged. The caller holds w.mu.
+func (w *Writer) throttled() bool {
+	if w.sentSN < w.lastSN {
+		return true
+	}
+	h := w.cfg.History
+	return h.KeepAll && h.MaxSamples > 0 && int(w.lastSN-w.ackedAll) >= h.MaxSamples
 }

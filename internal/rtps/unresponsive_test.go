@@ -9,15 +9,16 @@ import (
 	"github.com/ddsgo/ddsgo/internal/wire"
 )
 
-// TestUnresponsiveReader: a reliable reader that never answers holds the
-// history for UnresponsiveTimeout of HEARTBEATs, then is no longer waited
-// for; when it speaks again it is waited for again, from what it
-// acknowledges.
+// TestUnresponsiveReader: a reliable reader that never answers while it
+// throttles the writer (here its window of 2 changes) holds the history for
+// UnresponsiveTimeout of HEARTBEATs, then is no longer waited for; when it
+// speaks again it is waited for again, from what it acknowledges.
 func TestUnresponsiveReader(t *testing.T) {
 	now := time.Unix(100, 0)
 	w := NewWriter(WriterConfig{
 		GUID: localWriterID, Reliable: true, History: HistoryConfig{KeepAll: true},
 		HeartbeatPeriod: 100 * time.Millisecond, UnresponsiveTimeout: time.Second,
+		MaxUnackedChanges: 2,
 	}, &recorder{})
 	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
 	for i := range 4 {
@@ -53,4 +54,26 @@ func TestUnresponsiveReader(t *testing.T) {
 	a.Count, a.ReaderSNState.Base = 3, 6
 	w.HandleAckNack(remotePrefix, &a, now)
 	require.True(t, w.AckedByAll(5))
+}
+
+// TestSilentReaderWithoutThrottling: a writer with room never gives up on a
+// silent reader (a partition, a paused process): it loses nothing.
+func TestSilentReaderWithoutThrottling(t *testing.T) {
+	now := time.Unix(100, 0)
+	w := NewWriter(WriterConfig{
+		GUID: localWriterID, Reliable: true, History: HistoryConfig{KeepAll: true},
+		HeartbeatPeriod: 100 * time.Millisecond, UnresponsiveTimeout: time.Second,
+	}, &recorder{})
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	for i := range 4 {
+		_, err := w.Write(Change{Payload: payload(uint64(i), 0)}, now)
+		require.NoError(t, err)
+	}
+	for range 100 { // 10 s of silence
+		now = now.Add(100 * time.Millisecond)
+		w.Tick(now)
+	}
+	require.False(t, w.AckedByAll(4))
+	require.Equal(t, 4, w.HistoryLen())
+	require.Zero(t, w.Stats().Unresponsive)
 }
