@@ -121,12 +121,17 @@
 //	int8 ... uint64                int8 ... uint64                      int8 ... uint64
 //	string, string<=N              string, string<N>                    string (`dds:"bound=N"`)
 //	T[], T[<=N], T[N]              sequence<T>, sequence<T, N>, T m[N]  []T, []T (bound), [N]T
-//	pkg/Type, Type                 ::pkg::msg::dds_::Type_              pkg.Type (imported), Type
+//	pkg/Type, Type                 pkg::msg::dds_::Type_                pkg.Type (imported), Type
 //	no fields                      uint8 structure_needs_at_least_one_member_
 //	                                                                    StructureNeedsAtLeastOneMember uint8
 //	uint8 X=1 in Name              const uint8 X_ = 1 in module         const Name_X uint8 = 1
 //	                                 Name_Constants
 //	int32 x 5 (a default)          @default(value=5) int32 x_           X int32 // default 5
+//
+// The IDL of -idl names other types without a leading :: (as rosidl_generator_dds_idl
+// does; fastddsgen rejects it), and ROS names members like their types (UUID_ { uuid_ },
+// result_ of type Result_), which IDL's case-insensitive scopes forbid: Cyclone's idlc
+// takes it with -f case-sensitive, fastddsgen with -cs.
 //
 // The goal_id of an action's types is unique_identifier_msgs/UUID and stamp is
 // builtin_interfaces/Time (ros2/rosidl: rosidl_parser/rosidl_parser/definition.py).

@@ -452,7 +452,7 @@ func splitROSList(s string) []string {
 func (t rosType) idlBase() string {
 	switch {
 	case t.prim == "":
-		return "::" + t.pkg + "::" + t.sub + "::dds_::" + t.name + "_"
+		return t.pkg + "::" + t.sub + "::dds_::" + t.name + "_"
 	case t.strBound > 0:
 		return fmt.Sprintf("string<%d>", t.strBound)
 	}

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -142,6 +144,33 @@ func TestROSWire(t *testing.T) {
 	var back simulation_interfaces.GetEntitiesRequest
 	require.NoError(t, c.Unmarshal(b, &back))
 	require.Equal(t, req, back)
+}
+
+// TestROSIDLAcceptedByIdlc runs Cyclone DDS's IDL compiler, when it is installed, on the
+// IDL that -idl writes for test_msgs and for every package of ros/defs: peers built by
+// IDL compilers can use it. ROS names members like their types (UUID_ { uuid_ }), which
+// IDL's case-insensitive scopes forbid: idlc needs -f case-sensitive (fastddsgen -cs).
+func TestROSIDLAcceptedByIdlc(t *testing.T) {
+	idlc, err := exec.LookPath("idlc")
+	if err != nil {
+		t.Skip("idlc (Cyclone DDS) is not installed")
+	}
+	defs := filepath.Join("..", "..", "ros", "defs")
+	pkgs, err := filepath.Glob(filepath.Join(defs, "*_*"))
+	require.NoError(t, err)
+	for _, pkg := range append(pkgs, filepath.Join(rosTestdata, "defs", "test_msgs")) {
+		src, err := generateROS(options{incDirs: []string{defs}}, []string{pkg}, true)
+		require.NoError(t, err)
+		dir := t.TempDir() // idlc writes its C files there
+		f := filepath.Join(dir, filepath.Base(pkg)+".idl")
+		require.NoError(t, os.WriteFile(f, src, 0o644))
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, idlc, "-f", "case-sensitive", "-x", "final", f)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		cancel()
+		require.NoError(t, err, "idlc %s: %s", pkg, out)
+	}
 }
 
 // TestROSErrors checks that bad definitions are reported at their line.
