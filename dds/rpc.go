@@ -18,20 +18,22 @@ import (
 // ordinary writers and readers of the two topics, in the participant's default publisher
 // and subscriber.
 
-// ServiceOption is an optional argument of NewRequester and NewReplier.
-type ServiceOption func(*serviceSettings)
-
-type serviceSettings struct {
-	ros bool
+// ROSNames, an option of NewRequester and NewReplier, names the topics as ROS 2 does for
+// the service NAME: rq/NAMERequest and rr/NAMEReply, NAME without its leading slash
+// ("/gzserver/get_entities" gives rq/gzserver/get_entitiesRequest). Without it they are
+// NAME_Request and NAME_Reply.
+func ROSNames() Option {
+	return func(s *settings) {
+		if s.what != "service" {
+			s.fail("ROSNames")
+			return
+		}
+		s.ros = true
+	}
 }
 
-// ROSNames names the topics as ROS 2 does for the service NAME: rq/NAMERequest and
-// rr/NAMEReply, NAME without its leading slash ("/gzserver/get_entities" gives
-// rq/gzserver/get_entitiesRequest). Without it they are NAME_Request and NAME_Reply.
-func ROSNames() ServiceOption { return func(s *serviceSettings) { s.ros = true } }
-
 // serviceTopics returns the request and reply topic names of service.
-func serviceTopics(service string, s *serviceSettings) (string, string) {
+func serviceTopics(service string, s *settings) (string, string) {
 	if s.ros {
 		n := strings.TrimPrefix(service, "/")
 		return "rq/" + n + "Request", "rr/" + n + "Reply"
@@ -76,14 +78,10 @@ func closeAll(es ...interface{ Close() error }) error {
 	return first
 }
 
-func serviceSettingsOf(opts []ServiceOption) *serviceSettings {
-	var s serviceSettings
-	for _, o := range opts {
-		if o != nil {
-			o(&s)
-		}
-	}
-	return &s
+// serviceSettings applies the options of a requester or replier: ROSNames only.
+func serviceSettings(opts []Option) (*settings, error) {
+	s := &settings{what: "service"}
+	return s, s.apply(opts)
 }
 
 // Requester calls a service: Call writes a request and waits for its reply.
@@ -106,8 +104,12 @@ type Requester[Req, Rep any] struct {
 }
 
 // NewRequester creates a requester of service in p.
-func NewRequester[Req, Rep any](p *DomainParticipant, service string, opts ...ServiceOption) (*Requester[Req, Rep], error) {
-	reqName, repName := serviceTopics(service, serviceSettingsOf(opts))
+func NewRequester[Req, Rep any](p *DomainParticipant, service string, opts ...Option) (*Requester[Req, Rep], error) {
+	s, err := serviceSettings(opts)
+	if err != nil {
+		return nil, err
+	}
+	reqName, repName := serviceTopics(service, s)
 	reqT, repT, w, r, err := serviceEndpoints[Req, Rep](p, reqName, repName)
 	if err != nil {
 		return nil, err
@@ -266,11 +268,15 @@ type Replier[Req, Rep any] struct {
 // handle returns. The handler runs on the replier's goroutine, with a context that ends
 // when the replier is closed; an error from it means no reply (the caller times out or
 // sees the replier go away).
-func NewReplier[Req, Rep any](p *DomainParticipant, service string, handle func(context.Context, *Req) (Rep, error), opts ...ServiceOption) (*Replier[Req, Rep], error) {
+func NewReplier[Req, Rep any](p *DomainParticipant, service string, handle func(context.Context, *Req) (Rep, error), opts ...Option) (*Replier[Req, Rep], error) {
 	if handle == nil {
 		return nil, errorf(ErrBadParameter, "service %s: nil handler", service)
 	}
-	reqName, repName := serviceTopics(service, serviceSettingsOf(opts))
+	st, err := serviceSettings(opts)
+	if err != nil {
+		return nil, err
+	}
+	reqName, repName := serviceTopics(service, st)
 	repT, reqT, w, r, err := serviceEndpoints[Rep, Req](p, repName, reqName)
 	if err != nil {
 		return nil, err

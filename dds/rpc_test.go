@@ -207,3 +207,14 @@ func TestRequesterCallsCycloneServers(t *testing.T) {
 		require.Equal(t, int32(i+5), rep.Sum)
 	}
 }
+
+// ROSNames applies to services only, and services take no other option.
+func TestServiceOptions(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	_, err := NewTopic[addRequest](p, "t", ROSNames())
+	require.ErrorIs(t, err, ErrBadParameter)
+	_, err = NewRequester[addRequest, addReply](p, "calc", Reliable())
+	require.ErrorIs(t, err, ErrBadParameter)
+	_, err = NewReplier(p, "calc", add, KeepAll())
+	require.ErrorIs(t, err, ErrBadParameter)
+}

@@ -10,8 +10,8 @@ import (
 	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
-// ClockTopic is the DDS topic of ROS 2's /clock.
-const ClockTopic = "rt/clock"
+// clockTopic is the DDS topic of ROS 2's /clock.
+const clockTopic = "rt/clock"
 
 // ClockPublisher is a system that publishes the simulation time after every step on
 // /clock (rosgraph_msgs/Clock, ROS 2's topic naming), as Gazebo and the other simulators
@@ -25,7 +25,7 @@ type ClockPublisher struct {
 
 // NewClockPublisher creates the /clock topic and writer in p.
 func NewClockPublisher(p *dds.DomainParticipant) (*ClockPublisher, error) {
-	t, err := dds.NewTopic[rosgraph_msgs.Clock](p, ClockTopic)
+	t, err := dds.NewTopic[rosgraph_msgs.Clock](p, clockTopic)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func NewClockPublisher(p *dds.DomainParticipant) (*ClockPublisher, error) {
 // PostUpdate publishes info.SimTime; a paused step publishes it too, so that late
 // joiners learn the time.
 func (c *ClockPublisher) PostUpdate(info UpdateInfo, _ ecm.Reader) {
-	c.msg.Clock = RosTime(info.SimTime)
+	c.msg.Clock = rosTime(info.SimTime)
 	_ = c.w.Write(context.Background(), &c.msg) // KEEP_LAST never blocks
 }
 
@@ -52,7 +52,7 @@ func (c *ClockPublisher) Close() error {
 	return c.topic.Close()
 }
 
-// RosTime converts a simulation time (from the start) to builtin_interfaces/Time.
-func RosTime(d time.Duration) builtin_interfaces.Time {
+// rosTime converts a simulation time (from the start) to builtin_interfaces/Time.
+func rosTime(d time.Duration) builtin_interfaces.Time {
 	return builtin_interfaces.Time{Sec: int32(d / time.Second), Nanosec: uint32(d % time.Second)}
 }

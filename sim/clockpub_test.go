@@ -38,7 +38,7 @@ func TestClockPublisher(t *testing.T) {
 	defer func() { require.NoError(t, c.Close()) }()
 	require.NoError(t, r.AddSystem(c, SystemConfig{Name: "clock"}))
 
-	topic, err := dds.NewTopic[rosgraph_msgs.Clock](node, ClockTopic)
+	topic, err := dds.NewTopic[rosgraph_msgs.Clock](node, clockTopic)
 	require.NoError(t, err)
 	in, err := dds.NewReader(topic, dds.BestEffort(), dds.KeepLast(1))
 	require.NoError(t, err)
@@ -58,7 +58,7 @@ func TestClockPublisher(t *testing.T) {
 		info, err = r.RunOnce()
 		require.NoError(t, err)
 	}
-	want := RosTime(info.SimTime)
+	want := rosTime(info.SimTime)
 	require.Equal(t, builtin_interfaces.Time{Sec: 0, Nanosec: uint32(5 * r.StepSize())}, want)
 	for msg := range in.Samples(ctx) {
 		if msg.Clock == want {

@@ -12,38 +12,38 @@ import (
 )
 
 // The world's own state streams, so that another process can follow the world in an ECM
-// of its own (a replica): the full serialized state on StateTopic (TRANSIENT_LOCAL, so a
+// of its own (a replica): the full serialized state on stateTopic (TRANSIENT_LOCAL, so a
 // late joiner gets the latest), published when entities were created or removed, and the
-// changed state of every step on ChangesTopic (RELIABLE KEEP_ALL). Both are ecm's
+// changed state of every step on changesTopic (RELIABLE KEEP_ALL). Both are ecm's
 // serialized state format; component types are matched by name on the replica's side.
 const (
-	StateTopic   = "ddsgo/world/state"
-	ChangesTopic = "ddsgo/world/changes"
+	stateTopic   = "ddsgo/world/state"
+	changesTopic = "ddsgo/world/changes"
 )
 
-// WorldState is a sample of the state streams.
-type WorldState struct {
+// worldState is a sample of the state streams (IDL: struct ddsgo::sim::WorldState
+// {uint64 Step; Duration_t SimTime; sequence<octet> State;}).
+type worldState struct {
 	// Step numbers the steps the publisher saw, from 1 (paused steps too, since their
 	// controls may change the world).
 	Step uint64
 	// SimTime is the simulation time after that step.
 	SimTime time.Duration
-	// State is ecm's serialized state: the whole world after the step (StateTopic), or
-	// the changes of the step (ChangesTopic).
+	// State is ecm's serialized state: the whole world after the step (stateTopic), or
+	// the changes of the step (changesTopic).
 	State []byte
 }
 
-// DDSTypeName returns the topic type name of WorldState.
-func (WorldState) DDSTypeName() string { return "ddsgo::sim::WorldState" }
+func (worldState) DDSTypeName() string { return "ddsgo::sim::WorldState" }
 
 // StatePublisher is a system that publishes the world's state streams after every step.
 // The changes of a step are published in steady state without allocating. Like every
 // change tracking of the ECM, it sees the components systems mark changed
 // (SetComponentData, SetChanged): a value changed in place and not marked is not sent.
 type StatePublisher struct {
-	full, changes   *dds.Topic[WorldState]
-	fullW, changesW *dds.DataWriter[WorldState]
-	msg             WorldState
+	full, changes   *dds.Topic[worldState]
+	fullW, changesW *dds.DataWriter[worldState]
+	msg             worldState
 	step            uint64
 	published       bool
 	live            []ecm.Entity
@@ -52,11 +52,11 @@ type StatePublisher struct {
 
 // NewStatePublisher creates the state topics and writers in p.
 func NewStatePublisher(p *dds.DomainParticipant) (*StatePublisher, error) {
-	full, err := dds.NewTopic[WorldState](p, StateTopic)
+	full, err := dds.NewTopic[worldState](p, stateTopic)
 	if err != nil {
 		return nil, err
 	}
-	changes, err := dds.NewTopic[WorldState](p, ChangesTopic)
+	changes, err := dds.NewTopic[worldState](p, changesTopic)
 	if err != nil {
 		_ = full.Close()
 		return nil, err
@@ -103,7 +103,7 @@ func (s *StatePublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
 // Close deletes the writers and the topics.
 func (s *StatePublisher) Close() error {
 	var errs []error
-	for _, w := range []*dds.DataWriter[WorldState]{s.fullW, s.changesW} {
+	for _, w := range []*dds.DataWriter[worldState]{s.fullW, s.changesW} {
 		if w != nil {
 			errs = append(errs, w.Close())
 		}
@@ -118,8 +118,8 @@ func (s *StatePublisher) Close() error {
 // the world's other component types, under the same names, before the first Sync.
 type Replica struct {
 	m               *ecm.Manager
-	full, changes   *dds.Topic[WorldState]
-	fullR, changesR *dds.DataReader[WorldState]
+	full, changes   *dds.Topic[worldState]
+	fullR, changesR *dds.DataReader[worldState]
 	mu              sync.Mutex
 	step            uint64 // of the state m holds; 0: none yet
 	simTime         time.Duration
@@ -131,11 +131,11 @@ type Replica struct {
 // nil, registers the world's own component types in a new Manager (the replica makes a
 // new one for each full state).
 func NewReplica(p *dds.DomainParticipant, register func(*ecm.Manager)) (*Replica, error) {
-	full, err := dds.NewTopic[WorldState](p, StateTopic)
+	full, err := dds.NewTopic[worldState](p, stateTopic)
 	if err != nil {
 		return nil, err
 	}
-	changes, err := dds.NewTopic[WorldState](p, ChangesTopic)
+	changes, err := dds.NewTopic[worldState](p, changesTopic)
 	if err != nil {
 		_ = full.Close()
 		return nil, err
@@ -165,9 +165,9 @@ func (r *Replica) newManager() *ecm.Manager {
 // them; beyond, the oldest are dropped and the replica waits for the next full state.
 const maxPending = 4096
 
-// Sync applies what has arrived and returns the step the replica is at (0 before the
+// sync applies what has arrived and returns the step the replica is at (0 before the
 // first full state).
-func (r *Replica) Sync() (uint64, error) {
+func (r *Replica) sync() (uint64, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err := r.takeFull(); err != nil {
@@ -230,10 +230,11 @@ func (r *Replica) applyPending() error {
 	}
 }
 
-// WaitStep syncs until the replica reaches step or ctx ends.
+// WaitStep applies what has arrived until the replica reaches step (the publisher's
+// step count, from 1) or ctx ends.
 func (r *Replica) WaitStep(ctx context.Context, step uint64) error {
 	for {
-		got, err := r.Sync()
+		got, err := r.sync()
 		if err != nil || got >= step {
 			return err
 		}
@@ -246,7 +247,7 @@ func (r *Replica) WaitStep(ctx context.Context, step uint64) error {
 }
 
 // Manager returns the replica's ECM. A new full state replaces it: call Manager again
-// after Sync rather than keeping it.
+// after WaitStep rather than keeping it.
 func (r *Replica) Manager() *ecm.Manager {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -256,7 +257,7 @@ func (r *Replica) Manager() *ecm.Manager {
 // Close deletes the readers and the topics.
 func (r *Replica) Close() error {
 	var errs []error
-	for _, rd := range []*dds.DataReader[WorldState]{r.fullR, r.changesR} {
+	for _, rd := range []*dds.DataReader[worldState]{r.fullR, r.changesR} {
 		if rd != nil {
 			errs = append(errs, rd.Close())
 		}

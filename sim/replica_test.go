@@ -108,7 +108,7 @@ func requireSameState(t *testing.T, world, replica *ecm.Manager, step uint64) {
 }
 
 // waitMatched waits until w has n matched readers (at least n, for n > 0).
-func waitMatched(t *testing.T, w *dds.DataWriter[WorldState], n int32) {
+func waitMatched(t *testing.T, w *dds.DataWriter[worldState], n int32) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {

@@ -10,15 +10,15 @@ import (
 	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
-// TfTopic is the DDS topic of ROS 2's /tf.
-const TfTopic = "rt/tf"
+// tfTopic is the DDS topic of ROS 2's /tf.
+const tfTopic = "rt/tf"
 
-// WorldFrame is the frame of the poses of entities whose parent is the world.
-const WorldFrame = "world"
+// worldFrame is the frame of the poses of entities whose parent is the world.
+const worldFrame = "world"
 
 // TfPublisher is a system that publishes the pose of every model and link, relative to
 // its parent, on /tf (tf2_msgs/TFMessage) at most once per period of simulation time:
-// frame_id is the parent's scoped name (WorldFrame for a model of the world),
+// frame_id is the parent's scoped name (worldFrame for a model of the world),
 // child_frame_id the entity's scoped name ("model::link", Gazebo's form). In steady
 // state it allocates nothing: the message and the frame names are kept between steps.
 type TfPublisher struct {
@@ -35,7 +35,7 @@ type TfPublisher struct {
 
 // NewTfPublisher creates the /tf topic and writer in p; period 0 publishes every step.
 func NewTfPublisher(p *dds.DomainParticipant, period time.Duration) (*TfPublisher, error) {
-	t, err := dds.NewTopic[tf2_msgs.TFMessage](p, TfTopic)
+	t, err := dds.NewTopic[tf2_msgs.TFMessage](p, tfTopic)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func (c *TfPublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
 		clear(c.names) // entities were removed: forget their names
 	}
 	c.r = r
-	c.stamp.Header.Stamp = RosTime(info.SimTime)
+	c.stamp.Header.Stamp = rosTime(info.SimTime)
 	c.msg.Transforms = c.msg.Transforms[:0]
 	ecm.EachRO2(r, c.each)
 	_ = c.w.Write(context.Background(), &c.msg) // KEEP_LAST never blocks
@@ -72,7 +72,7 @@ func (c *TfPublisher) add(e ecm.Entity, _ Name, pose Pose) bool {
 	}
 	parent := c.r.ParentEntity(e)
 	ts := c.stamp
-	ts.Header.FrameID = WorldFrame
+	ts.Header.FrameID = worldFrame
 	if parent != ecm.Null && !ecm.Has[World](c.r, parent) {
 		ts.Header.FrameID = c.scoped(parent)
 	}

@@ -36,7 +36,7 @@ func TestTfPublisher(t *testing.T) {
 	defer func() { require.NoError(t, c.Close()) }()
 	require.NoError(t, r.AddSystem(c, SystemConfig{Name: "tf"}))
 
-	topic, err := dds.NewTopic[tf2_msgs.TFMessage](node, TfTopic)
+	topic, err := dds.NewTopic[tf2_msgs.TFMessage](node, tfTopic)
 	require.NoError(t, err)
 	in, err := dds.NewReader(topic, dds.Reliable(), dds.KeepAll())
 	require.NoError(t, err)
@@ -73,7 +73,7 @@ func TestTfPublisher(t *testing.T) {
 		{"world", "robot"}, {"robot", "robot::base"}, {"robot", "robot::camera"}, {"robot::camera", "robot::camera::lens"},
 	}, frames)
 	for _, ts := range msgs[2].Transforms {
-		require.Equal(t, RosTime(21*r.StepSize()), ts.Header.Stamp)
+		require.Equal(t, rosTime(21*r.StepSize()), ts.Header.Stamp)
 		switch ts.ChildFrameID {
 		case "robot":
 			require.Equal(t, 2.0, ts.Transform.Translation.Y)
