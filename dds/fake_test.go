@@ -18,6 +18,9 @@ type fakeNet struct {
 	mu      sync.Mutex
 	engines []*fakeEngine
 	next    byte
+	// vendors are the vendor ids of the engines, in the order they are created; the
+	// others are ddsgo's.
+	vendors []wire.VendorID
 }
 
 // factory returns the engine factory of participants on n.
@@ -25,7 +28,10 @@ func (n *fakeNet) factory() engineFactory {
 	return func(int, *settings, qos.DomainParticipantQos) (engine, error) {
 		n.mu.Lock()
 		n.next++
-		e := &fakeEngine{net: n, prefix: wire.GuidPrefix{0x01, 0xdd, n.next}}
+		e := &fakeEngine{net: n, prefix: wire.GuidPrefix{0x01, 0xdd, n.next}, vendor: wire.VendorDDSGo}
+		if i := int(n.next) - 1; i < len(n.vendors) {
+			e.vendor = n.vendors[i]
+		}
 		others := append([]*fakeEngine(nil), n.engines...)
 		n.engines = append(n.engines, e)
 		n.mu.Unlock()
@@ -39,6 +45,7 @@ func (n *fakeNet) factory() engineFactory {
 type fakeEngine struct {
 	net    *fakeNet
 	prefix wire.GuidPrefix
+	vendor wire.VendorID
 	mu     sync.Mutex
 	key    uint32
 	onPart func(discovery.ParticipantData, bool)
@@ -52,7 +59,7 @@ func (e *fakeEngine) participant(other *fakeEngine, alive bool) {
 	fn := e.onPart
 	e.mu.Unlock()
 	if fn != nil {
-		fn(discovery.ParticipantData{GUIDPrefix: other.prefix}, alive)
+		fn(discovery.ParticipantData{GUIDPrefix: other.prefix, VendorID: other.vendor}, alive)
 	}
 }
 
@@ -67,7 +74,7 @@ func (e *fakeEngine) OnParticipant(fn func(discovery.ParticipantData, bool)) {
 	e.net.mu.Unlock()
 	for _, o := range others {
 		if o != e {
-			fn(discovery.ParticipantData{GUIDPrefix: o.prefix}, true)
+			fn(discovery.ParticipantData{GUIDPrefix: o.prefix, VendorID: o.vendor}, true)
 		}
 	}
 }
@@ -93,7 +100,7 @@ func (e *fakeEngine) Participants() []discovery.ParticipantData {
 	var out []discovery.ParticipantData
 	for _, o := range e.net.engines {
 		if o != e {
-			out = append(out, discovery.ParticipantData{GUIDPrefix: o.prefix})
+			out = append(out, discovery.ParticipantData{GUIDPrefix: o.prefix, VendorID: o.vendor})
 		}
 	}
 	return out
@@ -246,7 +253,7 @@ func (w *fakeWriter) Write(_ context.Context, c rtps.Change) (wire.SequenceNumbe
 		KeyOnly:         c.Kind != rtps.Alive,
 		SourceTimestamp: c.Timestamp,
 		Related:         c.Related,
-		Vendor:          wire.VendorDDSGo,
+		Vendor:          w.e.vendor,
 		Payload:         c.Payload,
 	}
 	for _, r := range w.matched {

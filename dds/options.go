@@ -12,7 +12,8 @@ import (
 )
 
 // Option is an optional argument of the functions that create entities: NewParticipant,
-// NewPublisher, NewSubscriber, NewTopic, NewWriter and NewReader. An option that does not
+// NewPublisher, NewSubscriber, NewTopic, NewWriter, NewReader, NewRequester and
+// NewReplier. An option that does not
 // apply to the entity being created (Partition for a writer, say) makes the creation fail
 // with an error matching ErrBadParameter that names the option.
 //
@@ -48,6 +49,9 @@ type settings struct {
 	// Writer and reader only: an explicit publisher or subscriber.
 	pub *Publisher
 	sub *Subscriber
+
+	// Requester and replier only: ROS 2's service topic names.
+	ros bool
 
 	err error
 }

@@ -58,6 +58,10 @@ type DataReader[T any] struct {
 	recycled []T
 	// judging counts the query filters running (see judge).
 	judging atomic.Int32
+	// headers, for the reader of a service, takes rmw_cyclonedds's request headers off
+	// the samples of Cyclone DDS writers into stripped (see svcHeaders).
+	headers  atomic.Pointer[svcHeaders]
+	stripped []byte
 	// loaned counts the values takes returned and ReturnLoan did not get back yet:
 	// ReturnLoan refuses more values than that (values from a read, say).
 	loaned atomic.Int64
@@ -372,7 +376,11 @@ func (r *DataReader[T]) decodeChange(ch *rhc.Change[T], s *rtps.Sample) bool {
 			ch.Value, r.recycled[n-1] = r.recycled[n-1], zero
 			r.recycled = r.recycled[:n-1]
 		}
-		if r.codec.Unmarshal(s.Payload, &ch.Value) != nil {
+		payload := s.Payload
+		if h := r.headers.Load(); h != nil {
+			payload = h.strip(s, &r.stripped)
+		}
+		if r.codec.Unmarshal(payload, &ch.Value) != nil {
 			return false
 		}
 		haveKey = true

@@ -2,11 +2,14 @@ package dds
 
 import (
 	"context"
+	"encoding/binary"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ddsgo/ddsgo/internal/errs"
+	"github.com/ddsgo/ddsgo/internal/wire"
 )
 
 // A service is a request topic and a reply topic. A Requester writes requests and reads
@@ -15,20 +18,22 @@ import (
 // ordinary writers and readers of the two topics, in the participant's default publisher
 // and subscriber.
 
-// ServiceOption is an optional argument of NewRequester and NewReplier.
-type ServiceOption func(*serviceSettings)
-
-type serviceSettings struct {
-	ros bool
+// ROSNames, an option of NewRequester and NewReplier, names the topics as ROS 2 does for
+// the service NAME: rq/NAMERequest and rr/NAMEReply, NAME without its leading slash
+// ("/gzserver/get_entities" gives rq/gzserver/get_entitiesRequest). Without it they are
+// NAME_Request and NAME_Reply.
+func ROSNames() Option {
+	return func(s *settings) {
+		if s.what != "service" {
+			s.fail("ROSNames")
+			return
+		}
+		s.ros = true
+	}
 }
 
-// ROSNames names the topics as ROS 2 does for the service NAME: rq/NAMERequest and
-// rr/NAMEReply, NAME without its leading slash ("/gzserver/get_entities" gives
-// rq/gzserver/get_entitiesRequest). Without it they are NAME_Request and NAME_Reply.
-func ROSNames() ServiceOption { return func(s *serviceSettings) { s.ros = true } }
-
 // serviceTopics returns the request and reply topic names of service.
-func serviceTopics(service string, s *serviceSettings) (string, string) {
+func serviceTopics(service string, s *settings) (string, string) {
 	if s.ros {
 		n := strings.TrimPrefix(service, "/")
 		return "rq/" + n + "Request", "rr/" + n + "Reply"
@@ -73,14 +78,10 @@ func closeAll(es ...interface{ Close() error }) error {
 	return first
 }
 
-func serviceSettingsOf(opts []ServiceOption) *serviceSettings {
-	var s serviceSettings
-	for _, o := range opts {
-		if o != nil {
-			o(&s)
-		}
-	}
-	return &s
+// serviceSettings applies the options of a requester or replier: ROSNames only.
+func serviceSettings(opts []Option) (*settings, error) {
+	s := &settings{what: "service"}
+	return s, s.apply(opts)
 }
 
 // Requester calls a service: Call writes a request and waits for its reply.
@@ -91,24 +92,36 @@ type Requester[Req, Rep any] struct {
 	w       *DataWriter[Req]
 	r       *DataReader[Rep]
 
+	p       *DomainParticipant
+	headers *svcHeaders
+	client  uint64       // the client id of rmw_cyclonedds's headers
+	seq     atomic.Int64 // the last header sequence number
+
 	mu      sync.Mutex
-	pending map[SampleIdentity]chan Rep
+	pending map[SampleIdentity]chan Rep // by request identity; header calls by {SN: seq}
 	stop    context.CancelFunc
 	done    chan struct{}
 }
 
 // NewRequester creates a requester of service in p.
-func NewRequester[Req, Rep any](p *DomainParticipant, service string, opts ...ServiceOption) (*Requester[Req, Rep], error) {
-	reqName, repName := serviceTopics(service, serviceSettingsOf(opts))
+func NewRequester[Req, Rep any](p *DomainParticipant, service string, opts ...Option) (*Requester[Req, Rep], error) {
+	s, err := serviceSettings(opts)
+	if err != nil {
+		return nil, err
+	}
+	reqName, repName := serviceTopics(service, s)
 	reqT, repT, w, r, err := serviceEndpoints[Req, Rep](p, reqName, repName)
 	if err != nil {
 		return nil, err
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	q := &Requester[Req, Rep]{
-		service: service, reqT: reqT, repT: repT, w: w, r: r,
+		service: service, reqT: reqT, repT: repT, w: w, r: r, p: p, headers: newSvcHeaders(),
 		pending: map[SampleIdentity]chan Rep{}, stop: stop, done: make(chan struct{}),
 	}
+	g := guidBytes(w.ew.GUID())
+	q.client = binary.LittleEndian.Uint64(g[4:]) ^ binary.LittleEndian.Uint64(g[8:]) // unique enough: hostid^appid, entity
+	r.headers.Store(q.headers)
 	go q.route(ctx)
 	return q, nil
 }
@@ -121,9 +134,16 @@ func (q *Requester[Req, Rep]) route(ctx context.Context) {
 		if !info.ValidData {
 			continue
 		}
+		key := info.RelatedIdentity
+		if c, ok := q.headers.take(info.Identity); ok && key == (SampleIdentity{}) {
+			if c.client != q.client {
+				continue // another client's
+			}
+			key = SampleIdentity{SN: c.seq}
+		}
 		q.mu.Lock()
-		ch := q.pending[info.RelatedIdentity]
-		delete(q.pending, info.RelatedIdentity)
+		ch := q.pending[key]
+		delete(q.pending, key)
 		q.mu.Unlock()
 		if ch != nil {
 			ch <- v // buffered: never blocks
@@ -165,8 +185,13 @@ func (q *Requester[Req, Rep]) Call(ctx context.Context, req *Req) (Rep, error) {
 	}
 	ch := make(chan Rep, 1)
 	var id SampleIdentity
+	opt := WrittenAs(&id)
+	if q.cycloneServer() {
+		seq := q.seq.Add(1)
+		opt = withHeader(callID{q.client, seq}.header(), &id, seq)
+	}
 	q.mu.Lock() // held across the write, so that the reply cannot come before the entry
-	err := q.w.Write(ctx, req, WrittenAs(&id))
+	err := q.w.Write(ctx, req, opt)
 	if err == nil {
 		q.pending[id] = ch
 	}
@@ -197,6 +222,26 @@ func (q *Requester[Req, Rep]) Call(ctx context.Context, req *Req) (Rep, error) {
 	}
 }
 
+// cycloneServer reports whether the replier matched is a Cyclone DDS one (an
+// rmw_cyclonedds server), which reads requests with a header and no sample identity.
+func (q *Requester[Req, Rep]) cycloneServer() bool {
+	hs, err := q.w.MatchedSubscriptions()
+	if err != nil {
+		return false
+	}
+	for _, h := range hs {
+		d, err := q.w.MatchedSubscriptionData(h)
+		if err != nil {
+			continue
+		}
+		pd, err := q.p.DiscoveredParticipantData(d.ParticipantKey)
+		if err == nil && pd.VendorID == wire.VendorCyclone {
+			return true
+		}
+	}
+	return false
+}
+
 // Close deletes the requester's endpoints and topics; pending calls return
 // ErrAlreadyDeleted.
 func (q *Requester[Req, Rep]) Close() error {
@@ -214,6 +259,7 @@ type Replier[Req, Rep any] struct {
 	repT    *Topic[Rep]
 	r       *DataReader[Req]
 	w       *DataWriter[Rep]
+	headers *svcHeaders
 	stop    context.CancelFunc
 	done    chan struct{}
 }
@@ -222,17 +268,22 @@ type Replier[Req, Rep any] struct {
 // handle returns. The handler runs on the replier's goroutine, with a context that ends
 // when the replier is closed; an error from it means no reply (the caller times out or
 // sees the replier go away).
-func NewReplier[Req, Rep any](p *DomainParticipant, service string, handle func(context.Context, *Req) (Rep, error), opts ...ServiceOption) (*Replier[Req, Rep], error) {
+func NewReplier[Req, Rep any](p *DomainParticipant, service string, handle func(context.Context, *Req) (Rep, error), opts ...Option) (*Replier[Req, Rep], error) {
 	if handle == nil {
 		return nil, errorf(ErrBadParameter, "service %s: nil handler", service)
 	}
-	reqName, repName := serviceTopics(service, serviceSettingsOf(opts))
+	st, err := serviceSettings(opts)
+	if err != nil {
+		return nil, err
+	}
+	reqName, repName := serviceTopics(service, st)
 	repT, reqT, w, r, err := serviceEndpoints[Rep, Req](p, repName, reqName)
 	if err != nil {
 		return nil, err
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	s := &Replier[Req, Rep]{service: service, reqT: reqT, repT: repT, r: r, w: w, stop: stop, done: make(chan struct{})}
+	s := &Replier[Req, Rep]{service: service, reqT: reqT, repT: repT, r: r, w: w, headers: newSvcHeaders(), stop: stop, done: make(chan struct{})}
+	r.headers.Store(s.headers)
 	go s.serve(ctx, handle)
 	return s, nil
 }
@@ -243,11 +294,16 @@ func (s *Replier[Req, Rep]) serve(ctx context.Context, handle func(context.Conte
 		if !info.ValidData {
 			continue
 		}
+		call, cyclone := s.headers.take(info.Identity)
 		rep, err := handle(ctx, &v)
 		if err != nil {
 			continue
 		}
-		_ = s.w.Write(ctx, &rep, RelatedTo(info.Identity))
+		opts := []WriteOption{RelatedTo(info.Identity)}
+		if cyclone { // an rmw_cyclonedds client: the reply carries its header back
+			opts = append(opts, withHeader(call.header(), nil, 0))
+		}
+		_ = s.w.Write(ctx, &rep, opts...)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/ddsgo/ddsgo/internal/wire"
 )
 
 type addRequest struct{ A, B int32 }
@@ -117,4 +119,102 @@ func TestRequestReplyFailures(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the call did not notice the replier went away")
 	}
+}
+
+// What rmw_cyclonedds puts on the wire: a 16-octet header (client id, sequence number)
+// before the body. A struct with the header's two fields first serializes exactly so.
+type cycloneAddRequest struct {
+	Client uint64
+	Seq    int64
+	A, B   int32
+}
+
+func (cycloneAddRequest) DDSTypeName() string { return addRequest{}.DDSTypeName() }
+
+type cycloneAddReply struct {
+	Client uint64
+	Seq    int64
+	Sum    int32
+}
+
+func (cycloneAddReply) DDSTypeName() string { return addReply{}.DDSTypeName() }
+
+// cycloneNet returns a net whose second participant is a Cyclone DDS one.
+func cycloneNet(t *testing.T) (ddsgo, cyclone *DomainParticipant) {
+	net := &fakeNet{vendors: []wire.VendorID{wire.VendorDDSGo, wire.VendorCyclone}}
+	return testParticipant(t, net, nil), testParticipant(t, net, nil)
+}
+
+// A ddsgo replier answers an rmw_cyclonedds client in its form: the request's header
+// comes back in the reply, and the body in between is the service's.
+func TestReplierAnswersCycloneClients(t *testing.T) {
+	p, cyc := cycloneNet(t)
+	s, err := NewReplier(p, "/calc/add", add, ROSNames())
+	require.NoError(t, err)
+	defer func() { require.NoError(t, s.Close()) }()
+	reqT, err := NewTopic[cycloneAddRequest](cyc, "rq/calc/addRequest")
+	require.NoError(t, err)
+	repT, err := NewTopic[cycloneAddReply](cyc, "rr/calc/addReply")
+	require.NoError(t, err)
+	w, err := NewWriter(reqT, Reliable(), KeepAll())
+	require.NoError(t, err)
+	r, err := NewReader(repT, Reliable(), KeepAll())
+	require.NoError(t, err)
+	for i := range 3 {
+		require.NoError(t, w.Write(bg, &cycloneAddRequest{Client: 0x57e8adff54049595, Seq: int64(i + 1), A: int32(i), B: 10}))
+	}
+	ctx, cancel := context.WithTimeout(bg, 5*time.Second)
+	defer cancel()
+	var got []cycloneAddReply
+	for rep := range r.Samples(ctx) {
+		got = append(got, rep)
+		if len(got) == 3 {
+			break
+		}
+	}
+	require.Equal(t, []cycloneAddReply{
+		{0x57e8adff54049595, 1, 10}, {0x57e8adff54049595, 2, 11}, {0x57e8adff54049595, 3, 12},
+	}, got)
+}
+
+// A ddsgo requester calls an rmw_cyclonedds server in its form, and keeps only the
+// replies with its own client id.
+func TestRequesterCallsCycloneServers(t *testing.T) {
+	p, cyc := cycloneNet(t)
+	reqT, err := NewTopic[cycloneAddRequest](cyc, "rq/calc/addRequest")
+	require.NoError(t, err)
+	repT, err := NewTopic[cycloneAddReply](cyc, "rr/calc/addReply")
+	require.NoError(t, err)
+	sr, err := NewReader(reqT, Reliable(), KeepAll())
+	require.NoError(t, err)
+	sw, err := NewWriter(repT, Reliable(), KeepAll())
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	go func() { // the server: answers, and also sends a reply for another client first
+		for req := range sr.Samples(ctx) {
+			_ = sw.Write(ctx, &cycloneAddReply{Client: req.Client + 1, Seq: req.Seq, Sum: -1})
+			_ = sw.Write(ctx, &cycloneAddReply{Client: req.Client, Seq: req.Seq, Sum: req.A + req.B})
+		}
+	}()
+	q, err := NewRequester[addRequest, addReply](p, "/calc/add", ROSNames())
+	require.NoError(t, err)
+	defer func() { require.NoError(t, q.Close()) }()
+	require.NoError(t, q.WaitForService(ctx))
+	for i := range 3 {
+		rep, err := q.Call(ctx, &addRequest{int32(i), 5})
+		require.NoError(t, err)
+		require.Equal(t, int32(i+5), rep.Sum)
+	}
+}
+
+// ROSNames applies to services only, and services take no other option.
+func TestServiceOptions(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	_, err := NewTopic[addRequest](p, "t", ROSNames())
+	require.ErrorIs(t, err, ErrBadParameter)
+	_, err = NewRequester[addRequest, addReply](p, "calc", Reliable())
+	require.ErrorIs(t, err, ErrBadParameter)
+	_, err = NewReplier(p, "calc", add, KeepAll())
+	require.ErrorIs(t, err, ErrBadParameter)
 }

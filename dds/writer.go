@@ -262,6 +262,7 @@ type writeArgs struct {
 	h       InstanceHandle
 	related SampleIdentity
 	out     *SampleIdentity
+	header  *[16]byte // rmw_cyclonedds's request header, put before the body
 }
 
 // Timestamp gives the sample its source timestamp instead of the current time
@@ -327,6 +328,9 @@ func (w *DataWriter[T]) Write(ctx context.Context, v *T, opts ...WriteOption) er
 	if err != nil {
 		w.pool.put(payload)
 		return wrapErr(ErrBadParameter, err, "writer of "+w.topic.name)
+	}
+	if a.header != nil {
+		payload = prependHeader(payload, a.header)
 	}
 	return w.send(ctx, rtps.Alive, kh, payload, &a)
 }

@@ -53,6 +53,17 @@ type Config struct {
 	// MaxSampleSize bounds the size of a received (reassembled) sample; larger ones
 	// are dropped and counted. Zero means 16 MiB + 64 KiB.
 	MaxSampleSize int
+	// MaxParticipants bounds the remote participants the participant keeps track
+	// of. When the table is full, the oldest participant that has only announced
+	// itself (no discovery exchange yet) makes room for a new one, so that forged
+	// announcements never lock a real peer out; a new participant is refused only
+	// when all are confirmed. Zero means 1024; negative means no limit.
+	MaxParticipants int
+	// MaxEndpoints bounds the writers and readers of all remote participants that
+	// the participant keeps track of (each remote participant may have at most
+	// 4096); more are refused and counted. Zero means 16384; negative means no
+	// limit.
+	MaxEndpoints int
 	// WriterLinger bounds how long closing a reliable writer waits for its matched
 	// readers to acknowledge what it wrote (its last samples and the unregistrations
 	// of its instances), so that they are not lost with it. Zero means 1 s (Cyclone

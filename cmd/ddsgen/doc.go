@@ -6,6 +6,7 @@
 // # Usage
 //
 //	ddsgen [-package name] [-o file.go] [-I dir]... [-scoped] [-x final|appendable|mutable] file.idl...
+//	ddsgen -ros [flags] PKGDIR | PKG/msg/Name.msg...   (ROS 2 definitions, below)
 //
 // From go generate, in the package the types belong to:
 //
@@ -52,6 +53,7 @@
 //	  default: V b; }                       A T `dds:"case=1|2"`
 //	                                        B V `dds:"default"` }
 //	const T X = expr                      const X T = value (evaluated)
+//	@default(value=v) T m                 M T // default v (a comment: not on the wire)
 //
 // # Names
 //
@@ -82,6 +84,63 @@
 // elements (sequence<string<8>>, string<8> a[3]) are not kept: the wire does not carry
 // them, and they only narrow what a value may hold, except in a key, where they can make
 // a key fit in 16 bytes; such a key is hashed with MD5 by ddsgo.
+//
+// # ROS 2 definitions
+//
+//	ddsgen -ros [-package name] [-o file.go] [-I dir]... [-rosimport prefix] [-idl] PKGDIR | PKG/msg/Name.msg...
+//
+// With -ros ddsgen reads the .msg, .srv and .action files of one ROS 2 package: a
+// package directory (all of PKGDIR/msg/*.msg, PKGDIR/srv/*.srv, PKGDIR/action/*.action)
+// or some of its files (the package is the directory above msg/, srv/ or action/). The
+// messages they use are looked up as DIR/pkg/msg/Name.msg, in the directory that holds
+// the package first, then in each -I dir. Types of the package are generated; types of
+// other packages are imported from the Go package prefix/pkg (-rosimport, default
+// github.com/ddsgo/ddsgo/ros, whose packages are generated from ros/defs). -package
+// defaults to $GOPACKAGE, then to the ROS package name.
+//
+// The definitions become the IDL that ROS 2 gives them (-idl prints it, with what it
+// uses, dependencies first), and that IDL the Go types as above, so the wire form is
+// rmw's: a .msg as rosidl_adapter converts it (ros2/rosidl:
+// rosidl_adapter/rosidl_adapter/parser.py, msg/__init__.py), named as
+// rosidl_generator_dds_idl names it (ros2/rosidl_dds: resource/msg.idl.em):
+//
+//	ROS 2                          IDL (on the wire)                    Go
+//	pkg/msg/Name.msg               struct pkg::msg::dds_::Name_         type Name struct
+//	pkg/srv/Name.srv               pkg::srv::dds_::Name_Request_,       NameRequest, NameResponse
+//	                                 Name_Response_
+//	pkg/action/Name.action         pkg::action::dds_::Name_Goal_,       NameGoal, NameResult,
+//	                                 _Result_, _Feedback_,                NameFeedback,
+//	                                 _SendGoal_Request_ {goal_id; goal},  NameSendGoalRequest, ...
+//	                                 _SendGoal_Response_ {accepted; stamp},
+//	                                 _GetResult_Request_ {goal_id},
+//	                                 _GetResult_Response_ {status; result},
+//	                                 _FeedbackMessage_ {goal_id; feedback}
+//	field frame_id                 member frame_id_                     FrameID
+//	bool, byte, char               boolean, octet, uint8                bool, byte, uint8
+//	float32, float64               float, double                        float32, float64
+//	int8 ... uint64                int8 ... uint64                      int8 ... uint64
+//	string, string<=N              string, string<N>                    string (`dds:"bound=N"`)
+//	T[], T[<=N], T[N]              sequence<T>, sequence<T, N>, T m[N]  []T, []T (bound), [N]T
+//	pkg/Type, Type                 pkg::msg::dds_::Type_                pkg.Type (imported), Type
+//	no fields                      uint8 structure_needs_at_least_one_member_
+//	                                                                    StructureNeedsAtLeastOneMember uint8
+//	uint8 X=1 in Name              const uint8 X_ = 1 in module         const Name_X uint8 = 1
+//	                                 Name_Constants
+//	int32 x 5 (a default)          @default(value=5) int32 x_           X int32 // default 5
+//
+// The IDL of -idl names other types without a leading :: (as rosidl_generator_dds_idl
+// does; fastddsgen rejects it), and ROS names members like their types (UUID_ { uuid_ },
+// result_ of type Result_), which IDL's case-insensitive scopes forbid: Cyclone's idlc
+// takes it with -f case-sensitive, fastddsgen with -cs.
+//
+// The goal_id of an action's types is unique_identifier_msgs/UUID and stamp is
+// builtin_interfaces/Time (ros2/rosidl: rosidl_parser/rosidl_parser/definition.py).
+// Constants and default values are not on the wire, nor are member names (final types in
+// XCDR1, what both rmws use). Defaults are only comments: the zero value of a generated
+// struct is not ROS's default-constructed message where a default is not zero
+// (geometry_msgs/Quaternion's w is 1). Not supported: wstring (ddsgo's codec has no wide
+// strings), @optional (not in Humble and Jazzy), the legacy time and duration, and the
+// service event messages (Name_Event_) of service introspection.
 //
 // # Wire compatibility
 //

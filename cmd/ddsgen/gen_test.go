@@ -120,6 +120,28 @@ var typeDecl = regexp.MustCompile(`(?m)^type (\w+) struct`)
 // writing into the source tree (go run -overlay), and runs checkMain on every struct and
 // union in them.
 func TestGoldenCompiles(t *testing.T) {
+	var pkgs []checkPkg
+	for _, f := range goldenFiles(t) {
+		name := strings.TrimSuffix(filepath.Base(f), ".idl")
+		src, err := os.ReadFile(strings.TrimSuffix(f, ".idl") + ".go.golden")
+		require.NoError(t, err)
+		pkgs = append(pkgs, checkPkg{dir: "cmd/ddsgen/internal/goldencheck/" + name, src: src, overlay: true})
+	}
+	checkTypes(t, pkgs)
+}
+
+// checkPkg is a package of generated types for checkTypes: dir is its directory in the
+// module; with overlay, src exists only in the overlay.
+type checkPkg struct {
+	dir     string
+	src     []byte
+	overlay bool
+}
+
+// checkTypes runs checkMain on every struct and union of the packages, as a program of
+// this module (go run -overlay, which writes nothing into the source tree).
+func checkTypes(t *testing.T, pkgs []checkPkg) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
@@ -127,35 +149,36 @@ func TestGoldenCompiles(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command")
 	}
-	here, err := filepath.Abs(".")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
 	require.NoError(t, err)
-	const pkgDir = "internal/goldencheck" // exists only in the overlay
+	const mainDir = "cmd/ddsgen/internal/goldencheck" // exists only in the overlay
 	tmp := t.TempDir()
 	overlay := map[string]string{}
 	add := func(name, content string) {
 		f := filepath.Join(tmp, strings.ReplaceAll(name, "/", "_"))
 		require.NoError(t, os.WriteFile(f, []byte(content), 0o644))
-		overlay[filepath.Join(here, filepath.FromSlash(pkgDir), filepath.FromSlash(name))] = f
+		overlay[filepath.Join(root, filepath.FromSlash(name))] = f
 	}
 	var imports, calls strings.Builder
 	n := 0
-	for _, f := range goldenFiles(t) {
-		name := strings.TrimSuffix(filepath.Base(f), ".idl")
-		src, err := os.ReadFile(strings.TrimSuffix(f, ".idl") + ".go.golden")
-		require.NoError(t, err)
-		add(name+"/types.go", string(src))
-		fmt.Fprintf(&imports, "\t%q\n", "github.com/ddsgo/ddsgo/cmd/ddsgen/"+pkgDir+"/"+name)
-		for _, m := range typeDecl.FindAllSubmatch(src, -1) {
+	for _, p := range pkgs {
+		name := filepath.Base(p.dir)
+		if p.overlay {
+			add(p.dir+"/types.go", string(p.src))
+		}
+		fmt.Fprintf(&imports, "\t%q\n", "github.com/ddsgo/ddsgo/"+p.dir)
+		for _, m := range typeDecl.FindAllSubmatch(p.src, -1) {
 			fmt.Fprintf(&calls, "\tcheck[%s.%s](%q)\n", name, m[1], name+"."+string(m[1]))
 			n++
 		}
 	}
-	add("main.go", fmt.Sprintf(checkMain, imports.String(), calls.String(), n))
+	add(mainDir+"/main.go", fmt.Sprintf(checkMain, imports.String(), calls.String(), n))
 	js, err := json.Marshal(map[string]any{"Replace": overlay})
 	require.NoError(t, err)
 	ovl := filepath.Join(tmp, "overlay.json")
 	require.NoError(t, os.WriteFile(ovl, js, 0o644))
-	cmd := exec.Command(goCmd, "run", "-overlay", ovl, "./"+pkgDir)
+	cmd := exec.Command(goCmd, "run", "-overlay", ovl, "./"+mainDir)
+	cmd.Dir = root
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	require.NoError(t, cmd.Run(), out.String())

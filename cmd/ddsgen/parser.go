@@ -542,11 +542,17 @@ func (p *parser) annotations() (annotations, error) {
 		if n.kind == tIdent && n.text == "annotation" {
 			return nil, errAt(t.at, "annotation definitions are not supported")
 		}
-		name, err := p.scopedName()
-		if err != nil {
-			return nil, err
+		var a annotation
+		if n.kind == tIdent && n.text == "default" { // IDL 4's @default, a keyword elsewhere
+			_, _ = p.take()
+			a = annotation{at: t.at, name: "default"}
+		} else {
+			name, err := p.scopedName()
+			if err != nil {
+				return nil, err
+			}
+			a = annotation{at: t.at, name: name.parts[len(name.parts)-1]}
 		}
-		a := annotation{at: t.at, name: name.parts[len(name.parts)-1]}
 		if ok, err := p.accept("("); err != nil {
 			return nil, err
 		} else if ok {

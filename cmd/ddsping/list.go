@@ -225,13 +225,18 @@ func setupList(fs *flag.FlagSet, o *options) func(context.Context) error {
 			return err
 		}
 		if o.json {
-			return json.NewEncoder(o.out).Encode(map[string]any{"domain": o.domain, "participants": rows})
+			st := n.p.Statistics()
+			return json.NewEncoder(o.out).Encode(map[string]any{"domain": o.domain, "participants": rows, "stats": statsJSON(&st)})
 		}
 		fmt.Fprintf(o.out, "domain %d: %d participants (listened %v)\n", o.domain, len(rows), *wait)
 		for _, r := range rows {
 			fmt.Fprintf(o.out, "  %q %s\n", r.Name, r.describe())
 		}
-		return printEndpoints(o, n.p, rows)
+		if err := printEndpoints(o, n.p, rows); err != nil {
+			return err
+		}
+		printStats(o, n.p)
+		return nil
 	})
 }
 
@@ -247,7 +252,11 @@ func setupWatch(fs *flag.FlagSet, o *options) func(context.Context) error {
 		known := map[string]partRow{}
 		t := time.NewTicker(100 * time.Millisecond)
 		defer t.Stop()
-		for {
+		var last dds.Statistics
+		for tick := 0; ; tick++ {
+			if tick%10 == 0 { // every second, when they changed
+				watchStats(o, n.p, time.Since(start), &last)
+			}
 			rows, err := participants(n.p)
 			if err != nil {
 				return err

@@ -11,6 +11,15 @@
 //	ddsping list                              participants and endpoints of the domain
 //	ddsping watch                             list, then every change as it happens
 //
+// list ends with the statistics of its own participant (dds.DomainParticipant.Statistics):
+// datagrams received and sent, the remote participants (unconfirmed ones: only
+// announced, not yet heard from in discovery) and endpoints it holds, and what it
+// dropped by reason: queue-full, not-rtps, malformed, unknown-writer, unknown-reader,
+// bad-discovery, participants-evicted, participants-refused, endpoints-refused,
+// duplicates, out-of-window, oversize, bad-fragments. watch prints them every second
+// in which they changed ("stats" events with -json). A flood of hostile input on the
+// domain shows there.
+//
 // Every subcommand takes -domain N (0), -interface NAME and -peer HOST (repeatable),
 // -no-multicast, -json, -v (log to stderr), -procs N and -cpuprofile / -memprofile FILE.
 //

@@ -161,14 +161,19 @@ func TestList(t *testing.T) {
 	// pong's endpoints, and how its writers and readers pair up among themselves.
 	require.Contains(t, stdout, `topic "ddsping_pong" type "ddsping::Sample"`)
 	require.Contains(t, stdout, "matching:")
+	require.Contains(t, stdout, "this participant: received ")
+	require.Contains(t, stdout, "1 remote participants (0 unconfirmed)")
 
 	code, stdout, stderr = runCmd(t, context.Background(), "list", "-domain", "46", "-wait", "500ms", "-json")
 	require.Equal(t, 0, code, stderr)
 	var got struct {
-		Participants []partRow `json:"participants"`
+		Participants []partRow         `json:"participants"`
+		Stats        map[string]uint64 `json:"stats"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(stdout), &got))
 	require.Len(t, got.Participants, 1)
+	require.Equal(t, uint64(1), got.Stats["participants"])
+	require.Contains(t, got.Stats, "malformed")
 	require.Equal(t, "ddsping pong", got.Participants[0].Name)
 	require.NotEmpty(t, got.Participants[0].Host)
 }
@@ -186,6 +191,9 @@ func TestWatch(t *testing.T) {
 	}()
 	require.Eventually(t, func() bool {
 		return strings.Contains(out.String(), `participant new  "ddsping pong"`)
+	}, 5*time.Second, 20*time.Millisecond, out.String())
+	require.Eventually(t, func() bool {
+		return strings.Contains(out.String(), "stats: received ")
 	}, 5*time.Second, 20*time.Millisecond, out.String())
 	cancel()
 	<-done

@@ -1,6 +1,8 @@
 // Command apicount counts the exported identifiers of the module's public packages:
 // top-level names, exported methods of exported types and exported fields of exported
-// struct types. Packages under internal/, commands and tests are not counted.
+// struct types. Packages under internal/, commands, tests and generated files (the
+// "Code generated ... DO NOT EDIT." line, as go vet and linters recognize them: the ROS 2
+// types under ros/) are not counted.
 //
 // Usage: go run ./internal/apicount [-v] [DIR]
 package main
@@ -84,8 +86,11 @@ func packageIDs(dir string) ([]string, error) {
 		if f.Name.Name == "main" {
 			break
 		}
-		if f, err = parser.ParseFile(fset, filepath.Join(dir, name), nil, 0); err != nil {
+		if f, err = parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments); err != nil {
 			return ids, err
+		}
+		if ast.IsGenerated(f) {
+			continue
 		}
 		ids = append(ids, exported(f)...)
 	}

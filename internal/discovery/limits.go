@@ -21,16 +21,33 @@ var ErrInvalid = errors.New("discovery: invalid data")
 // Limits bounds what a remote participant may make this participant hold,
 // so that a hostile or broken peer announcing thousands of locators,
 // properties or endpoints cannot exhaust memory. The decoders apply the
-// per-entity bounds; MaxParticipants and MaxEndpointsPerParticipant are
-// applied by the caller with [Limits.CheckParticipants] and
-// [Limits.CheckEndpoints]. A zero field takes the default given in its
-// comment; a negative field means no limit.
+// per-entity bounds; the table bounds (participants, unconfirmed
+// participants, endpoints) are applied by the [Participant] (admit.go
+// says how). A zero field takes the default given in its comment; a
+// negative field means no limit.
 type Limits struct {
-	// MaxParticipants bounds the number of remote participants (default 1024).
+	// MaxParticipants bounds the number of remote participants (default
+	// 1024). When the table is full, the oldest unconfirmed participant
+	// makes room for a new one; a new one is refused only when every
+	// participant of the table is confirmed.
 	MaxParticipants int
+	// MaxUnconfirmedParticipants bounds the remote participants that
+	// announced themselves but have not yet taken part in the protocol
+	// (no SEDP, HEARTBEAT or ACKNACK from them has reached one of our
+	// endpoints): beyond it the oldest of them is evicted for a new one
+	// (default 256, at most MaxParticipants).
+	MaxUnconfirmedParticipants int
 	// MaxEndpointsPerParticipant bounds the writers plus readers of one remote
 	// participant (default 4096).
 	MaxEndpointsPerParticipant int
+	// MaxEndpoints bounds the writers plus readers of all remote
+	// participants together (default 16384).
+	MaxEndpoints int
+	// MaxEndpointBytes bounds the octets of serialized SEDP data of all
+	// remote endpoints together, which bounds what their decoded data
+	// holds beyond a fixed size per endpoint (default 16 MiB: an average
+	// of 1 KiB per endpoint at MaxEndpoints).
+	MaxEndpointBytes int
 	// MaxLocators bounds each locator list of a participant or endpoint
 	// (default 32).
 	MaxLocators int
@@ -59,7 +76,10 @@ type Limits struct {
 func DefaultLimits() Limits {
 	return Limits{
 		MaxParticipants:            1024,
+		MaxUnconfirmedParticipants: 256,
 		MaxEndpointsPerParticipant: 4096,
+		MaxEndpoints:               16384,
+		MaxEndpointBytes:           16 << 20,
 		MaxLocators:                32,
 		MaxStringLen:               1024,
 		MaxProperties:              64,
@@ -82,9 +102,12 @@ func (l Limits) resolved() Limits {
 		}
 		return v
 	}
-	return Limits{
+	r := Limits{
 		MaxParticipants:            pick(l.MaxParticipants, d.MaxParticipants),
+		MaxUnconfirmedParticipants: pick(l.MaxUnconfirmedParticipants, d.MaxUnconfirmedParticipants),
 		MaxEndpointsPerParticipant: pick(l.MaxEndpointsPerParticipant, d.MaxEndpointsPerParticipant),
+		MaxEndpoints:               pick(l.MaxEndpoints, d.MaxEndpoints),
+		MaxEndpointBytes:           pick(l.MaxEndpointBytes, d.MaxEndpointBytes),
 		MaxLocators:                pick(l.MaxLocators, d.MaxLocators),
 		MaxStringLen:               pick(l.MaxStringLen, d.MaxStringLen),
 		MaxProperties:              pick(l.MaxProperties, d.MaxProperties),
@@ -92,6 +115,8 @@ func (l Limits) resolved() Limits {
 		MaxDataLen:                 pick(l.MaxDataLen, d.MaxDataLen),
 		MaxVendorParams:            pick(l.MaxVendorParams, d.MaxVendorParams),
 	}
+	r.MaxUnconfirmedParticipants = min(r.MaxUnconfirmedParticipants, r.MaxParticipants)
+	return r
 }
 
 // LimitError reports a value beyond a [Limits] bound. It matches [ErrLimit]

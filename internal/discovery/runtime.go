@@ -42,7 +42,8 @@ type Config struct {
 	Net transport.Net
 	// UserData is the participant's USER_DATA.
 	UserData []byte
-	// Limits bounds what remote participants may make this one hold.
+	// Limits bounds what remote participants may make this one hold; its
+	// zero MaxParticipants and MaxEndpoints take those of Config.
 	Limits Limits
 	// Now is the clock; nil: time.Now (tests).
 	Now func() time.Time
@@ -57,24 +58,29 @@ type Stats struct {
 	// Engine holds the receive path's counters (datagrams, malformed,
 	// non-RTPS, own echoes, unknown destinations) and the transport's.
 	Engine rtps.EngineStats
+	// Readers sums the counters of the engine's readers (rtps.Engine.ReaderTotals).
+	Readers rtps.ReaderStats
 	// Participants and Endpoints are the remote participants alive now and
-	// the endpoints they announced.
-	Participants, Endpoints int
-	SPDPReceived            uint64 // SPDP announcements processed
-	SPDPInvalid             uint64 // SPDP data that failed to decode (or beyond Limits), dropped
-	SEDPInvalid             uint64 // SEDP data that failed to decode (or beyond Limits), dropped
-	ForeignEndpoints        uint64 // SEDP data of an unknown participant or another participant's endpoint, dropped
-	OtherDomain             uint64 // SPDP data of another domain or domain tag, ignored
-	ParticipantsLimited     uint64 // new participants refused by Limits.MaxParticipants
-	EndpointsLimited        uint64 // new endpoints refused by Limits.MaxEndpointsPerParticipant
-	LeaseExpired            uint64 // participants removed because their lease expired
-	Disposed                uint64 // participants removed because they said so
-	LivelinessMessages      uint64 // participant messages (WLP) received
+	// the endpoints they announced; Unconfirmed are those of the
+	// participants that have not yet taken part in the protocol (admit.go).
+	Participants, Unconfirmed, Endpoints int
+	SPDPReceived                         uint64 // SPDP announcements processed
+	SPDPInvalid                          uint64 // SPDP data that failed to decode (or beyond Limits), dropped
+	SEDPInvalid                          uint64 // SEDP data that failed to decode (or beyond Limits), dropped
+	ForeignEndpoints                     uint64 // SEDP data of an unknown participant or another participant's endpoint, dropped
+	OtherDomain                          uint64 // SPDP data of another domain or domain tag, ignored
+	ParticipantsLimited                  uint64 // new participants refused: the table is full of confirmed ones
+	ParticipantsEvicted                  uint64 // unconfirmed participants evicted to make room for a new one
+	EndpointsLimited                     uint64 // new endpoints refused by Limits.MaxEndpointsPerParticipant or MaxEndpoints
+	LeaseExpired                         uint64 // participants removed because their lease expired
+	Disposed                             uint64 // participants removed because they said so
+	LivelinessMessages                   uint64 // participant messages (WLP) received
 }
 
 type counters struct {
 	spdp, spdpInvalid, sedpInvalid, foreign, otherDomain atomic.Uint64
 	partLimited, epLimited, leaseExpired, disposed, wlp  atomic.Uint64
+	evicted                                              atomic.Uint64
 }
 
 // Participant is a running DDS domain participant's RTPS side: the engine
@@ -88,6 +94,8 @@ type Participant struct {
 	log    *slog.Logger
 	prefix wire.GuidPrefix
 	limits Limits
+	// lim is limits with the defaults applied.
+	lim Limits
 	// lingerFor is Config.WriterLinger with its default applied.
 	lingerFor time.Duration
 
@@ -110,6 +118,13 @@ type Participant struct {
 	nextEntity uint32
 	onPart     []func(ParticipantData, bool)
 	closed     bool
+	// unconfirmed queues the remote participants in the order they were
+	// admitted, to evict the oldest unconfirmed one first; it may still
+	// hold some confirmed or removed since (admit.go).
+	unconfirmed []*remoteParticipant
+	// nEndpoints is the number of endpoints of all remote participants,
+	// epBytes the octets of their serialized SEDP data.
+	nEndpoints, epBytes int
 
 	// leaseMu guards leases, read by the receive path for every datagram.
 	leaseMu sync.RWMutex
@@ -125,11 +140,17 @@ type remoteParticipant struct {
 	vendor    wire.VendorID
 	lastSeen  atomic.Int64 // UnixNano of the last datagram received from it
 	endpoints map[wire.GUID]*remoteEndpoint
+	// confirmed is set when a submessage of the participant reached one of
+	// our endpoints matched with its: it takes part in the protocol.
+	confirmed atomic.Bool
+	// gone is set, under Participant.mu, when it is removed.
+	gone bool
 }
 
 // remoteEndpoint is an endpoint discovered by SEDP (or a local one).
 type remoteEndpoint struct {
 	data EndpointData
+	size int // octets of the serialized SEDP data it came in
 }
 
 // NewParticipant opens the sockets, starts the event loop and begins to
@@ -154,6 +175,13 @@ func NewParticipant(cfg Config) (*Participant, error) {
 		locals:  make(map[wire.GUID]*localEndpoint),
 		leases:  make(map[wire.GuidPrefix]*remoteParticipant),
 	}
+	if p.limits.MaxParticipants == 0 {
+		p.limits.MaxParticipants = cfg.MaxParticipants
+	}
+	if p.limits.MaxEndpoints == 0 {
+		p.limits.MaxEndpoints = cfg.MaxEndpoints
+	}
+	p.lim = p.limits.resolved()
 	if p.lingerFor == 0 {
 		p.lingerFor = DefaultWriterLinger
 	}
@@ -266,14 +294,11 @@ func (p *Participant) Endpoints() []EndpointData {
 // Stats returns a snapshot of the participant's counters.
 func (p *Participant) Stats() Stats {
 	p.mu.Lock()
-	n, ne := len(p.remotes), 0
-	for _, rp := range p.remotes {
-		ne += len(rp.endpoints)
-	}
+	n, ne, nu := len(p.remotes), p.nEndpoints, p.unconfirmedLocked()
 	p.mu.Unlock()
 	c := &p.ctr
 	return Stats{
-		Engine: p.eng.Stats(), Participants: n, Endpoints: ne,
+		Engine: p.eng.Stats(), Readers: p.eng.ReaderTotals(), Participants: n, Unconfirmed: nu, Endpoints: ne, ParticipantsEvicted: c.evicted.Load(),
 		SPDPReceived: c.spdp.Load(), SPDPInvalid: c.spdpInvalid.Load(), SEDPInvalid: c.sedpInvalid.Load(),
 		ForeignEndpoints: c.foreign.Load(), OtherDomain: c.otherDomain.Load(),
 		ParticipantsLimited: c.partLimited.Load(), EndpointsLimited: c.epLimited.Load(),
@@ -307,13 +332,17 @@ func (p *Participant) Close() error {
 	return err
 }
 
-// onTraffic renews the lease of the participant a datagram came from.
-func (p *Participant) onTraffic(src wire.GuidPrefix, now time.Time) {
+// onTraffic renews the lease of the participant a datagram came from, and
+// confirms it when heard (see admit.go).
+func (p *Participant) onTraffic(src wire.GuidPrefix, heard bool, now time.Time) {
 	p.leaseMu.RLock()
 	rp := p.leases[src]
 	p.leaseMu.RUnlock()
 	if rp != nil {
 		rp.lastSeen.Store(now.UnixNano())
+		if heard && !rp.confirmed.Load() {
+			rp.confirmed.Store(true)
+		}
 	}
 }
 

@@ -57,7 +57,8 @@ func (p *Participant) onSEDP(s *rtps.Sample, writers bool) {
 		p.ctr.foreign.Add(1)
 		return
 	}
-	p.eng.Post(func() { p.addRemoteEndpoint(ed) })
+	size := len(s.Payload)
+	p.eng.Post(func() { p.addRemoteEndpoint(ed, size) })
 }
 
 // disposedGUID returns the GUID of the endpoint a not-alive SEDP change
@@ -85,8 +86,9 @@ func disposedGUID(dec *Decoder, s *rtps.Sample) (wire.GUID, error) {
 }
 
 // addRemoteEndpoint records an endpoint announced by SEDP (new or updated)
-// and matches it with the local endpoints.
-func (p *Participant) addRemoteEndpoint(ed EndpointData) {
+// in size octets of serialized data and matches it with the local
+// endpoints.
+func (p *Participant) addRemoteEndpoint(ed EndpointData, size int) {
 	p.mu.Lock()
 	rp := p.remotes[ed.GUID.Prefix]
 	if rp == nil || p.closed {
@@ -96,16 +98,18 @@ func (p *Participant) addRemoteEndpoint(ed EndpointData) {
 	}
 	re := rp.endpoints[ed.GUID]
 	p.logEndpoint(&ed, re == nil)
+	if !p.endpointRoomLocked(rp, re, size) {
+		p.mu.Unlock()
+		p.ctr.epLimited.Add(1)
+		return
+	}
 	if re == nil {
-		if err := p.limits.CheckEndpoints(len(rp.endpoints)); err != nil {
-			p.mu.Unlock()
-			p.ctr.epLimited.Add(1)
-			return
-		}
 		re = &remoteEndpoint{}
 		rp.endpoints[ed.GUID] = re
+		p.nEndpoints++
 	}
-	re.data = ed
+	p.epBytes += size - re.size
+	re.data, re.size = ed, size
 	var fns []func()
 	for _, l := range p.locals {
 		fns = p.evaluate(l, rp, re, fns)
@@ -122,7 +126,9 @@ func (p *Participant) removeRemoteEndpoint(g wire.GUID) {
 		p.mu.Unlock()
 		return
 	}
+	p.epBytes -= rp.endpoints[g].size
 	delete(rp.endpoints, g)
+	p.nEndpoints--
 	fns := p.unmatchAll(g, nil)
 	p.mu.Unlock()
 	p.disp.post(fns...)

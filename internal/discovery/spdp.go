@@ -120,12 +120,12 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 		p.lease.Schedule(now.Add(pd.LeaseDuration))
 		return
 	}
-	if err := p.limits.CheckParticipants(len(p.remotes)); err != nil {
+	rp = &remoteParticipant{data: pd, vendor: pd.VendorID, endpoints: make(map[wire.GUID]*remoteEndpoint)}
+	if !p.admitLocked(rp) {
 		p.mu.Unlock()
 		p.ctr.partLimited.Add(1)
 		return
 	}
-	rp = &remoteParticipant{data: pd, vendor: pd.VendorID, endpoints: make(map[wire.GUID]*remoteEndpoint)}
 	if rp.vendor == (wire.VendorID{}) {
 		rp.vendor = vendor
 	}
@@ -162,20 +162,8 @@ func (p *Participant) removeParticipant(prefix wire.GuidPrefix, reason *atomic.U
 		return false
 	}
 	reason.Add(1)
-	delete(p.remotes, prefix)
-	p.leaseMu.Lock()
-	delete(p.leases, prefix)
-	p.leaseMu.Unlock()
-	var fns []func()
-	for g := range rp.endpoints {
-		fns = p.unmatchAll(g, fns)
-	}
-	p.disconnectBuiltins(rp)
+	p.disp.post(p.forgetLocked(rp, nil)...) // under p.mu: events reach listeners in order
 	pd := rp.data
-	for _, fn := range p.onPart {
-		fns = append(fns, func() { fn(pd, false) })
-	}
-	p.disp.post(fns...) // under p.mu: events reach listeners in order
 	p.mu.Unlock()
 	p.logParticipantLost(&pd, why)
 	return true

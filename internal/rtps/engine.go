@@ -40,10 +40,14 @@ type EngineConfig struct {
 	Logger *slog.Logger
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
-	// OnTraffic, if not nil, is called on the event loop for every
-	// datagram received from another participant, with the sender's GUID
-	// prefix (discovery renews the participant's lease). It must not block.
-	OnTraffic func(src wire.GuidPrefix, now time.Time)
+	// OnTraffic, if not nil, is called for every datagram received from
+	// another participant, after its submessages were routed, on the
+	// goroutine that routed it, with the sender's GUID prefix (discovery
+	// renews the participant's lease). heard says that one of its
+	// submessages reached a local endpoint matched with the sender's: the
+	// sender takes part in the protocol beyond announcing itself (discovery
+	// counts it as a confirmed peer). It must not block.
+	OnTraffic func(src wire.GuidPrefix, heard bool, now time.Time)
 }
 
 // RawDataHandler receives, on the event loop, a DATA submessage of a
@@ -109,8 +113,9 @@ type Engine struct {
 
 	// rxs[k] is the receive scratch of the goroutine that handles the
 	// datagrams of socket kind k; rxs[SocketOther] is the event loop's.
-	rxs   [transport.SocketUserUnicast + 1]receiver
-	stats engineCounters
+	rxs     [transport.SocketUserUnicast + 1]receiver
+	stats   engineCounters
+	rtotals readerTotals
 }
 
 type engineCounters struct {
@@ -314,7 +319,9 @@ func (e *Engine) DeleteWriter(w *Writer) {
 // DeleteReader unregisters r, removes it from the routes of the writers it
 // was matched with, and stops its timer.
 func (e *Engine) DeleteReader(r *Reader) {
+	last := r.Stats()
 	unregister(e, e.readers, r.GUID().Entity, r, func() {
+		e.retire(last)
 		for g, rs := range e.matches {
 			e.matches[g] = removeReader(rs, r)
 			if len(e.matches[g]) == 0 {

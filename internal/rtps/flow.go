@@ -41,45 +41,76 @@ const (
 func flowCost(c *Change) int { return len(c.Payload) + changeOverhead }
 
 // sizeFIFO holds the flow-control costs of the changes sent but not
-// acknowledged by every reliable reader, in SN order: base+1, base+2, ...
-// It grows to the largest window used and then allocates nothing.
+// acknowledged by every reliable reader, in SN order from base+1. A run of
+// SNs sent as a GAP (changes a KEEP_LAST history replaced before they went
+// out) is one entry of no cost, so that a writer far ahead of its readers
+// skips them without filling the window. It grows to the largest window
+// used and then allocates nothing.
 type sizeFIFO struct {
-	ring  []int32
-	head  int
-	n     int
-	base  wire.SequenceNumber // SN of the last change popped
-	total int                 // sum of the costs held
+	ring    []flowEntry
+	head    int
+	n       int
+	base    wire.SequenceNumber // SN of the last change popped
+	total   int                 // sum of the costs held
+	changes int                 // entries that are changes, not GAP runs
 }
 
-// push adds the cost of change base+n+1.
-func (f *sizeFIFO) push(cost int) {
+// flowEntry is the cost of the change last, or of the GAP run ending at last.
+type flowEntry struct {
+	last wire.SequenceNumber
+	cost int32
+	gap  bool
+}
+
+// push adds the cost of change sn, the one after the last pushed.
+func (f *sizeFIFO) push(sn wire.SequenceNumber, cost int) {
+	f.add(flowEntry{last: sn, cost: int32(cost)})
+	f.changes++
+}
+
+// pushGap adds the SNs after the last pushed up to last, sent as a GAP.
+func (f *sizeFIFO) pushGap(last wire.SequenceNumber) {
+	if f.n > 0 {
+		if e := &f.ring[(f.head+f.n-1)%len(f.ring)]; e.gap {
+			e.last = last
+			return
+		}
+	}
+	f.add(flowEntry{last: last, gap: true})
+}
+
+func (f *sizeFIFO) add(e flowEntry) {
 	if f.n == len(f.ring) {
-		nr := make([]int32, max(64, 2*len(f.ring)))
+		nr := make([]flowEntry, max(64, 2*len(f.ring)))
 		for i := range f.n {
 			nr[i] = f.ring[(f.head+i)%len(f.ring)]
 		}
 		f.ring, f.head = nr, 0
 	}
-	f.ring[(f.head+f.n)%len(f.ring)] = int32(cost)
+	f.ring[(f.head+f.n)%len(f.ring)] = e
 	f.n++
-	f.total += cost
+	f.total += int(e.cost)
 }
 
-// addLast adds cost to the last change pushed.
+// addLast adds cost to the last entry pushed.
 func (f *sizeFIFO) addLast(cost int) {
 	if f.n > 0 {
-		f.ring[(f.head+f.n-1)%len(f.ring)] += int32(cost)
+		f.ring[(f.head+f.n-1)%len(f.ring)].cost += int32(cost)
 		f.total += cost
 	}
 }
 
 // popTo drops the costs of the changes up to sn.
 func (f *sizeFIFO) popTo(sn wire.SequenceNumber) {
-	for f.n > 0 && f.base < sn {
-		f.total -= int(f.ring[f.head])
+	for f.n > 0 && f.ring[f.head].last <= sn {
+		e := f.ring[f.head]
+		f.total -= int(e.cost)
+		if !e.gap {
+			f.changes--
+		}
 		f.head = (f.head + 1) % len(f.ring)
 		f.n--
-		f.base++
+		f.base = e.last
 	}
 	if f.n == 0 && f.base < sn {
 		f.base = sn

@@ -181,6 +181,36 @@ func TestFlowControlKeepLast(t *testing.T) {
 	require.Len(t, datas, 6, "SN 100 that waited, then the five new ones")
 }
 
+// TestFlowControlKeepLastFarAhead: the changes a KEEP_LAST history replaced
+// before they went out take no room in the window of changes. A writer far
+// ahead of its reader once sent them as GAPs that each counted as a change:
+// the reader then got a window's worth of GAPs per acknowledgment and stalled
+// for seconds while the writer wrote on (the soak run found it).
+func TestFlowControlKeepLastFarAhead(t *testing.T) {
+	var rec recorder
+	now := time.Unix(1_700_000_000, 0)
+	w := NewWriter(WriterConfig{
+		GUID: localWriterID, Reliable: true, History: HistoryConfig{Depth: 1},
+		MaxUnackedChanges: 4,
+	}, &rec)
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	rec.msgs = nil
+	for i := range 1000 {
+		_, err := w.Write(Change{Payload: payload(uint64(i), 100)}, now)
+		require.NoError(t, err)
+	}
+	_, datas, _, _ := rec.all(t)
+	require.Len(t, datas, 4, "the window of 4 changes")
+	rec.msgs = nil
+	w.HandleAckNack(remotePrefix, nack(1, 5), now)
+	_, datas, gaps, _ := rec.all(t)
+	require.Len(t, gaps, 1)
+	require.Equal(t, wire.SequenceNumber(5), gaps[0].GapStart)
+	require.Equal(t, wire.SequenceNumber(1000), gaps[0].GapList.Base)
+	require.Len(t, datas, 1)
+	require.Equal(t, wire.SequenceNumber(1000), datas[0].WriterSN, "the latest, at once")
+}
+
 // reliablePair makes a writer with wcfg on node 1 of n, matched to a reliable reader on
 // node 2 that answers heartbeats after a millisecond and delivers into the collector
 // returned.
@@ -394,5 +424,24 @@ func TestHeartbeatUntilHeard(t *testing.T) {
 	now = now.Add(DefaultHeartbeatPeriod)
 	w.Tick(now)
 	require.Empty(t, rec.msgs)
+	require.True(t, w.Deadline().IsZero())
+}
+
+// A reader that never answers is heartbeaten maxUnheardHBs times, not forever.
+func TestHeartbeatUntilHeardBounded(t *testing.T) {
+	var rec recorder
+	now := time.Unix(1_700_000_000, 0)
+	w := NewWriter(WriterConfig{GUID: localWriterID, Reliable: true, History: HistoryConfig{KeepAll: true}}, &rec)
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	rec.msgs = nil
+	for range maxUnheardHBs + 10 {
+		if w.Deadline().IsZero() {
+			break
+		}
+		now = w.Deadline()
+		w.Tick(now)
+	}
+	_, _, _, hbs := rec.all(t)
+	require.Len(t, hbs, maxUnheardHBs)
 	require.True(t, w.Deadline().IsZero())
 }

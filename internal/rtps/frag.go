@@ -183,6 +183,9 @@ func (r *Reader) newReassembly(p *writerProxy, sn wire.SequenceNumber, size, fs 
 		r.freeFrag(victim)
 		r.stats.ReassemblyEvicted++
 	}
+	if !r.reclaim(size) {
+		return nil
+	}
 	ra := r.pool.getFrag()
 	total := (size + fs - 1) / fs
 	ra.sn, ra.size, ra.fragSize, ra.total = sn, size, fs, total
@@ -191,7 +194,36 @@ func (r *Reader) newReassembly(p *writerProxy, sn wire.SequenceNumber, size, fs 
 	ra.buf = r.pool.get(size)
 	p.frags = append(p.frags, ra)
 	p.fragBytes += size
+	r.heldBytes += size
 	return ra
+}
+
+// reclaim makes room for size more octets under MaxHeldBytes: the writer
+// holding the most in reassemblies gives up its last one (its highest
+// sequence number, needed last), until size fits. It reports false when
+// what is left cannot be given up (it is out-of-order data).
+func (r *Reader) reclaim(size int) bool {
+	for r.heldBytes+size > r.cfg.MaxHeldBytes {
+		var big *writerProxy
+		for _, q := range r.list {
+			if len(q.frags) > 0 && (big == nil || q.fragBytes > big.fragBytes) {
+				big = q
+			}
+		}
+		if big == nil {
+			return false
+		}
+		last := big.frags[0]
+		for _, ra := range big.frags {
+			if ra.sn > last.sn {
+				last = ra
+			}
+		}
+		r.removeFrag(big, last)
+		r.freeFrag(last)
+		r.stats.ReassemblyEvicted++
+	}
+	return true
 }
 
 // removeFrag takes ra off the writer's reassemblies.
@@ -201,6 +233,7 @@ func (r *Reader) removeFrag(p *writerProxy, ra *reassembly) {
 			p.frags = append(p.frags[:i], p.frags[i+1:]...)
 			p.frags[len(p.frags):cap(p.frags)][0] = nil
 			p.fragBytes -= ra.size
+			r.heldBytes -= ra.size
 			return
 		}
 	}

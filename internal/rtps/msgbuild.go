@@ -43,6 +43,10 @@ const (
 	// reader to one writer that ask for something: the writer's
 	// DefaultNackSuppression, within which it would not resend anyway.
 	DefaultNackInterval = 5 * time.Millisecond
+	// DefaultUnresponsiveTimeout is WriterConfig.UnresponsiveTimeout's
+	// default, Cyclone DDS's (its writer considers readers that have not
+	// acknowledged within 1 s of throttling non-responsive).
+	DefaultUnresponsiveTimeout = time.Second
 	// DefaultMaxSampleSize bounds the size of a sample a reader reassembles
 	// from DATA_FRAGs: 16 MiB of data plus room for the encapsulation and
 	// key.

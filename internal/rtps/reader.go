@@ -3,6 +3,7 @@ package rtps
 import (
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/ddsgo/ddsgo/internal/wire"
 )
@@ -49,6 +50,13 @@ type ReaderConfig struct {
 	// MaxBufferedBytes bounds the payload buffered out of order per writer;
 	// 0 means 32 MiB.
 	MaxBufferedBytes int
+	// MaxHeldBytes bounds what the reader holds out of order and in
+	// reassemblies over all its writers together, so that many writers
+	// (forged ones matched by SEDP, say) cannot each take the per-writer
+	// bounds; 0 means MaxReassemblyBytes + MaxBufferedBytes, what one
+	// writer may take. When a reassembly does not fit, the writer holding
+	// the most in reassemblies gives up its last one.
+	MaxHeldBytes int
 	// Schedule, if not nil, is called (with the reader's lock held) when
 	// the reader's earliest deadline becomes earlier than the one it last
 	// reported; the event loop must then call Tick at that time. It must
@@ -75,6 +83,9 @@ func (c *ReaderConfig) setDefaults() {
 	}
 	if c.NackInterval == 0 {
 		c.NackInterval = DefaultNackInterval
+	}
+	if c.MaxHeldBytes <= 0 {
+		c.MaxHeldBytes = c.MaxReassemblyBytes + c.MaxBufferedBytes
 	}
 }
 
@@ -222,6 +233,10 @@ type Reader struct {
 	pool     fragPool
 	reported time.Time
 	stats    ReaderStats
+	// heldBytes is the sum of the writers' bufBytes and fragBytes, of
+	// their windows (windowCost each) and of the idle buffers the windows
+	// keep for reuse.
+	heldBytes int
 }
 
 // NewReader returns a reader that passes the samples it delivers to
@@ -283,6 +298,7 @@ func (r *Reader) RemoveWriter(g wire.GUID) {
 		return
 	}
 	delete(r.writers, g)
+	r.heldBytes -= p.bufBytes + p.fragBytes + r.windowBytes(p)
 	for i, q := range r.list {
 		if q == p {
 			r.list = append(r.list[:i], r.list[i+1:]...)
@@ -437,17 +453,18 @@ func (r *Reader) receive(p *writerProxy, sn wire.SequenceNumber, m *sampleMeta, 
 		return
 	}
 	s := r.slot(p, sn)
-	if s.state != slotEmpty && s.sn == sn {
+	if s != nil && s.state != slotEmpty && s.sn == sn {
 		r.stats.Duplicates++
 		r.recycle(payload, owned)
 		return
 	}
-	if p.bufBytes+len(payload) > r.cfg.MaxBufferedBytes {
+	if s == nil || p.bufBytes+len(payload) > r.cfg.MaxBufferedBytes || r.heldBytes+len(payload) > r.cfg.MaxHeldBytes {
 		r.stats.BufferFull++
 		r.recycle(payload, owned)
 		return
 	}
 	s.state, s.sn, s.meta = slotSample, sn, *m
+	r.heldBytes -= cap(s.buf) // idle until now
 	if owned {
 		r.recycle(s.buf, true)
 		s.buf = payload
@@ -455,14 +472,36 @@ func (r *Reader) receive(p *writerProxy, sn wire.SequenceNumber, m *sampleMeta, 
 		s.buf = append(s.buf[:0], payload...)
 	}
 	p.bufBytes += len(payload)
+	r.heldBytes += len(payload)
 }
 
-// slot returns the window slot of sn, allocating the window on first use.
+// slot returns the window slot of sn, allocating the window on first use,
+// or nil when there is no room under MaxHeldBytes for the window.
 func (r *Reader) slot(p *writerProxy, sn wire.SequenceNumber) *slot {
 	if p.slots == nil {
+		cost := r.cfg.Window * windowCost
+		if r.heldBytes+cost > r.cfg.MaxHeldBytes {
+			return nil
+		}
 		p.slots = make([]slot, r.cfg.Window)
+		r.heldBytes += cost
 	}
 	return &p.slots[uint64(sn)%uint64(len(p.slots))]
+}
+
+// windowCost is what a window slot itself costs, counted in MaxHeldBytes.
+const windowCost = int(unsafe.Sizeof(slot{}))
+
+// windowBytes returns what p's window holds beyond the samples in it: the
+// slots and the idle buffers kept for reuse.
+func (r *Reader) windowBytes(p *writerProxy) int {
+	n := len(p.slots) * windowCost
+	for i := range p.slots {
+		if p.slots[i].state != slotSample {
+			n += cap(p.slots[i].buf)
+		}
+	}
+	return n
 }
 
 // held reports whether the window holds sn (a sample or irrelevant).
@@ -532,10 +571,14 @@ func (r *Reader) release(p *writerProxy, s *slot, deliver bool) bool {
 			ok = r.deliverOne(p, s.sn, &s.meta, s.buf)
 		}
 		p.bufBytes -= len(s.buf)
-		if cap(s.buf) > maxSlotRetain {
+		r.heldBytes -= len(s.buf)
+		// The buffer stays for the slot's next sample, idle, if it is small
+		// and there is room for it.
+		if cap(s.buf) > maxSlotRetain || r.heldBytes+cap(s.buf) > r.cfg.MaxHeldBytes {
 			r.recycle(s.buf, true)
 			s.buf = nil
 		}
+		r.heldBytes += cap(s.buf)
 	}
 	s.state = slotEmpty
 	return ok
@@ -581,7 +624,7 @@ func (r *Reader) markIrrelevant(p *writerProxy, sn wire.SequenceNumber) {
 		return
 	}
 	s := r.slot(p, sn)
-	if s.state != slotEmpty && s.sn == sn {
+	if s == nil || (s.state != slotEmpty && s.sn == sn) {
 		return
 	}
 	s.state, s.sn = slotIrrelevant, sn

@@ -23,6 +23,10 @@ type receiver struct {
 	ack     wire.AckNack
 	nack    wire.NackFrag
 	targets []*Reader
+	// heard says that a submessage of the datagram being routed, from the
+	// participant of its header, reached a local endpoint matched with the
+	// sender's endpoint (see EngineConfig.OnTraffic).
+	heard bool
 }
 
 func (rx *receiver) init() { rx.targets = make([]*Reader, 0, 8) }
@@ -41,6 +45,8 @@ func (e *Engine) route(rx *receiver, src wire.GuidPrefix, writer, reader wire.En
 	e.regMu.RUnlock()
 	if len(ts) == 0 {
 		e.stats.unknownWriter.Add(1)
+	} else if src == rx.rd.Header.Prefix {
+		rx.heard = true
 	}
 	rx.targets = ts
 	return ts
@@ -94,9 +100,17 @@ func (e *Engine) receive(rx *receiver, b []byte, local bool) {
 		return
 	}
 	now := e.now()
+	rx.heard = false
+	e.walk(rx, src, vendor, now)
 	if src != e.prefix && e.cfg.OnTraffic != nil {
-		e.cfg.OnTraffic(src, now)
+		e.cfg.OnTraffic(src, rx.heard, now)
 	}
+}
+
+// walk routes the submessages of the datagram rx.rd was reset to, from
+// the participant src of vendor (the header's), and counts a malformed one
+// (RTPS 2.5 §8.3.4.1: the rest of the message is dropped).
+func (e *Engine) walk(rx *receiver, src wire.GuidPrefix, vendor wire.VendorID, now time.Time) {
 	forMe := true
 	ts := wire.TimeInvalid
 	for rx.rd.Next() {
@@ -127,7 +141,7 @@ func (e *Engine) receive(rx *receiver, b []byte, local bool) {
 		}
 		if err != nil {
 			e.stats.malformed.Add(1)
-			return // RTPS 2.5 §8.3.4.1: drop the rest of the message
+			return
 		}
 	}
 	if rx.rd.Err() != nil {
@@ -201,8 +215,8 @@ func (e *Engine) toWriter(rx *receiver, kind wire.SubmessageKind, st *rxState, n
 	if err != nil {
 		return err
 	}
-	if w := e.writerFor(id); w != nil {
-		rx.deliverToWriter(w, kind, st, now)
+	if w := e.writerFor(id); w != nil && rx.deliverToWriter(w, kind, st, now) && st.src == rx.rd.Header.Prefix {
+		rx.heard = true
 	}
 	return nil
 }
@@ -233,13 +247,13 @@ func (rx *receiver) decodeToWriter(kind wire.SubmessageKind) (wire.EntityID, err
 	return rx.ack.WriterID, err
 }
 
-// deliverToWriter hands the ACKNACK or NACK_FRAG rx decoded to w.
-func (rx *receiver) deliverToWriter(w *Writer, kind wire.SubmessageKind, st *rxState, now time.Time) {
+// deliverToWriter hands the ACKNACK or NACK_FRAG rx decoded to w and
+// reports whether w is matched with the reader that sent it.
+func (rx *receiver) deliverToWriter(w *Writer, kind wire.SubmessageKind, st *rxState, now time.Time) bool {
 	if kind == wire.KindNackFrag {
-		w.HandleNackFrag(st.src, &rx.nack, now)
-	} else {
-		w.HandleAckNack(st.src, &rx.ack, now)
+		return w.HandleNackFrag(st.src, &rx.nack, now)
 	}
+	return w.HandleAckNack(st.src, &rx.ack, now)
 }
 
 // deliver hands the reader-bound submessage of kind rx decoded to r.

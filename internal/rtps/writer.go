@@ -30,6 +30,14 @@ type WriterConfig struct {
 	// HeartbeatPeriod is the period of HEARTBEATs while a reliable reader
 	// has unacknowledged changes; 0 means DefaultHeartbeatPeriod.
 	HeartbeatPeriod time.Duration
+	// UnresponsiveTimeout is how long a reliable reader that lags may
+	// stay silent (no ACKNACK nor NACK_FRAG) before the writer stops
+	// waiting for it: it no longer holds back the flow-control window, the
+	// history or wait_for_acknowledgments, until it speaks again (then it
+	// catches up on what the history still has, GAPs for the rest). A
+	// forged or dead reader cannot stall the writer for its real readers.
+	// 0 means DefaultUnresponsiveTimeout; negative means wait for ever.
+	UnresponsiveTimeout time.Duration
 	// NackResponseDelay delays the repairs an ACKNACK or NACK_FRAG asks
 	// for, so that requests of several readers are served together; 0
 	// answers at once.
@@ -98,6 +106,9 @@ func (c *WriterConfig) setDefaults() {
 	if c.HeartbeatPeriod <= 0 {
 		c.HeartbeatPeriod = DefaultHeartbeatPeriod
 	}
+	if c.UnresponsiveTimeout == 0 {
+		c.UnresponsiveTimeout = DefaultUnresponsiveTimeout
+	}
 	if c.PiggybackEvery <= 0 {
 		c.PiggybackEvery = 8
 	}
@@ -158,6 +169,7 @@ type WriterStats struct {
 	NacksSuppressed   uint64 // requested changes not resent because they just were
 	Deferred          uint64 // changes whose first transmission waited for the flow-control window
 	Messages          uint64 // datagrams sent
+	Unresponsive      uint64 // reliable readers no longer waited for: silent for UnresponsiveTimeout
 }
 
 // maxFragRequests bounds the NACK_FRAG requests pending per reader.
@@ -186,17 +198,25 @@ type readerProxy struct {
 	nFragReqs     int
 	gapBelow      bool // send GAP [1, firstRelevant)
 	hbDue         bool // send a directed HEARTBEAT
-	repairAt      time.Time
-	rexmit        rexmitTable // recent retransmissions, for NACK suppression
-	fragRexmit    rexmitTable // the same for fragments (keys of fragKey)
+	// silentHBs counts the periodic HEARTBEATs sent while the reader
+	// lagged since its last ACKNACK or NACK_FRAG; unresponsive is set when
+	// they span UnresponsiveTimeout (unresponsive.go).
+	silentHBs    int
+	unresponsive bool
+	repairAt     time.Time
+	rexmit       rexmitTable // recent retransmissions, for NACK suppression
+	fragRexmit   rexmitTable // the same for fragments (keys of fragKey)
 	// heard says an ACKNACK or NACK_FRAG came from the reader. Until then
 	// it gets a HEARTBEAT every period, data written or not: the one sent
 	// when it matched may have been lost, or come before the reader knew
 	// the writer, and a volatile reader that first hears of the writer
 	// through a later HEARTBEAT takes the changes it announces as written
 	// before it joined (Cyclone DDS): those lost on the way would never be
-	// asked for.
-	heard bool
+	// asked for. At most maxUnheardHBs of them (unheardHBs counts): a
+	// reader that never answers (forged, or gone) is not heartbeaten
+	// forever.
+	heard      bool
+	unheardHBs int
 }
 
 // Writer is the stateful RTPS writer (RTPS 2.5 §8.4.9), best-effort or
@@ -358,7 +378,7 @@ func (w *Writer) rebuildDest() {
 func (w *Writer) updateAcked() {
 	acked := w.lastSN
 	for _, p := range w.readers {
-		if p.info.Reliable && p.acked < acked {
+		if p.info.Reliable && !p.unresponsive && p.acked < acked {
 			acked = p.acked
 		}
 	}
@@ -492,6 +512,20 @@ func (w *Writer) appendPending(track bool) (sent int) {
 	var gaps gapRun
 	for w.sentSN < w.lastSN && (!track || w.windowOpen()) {
 		sn := w.sentSN + 1
+		if oldest := w.hist.MinSN(); oldest == 0 || oldest > sn {
+			// The history replaced all of them (a KEEP_LAST writer far ahead of
+			// its readers): one GAP, and no room taken in the window.
+			end := w.lastSN
+			if oldest != 0 {
+				end = oldest - 1
+			}
+			gaps.addRun(w, wire.EntityIDUnknown, sn, end)
+			w.sentSN = end
+			if track {
+				w.flow.pushGap(end)
+			}
+			continue
+		}
 		cost := 0
 		if c, ok := w.hist.Get(sn); ok {
 			gaps.flush(w, wire.EntityIDUnknown)
@@ -503,7 +537,11 @@ func (w *Writer) appendPending(track bool) (sent int) {
 		}
 		w.sentSN = sn
 		if track {
-			w.flow.push(cost)
+			if cost > 0 {
+				w.flow.push(sn, cost)
+			} else {
+				w.flow.pushGap(sn)
+			}
 		}
 	}
 	gaps.flush(w, wire.EntityIDUnknown)
@@ -547,6 +585,12 @@ func (g *gapRun) add(w *Writer, reader wire.EntityID, sn wire.SequenceNumber) {
 	g.end = sn + 1
 }
 
+// addRun adds the sequence numbers [start, last] to the run.
+func (g *gapRun) addRun(w *Writer, reader wire.EntityID, start, last wire.SequenceNumber) {
+	g.add(w, reader, start)
+	g.end = last + 1
+}
+
 // flush adds the GAP of the run, if any, to the message in progress.
 func (g *gapRun) flush(w *Writer, reader wire.EntityID) {
 	if g.end != 0 {
@@ -557,12 +601,12 @@ func (g *gapRun) flush(w *Writer, reader wire.EntityID) {
 
 // windowOpen reports whether the flow-control window has room.
 func (w *Writer) windowOpen() bool {
-	return w.flow.total < w.cfg.MaxUnackedBytes && w.flow.n < w.cfg.MaxUnackedChanges
+	return w.flow.total < w.cfg.MaxUnackedBytes && w.flow.changes < w.cfg.MaxUnackedChanges
 }
 
 // halfUsed reports whether half of the flow-control window is used.
 func (w *Writer) halfUsed() bool {
-	return 2*w.flow.total >= w.cfg.MaxUnackedBytes || 2*w.flow.n >= w.cfg.MaxUnackedChanges
+	return 2*w.flow.total >= w.cfg.MaxUnackedBytes || 2*w.flow.changes >= w.cfg.MaxUnackedChanges
 }
 
 // skipTo marks the changes up to sn as sent without sending them.
@@ -584,14 +628,26 @@ func (w *Writer) armHeartbeat(now time.Time) {
 	}
 }
 
-// unheard reports whether a reliable reader has sent nothing yet.
+// maxUnheardHBs bounds the periodic HEARTBEATs a reader that has sent
+// nothing gets for that alone: 10 s at the default period, time for a slow
+// discovery under loss to complete on the reader's side.
+const maxUnheardHBs = 100
+
+// unheard reports whether a reliable reader has sent nothing yet and is
+// still heartbeaten for that.
 func (w *Writer) unheard() bool {
 	for _, p := range w.readers {
-		if p.info.Reliable && !p.heard {
+		if p.waitsForHB() {
 			return true
 		}
 	}
 	return false
+}
+
+// waitsForHB reports whether p has sent nothing yet and has had fewer than
+// maxUnheardHBs periodic HEARTBEATs for that.
+func (p *readerProxy) waitsForHB() bool {
+	return p.info.Reliable && !p.heard && p.unheardHBs < maxUnheardHBs
 }
 
 // hbFirst returns the firstSN of a HEARTBEAT for a reader whose first
@@ -816,15 +872,17 @@ func (w *Writer) requester(src wire.GuidPrefix, reader wire.EntityID, c wire.Cou
 	return p
 }
 
-// HandleAckNack processes an ACKNACK from the participant src.
-func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Time) {
+// HandleAckNack processes an ACKNACK from the participant src. It reports
+// whether the ACKNACK came from a matched reader and was not stale.
+func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Time) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	p := w.requester(src, a.ReaderID, a.Count, false)
 	if p == nil {
-		return
+		return false
 	}
 	w.stats.AckNacks++
+	w.heard(p)
 	base := a.ReaderSNState.Base
 	if acked := min(base-1, w.sentSN); acked > p.acked {
 		p.acked = acked
@@ -841,27 +899,32 @@ func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Ti
 		p.hbDue = true
 	}
 	w.requestRepair(p, now)
+	return true
 }
 
-// HandleNackFrag processes a NACK_FRAG from the participant src.
-func (w *Writer) HandleNackFrag(src wire.GuidPrefix, n *wire.NackFrag, now time.Time) {
+// HandleNackFrag processes a NACK_FRAG from the participant src. It
+// reports whether the NACK_FRAG came from a matched reader and was not
+// stale.
+func (w *Writer) HandleNackFrag(src wire.GuidPrefix, n *wire.NackFrag, now time.Time) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	p := w.requester(src, n.ReaderID, n.Count, true)
 	if p == nil {
-		return
+		return false
 	}
 	w.stats.NackFrags++
+	w.heard(p)
 	if n.WriterSN <= p.acked || n.WriterSN > w.sentSN || n.FragmentNumberState.NumBits == 0 {
-		return
+		return true
 	}
 	if p.nFragReqs == maxFragRequests {
 		w.stats.FragRequestsLost++
-		return
+		return true
 	}
 	p.fragReqs[p.nFragReqs] = fragRequest{sn: n.WriterSN, set: n.FragmentNumberState}
 	p.nFragReqs++
 	w.requestRepair(p, now)
+	return true
 }
 
 // requestRepair answers p now or after the NACK response delay.
@@ -1046,6 +1109,7 @@ func (w *Writer) Tick(now time.Time) time.Time {
 		} else if !now.Before(w.nextHB) {
 			w.sendHeartbeats(now)
 			w.nextHB = now.Add(w.cfg.HeartbeatPeriod)
+			w.countSilence(now)
 		}
 	} else {
 		w.nextHB = time.Time{}
@@ -1061,10 +1125,15 @@ func (w *Writer) sendHeartbeats(now time.Time) {
 	var lag *readerProxy
 	n := 0
 	for _, p := range w.readers {
-		if p.info.Reliable && (p.acked < w.sentSN || !p.heard) {
-			lag = p
-			n++
+		switch {
+		case p.info.Reliable && p.acked < w.sentSN:
+		case p.waitsForHB():
+			p.unheardHBs++
+		default:
+			continue
 		}
+		lag = p
+		n++
 	}
 	switch n {
 	case 0:

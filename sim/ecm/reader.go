@@ -122,3 +122,8 @@ func (r Reader) State(entities []Entity, types []ComponentID) ([]byte, error) {
 
 // ChangedState is Manager.ChangedState.
 func (r Reader) ChangedState() ([]byte, error) { return r.m.appendChangedState(nil, iter{from: 1}) }
+
+// AppendChangedState is Manager.AppendChangedState.
+func (r Reader) AppendChangedState(b []byte) ([]byte, error) {
+	return r.m.appendChangedState(b, iter{from: 1})
+}

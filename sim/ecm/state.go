@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/ddsgo/ddsgo/internal/cdr"
 )
@@ -65,16 +66,19 @@ func (w *stateWriter) begin(b []byte, kind uint8, types []ComponentID) {
 	for i := range w.index {
 		w.index[i] = -1
 	}
-	if types == nil {
-		for id := range ComponentID(len(m.reg.types)) {
-			types = append(types, id)
-		}
-	}
-	for _, id := range types {
+	add := func(id ComponentID) {
 		if int(id) < len(m.reg.types) && m.reg.types[id].serializable && w.index[id] < 0 {
 			w.index[id] = int32(len(w.types))
 			w.types = append(w.types, id)
 		}
+	}
+	if types == nil {
+		for id := range ComponentID(len(m.reg.types)) {
+			add(id)
+		}
+	}
+	for _, id := range types {
+		add(id)
 	}
 	w.enc.Reset(b, cdr.CDRLE)
 	w.enc.Uint32(stateMagic)
@@ -220,10 +224,30 @@ type change struct {
 	ids  []ComponentID
 }
 
+// changeScratch is the working memory of appendChangedState, pooled so that publishing
+// the changes of every step allocates nothing in steady state; a Reader may be used by
+// several goroutines at once, so it cannot live in the Manager.
+type changeScratch struct {
+	w    stateWriter
+	list []change
+	refs []compRef
+	ids  []ComponentID
+}
+
+var changeScratchPool = sync.Pool{New: func() any { return new(changeScratch) }}
+
 func (m *Manager) appendChangedState(b []byte, it iter) ([]byte, error) {
-	w := &stateWriter{m: m}
+	s := changeScratchPool.Get().(*changeScratch)
+	defer func() {
+		s.w.enc.ResetBody(nil, false, false) // keep no reference to the caller's buffer
+		s.w.m = nil
+		changeScratchPool.Put(s)
+	}()
+	w := &s.w
+	w.m, w.types, w.count = m, w.types[:0], 0
 	w.begin(b, kindChanged, nil)
-	var list []change
+	list := s.list[:0]
+	defer func() { s.list = list[:0] }()
 	// New entities.
 	it.newOnly = true
 	m.runs(m.archs, it, func(a *archetype, lo, hi int) bool {
@@ -242,8 +266,8 @@ func (m *Manager) appendChangedState(b []byte, it iter) ([]byte, error) {
 		return true
 	})
 	// Modified entities.
-	refs := make([]compRef, 0, len(m.changed)+len(m.removedCs)+len(m.reparent))
-	refs = append(refs, m.changed...)
+	refs := append(s.refs[:0], m.changed...)
+	defer func() { s.refs = refs[:0] }()
 	refs = append(refs, m.removedCs...)
 	for _, e := range m.reparent {
 		refs = append(refs, compRef{e: e, id: noComponent})
@@ -258,14 +282,17 @@ func (m *Manager) appendChangedState(b []byte, it iter) ([]byte, error) {
 		return int(x.id) - int(y.id)
 	})
 	refs = slices.Compact(refs)
+	all := s.ids[:0]
+	defer func() { s.ids = all[:0] }()
 	for i := 0; i < len(refs); {
 		e := refs[i].e
-		var ids []ComponentID
+		start := len(all)
 		for ; i < len(refs) && refs[i].e == e; i++ {
 			if refs[i].id != noComponent {
-				ids = append(ids, refs[i].id)
+				all = append(all, refs[i].id)
 			}
 		}
+		ids := all[start:len(all):len(all)]
 		if m.HasEntity(e) && !m.isNew(e) && !m.IsMarkedForRemoval(e) {
 			list = append(list, change{e: e, kind: 2, ids: ids})
 		}

@@ -254,3 +254,35 @@ func TestSetStateErrors(t *testing.T) {
 	require.Error(t, newStateTest().SetState(append(good, 0, 0, 0, 0)))
 	_ = e
 }
+
+// The changes of a step in steady state (components modified, no entity created or
+// removed) are serialized into the caller's buffer without allocating, also through a
+// Reader.
+func TestChangedStateAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items under the race detector")
+	}
+	m := New()
+	type P struct{ X float64 }
+	id := Register(m, "P", Codec[P]{})
+	es := []Entity{Create1(m, P{}), Create1(m, P{1}), Create1(m, P{2})}
+	m.EndStep()
+	var b []byte
+	r := m.Reader()
+	step := func() {
+		for _, e := range es {
+			m.SetChanged(e, id, PeriodicChange)
+		}
+		b, _ = r.AppendChangedState(b[:0])
+		m.EndStep()
+	}
+	step()
+	require.Zero(t, testing.AllocsPerRun(100, step))
+	require.Zero(t, testing.AllocsPerRun(100, func() {
+		for _, e := range es {
+			m.SetChanged(e, id, PeriodicChange)
+		}
+		b, _ = m.AppendChangedState(b[:0])
+		m.EndStep()
+	}))
+}

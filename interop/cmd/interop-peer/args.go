@@ -45,6 +45,8 @@ type args struct {
 	// ddsgo only, for best effort under loss:
 	idle       time.Duration // -idle DUR: the subscriber also ends, successfully, DUR after its last sample
 	sampleLost bool          // -sample-lost: the subscriber prints its SAMPLE_LOST total last
+	stats      time.Duration // -stats DUR: runtime figures every DUR (ddsgo peer only)
+	statsFile  string        // -stats-file PATH: where -stats writes, default stderr
 }
 
 // setFlag is a boolean flag that stores value into *dst when given, so that a pair of
@@ -150,7 +152,8 @@ const usage = `usage: interop-peer -role pub|sub [-domain N] [-topic T] [-count 
   [-reliable|-best-effort] [-transient-local|-volatile] [-keep-last N (0 = keep all)]
   [-keys N] [-payload BYTES] [-timeout DUR] [-dispose] [-unregister] [-xcdr2]
   [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]
-  [-quiet] [-max-message-size BYTES] [-idle DUR] [-sample-lost]
+  [-quiet] [-max-message-size BYTES] [-idle DUR] [-sample-lost] [-stats DUR]
+  [-stats-file PATH]
 DUR is seconds ("2.5") or Go form ("500ms", "5s", "1m").
 `
 
@@ -197,6 +200,8 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 	fs.Var(intFlag{&maxMsg, 0, 65500}, "max-message-size", "datagram bound")
 	fs.Var(durFlag{&a.idle}, "idle", "subscriber: end this long after the last sample")
 	fs.Var(setFlag{&a.sampleLost, true}, "sample-lost", "subscriber: print the SAMPLE_LOST total")
+	fs.Var(durFlag{&a.stats}, "stats", "print runtime figures every DUR")
+	fs.StringVar(&a.statsFile, "stats-file", "", "file for -stats lines")
 	if err := fs.Parse(argv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return a, exitOK, false

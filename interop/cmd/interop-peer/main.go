@@ -17,6 +17,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
@@ -47,7 +50,16 @@ type jsonState struct {
 }
 
 func main() {
-	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	// SIGTERM or SIGINT ends the run early, as success when nothing had failed until
+	// then: soak runs (interop/soak.sh) stop their long-lived peers this way.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	if ctx.Err() != nil && code == exitTimeout {
+		fmt.Fprintln(os.Stderr, "go peer: stopped by signal")
+		code = exitOK
+	}
+	stop()
+	os.Exit(code)
 }
 
 // peer is one run: its arguments, output and deadline.
@@ -59,6 +71,7 @@ type peer struct {
 	enc     *json.Encoder
 	stderr  io.Writer
 	started time.Time
+	samples atomic.Int64 // written or taken, for -stats
 }
 
 // run runs the peer with command line argv and returns the exit status. Canceling ctx
@@ -73,6 +86,19 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	out := bufio.NewWriterSize(stdout, 1<<16)
 	defer func() { _ = out.Flush() }()
 	pr := &peer{a: a, ctx: dctx, parent: ctx, out: out, enc: json.NewEncoder(out), stderr: stderr, started: time.Now()}
+	if a.stats > 0 {
+		w := stderr
+		if a.statsFile != "" {
+			f, err := os.Create(a.statsFile)
+			if err != nil {
+				fmt.Fprintf(stderr, "go peer: -stats-file: %v\n", err)
+				return exitUsage
+			}
+			defer func() { _ = f.Close() }()
+			w = f
+		}
+		defer startStats(w, a.stats, pr.started, pr.samples.Load)()
+	}
 	if a.appendable {
 		return runType(pr, SampleA{}.DDSTypeName(), func(s *Sample) *SampleA { return (*SampleA)(s) }, func(s *SampleA) *Sample { return (*Sample)(s) })
 	}
@@ -226,6 +252,11 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to f
 	s := Sample{Values: make([]float64, n)}
 	next := time.Now()
 	for seq := uint64(1); seq <= uint64(a.count); seq++ {
+		// A write that need not wait (KEEP_LAST, room in the window) does not look at
+		// the context, nor does the pause once the context is done.
+		if pr.ctx.Err() != nil {
+			return pr.timeoutf("%d of %d samples written", seq-1, a.count)
+		}
 		s.ID = int32(1 + (seq-1)%uint64(a.keys))
 		s.Seq = seq
 		s.Text = fmt.Sprintf("ddsgo %d %d", s.ID, seq)
@@ -239,6 +270,7 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to f
 			return pr.failf("write %d: %v", seq, err)
 		}
 		pr.printSample(&s)
+		pr.samples.Add(1)
 		if a.rate > 0 {
 			next = next.Add(time.Duration(float64(time.Second) / a.rate))
 			pr.sleep(pr.ctx, time.Until(next))
@@ -371,6 +403,7 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 			if infos[i].ValidData {
 				got++
 				last = time.Now()
+				pr.samples.Add(1)
 				pr.printSample(from(&data[i]))
 			}
 		}

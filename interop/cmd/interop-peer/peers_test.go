@@ -241,8 +241,8 @@ var (
 	domainMu sync.Mutex
 	// 100.. for the runs that want a domain of their own. The packages' tests run in
 	// parallel in one namespace, so each keeps to its own domains: internal/discovery 21-22,
-	// cmd/ddsping 41-47, internal/transport 220-227, dds and examples 0, 3 and 7; the
-	// scenarios here need fewer than 60.
+	// cmd/ddsping 41-47, internal/transport 220-227, dds and examples 0, 3 and 7, TestSoak
+	// (soak.sh) 90; the scenarios here need fewer than 60.
 	nextDomain = 100
 	sharedMu   = sync.Map{} // domain -> *sync.Mutex, for the runs that share one
 )

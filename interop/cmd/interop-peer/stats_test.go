@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseStatsArgs(t *testing.T) {
+	var stderr bytes.Buffer
+	a, _, ok := parseArgs(strings.Fields("-role sub -stats 2.5 -stats-file /tmp/x.stats"), &stderr)
+	require.True(t, ok, stderr.String())
+	require.Equal(t, 2500*time.Millisecond, a.stats)
+	require.Equal(t, "/tmp/x.stats", a.statsFile)
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// The stats writer writes a line at once, one per period and one when stopped, and
+// leaves no goroutine behind.
+func TestStats(t *testing.T) {
+	var out syncBuffer
+	before := runtime.NumGoroutine()
+	n := int64(0)
+	stop := startStats(&out, 10*time.Millisecond, time.Now(), func() int64 { n++; return n })
+	require.Eventually(t, func() bool { return strings.Count(out.String(), "\n") >= 3 }, 5*time.Second, time.Millisecond)
+	stop()
+	// (not require.Eventually: it calls the condition on a goroutine of its own)
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	require.LessOrEqual(t, runtime.NumGoroutine(), before)
+
+	var lines []statsLine
+	sc := bufio.NewScanner(strings.NewReader(out.String()))
+	for sc.Scan() {
+		var l statsLine
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), sc.Text())
+		lines = append(lines, l)
+	}
+	require.GreaterOrEqual(t, len(lines), 4)
+	for i, l := range lines {
+		require.Equal(t, int64(i+1), l.Samples)
+		require.Positive(t, l.Goroutines)
+		require.Positive(t, l.HeapInuse)
+		if runtime.GOOS == "linux" {
+			require.Positive(t, l.RSS)
+			require.Positive(t, l.FDs)
+			require.GreaterOrEqual(t, l.FDs, l.Sockets)
+		}
+	}
+}

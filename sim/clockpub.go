@@ -1,0 +1,58 @@
+package sim
+
+import (
+	"context"
+	"time"
+
+	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ros/builtin_interfaces"
+	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
+	"github.com/ddsgo/ddsgo/sim/ecm"
+)
+
+// clockTopic is the DDS topic of ROS 2's /clock.
+const clockTopic = "rt/clock"
+
+// ClockPublisher is a system that publishes the simulation time after every step on
+// /clock (rosgraph_msgs/Clock, ROS 2's topic naming), as Gazebo and the other simulators
+// do for nodes that run with use_sim_time. Its writer is RELIABLE KEEP_LAST 1, which
+// matches rclcpp's /clock subscription (best effort) and reliable readers alike.
+type ClockPublisher struct {
+	topic *dds.Topic[rosgraph_msgs.Clock]
+	w     *dds.DataWriter[rosgraph_msgs.Clock]
+	msg   rosgraph_msgs.Clock // written from here: a local would escape to the heap
+}
+
+// NewClockPublisher creates the /clock topic and writer in p.
+func NewClockPublisher(p *dds.DomainParticipant) (*ClockPublisher, error) {
+	t, err := dds.NewTopic[rosgraph_msgs.Clock](p, clockTopic)
+	if err != nil {
+		return nil, err
+	}
+	w, err := dds.NewWriter(t, dds.Reliable(), dds.KeepLast(1))
+	if err != nil {
+		_ = t.Close()
+		return nil, err
+	}
+	return &ClockPublisher{topic: t, w: w}, nil
+}
+
+// PostUpdate publishes info.SimTime; a paused step publishes it too, so that late
+// joiners learn the time.
+func (c *ClockPublisher) PostUpdate(info UpdateInfo, _ ecm.Reader) {
+	c.msg.Clock = rosTime(info.SimTime)
+	_ = c.w.Write(context.Background(), &c.msg) // KEEP_LAST never blocks
+}
+
+// Close deletes the writer and the topic.
+func (c *ClockPublisher) Close() error {
+	if err := c.w.Close(); err != nil {
+		return err
+	}
+	return c.topic.Close()
+}
+
+// rosTime converts a simulation time (from the start) to builtin_interfaces/Time.
+func rosTime(d time.Duration) builtin_interfaces.Time {
+	return builtin_interfaces.Time{Sec: int32(d / time.Second), Nanosec: uint32(d % time.Second)}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package ecm
+
+const raceEnabled = false

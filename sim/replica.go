@@ -1,0 +1,267 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/sim/ecm"
+)
+
+// The world's own state streams, so that another process can follow the world in an ECM
+// of its own (a replica): the full serialized state on stateTopic (TRANSIENT_LOCAL, so a
+// late joiner gets the latest), published when entities were created or removed, and the
+// changed state of every step on changesTopic (RELIABLE KEEP_ALL). Both are ecm's
+// serialized state format; component types are matched by name on the replica's side.
+const (
+	stateTopic   = "ddsgo/world/state"
+	changesTopic = "ddsgo/world/changes"
+)
+
+// worldState is a sample of the state streams (IDL: struct ddsgo::sim::WorldState
+// {uint64 Step; Duration_t SimTime; sequence<octet> State;}).
+type worldState struct {
+	// Step numbers the steps the publisher saw, from 1 (paused steps too, since their
+	// controls may change the world).
+	Step uint64
+	// SimTime is the simulation time after that step.
+	SimTime time.Duration
+	// State is ecm's serialized state: the whole world after the step (stateTopic), or
+	// the changes of the step (changesTopic).
+	State []byte
+}
+
+func (worldState) DDSTypeName() string { return "ddsgo::sim::WorldState" }
+
+// StatePublisher is a system that publishes the world's state streams after every step.
+// The changes of a step are published in steady state without allocating. Like every
+// change tracking of the ECM, it sees the components systems mark changed
+// (SetComponentData, SetChanged): a value changed in place and not marked is not sent.
+type StatePublisher struct {
+	full, changes   *dds.Topic[worldState]
+	fullW, changesW *dds.DataWriter[worldState]
+	msg             worldState
+	step            uint64
+	published       bool
+	live            []ecm.Entity
+	changesBuf      []byte
+}
+
+// NewStatePublisher creates the state topics and writers in p.
+func NewStatePublisher(p *dds.DomainParticipant) (*StatePublisher, error) {
+	full, err := dds.NewTopic[worldState](p, stateTopic)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := dds.NewTopic[worldState](p, changesTopic)
+	if err != nil {
+		_ = full.Close()
+		return nil, err
+	}
+	s := &StatePublisher{full: full, changes: changes}
+	if s.fullW, err = dds.NewWriter(full, dds.Reliable(), dds.TransientLocal(), dds.KeepLast(1)); err == nil {
+		s.changesW, err = dds.NewWriter(changes, dds.Reliable(), dds.KeepAll())
+	}
+	if err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// PostUpdate publishes the step's changes, and the whole state when the step created or
+// removed entities (or nothing was published yet).
+func (s *StatePublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
+	ctx := context.Background()
+	s.step++
+	s.msg.Step, s.msg.SimTime = s.step, info.SimTime
+	b, err := r.AppendChangedState(s.changesBuf[:0])
+	if err == nil {
+		s.changesBuf = b
+		s.msg.State = b
+		_ = s.changesW.Write(ctx, &s.msg)
+	}
+	if s.published && !r.HasNewEntities() && !r.HasEntitiesMarkedForRemoval() {
+		return
+	}
+	// The world after the step: without the entities the step removes.
+	s.live = s.live[:0]
+	for _, e := range r.EntitiesByComponents() {
+		if !r.IsMarkedForRemoval(e) {
+			s.live = append(s.live, e)
+		}
+	}
+	if full, err := r.State(s.live, nil); err == nil {
+		s.msg.State = full
+		s.published = s.fullW.Write(ctx, &s.msg) == nil
+	}
+}
+
+// Close deletes the writers and the topics.
+func (s *StatePublisher) Close() error {
+	var errs []error
+	for _, w := range []*dds.DataWriter[worldState]{s.fullW, s.changesW} {
+		if w != nil {
+			errs = append(errs, w.Close())
+		}
+	}
+	errs = append(errs, s.full.Close(), s.changes.Close())
+	return errors.Join(errs...)
+}
+
+// Replica follows a world published by a StatePublisher in an ECM of its own: it starts
+// from the latest full state and applies the changes of every step after it, in order.
+// Its Manager has the standard component types registered (RegisterComponents); register
+// the world's other component types, under the same names, before the first Sync.
+type Replica struct {
+	m               *ecm.Manager
+	full, changes   *dds.Topic[worldState]
+	fullR, changesR *dds.DataReader[worldState]
+	mu              sync.Mutex
+	step            uint64 // of the state m holds; 0: none yet
+	simTime         time.Duration
+	pending         map[uint64][]byte // changes of steps after step, not applied yet
+	register        func(*ecm.Manager)
+}
+
+// NewReplica creates a replica of the world published in p's domain. register, when not
+// nil, registers the world's own component types in a new Manager (the replica makes a
+// new one for each full state).
+func NewReplica(p *dds.DomainParticipant, register func(*ecm.Manager)) (*Replica, error) {
+	full, err := dds.NewTopic[worldState](p, stateTopic)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := dds.NewTopic[worldState](p, changesTopic)
+	if err != nil {
+		_ = full.Close()
+		return nil, err
+	}
+	r := &Replica{full: full, changes: changes, pending: map[uint64][]byte{}, register: register}
+	r.m = r.newManager()
+	if r.fullR, err = dds.NewReader(full, dds.Reliable(), dds.TransientLocal(), dds.KeepLast(1)); err == nil {
+		r.changesR, err = dds.NewReader(changes, dds.Reliable(), dds.KeepAll())
+	}
+	if err != nil {
+		_ = r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *Replica) newManager() *ecm.Manager {
+	m := ecm.New()
+	RegisterComponents(m)
+	if r.register != nil {
+		r.register(m)
+	}
+	return m
+}
+
+// maxPending bounds the changes kept waiting for a full state or for the steps before
+// them; beyond, the oldest are dropped and the replica waits for the next full state.
+const maxPending = 4096
+
+// sync applies what has arrived and returns the step the replica is at (0 before the
+// first full state).
+func (r *Replica) sync() (uint64, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.takeFull(); err != nil {
+		return r.step, err
+	}
+	for {
+		data, _, err := r.changesR.Take(context.Background(), dds.NoWait(), dds.MaxSamples(64))
+		if err != nil {
+			break
+		}
+		for _, c := range data {
+			if c.Step > r.step && len(r.pending) < maxPending {
+				r.pending[c.Step] = c.State
+			}
+		}
+	}
+	return r.step, r.applyPending()
+}
+
+// takeFull starts again from a newer full state, if one arrived.
+func (r *Replica) takeFull() error {
+	data, _, err := r.fullR.Take(context.Background(), dds.NoWait())
+	if err != nil || len(data) == 0 {
+		return nil
+	}
+	f := data[len(data)-1]
+	if f.Step <= r.step && r.step != 0 {
+		return nil
+	}
+	m := r.newManager()
+	if err := m.SetState(f.State); err != nil {
+		return fmt.Errorf("sim: replica: full state of step %d: %w", f.Step, err)
+	}
+	m.EndStep()
+	r.m, r.step, r.simTime = m, f.Step, f.SimTime
+	for s := range r.pending {
+		if s <= f.Step {
+			delete(r.pending, s)
+		}
+	}
+	return nil
+}
+
+// applyPending applies the changes of the steps that follow, in order.
+func (r *Replica) applyPending() error {
+	if r.step == 0 {
+		return nil
+	}
+	for {
+		b, ok := r.pending[r.step+1]
+		if !ok {
+			return nil
+		}
+		delete(r.pending, r.step+1)
+		if err := r.m.SetState(b); err != nil {
+			return fmt.Errorf("sim: replica: changes of step %d: %w", r.step+1, err)
+		}
+		r.m.EndStep()
+		r.step++
+	}
+}
+
+// WaitStep applies what has arrived until the replica reaches step (the publisher's
+// step count, from 1) or ctx ends.
+func (r *Replica) WaitStep(ctx context.Context, step uint64) error {
+	for {
+		got, err := r.sync()
+		if err != nil || got >= step {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("sim: replica at step %d, waiting for %d: %w", got, step, ctx.Err())
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+// Manager returns the replica's ECM. A new full state replaces it: call Manager again
+// after WaitStep rather than keeping it.
+func (r *Replica) Manager() *ecm.Manager {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.m
+}
+
+// Close deletes the readers and the topics.
+func (r *Replica) Close() error {
+	var errs []error
+	for _, rd := range []*dds.DataReader[worldState]{r.fullR, r.changesR} {
+		if rd != nil {
+			errs = append(errs, rd.Close())
+		}
+	}
+	errs = append(errs, r.full.Close(), r.changes.Close())
+	return errors.Join(errs...)
+}

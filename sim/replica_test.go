@@ -1,0 +1,123 @@
+package sim
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/sim/ecm"
+)
+
+// churner moves every model (marking the change, as systems must for it to be
+// published), creates a model every 5th step and removes the oldest every 7th.
+type churner struct{ n int }
+
+func (c *churner) Update(_ UpdateInfo, m *ecm.Manager) {
+	c.n++
+	pose := ecm.ID[Pose](m)
+	ecm.Each2(m, func(e ecm.Entity, _ *Model, p *Pose) bool {
+		p.Position.X += 0.01
+		m.SetChanged(e, pose, ecm.PeriodicChange)
+		return true
+	})
+	if c.n%5 == 0 {
+		e := ecm.Create3(m, Model{}, Name("m"), Pose{Position: Vector3{Y: float64(c.n)}})
+		ecm.CreateComponent(m, e, Tags{"spawned"})
+	}
+	if c.n%7 == 0 {
+		if e, _ := ecm.First[Model](m); e != ecm.Null {
+			m.RequestRemoveEntity(e, true)
+		}
+	}
+}
+
+// A replica in another participant follows the world: after every step its ECM's
+// state equals the world's, through moves, creations and removals, and a replica that
+// joins late starts from the latest full state.
+func TestReplica(t *testing.T) {
+	world, node := loopbackParticipant(t, 63), loopbackParticipant(t, 63)
+	m := ecm.New()
+	RegisterComponents(m)
+	w := ecm.Create2(m, World{}, Name("demo"))
+	for i := range 3 {
+		e := ecm.Create3(m, Model{}, Name("box"), Pose{Position: Vector3{Z: float64(i)}})
+		m.SetParentEntity(e, w)
+	}
+	r, err := NewRunner(m, Config{Clock: newFakeClock()})
+	require.NoError(t, err)
+	require.NoError(t, r.AddSystem(&churner{}, SystemConfig{Name: "churn"}))
+	pub, err := NewStatePublisher(world)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, pub.Close()) }()
+	require.NoError(t, r.AddSystem(pub, SystemConfig{Name: "state"}))
+
+	rep, err := NewReplica(node, nil)
+	require.NoError(t, err)
+	waitMatched(t, pub.changesW, 1)
+	waitMatched(t, pub.fullW, 1)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for step := uint64(1); step <= 40; step++ {
+		_, err := r.RunOnce()
+		require.NoError(t, err)
+		require.NoError(t, rep.WaitStep(ctx, step))
+		requireSameState(t, m, rep.Manager(), step)
+	}
+
+	late, err := NewReplica(node, nil)
+	require.NoError(t, err)
+	waitMatched(t, pub.changesW, 2)
+	for step := uint64(41); step <= 45; step++ {
+		_, err := r.RunOnce()
+		require.NoError(t, err)
+	}
+	require.NoError(t, late.WaitStep(ctx, 45))
+	requireSameState(t, m, late.Manager(), 45)
+
+	// Steady state: the step's changes are serialized and written without allocating
+	// (measured with no reader matched, so that neither the network nor a history waiting
+	// for acknowledgments counts).
+	require.NoError(t, late.Close())
+	require.NoError(t, rep.Close())
+	waitMatched(t, pub.changesW, 0)
+	if !raceEnabled {
+		info := UpdateInfo{SimTime: time.Hour}
+		pose := ecm.ID[Pose](m)
+		e, _ := ecm.First[Model](m)
+		m.EndStep()
+		require.Zero(t, testing.AllocsPerRun(100, func() {
+			m.SetChanged(e, pose, ecm.PeriodicChange)
+			pub.PostUpdate(info, m.Reader())
+			m.EndStep()
+		}))
+	}
+}
+
+func requireSameState(t *testing.T, world, replica *ecm.Manager, step uint64) {
+	t.Helper()
+	want, err := world.State(nil, nil)
+	require.NoError(t, err)
+	got, err := replica.State(nil, nil)
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(want, got), "step %d: the replica differs (%d entities, world %d)", step, replica.EntityCount(), world.EntityCount())
+}
+
+// waitMatched waits until w has n matched readers (at least n, for n > 0).
+func waitMatched(t *testing.T, w *dds.DataWriter[worldState], n int32) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ms, err := w.PublicationMatchedStatus()
+		require.NoError(t, err)
+		if ms.CurrentCount == n || (n > 0 && ms.CurrentCount > n) {
+			return
+		}
+		require.True(t, time.Now().Before(deadline), "not matched")
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,112 @@
+package sim
+
+import (
+	"context"
+	"time"
+
+	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
+	"github.com/ddsgo/ddsgo/ros/tf2_msgs"
+	"github.com/ddsgo/ddsgo/sim/ecm"
+)
+
+// tfTopic is the DDS topic of ROS 2's /tf.
+const tfTopic = "rt/tf"
+
+// worldFrame is the frame of the poses of entities whose parent is the world.
+const worldFrame = "world"
+
+// TfPublisher is a system that publishes the pose of every model and link, relative to
+// its parent, on /tf (tf2_msgs/TFMessage) at most once per period of simulation time:
+// frame_id is the parent's scoped name (worldFrame for a model of the world),
+// child_frame_id the entity's scoped name ("model::link", Gazebo's form). In steady
+// state it allocates nothing: the message and the frame names are kept between steps.
+type TfPublisher struct {
+	topic  *dds.Topic[tf2_msgs.TFMessage]
+	w      *dds.DataWriter[tf2_msgs.TFMessage]
+	period time.Duration
+	next   time.Duration
+	msg    tf2_msgs.TFMessage
+	names  map[ecm.Entity]string // scoped names, computed once per entity
+	r      ecm.Reader            // of the step being published
+	stamp  geometry_msgs.TransformStamped
+	each   func(ecm.Entity, Name, Pose) bool
+}
+
+// NewTfPublisher creates the /tf topic and writer in p; period 0 publishes every step.
+func NewTfPublisher(p *dds.DomainParticipant, period time.Duration) (*TfPublisher, error) {
+	t, err := dds.NewTopic[tf2_msgs.TFMessage](p, tfTopic)
+	if err != nil {
+		return nil, err
+	}
+	w, err := dds.NewWriter(t, dds.Reliable(), dds.KeepLast(1))
+	if err != nil {
+		_ = t.Close()
+		return nil, err
+	}
+	c := &TfPublisher{topic: t, w: w, period: period, names: map[ecm.Entity]string{}}
+	c.each = c.add
+	return c, nil
+}
+
+// PostUpdate publishes the poses when a period has passed.
+func (c *TfPublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
+	if info.SimTime < c.next && info.Dt >= 0 {
+		return
+	}
+	c.next = info.SimTime + c.period
+	if len(c.names) > 2*r.EntityCount()+16 {
+		clear(c.names) // entities were removed: forget their names
+	}
+	c.r = r
+	c.stamp.Header.Stamp = rosTime(info.SimTime)
+	c.msg.Transforms = c.msg.Transforms[:0]
+	ecm.EachRO2(r, c.each)
+	_ = c.w.Write(context.Background(), &c.msg) // KEEP_LAST never blocks
+}
+
+// add appends the transform of e if it is a model or a link.
+func (c *TfPublisher) add(e ecm.Entity, _ Name, pose Pose) bool {
+	if !ecm.Has[Model](c.r, e) && !ecm.Has[Link](c.r, e) {
+		return true
+	}
+	parent := c.r.ParentEntity(e)
+	ts := c.stamp
+	ts.Header.FrameID = worldFrame
+	if parent != ecm.Null && !ecm.Has[World](c.r, parent) {
+		ts.Header.FrameID = c.scoped(parent)
+	}
+	ts.ChildFrameID = c.scoped(e)
+	q := pose.Orientation
+	if q == (Quaternion{}) {
+		q.W = 1
+	}
+	ts.Transform = geometry_msgs.Transform{
+		Translation: geometry_msgs.Vector3{X: pose.Position.X, Y: pose.Position.Y, Z: pose.Position.Z},
+		Rotation:    geometry_msgs.Quaternion{X: q.X, Y: q.Y, Z: q.Z, W: q.W},
+	}
+	c.msg.Transforms = append(c.msg.Transforms, ts)
+	return true
+}
+
+// scoped returns e's name prefixed by its ancestors' below the world, joined by "::".
+func (c *TfPublisher) scoped(e ecm.Entity) string {
+	if s, ok := c.names[e]; ok {
+		return s
+	}
+	name, _ := ecm.ComponentData[Name](c.r, e)
+	s := string(name)
+	if p := c.r.ParentEntity(e); p != ecm.Null && !ecm.Has[World](c.r, p) {
+		s = c.scoped(p) + "::" + s
+	}
+	c.names[e] = s
+	return s
+}
+
+// Close deletes the writer and the topic.
+func (c *TfPublisher) Close() error {
+	if err := c.w.Close(); err != nil {
+		return err
+	}
+	return c.topic.Close()
+}

@@ -1,0 +1,93 @@
+package sim
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ros/tf2_msgs"
+	"github.com/ddsgo/ddsgo/sim/ecm"
+)
+
+// A world with a TfPublisher publishes the pose of every model and link on /tf, each
+// relative to its parent frame, once per period of simulation time, allocating nothing.
+func TestTfPublisher(t *testing.T) {
+	world, node := loopbackParticipant(t, 62), loopbackParticipant(t, 62)
+	m := ecm.New()
+	w := ecm.Create2(m, World{}, Name("demo"))
+	robot := ecm.Create3(m, Model{}, Name("robot"), Pose{Position: Vector3{1, 2, 0}})
+	base := ecm.Create3(m, Link{}, Name("base"), Pose{Position: Vector3{0.5, 0, 0.1}})
+	camera := ecm.Create3(m, Model{}, Name("camera"), Pose{Orientation: Quaternion{0, 0, 1, 0}})
+	lens := ecm.Create3(m, Link{}, Name("lens"), Pose{})
+	m.SetParentEntity(robot, w)
+	m.SetParentEntity(base, robot)
+	m.SetParentEntity(camera, robot)
+	m.SetParentEntity(lens, camera)
+	ecm.Create2(m, Name("sun"), Pose{}) // neither a model nor a link
+	r, err := NewRunner(m, Config{Clock: newFakeClock()})
+	require.NoError(t, err)
+	c, err := NewTfPublisher(world, 10*r.StepSize())
+	require.NoError(t, err)
+	defer func() { require.NoError(t, c.Close()) }()
+	require.NoError(t, r.AddSystem(c, SystemConfig{Name: "tf"}))
+
+	topic, err := dds.NewTopic[tf2_msgs.TFMessage](node, tfTopic)
+	require.NoError(t, err)
+	in, err := dds.NewReader(topic, dds.Reliable(), dds.KeepAll())
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		ms, err := in.SubscriptionMatchedStatus()
+		require.NoError(t, err)
+		if ms.CurrentCount > 0 {
+			break
+		}
+		require.NoError(t, ctx.Err(), "no match")
+		time.Sleep(5 * time.Millisecond)
+	}
+	for range 25 { // sim time 1..25 steps: published at 1, 11, 21
+		_, err := r.RunOnce()
+		require.NoError(t, err)
+	}
+	var msgs []tf2_msgs.TFMessage
+	for msg := range in.Samples(ctx) {
+		msgs = append(msgs, msg)
+		if len(msgs) == 3 {
+			break
+		}
+	}
+	require.Len(t, msgs, 3)
+	type frame struct{ parent, child string }
+	var frames []frame
+	for _, ts := range msgs[2].Transforms {
+		frames = append(frames, frame{ts.Header.FrameID, ts.ChildFrameID})
+	}
+	slices.SortFunc(frames, func(a, b frame) int { return cmp.Compare(a.child, b.child) })
+	require.Equal(t, []frame{
+		{"world", "robot"}, {"robot", "robot::base"}, {"robot", "robot::camera"}, {"robot::camera", "robot::camera::lens"},
+	}, frames)
+	for _, ts := range msgs[2].Transforms {
+		require.Equal(t, rosTime(21*r.StepSize()), ts.Header.Stamp)
+		switch ts.ChildFrameID {
+		case "robot":
+			require.Equal(t, 2.0, ts.Transform.Translation.Y)
+			require.Equal(t, 1.0, ts.Transform.Rotation.W, "the zero orientation is the identity")
+		case "robot::camera":
+			require.Equal(t, 1.0, ts.Transform.Rotation.Z)
+		}
+	}
+	if !raceEnabled {
+		reader := m.Reader()
+		info := UpdateInfo{SimTime: time.Hour}
+		require.Zero(t, testing.AllocsPerRun(100, func() {
+			info.SimTime += time.Second
+			c.PostUpdate(info, reader)
+		}))
+	}
+}
