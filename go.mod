@@ -7,9 +7,7 @@ require (
 	github.com/pion/transport/v3 v3.1.1
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/net v0.62.0
+	golang.org/x/sys v0.49.0
 )
 
-require (
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/sys v0.49.0 // indirect
-)
+require go.yaml.in/yaml/v3 v3.0.5 // indirect

@@ -322,7 +322,8 @@ func (r *DataReader[T]) SetListener(l ReaderListener[T], mask listener.StatusMas
 // runs on the engine's receive goroutine and does not block. It refuses (false) a
 // change the cache rejects for its resource limits: a reliable reader leaves it
 // unacknowledged and asks for it again when onSpace says there is room. Changes that
-// cannot be decoded are accepted and counted lost.
+// cannot be decoded are accepted and counted lost, and so are, with the change accepted,
+// those the protocol reports never to come (s.Lost).
 func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 	cache := r.cache.Load()
 	if cache == nil || r.deleted.Load() {
@@ -334,7 +335,7 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 		var zero T
 		ch.Value = zero
 		r.dmu.Unlock()
-		r.lost()
+		r.lost(s.Lost + 1)
 		return true
 	}
 	out := cache.Insert(ch, r.p.now())
@@ -343,6 +344,7 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 	counted := out.Rejected() && r.firstRejection(s)
 	r.dmu.Unlock()
 	if !out.Rejected() {
+		r.lost(s.Lost) // what the protocol knows never came before it
 		return true
 	}
 	if counted { // a sample refused again when resent counted the first time
@@ -465,10 +467,14 @@ func (r *DataReader[T]) onSpace() {
 	}
 }
 
-// lost counts a change that could not be decoded as a lost sample.
-func (r *DataReader[T]) lost() {
+// lost counts n lost samples (SAMPLE_LOST): changes that could not be decoded, and
+// those the protocol knows will never come (rtps.Sample.Lost).
+func (r *DataReader[T]) lost(n uint64) {
+	if n == 0 {
+		return
+	}
 	r.status.mu.Lock()
-	r.status.sampleLost.Increment(HandleNil)
+	r.status.sampleLost.Add(HandleNil, n)
 	r.status.setChanged(listener.SampleLost)
 	r.status.mu.Unlock()
 	r.raised(listener.SampleLost)

@@ -44,7 +44,9 @@ type Config struct {
 	LeaseDuration time.Duration
 	// AnnouncePeriod is the period of SPDP announcements. Zero means LeaseDuration/3.
 	AnnouncePeriod time.Duration
-	// MaxMessageSize bounds the datagrams sent. Zero means 14720 bytes (Cyclone DDS's).
+	// MaxMessageSize bounds the datagrams sent. Zero means 14720 bytes (Cyclone DDS's),
+	// or less when an interface in use has a smaller MTU (1472 on Ethernet): datagrams
+	// then never need IP fragmentation, which a lossy link punishes (docs/interop.md).
 	MaxMessageSize int
 	// FragmentSize is the DATA_FRAG fragment size. Zero means 1344 bytes.
 	FragmentSize int

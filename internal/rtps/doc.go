@@ -47,7 +47,11 @@
 // arrives (at the next HEARTBEAT, or because the repair was lost) is
 // ignored for that change, which stops the storm of identical repairs when
 // a burst overflows the reader's socket buffer. A NACK_FRAG makes it resend
-// the requested fragments. A non-final ACKNACK is always answered with a
+// the requested fragments, under the same suppression per fragment. A
+// repair ends with a HEARTBEAT only when it resent something or the reader
+// asked for one: a HEARTBEAT after a repair that suppression emptied would
+// make the reader ask again at once for what is still on its way. A
+// non-final ACKNACK is always answered with a
 // HEARTBEAT.
 //
 // With reliable readers, a writer keeps at most MaxUnackedBytes (1 MiB,
@@ -62,6 +66,13 @@
 // is used. The window only moves forward: a transient-local late joiner
 // holds it until it has caught up with the others. Best-effort readers
 // alone do not open a window.
+//
+// A reliable reader that has sent nothing yet (no ACKNACK, no NACK_FRAG)
+// gets a directed HEARTBEAT when it matches and every HeartbeatPeriod
+// after, data written or not: a Cyclone DDS volatile reader that first
+// hears of the writer through a HEARTBEAT announcing changes takes them as
+// written before it joined, so without this, changes lost on their way
+// before the reader's first HEARTBEAT would never be asked for.
 //
 // A volatile reader starts acknowledged up to the last SN written when it
 // matched, and gets a GAP for everything before; a reliable reader of a
@@ -94,15 +105,18 @@
 // is final with nothing missing, it is answered after
 // HeartbeatResponseDelay by an ACKNACK (F set, like Cyclone DDS) whose base
 // is the next expected SN and whose bitmap lists the missing ones, plus
-// NACK_FRAGs for the samples partially received. A GAP marks SNs
-// irrelevant, which lets delivery move on. Adding a reliable writer sends a
+// NACK_FRAGs for the samples partially received. An ACKNACK that asks for
+// something goes no sooner than NackInterval (5 ms) after the previous one
+// that did: the HEARTBEATs in between (Cyclone DDS piggy-backs one on every
+// datagram) get one merged answer. A GAP marks SNs irrelevant, which lets
+// delivery move on. Adding a reliable writer sends a
 // pre-emptive ACKNACK (base 1, empty set), as Cyclone DDS does. With a
 // best-effort writer (or a best-effort reader) a change is delivered when
 // its SN is above the last delivered one and dropped otherwise.
 //
 // DATA_FRAGs are reassembled in buffers of the announced sample size,
 // bounded by MaxSampleSize per sample and MaxReassemblyBytes and
-// MaxReassemblies per writer. When room runs out a reliable reader gives up
+// MaxReassemblies (64) per writer. When room runs out a reliable reader gives up
 // the reassembly with the highest SN (needed last) and a best-effort one
 // the oldest; reassemblies of SNs already delivered or skipped are freed.
 // Fragments inconsistent with the reassembly in progress are counted and

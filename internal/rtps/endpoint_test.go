@@ -437,6 +437,24 @@ func TestBestEffortReader(t *testing.T) {
 	}
 	require.Equal(t, []uint64{3, 5, 6}, got.seqs)
 	require.Equal(t, uint64(3), r.Stats().Old)
+	// SN 4, skipped when 5 came, is lost, reported with 5; what came before the
+	// first change received (1, 2) is not counted: the reader cannot know it was
+	// meant for it.
+	require.Equal(t, uint64(1), r.Stats().Lost)
+	require.Equal(t, []uint64{0, 1, 0}, []uint64{got.samples[0].Lost, got.samples[1].Lost, got.samples[2].Lost})
+	// A refused sample does not report the loss: the next accepted one does.
+	r2 := NewReader(ReaderConfig{GUID: localReaderID}, func(s *Sample) bool {
+		if s.SN == 4 {
+			return false
+		}
+		return got.deliver(s)
+	}, &recorder{})
+	r2.AddWriter(WriterProxyInfo{GUID: remoteWriter, Unicast: []wire.Locator{testLoc}}, now)
+	for _, sn := range []int{1, 4, 7} {
+		d := wire.Data{WriterID: remoteWriter.Entity, WriterSN: wire.SequenceNumber(sn), DataFlag: true, SerializedPayload: payload(uint64(sn), 0)}
+		r2.HandleData(remotePrefix, &d, wire.TimeInvalid, now)
+	}
+	require.Equal(t, uint64(4), got.samples[len(got.samples)-1].Lost, "2, 3 (with 4, refused) and 5, 6: reported with 7")
 	// Heartbeats and gaps mean nothing to a best-effort reader.
 	hb := wire.Heartbeat{WriterID: remoteWriter.Entity, FirstSN: 1, LastSN: 9, Count: 1}
 	r.HandleHeartbeat(remotePrefix, &hb, now)

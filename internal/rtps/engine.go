@@ -225,9 +225,44 @@ func (e *Engine) Stats() EngineStats {
 // cfg.Schedule, Version and Vendor are set by the engine.
 func (e *Engine) NewWriter(cfg WriterConfig) *Writer {
 	t := e.endpointTimer(&cfg.Schedule, &cfg.Version, &cfg.Vendor)
+	if cfg.MaxMessageSize <= 0 {
+		cfg.MaxMessageSize, cfg.FragmentSize = linkMessageSize(e.tr.MaxDatagram(), cfg.FragmentSize)
+	}
 	w := NewWriter(cfg, e)
 	return register(e, e.writers, cfg.GUID.Entity, w, t, w.Tick)
 }
+
+// linkMessageSize returns the default datagram bound and fragment size of a writer whose
+// datagrams cross links that carry at most maxDatagram octets of UDP payload unfragmented
+// (0: unknown): DefaultMaxMessageSize, or less when the link needs it. Writers on a
+// 1500-octet Ethernet thus never rely on IP fragmentation, which under loss costs a whole
+// datagram for one lost packet and, worse, leaves the receiving kernel holding the
+// fragments of every incomplete datagram for 30 s (ipfrag_time), up to ipfrag_high_thresh
+// (4 MiB), after which it drops every fragment: a lossy link then carries no large
+// datagram at all. The fragment size shrinks only when one fragment with its headers
+// (fragOverhead) would not fit.
+func linkMessageSize(maxDatagram, fragSize int) (maxMsg, frag int) {
+	if fragSize <= 0 {
+		fragSize = DefaultFragmentSize
+	}
+	if maxDatagram <= 0 || maxDatagram >= DefaultMaxMessageSize {
+		return DefaultMaxMessageSize, fragSize
+	}
+	maxMsg = max(maxDatagram, minMessageSize)
+	if fragSize+fragOverhead > maxMsg {
+		fragSize = (maxMsg - fragOverhead) &^ 3
+	}
+	return maxMsg, fragSize
+}
+
+// fragOverhead is what a datagram holds besides one fragment: the RTPS header,
+// INFO_DST, INFO_TS, the DATA_FRAG header and its inline QoS (key hash, status info,
+// sentinel), rounded up.
+const fragOverhead = 128
+
+// minMessageSize is the smallest datagram bound a link may impose (IPv4's 576-octet
+// minimum reassembly size less the IPv4 and UDP headers).
+const minMessageSize = 576 - 28
 
 // NewReader creates a reader of this participant. deliver runs on the
 // event loop with the reader's lock held: it must not block nor call into

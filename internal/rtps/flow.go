@@ -152,3 +152,20 @@ func (t *rexmitTable) mark(sn wire.SequenceNumber, at time.Duration) {
 	}
 	t.slots[uint64(sn)%rexmitSlots] = rexmitMark{sn: sn, at: at}
 }
+
+// fragKeyBits is the number of bits of a fragKey that hold the fragment
+// number, above the 8 that pick the table slot.
+const fragKeyBits = 20
+
+// fragKey maps fragment f of sn to one key of a rexmitTable, and reports
+// false when it cannot (fragment numbers from 2^20, 1.4 GB at 1344 octets;
+// SNs from 2^35): those are never suppressed. The low 8 bits, the table
+// slot, are those of 4*sn+f, so that the fragments of a run of samples of
+// up to four fragments each take distinct slots.
+func fragKey(sn wire.SequenceNumber, f wire.FragmentNumber) (wire.SequenceNumber, bool) {
+	if f >= 1<<fragKeyBits || sn >= 1<<(63-8-fragKeyBits) {
+		return 0, false
+	}
+	slot := (uint64(sn)*4 + uint64(f)) % rexmitSlots
+	return wire.SequenceNumber((uint64(sn)<<fragKeyBits|uint64(f))<<8 | slot), true
+}

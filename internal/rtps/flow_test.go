@@ -354,3 +354,94 @@ func TestNackSuppressionUnderLoss(t *testing.T) {
 	require.NotZero(t, ws.NacksSuppressed)
 	t.Logf("sent %d datagrams, lost %d; writer %+v", net.sent, net.dropped, ws)
 }
+
+// TestNackFragSuppression: a fragment resent less than NackSuppression ago
+// is not resent again, and a repair that sends nothing sends no HEARTBEAT
+// either (it would make the reader ask again at once).
+func TestNackFragSuppression(t *testing.T) {
+	var rec recorder
+	now := time.Unix(1_700_000_000, 0)
+	w := NewWriter(WriterConfig{GUID: localWriterID, Reliable: true, History: HistoryConfig{KeepAll: true}, FragmentSize: 100}, &rec)
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	_, err := w.Write(Change{Payload: payload(1, 350)}, now) // 4 fragments
+	require.NoError(t, err)
+	nackFrag := func(count wire.Count, frags ...wire.FragmentNumber) *wire.NackFrag {
+		n := &wire.NackFrag{ReaderID: remoteReader.Entity, WriterID: localWriterID.Entity, WriterSN: 1, Count: count}
+		n.FragmentNumberState.Base = frags[0]
+		for _, f := range frags {
+			n.FragmentNumberState.Add(f)
+		}
+		return n
+	}
+	before := w.Stats().Retransmits
+	rec.msgs = nil
+	w.HandleNackFrag(remotePrefix, nackFrag(1, 2, 3), now)
+	require.Equal(t, uint64(1), w.Stats().Retransmits-before, "fragments 2 and 3, one DATA_FRAG")
+	require.Len(t, rec.msgs, 1)
+
+	// 2 ms later, fragment 2 again and 4: only 4 goes.
+	now = now.Add(2 * time.Millisecond)
+	rec.msgs = nil
+	w.HandleNackFrag(remotePrefix, nackFrag(2, 2, 4), now)
+	require.Equal(t, uint64(2), w.Stats().Retransmits-before)
+	require.Equal(t, uint64(1), w.Stats().NacksSuppressed)
+
+	// Fragment 3 again at once: nothing at all is sent, not even a HEARTBEAT.
+	rec.msgs = nil
+	w.HandleNackFrag(remotePrefix, nackFrag(3, 3), now)
+	require.Empty(t, rec.msgs)
+
+	// After NackSuppression it goes again.
+	now = now.Add(DefaultNackSuppression)
+	w.HandleNackFrag(remotePrefix, nackFrag(4, 3), now)
+	require.Equal(t, uint64(3), w.Stats().Retransmits-before)
+	require.Len(t, rec.msgs, 1)
+}
+
+// TestHeartbeatUntilHeard: a reliable reader that has sent nothing yet gets
+// a HEARTBEAT every period even when nothing is written, until it answers.
+func TestHeartbeatUntilHeard(t *testing.T) {
+	var rec recorder
+	now := time.Unix(1_700_000_000, 0)
+	w := NewWriter(WriterConfig{GUID: localWriterID, Reliable: true, History: HistoryConfig{KeepAll: true}}, &rec)
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Volatile: true, Unicast: []wire.Locator{testLoc}}, now)
+	_, _, _, hbs := rec.all(t)
+	require.Len(t, hbs, 1, "at once when matched")
+	rec.msgs = nil
+	require.Equal(t, now.Add(DefaultHeartbeatPeriod), w.Deadline())
+
+	now = w.Deadline()
+	w.Tick(now)
+	_, _, _, hbs = rec.all(t)
+	require.Len(t, hbs, 1, "again a period later: the first may have been lost")
+	require.Equal(t, remoteReader.Entity, hbs[0].ReaderID)
+	require.Equal(t, wire.SequenceNumber(0), hbs[0].LastSN)
+	rec.msgs = nil
+
+	// The reader answers: nothing more while nothing is written.
+	w.HandleAckNack(remotePrefix, nack(1, 1), now)
+	rec.msgs = nil
+	now = now.Add(DefaultHeartbeatPeriod)
+	w.Tick(now)
+	require.Empty(t, rec.msgs)
+	require.True(t, w.Deadline().IsZero())
+}
+
+// A reader that never answers is heartbeaten maxUnheardHBs times, not forever.
+func TestHeartbeatUntilHeardBounded(t *testing.T) {
+	var rec recorder
+	now := time.Unix(1_700_000_000, 0)
+	w := NewWriter(WriterConfig{GUID: localWriterID, Reliable: true, History: HistoryConfig{KeepAll: true}}, &rec)
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	rec.msgs = nil
+	for range maxUnheardHBs + 10 {
+		if w.Deadline().IsZero() {
+			break
+		}
+		now = w.Deadline()
+		w.Tick(now)
+	}
+	_, _, _, hbs := rec.all(t)
+	require.Len(t, hbs, maxUnheardHBs)
+	require.True(t, w.Deadline().IsZero())
+}

@@ -39,6 +39,10 @@ const (
 	// DefaultHeartbeatPeriod is the period of a writer's HEARTBEATs while
 	// a reliable reader has not acknowledged everything (Cyclone DDS: 100ms).
 	DefaultHeartbeatPeriod = 100 * time.Millisecond
+	// DefaultNackInterval is the least time between two ACKNACKs of a
+	// reader to one writer that ask for something: the writer's
+	// DefaultNackSuppression, within which it would not resend anyway.
+	DefaultNackInterval = 5 * time.Millisecond
 	// DefaultUnresponsiveTimeout is WriterConfig.UnresponsiveTimeout's
 	// default, Cyclone DDS's (its writer considers readers that have not
 	// acknowledged within 1 s of throttling non-responsive).

@@ -154,3 +154,46 @@ func TestBestEffortReaderRefusal(t *testing.T) {
 	r.Retry(now)
 	require.Empty(t, rec.msgs)
 }
+
+// TestNackInterval: HEARTBEATs that come within NackInterval of an ACKNACK
+// that asked for something get one merged answer at its end; pure
+// acknowledgments are not held back.
+func TestNackInterval(t *testing.T) {
+	var rec recorder
+	now := time.Unix(1_700_000_000, 0)
+	r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true}, nil, &rec)
+	r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	require.Len(t, rec.ackNacks(t), 1, "the pre-emptive ACKNACK")
+	hb := func(count wire.Count, last wire.SequenceNumber) {
+		h := wire.Heartbeat{WriterID: remoteWriter.Entity, FirstSN: 1, LastSN: last, Count: count}
+		r.HandleHeartbeat(remotePrefix, &h, now)
+	}
+	hb(1, 3) // 1..3 missing: asked at once
+	a := rec.ackNacks(t)
+	require.Len(t, a, 1)
+	require.Equal(t, uint32(3), a[0].ReaderSNState.NumBits)
+
+	now = now.Add(time.Millisecond)
+	hb(2, 4)
+	now = now.Add(time.Millisecond)
+	hb(3, 5)
+	require.Empty(t, rec.ackNacks(t), "within NackInterval: held back")
+	require.Equal(t, now.Add(DefaultNackInterval-2*time.Millisecond), r.Deadline())
+
+	now = r.Deadline()
+	r.Tick(now)
+	a = rec.ackNacks(t)
+	require.Len(t, a, 1, "one answer for both")
+	require.Equal(t, uint32(5), a[0].ReaderSNState.NumBits)
+
+	// Everything arrives: the acknowledgment goes at once.
+	for sn := wire.SequenceNumber(1); sn <= 5; sn++ {
+		d := wire.Data{WriterID: remoteWriter.Entity, WriterSN: sn, DataFlag: true, SerializedPayload: payload(uint64(sn), 0)}
+		r.HandleData(remotePrefix, &d, wire.TimeInvalid, now)
+	}
+	hb(4, 5)
+	a = rec.ackNacks(t)
+	require.Len(t, a, 1)
+	require.Equal(t, wire.SequenceNumber(6), a[0].ReaderSNState.Base)
+	require.Zero(t, a[0].ReaderSNState.NumBits)
+}

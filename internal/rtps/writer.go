@@ -205,6 +205,18 @@ type readerProxy struct {
 	unresponsive bool
 	repairAt     time.Time
 	rexmit       rexmitTable // recent retransmissions, for NACK suppression
+	fragRexmit   rexmitTable // the same for fragments (keys of fragKey)
+	// heard says an ACKNACK or NACK_FRAG came from the reader. Until then
+	// it gets a HEARTBEAT every period, data written or not: the one sent
+	// when it matched may have been lost, or come before the reader knew
+	// the writer, and a volatile reader that first hears of the writer
+	// through a later HEARTBEAT takes the changes it announces as written
+	// before it joined (Cyclone DDS): those lost on the way would never be
+	// asked for. At most maxUnheardHBs of them (unheardHBs counts): a
+	// reader that never answers (forged, or gone) is not heartbeaten
+	// forever.
+	heard      bool
+	unheardHBs int
 }
 
 // Writer is the stateful RTPS writer (RTPS 2.5 §8.4.9), best-effort or
@@ -610,10 +622,32 @@ func (w *Writer) skipTo(sn wire.SequenceNumber) {
 // armHeartbeat starts the HEARTBEAT timer when a reliable reader has
 // unacknowledged changes.
 func (w *Writer) armHeartbeat(now time.Time) {
-	if w.reliable > 0 && w.ackedAll < w.lastSN && w.nextHB.IsZero() {
+	if w.reliable > 0 && (w.ackedAll < w.lastSN || w.unheard()) && w.nextHB.IsZero() {
 		w.nextHB = now.Add(w.cfg.HeartbeatPeriod)
 		w.schedule(w.nextHB)
 	}
+}
+
+// maxUnheardHBs bounds the periodic HEARTBEATs a reader that has sent
+// nothing gets for that alone: 10 s at the default period, time for a slow
+// discovery under loss to complete on the reader's side.
+const maxUnheardHBs = 100
+
+// unheard reports whether a reliable reader has sent nothing yet and is
+// still heartbeaten for that.
+func (w *Writer) unheard() bool {
+	for _, p := range w.readers {
+		if p.waitsForHB() {
+			return true
+		}
+	}
+	return false
+}
+
+// waitsForHB reports whether p has sent nothing yet and has had fewer than
+// maxUnheardHBs periodic HEARTBEATs for that.
+func (p *readerProxy) waitsForHB() bool {
+	return p.info.Reliable && !p.heard && p.unheardHBs < maxUnheardHBs
 }
 
 // hbFirst returns the firstSN of a HEARTBEAT for a reader whose first
@@ -826,6 +860,7 @@ func (w *Writer) requester(src wire.GuidPrefix, reader wire.EntityID, c wire.Cou
 		w.stats.UnknownReader++
 		return nil
 	}
+	p.heard = true
 	counts := &p.acks
 	if nackFrag {
 		counts = &p.nackFrags
@@ -912,6 +947,7 @@ func (w *Writer) requestRepair(p *readerProxy, now time.Time) {
 func (w *Writer) repair(p *readerProxy, now time.Time) {
 	p.repairAt = time.Time{}
 	reader := p.info.GUID.Entity
+	sent := w.stats.Retransmits + w.stats.GapsSent
 	w.mb.startBatch(p.dest, p.info.GUID.Prefix, true)
 	if p.gapBelow {
 		p.gapBelow = false
@@ -921,8 +957,12 @@ func (w *Writer) repair(p *readerProxy, now time.Time) {
 		p.hasReq = false
 		w.repairChanges(p, now)
 	}
-	w.repairFragments(p)
-	if p.info.Reliable {
+	w.repairFragments(p, now)
+	// A HEARTBEAT follows what was resent, or answers a reader that asked for one. When
+	// NackSuppression held back everything, none: each would make the reader ask again
+	// at once for what is still on its way, and its ACKNACKs, each answered by another
+	// HEARTBEAT, would feed a storm of requests while the repairs travel.
+	if p.info.Reliable && (p.hbDue || w.stats.Retransmits+w.stats.GapsSent != sent) {
 		p.hbDue = false
 		w.appendHeartbeat(reader, w.hbFirst(p.firstRelevant), now)
 	}
@@ -963,8 +1003,11 @@ func (w *Writer) repairChanges(p *readerProxy, now time.Time) {
 
 // repairFragments adds the fragments p requested to the message in
 // progress (the whole change when it is not fragmented any more, a GAP when
-// it is gone) and forgets the requests.
-func (w *Writer) repairFragments(p *readerProxy) {
+// it is gone) and forgets the requests. With NackSuppression it skips the
+// fragments resent too recently, as repairChanges does for changes: a
+// reader asks again for every fragment still missing at each HEARTBEAT it
+// gets, repairs on their way included.
+func (w *Writer) repairFragments(p *readerProxy, now time.Time) {
 	reader := p.info.GUID.Entity
 	for i := range p.nFragReqs {
 		r := &p.fragReqs[i]
@@ -980,19 +1023,24 @@ func (w *Writer) repairFragments(p *readerProxy) {
 			w.appendChange(c, reader, true, 0, 0)
 			continue
 		}
-		w.appendFragRuns(c, reader, r.set, nf)
+		w.appendFragRuns(p, c, r.set, nf, w.since(now))
 	}
 	p.nFragReqs = 0
 }
 
 // appendFragRuns resends the fragments of set, of the nf of c, in runs of
-// consecutive fragment numbers.
-func (w *Writer) appendFragRuns(c *Change, reader wire.EntityID, set wire.FragmentNumberSet, nf int) {
+// consecutive fragment numbers, but not those resent to p less than
+// NackSuppression before at.
+func (w *Writer) appendFragRuns(p *readerProxy, c *Change, set wire.FragmentNumberSet, nf int, at time.Duration) {
+	reader := p.info.GUID.Entity
 	runStart, runEnd := 0, 0
 	for f := range set.All {
 		fi := int(f)
 		if fi > nf {
 			break
+		}
+		if w.fragSuppressed(p, c.SN, f, at) {
+			continue
 		}
 		if runEnd != 0 && fi == runEnd+1 {
 			runEnd = fi
@@ -1006,6 +1054,21 @@ func (w *Writer) appendFragRuns(c *Change, reader wire.EntityID, set wire.Fragme
 	if runEnd != 0 {
 		w.appendFragRun(c, reader, runStart, runEnd)
 	}
+}
+
+// fragSuppressed reports whether fragment f of sn was resent to p less than
+// NackSuppression before at, and if not records that it is resent now.
+func (w *Writer) fragSuppressed(p *readerProxy, sn wire.SequenceNumber, f wire.FragmentNumber, at time.Duration) bool {
+	key, ok := fragKey(sn, f)
+	if w.cfg.NackSuppression <= 0 || !ok {
+		return false
+	}
+	if p.fragRexmit.recent(key, at, w.cfg.NackSuppression) {
+		w.stats.NacksSuppressed++
+		return true
+	}
+	p.fragRexmit.mark(key, at)
+	return false
 }
 
 // since returns now as a duration since the writer's epoch, the time of
@@ -1040,7 +1103,7 @@ func (w *Writer) Tick(now time.Time) time.Time {
 		}
 		next = deadlineMin(next, p.repairAt)
 	}
-	if w.reliable > 0 && w.ackedAll < w.lastSN {
+	if w.reliable > 0 && (w.ackedAll < w.lastSN || w.unheard()) {
 		if w.nextHB.IsZero() {
 			w.nextHB = now.Add(w.cfg.HeartbeatPeriod)
 		} else if !now.Before(w.nextHB) {
@@ -1062,10 +1125,15 @@ func (w *Writer) sendHeartbeats(now time.Time) {
 	var lag *readerProxy
 	n := 0
 	for _, p := range w.readers {
-		if p.info.Reliable && p.acked < w.sentSN {
-			lag = p
-			n++
+		switch {
+		case p.info.Reliable && p.acked < w.sentSN:
+		case p.waitsForHB():
+			p.unheardHBs++
+		default:
+			continue
 		}
+		lag = p
+		n++
 	}
 	switch n {
 	case 0:

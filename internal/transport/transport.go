@@ -358,6 +358,22 @@ func (t *Transport) Domain() int { return t.cfg.Domain }
 // Interfaces returns the interfaces in use; the first one is the default.
 func (t *Transport) Interfaces() []Interface { return append([]Interface(nil), t.ifs...) }
 
+// UDPv4Overhead is the IPv4 and UDP header size that a link's MTU also carries.
+const UDPv4Overhead = 20 + 8
+
+// MaxDatagram returns the largest UDP payload that crosses every interface in use
+// without IP fragmentation (its MTU less UDPv4Overhead), or 0 when no interface tells
+// its MTU.
+func (t *Transport) MaxDatagram() int {
+	m := 0
+	for _, i := range t.ifs {
+		if i.MTU > UDPv4Overhead && (m == 0 || i.MTU-UDPv4Overhead < m) {
+			m = i.MTU - UDPv4Overhead
+		}
+	}
+	return m
+}
+
 // Port returns the local port of the socket of kind k, 0 if there is none.
 func (t *Transport) Port(k SocketKind) uint16 {
 	if int(k) >= len(t.ports) {

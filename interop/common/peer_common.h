@@ -47,6 +47,7 @@ struct peer_args {
   double settle;       /* -settle DUR, seconds: pause between matching and the first write */
   double linger;       /* -linger DUR, seconds: stay after the last write (pub) or sample (sub) */
   int quiet;           /* -quiet: do not print samples */
+  long max_message_size; /* -max-message-size BYTES: datagram bound, 0 = the implementation's */
 };
 
 static void peer_usage(const char *prog)
@@ -56,7 +57,7 @@ static void peer_usage(const char *prog)
           "  [-reliable|-best-effort] [-transient-local|-volatile] [-keep-last N (0 = keep all)]\n"
           "  [-keys N] [-payload BYTES] [-timeout DUR] [-dispose] [-unregister] [-xcdr2]\n"
           "  [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]\n"
-          "  [-quiet]\n"
+          "  [-quiet] [-max-message-size BYTES]\n"
           "DUR is seconds (\"2.5\") or Go form (\"500ms\", \"5s\", \"1m\").\n",
           prog);
 }
@@ -211,6 +212,8 @@ static int peer_parse_args(int argc, char **argv, struct peer_args *a)
       if (peer_parse_duration(val, &a->settle)) goto bad;
     } else if (strcmp(name, "linger") == 0) {
       if (peer_parse_duration(val, &a->linger)) goto bad;
+    } else if (strcmp(name, "max-message-size") == 0) {
+      if (peer_parse_long(val, 0, 65500, &a->max_message_size)) goto bad;
     } else {
       goto bad;
     }

@@ -270,6 +270,16 @@ int main(int argc, char **argv)
     desc = copy;
   }
 
+  if (a.max_message_size > 0) {
+    /* The domain's configuration, as CYCLONEDDS_URI would give it. */
+    char config[256];
+    dds_entity_t domain;
+    snprintf(config, sizeof config,
+             "<General><MaxMessageSize>%ldB</MaxMessageSize></General>", a.max_message_size);
+    domain = dds_create_domain((dds_domainid_t)a.domain, config);
+    if (domain < 0)
+      return fail("dds_create_domain", domain);
+  }
   participant = dds_create_participant((dds_domainid_t)a.domain, NULL, NULL);
   if (participant < 0)
     return fail("dds_create_participant", participant);

@@ -250,7 +250,13 @@ int main(int argc, char** argv)
     // processes on one host, which would bypass the network (and captures).
     DomainParticipantQos pqos = PARTICIPANT_QOS_DEFAULT;
     pqos.transport().use_builtin_transports = false;
-    pqos.transport().user_transports.push_back(std::make_shared<UDPv4TransportDescriptor>());
+    auto udp = std::make_shared<UDPv4TransportDescriptor>();
+    if (a.max_message_size > 0) {
+        // Without it Fast DDS packs up to 65500 bytes in a datagram: 45 IP fragments
+        // on Ethernet, which a lossy link hardly ever delivers whole.
+        udp->maxMessageSize = static_cast<uint32_t>(a.max_message_size);
+    }
+    pqos.transport().user_transports.push_back(udp);
     auto* factory = DomainParticipantFactory::get_instance();
     DomainParticipant* participant = factory->create_participant(a.domain, pqos);
     if (participant == nullptr) {

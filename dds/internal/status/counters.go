@@ -48,6 +48,19 @@ func (c *Counter) Increment(h listener.InstanceHandle) {
 	c.changed = true
 }
 
+// Add counts n events at once (the SAMPLE_LOST of a gap), on instance h; n = 0 is no
+// event.
+func (c *Counter) Add(h listener.InstanceHandle, n uint64) {
+	if n == 0 {
+		return
+	}
+	d := int64(min(n, math.MaxInt32))
+	c.total = int32(min(int64(c.total)+d, math.MaxInt32))
+	c.change = int32(min(int64(c.change)+d, math.MaxInt32))
+	c.last = h
+	c.changed = true
+}
+
 // Changed reports whether the status changed since it was last taken.
 func (c *Counter) Changed() bool { return c.changed }
 

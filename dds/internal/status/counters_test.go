@@ -30,6 +30,13 @@ func TestCounter(t *testing.T) {
 	c.Increment(listener.HandleNil)
 	require.Equal(t, listener.InconsistentTopicStatus{TotalCount: 5, TotalCountChange: 1}, c.TakeInconsistentTopic())
 
+	c.Add(listener.HandleNil, 0)
+	require.False(t, c.Changed(), "adding nothing is no event")
+	c.Add(listener.HandleNil, 10)
+	require.Equal(t, listener.SampleLostStatus{TotalCount: 15, TotalCountChange: 10}, c.TakeSampleLost())
+	c.Add(listener.HandleNil, math.MaxUint64)
+	require.Equal(t, listener.SampleLostStatus{TotalCount: math.MaxInt32, TotalCountChange: math.MaxInt32}, c.TakeSampleLost())
+
 	// Saturation instead of wrap-around.
 	c = Counter{total: math.MaxInt32, change: math.MaxInt32}
 	c.Increment(listener.HandleNil)

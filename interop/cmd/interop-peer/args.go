@@ -41,8 +41,12 @@ type args struct {
 	settle         time.Duration // -settle DUR: pause between matching and the first write
 	linger         time.Duration // -linger DUR: stay after the last write or sample
 	quiet          bool          // -quiet: do not print samples
-	stats          time.Duration // -stats DUR: runtime figures every DUR (ddsgo peer only)
-	statsFile      string        // -stats-file PATH: where -stats writes, default stderr
+	maxMessageSize int           // -max-message-size BYTES: datagram bound, 0 = ddsgo's default
+	// ddsgo only, for best effort under loss:
+	idle       time.Duration // -idle DUR: the subscriber also ends, successfully, DUR after its last sample
+	sampleLost bool          // -sample-lost: the subscriber prints its SAMPLE_LOST total last
+	stats      time.Duration // -stats DUR: runtime figures every DUR (ddsgo peer only)
+	statsFile  string        // -stats-file PATH: where -stats writes, default stderr
 }
 
 // setFlag is a boolean flag that stores value into *dst when given, so that a pair of
@@ -148,7 +152,8 @@ const usage = `usage: interop-peer -role pub|sub [-domain N] [-topic T] [-count 
   [-reliable|-best-effort] [-transient-local|-volatile] [-keep-last N (0 = keep all)]
   [-keys N] [-payload BYTES] [-timeout DUR] [-dispose] [-unregister] [-xcdr2]
   [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]
-  [-quiet] [-stats DUR] [-stats-file PATH]
+  [-quiet] [-max-message-size BYTES] [-idle DUR] [-sample-lost] [-stats DUR]
+  [-stats-file PATH]
 DUR is seconds ("2.5") or Go form ("500ms", "5s", "1m").
 `
 
@@ -165,7 +170,7 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 		waitReaders: 1,
 		settle:      500 * time.Millisecond,
 	}
-	var domain, keepLast, keys, waitReaders int64 = 0, 0, 1, 1
+	var domain, keepLast, keys, waitReaders, maxMsg int64 = 0, 0, 1, 1, 0
 	var role bool
 	fs := flag.NewFlagSet("interop-peer", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -192,6 +197,9 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 	fs.Var(durFlag{&a.settle}, "settle", "pause before the first write")
 	fs.Var(durFlag{&a.linger}, "linger", "stay after the end")
 	fs.Var(setFlag{&a.quiet, true}, "quiet", "print no samples")
+	fs.Var(intFlag{&maxMsg, 0, 65500}, "max-message-size", "datagram bound")
+	fs.Var(durFlag{&a.idle}, "idle", "subscriber: end this long after the last sample")
+	fs.Var(setFlag{&a.sampleLost, true}, "sample-lost", "subscriber: print the SAMPLE_LOST total")
 	fs.Var(durFlag{&a.stats}, "stats", "print runtime figures every DUR")
 	fs.StringVar(&a.statsFile, "stats-file", "", "file for -stats lines")
 	if err := fs.Parse(argv); err != nil {
@@ -217,5 +225,6 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 		return a, exitUsage, false
 	}
 	a.domain, a.keepLast, a.keys, a.waitReaders = int(domain), int(keepLast), int(keys), int(waitReaders)
+	a.maxMessageSize = int(maxMsg)
 	return a, exitOK, true
 }

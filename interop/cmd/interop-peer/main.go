@@ -25,6 +25,7 @@ import (
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
+	"github.com/ddsgo/ddsgo/rtps"
 	"github.com/ddsgo/ddsgo/waitset"
 )
 
@@ -151,7 +152,11 @@ func runType[T any](pr *peer, typeName string, to func(*Sample) *T, from func(*T
 	if a.typeName != "" {
 		typeName = a.typeName
 	}
-	p, err := dds.NewParticipant(a.domain)
+	var opts []dds.Option
+	if a.maxMessageSize > 0 {
+		opts = append(opts, dds.WithRTPS(rtps.Config{MaxMessageSize: a.maxMessageSize}))
+	}
+	p, err := dds.NewParticipant(a.domain, opts...)
 	if err != nil {
 		return pr.failf("creating the participant: %v", err)
 	}
@@ -359,10 +364,7 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 	if err != nil {
 		return pr.failf("creating the reader: %v", err)
 	}
-	wantEvents := int64(0)
-	if a.dispose || a.unregister {
-		wantEvents = int64(a.keys)
-	}
+	wantEvents := a.wantEvents()
 	track := stateTracker{seen: map[int32]uint8{}, keys: int32(a.keys), dispose: a.dispose}
 	// ids of instance handles, for state changes that come without the key
 	idOf := func(v *Sample, h dds.InstanceHandle) int32 {
@@ -380,7 +382,11 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 	}
 
 	var got, events int64
+	var last time.Time // of the last valid sample
 	for got < a.count || events < wantEvents {
+		if pr.idleOver(got, last) {
+			break
+		}
 		if pr.ctx.Err() != nil {
 			return pr.timeoutf("%d of %d samples, %d of %d events", got, a.count, events, wantEvents)
 		}
@@ -396,6 +402,7 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 		for i := range data {
 			if infos[i].ValidData {
 				got++
+				last = time.Now()
 				pr.samples.Add(1)
 				pr.printSample(from(&data[i]))
 			}
@@ -409,7 +416,43 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 			}
 		}
 	}
+	if code := printLost(pr, r); code != exitOK {
+		return code
+	}
 	// Stay a while so that the writer gets the last acknowledgements.
 	pr.sleep(pr.parent, a.linger)
 	return exitOK
+}
+
+// printLost prints the reader's SAMPLE_LOST total with -sample-lost.
+func printLost[T any](pr *peer, r *dds.DataReader[T]) int {
+	if !pr.a.sampleLost {
+		return exitOK
+	}
+	st, err := r.SampleLostStatus()
+	if err != nil {
+		return pr.failf("sample lost status: %v", err)
+	}
+	_ = pr.enc.Encode(jsonLost{SampleLost: st.TotalCount})
+	_ = pr.out.Flush()
+	return exitOK
+}
+
+// jsonLost is the last line of a subscriber with -sample-lost.
+type jsonLost struct {
+	SampleLost int32 `json:"sample_lost"`
+}
+
+// wantEvents is the number of instance state events the subscriber waits for.
+func (a args) wantEvents() int64 {
+	if a.dispose || a.unregister {
+		return int64(a.keys)
+	}
+	return 0
+}
+
+// idleOver reports whether a subscriber with -idle has had no sample for that long
+// since its last one (best effort under loss: what never arrives is not waited for).
+func (pr *peer) idleOver(got int64, last time.Time) bool {
+	return pr.a.idle > 0 && got > 0 && time.Since(last) >= pr.a.idle
 }

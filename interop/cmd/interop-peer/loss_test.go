@@ -1,0 +1,299 @@
+//go:build linux
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ddsgo/ddsgo/internal/netem"
+	"github.com/ddsgo/ddsgo/internal/netns"
+	"github.com/stretchr/testify/require"
+)
+
+// lossLink is what the lossy link between the two hosts does: the figures of issue 10
+// (netem 10 % loss, 5 % reorder, 1 % duplication, 2 ms delay), applied to every IP
+// packet in both directions (ARP crosses unimpaired).
+var lossLink = netem.Config{Loss: 0.10, Reorder: 0.05, Duplicate: 0.01, Delay: 2 * time.Millisecond, Exempt: netem.IsARP}
+
+// lossCount is the number of samples of each lossy run: DDSGO_LOSS_COUNT, else 500 (a
+// CI-sized run; the issue asks for 10 000).
+func lossCount(t *testing.T) int {
+	if s := os.Getenv("DDSGO_LOSS_COUNT"); s != "" {
+		n, err := strconv.Atoi(s)
+		require.NoError(t, err, "DDSGO_LOSS_COUNT")
+		return n
+	}
+	return 500
+}
+
+// lossSeed seeds the link: DDSGO_LOSS_SEED, else the time (logged, to replay a run).
+func lossSeed(t *testing.T) uint64 {
+	if s := os.Getenv("DDSGO_LOSS_SEED"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		require.NoError(t, err, "DDSGO_LOSS_SEED")
+		return n
+	}
+	return uint64(time.Now().UnixNano())
+}
+
+// lossyHosts runs pub and sub (command lines without the peer arguments) in two network
+// namespaces joined by two TAP interfaces and a netem.Link with cfg between them, with
+// the peer arguments common (both), pubArgs and subArgs. It returns both results.
+func lossyHosts(t *testing.T, n int, cfg netem.Config, pubCmd, subCmd, common, pubArgs, subArgs []string) (pr, sr result) {
+	t.Helper()
+	ifA, ifB := fmt.Sprintf("ddsgota%d", n), fmt.Sprintf("ddsgotb%d", n)
+	sub := newHost(t, "sub", ifB, fmt.Sprintf("198.18.%d.2/24", n), concat(subCmd, []string{"-role", "sub"}, common, subArgs))
+	pub := newHost(t, "pub", ifA, fmt.Sprintf("198.18.%d.1/24", n), concat(pubCmd, []string{"-role", "pub"}, common, pubArgs))
+	tapA, err := netem.OpenTAP(pub.pid, ifA)
+	require.NoError(t, err)
+	tapB, err := netem.OpenTAP(sub.pid, ifB)
+	require.NoError(t, err)
+	var portB netem.Port = tapB
+	// DDSGO_LOSS_PCAP=DIR records what the subscriber's host sent and received.
+	if dir := os.Getenv("DDSGO_LOSS_PCAP"); dir != "" {
+		pp, err := newPcapPort(tapB, filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".pcap"))
+		require.NoError(t, err)
+		defer func() { _ = pp.Close() }()
+		portB = pp
+	}
+	link := netem.Start(tapA, portB, cfg)
+	start := time.Now()
+	sub.release()
+	pub.release()
+
+	a, _, ok := parseArgs(concat([]string{"-role", "pub"}, common), os.Stderr)
+	require.True(t, ok)
+	sr = sub.p.wait(t, a.timeout+20*time.Second)
+	pr = pub.p.wait(t, a.timeout+20*time.Second)
+	took := time.Since(start)
+	// The interfaces go when their files close: only after both peers have ended.
+	_ = tapA.Close()
+	_ = tapB.Close()
+	link.Wait()
+	ab, ba := link.Stats()
+	t.Logf("%v (seed %d); pub->sub %+v; sub->pub %+v", took.Round(time.Millisecond), cfg.Seed, ab, ba)
+	if t.Failed() || pr.code != exitOK || sr.code != exitOK {
+		t.Logf("publisher: exit %d, stderr:\n%s", pr.code, pr.stderr)
+		t.Logf("subscriber: exit %d, stderr:\n%s", sr.code, sr.stderr)
+	}
+	return pr, sr
+}
+
+func concat(parts ...[]string) []string {
+	var out []string
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// lossPeers are the pairs of TestLoss: publisher, subscriber.
+var lossPeers = [][2]string{
+	{"go", "cyclone"}, {"cyclone", "go"}, {"go", "fastdds"}, {"fastdds", "go"}, {"go", "go"},
+}
+
+// baselinePeers are the vendors among themselves, the yardstick for the figures of
+// lossPeers: TestLoss runs them too with DDSGO_LOSS_BASELINE=1.
+var baselinePeers = [][2]string{{"cyclone", "cyclone"}, {"fastdds", "fastdds"}}
+
+func lossPairs() [][2]string {
+	if os.Getenv("DDSGO_LOSS_BASELINE") == "1" {
+		return append(append([][2]string(nil), lossPeers...), baselinePeers...)
+	}
+	return lossPeers
+}
+
+// lossSizes are the payloads of TestLoss: small samples and fragmented ones (4 KiB: every
+// peer fragments them, and each datagram is several IP packets, each of them subject to
+// the loss).
+var lossSizes = []struct {
+	name    string
+	payload int
+}{{"small", 16}, {"frag", 4096}}
+
+// peerCmd is the command line of a peer program: the test binary itself for "go".
+func peerCmd(t *testing.T, name string) []string {
+	if name == "go" {
+		self, err := os.Executable()
+		require.NoError(t, err)
+		return []string{self}
+	}
+	return []string{peerBinary(t, name)}
+}
+
+// TestLoss: reliable KEEP_ALL across a link that loses, reorders, duplicates and delays
+// packets, between each vendor and ddsgo both ways and between two ddsgo peers: every
+// sample arrives exactly once, in order per instance (one writer).
+func TestLoss(t *testing.T) {
+	netns.Require(t)
+	if _, err := exec.LookPath("ip"); err != nil {
+		t.Skip("no ip command (iproute2)")
+	}
+	count := lossCount(t)
+	seed := lossSeed(t)
+	n := 10
+	for _, size := range lossSizes {
+		for _, pair := range lossPairs() {
+			n++
+			n := n // this run's link: seed and addresses (the subtests run later, in parallel)
+			t.Run(size.name+"/"+pair[0]+"_to_"+pair[1], func(t *testing.T) {
+				pubCmd, subCmd := peerCmd(t, pair[0]), peerCmd(t, pair[1])
+				t.Parallel()
+				cfg := lossLink
+				cfg.Seed = seed + uint64(n)*1000
+				// Alone in their namespaces: the domain is theirs. Samples of 10 keys
+				// in turn; Fast DDS's resource limits follow -count and -keys.
+				common := []string{
+					"-keys", "10", "-count", fmt.Sprint(count), "-payload", fmt.Sprint(size.payload),
+					"-reliable", "-volatile", "-timeout", fmt.Sprint(lossTimeout(count)),
+				}
+				// The publisher settles 2 s so that the subscriber has matched it when it
+				// writes, and stays until the subscriber is done (its namespace, and with
+				// it the link, goes when it exits).
+				pubArgs := append([]string{"-settle", "2s", "-linger", "2s"}, linkArgs(pair[0])...)
+				subArgs := append([]string{"-linger", "0.5s"}, linkArgs(pair[1])...)
+				pr, sr := lossyHosts(t, n, cfg, pubCmd, subCmd, common, pubArgs, subArgs)
+				a, _, ok := parseArgs(concat([]string{"-role", "pub"}, common), os.Stderr)
+				require.True(t, ok)
+				want := expectedLines(a)
+				requireLines(t, "publisher", want, pr.stdout)
+				requireLines(t, "subscriber", want, sr.stdout)
+				requireInstanceOrder(t, sr.stdout)
+				require.Equal(t, exitOK, pr.code, "publisher exit status")
+				require.Equal(t, exitOK, sr.code, "subscriber exit status")
+			})
+		}
+	}
+}
+
+// linkMTU is the MTU of the lossy link's interfaces (TAP devices: Ethernet's).
+const linkMTU = 1500
+
+// linkArgs are the arguments that fit peer name to the lossy link. Vendor peers get
+// their datagrams bounded by the MTU, as their vendors advise for lossy networks:
+// otherwise Fast DDS packs up to 65500 bytes per datagram (45 IP fragments, which a link
+// losing 10 % of packets delivers whole 0.9 % of the time) and Cyclone DDS up to 14720
+// (10 fragments), and the receiving kernel, which keeps the fragments of incomplete
+// datagrams for 30 s, soon drops every fragment (docs/interop.md). ddsgo bounds its
+// datagrams by the interfaces' MTU by itself: it gets nothing.
+func linkArgs(name string) []string {
+	if name == "go" {
+		return nil
+	}
+	return []string{"-max-message-size", fmt.Sprint(linkMTU - 28)}
+}
+
+// lossTimeout is the -timeout of a lossy run of count samples. Cyclone DDS moves
+// fragmented samples slowly under loss, on either side (75 samples/s: 10 000 took 130 s
+// from ddsgo, did not finish in 130 s from Cyclone DDS itself): 30 ms a sample.
+func lossTimeout(count int) time.Duration {
+	return 30*time.Second + time.Duration(count)*30*time.Millisecond
+}
+
+// requireInstanceOrder fails unless the samples of each instance in out come in
+// increasing seq order (one writer writes them in that order).
+func requireInstanceOrder(t *testing.T, out string) {
+	t.Helper()
+	last := map[int32]uint64{}
+	bad := 0
+	for _, l := range splitLines(out) {
+		var s jsonSample
+		if json.Unmarshal([]byte(l), &s) != nil || s.Seq == 0 {
+			continue
+		}
+		if s.Seq <= last[s.ID] {
+			if bad < 10 {
+				t.Errorf("instance %d: seq %d after %d", s.ID, s.Seq, last[s.ID])
+			}
+			bad++
+		}
+		last[s.ID] = s.Seq
+	}
+	require.Zero(t, bad, "samples out of order")
+}
+
+// TestLossBestEffort: best effort across the lossy link, a ddsgo subscriber of each
+// vendor's writer and of a ddsgo one: what arrives arrives once and in order, and the
+// reader's SAMPLE_LOST total equals the number of samples that never arrived between the
+// first and the last one that did (a best-effort reader cannot know of the others: no
+// HEARTBEAT tells it what the writer wrote before or after).
+func TestLossBestEffort(t *testing.T) {
+	netns.Require(t)
+	if _, err := exec.LookPath("ip"); err != nil {
+		t.Skip("no ip command (iproute2)")
+	}
+	count := lossCount(t)
+	seed := lossSeed(t)
+	n := 30
+	for _, size := range lossSizes {
+		for _, pub := range []string{"go", "cyclone", "fastdds"} {
+			n++
+			n := n // this run's link: seed and addresses (the subtests run later, in parallel)
+			t.Run(size.name+"/"+pub+"_to_go", func(t *testing.T) {
+				pubCmd, subCmd := peerCmd(t, pub), peerCmd(t, "go")
+				t.Parallel()
+				cfg := lossLink
+				cfg.Seed = seed + uint64(n)*1000
+				common := []string{
+					"-keys", "10", "-count", fmt.Sprint(count), "-payload", fmt.Sprint(size.payload),
+					"-best-effort", "-volatile", "-timeout", fmt.Sprint(lossTimeout(count)),
+				}
+				// The publisher writes at 1 kHz (a burst would overflow queues and
+				// measure those) and stays until the subscriber, idle for 3 s after the
+				// last sample, is done.
+				pubArgs := append([]string{"-rate", "1000", "-settle", "2s", "-linger", "6s"}, linkArgs(pub)...)
+				subArgs := []string{"-idle", "3s", "-sample-lost"}
+				pr, sr := lossyHosts(t, n, cfg, pubCmd, subCmd, common, pubArgs, subArgs)
+				require.Equal(t, exitOK, pr.code, "publisher exit status")
+				require.Equal(t, exitOK, sr.code, "subscriber exit status")
+				a, _, ok := parseArgs(concat([]string{"-role", "pub"}, common), os.Stderr)
+				require.True(t, ok)
+				requireLines(t, "publisher", expectedLines(a), pr.stdout)
+				checkBestEffort(t, a, sr.stdout)
+			})
+		}
+	}
+}
+
+// checkBestEffort checks a best-effort subscriber's output (samples, then the
+// SAMPLE_LOST line) against what the publisher of a wrote.
+func checkBestEffort(t *testing.T, a args, out string) {
+	t.Helper()
+	lines := splitLines(out)
+	require.NotEmpty(t, lines)
+	var lost jsonLost
+	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &lost), "last line: %s", lines[len(lines)-1])
+	samples := lines[:len(lines)-1]
+	want := map[string]bool{}
+	for _, l := range expectedLines(a) {
+		want[l] = true
+	}
+	seen := map[string]bool{}
+	var lo, hi uint64
+	for _, l := range samples {
+		require.True(t, want[l], "not written: %.120s", l)
+		require.False(t, seen[l], "received twice: %.120s", l)
+		seen[l] = true
+		var s jsonSample
+		require.NoError(t, json.Unmarshal([]byte(l), &s))
+		if lo == 0 || s.Seq < lo {
+			lo = s.Seq
+		}
+		hi = max(hi, s.Seq)
+	}
+	requireInstanceOrder(t, out)
+	received := uint64(len(samples))
+	require.NotZero(t, received)
+	never := hi - lo + 1 - received
+	t.Logf("received %d of %d (seq %d..%d), %d never arrived in between; SAMPLE_LOST %d",
+		received, a.count, lo, hi, never, lost.SampleLost)
+	require.Equal(t, int64(never), int64(lost.SampleLost), "SAMPLE_LOST total")
+}
