@@ -177,6 +177,12 @@ func NewParticipant(cfg Config) (*Participant, error) {
 	p.prefix = eng.GUIDPrefix()
 	p.disp.start()
 	tr := eng.Transport()
+	// No default multicast locator: user traffic to us is unicast, and a
+	// group locator shared by every participant makes Fast DDS 2.9
+	// reach several of our readers through it alone, never opening
+	// (nor registering with its statistics) the readers' unicast
+	// locators, and abort on its next directed HEARTBEAT or GAP. See
+	// docs/interop.md, "Locators we announce".
 	self := ParticipantData{
 		GUIDPrefix:                   p.prefix,
 		ProtocolVersion:              eng.Version(),
@@ -184,7 +190,6 @@ func NewParticipant(cfg Config) (*Participant, error) {
 		DomainID:                     uint32(cfg.Domain),
 		HasDomainID:                  true,
 		DefaultUnicastLocators:       tr.DefaultUnicastLocators(),
-		DefaultMulticastLocators:     tr.DefaultMulticastLocators(),
 		MetatrafficUnicastLocators:   tr.MetatrafficUnicastLocators(),
 		MetatrafficMulticastLocators: tr.MetatrafficMulticastLocators(),
 		LeaseDuration:                cfg.LeaseDuration,
