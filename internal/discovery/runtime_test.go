@@ -471,3 +471,28 @@ func TestWriterTimeouts(t *testing.T) {
 		require.NotErrorIs(t, err, errs.ErrTimeout)
 	})
 }
+
+// TestAnnouncedLocators: SPDP carries no default multicast locator, and the SEDP data
+// of each endpoint carries its own unicast locators, the participant's user unicast
+// ones (docs/interop.md, "Locators we announce": a shared group locator made Fast DDS
+// 2.9 abort).
+func TestAnnouncedLocators(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := memNet(t, memnet.Config{Seed: 3})
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
+		b, _ := memParticipant(t, n, "b", "10.0.0.2", nil)
+		_, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: reliableWriter()})
+		require.NoError(t, err)
+		_, err = a.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader()}, func(*rtps.Sample) bool { return true })
+		require.NoError(t, err)
+		waitFor(t, 2*time.Second, func() bool { return len(b.Participants()) == 1 && len(b.Endpoints()) == 2 })
+		pd := b.Participants()[0]
+		require.Empty(t, pd.DefaultMulticastLocators)
+		require.NotEmpty(t, pd.DefaultUnicastLocators)
+		require.NotEmpty(t, pd.MetatrafficMulticastLocators)
+		for _, ed := range b.Endpoints() {
+			require.Equal(t, pd.DefaultUnicastLocators, ed.UnicastLocators, "endpoint %v", ed.GUID)
+			require.Empty(t, ed.MulticastLocators)
+		}
+	})
+}
