@@ -70,11 +70,16 @@ type Stats struct {
 	LeaseExpired            uint64 // participants removed because their lease expired
 	Disposed                uint64 // participants removed because they said so
 	LivelinessMessages      uint64 // participant messages (WLP) received
+	// DirectedSPDP counts the directed SPDP announcements sent again to
+	// participants that had not shown they knew us: follow-ups and answers
+	// to their repeated announcements (see maxDirected).
+	DirectedSPDP uint64
 }
 
 type counters struct {
 	spdp, spdpInvalid, sedpInvalid, foreign, otherDomain atomic.Uint64
 	partLimited, epLimited, leaseExpired, disposed, wlp  atomic.Uint64
+	spdpDirected                                         atomic.Uint64
 }
 
 // Participant is a running DDS domain participant's RTPS side: the engine
@@ -93,6 +98,7 @@ type Participant struct {
 
 	announce *rtps.Timer
 	burst    int
+	followUp *rtps.Timer // directed SPDP follow-ups, see directedTick
 	lease    *rtps.Timer
 	wlp      *rtps.Timer
 
@@ -110,6 +116,8 @@ type Participant struct {
 	nextEntity uint32
 	onPart     []func(ParticipantData, bool)
 	closed     bool
+	// newcomers are the participants with directed SPDP follow-ups due.
+	newcomers []*remoteParticipant
 
 	// leaseMu guards leases, read by the receive path for every datagram.
 	leaseMu sync.RWMutex
@@ -125,6 +133,12 @@ type remoteParticipant struct {
 	vendor    wire.VendorID
 	lastSeen  atomic.Int64 // UnixNano of the last datagram received from it
 	endpoints map[wire.GUID]*remoteEndpoint
+	// directed counts the directed SPDP announcements sent to it (the
+	// reply to its first one, follow-ups, answers to its repeats);
+	// followUps the follow-ups, the next one due at nextFollowUp;
+	// lastDirected is when the last one went.
+	directed, followUps        int
+	nextFollowUp, lastDirected time.Time
 }
 
 // remoteEndpoint is an endpoint discovered by SEDP (or a local one).
@@ -211,6 +225,7 @@ func NewParticipant(cfg Config) (*Participant, error) {
 	p.burst = InitialAnnouncements - 1
 	p.announce = eng.NewTimer(p.announceTick)
 	p.announce.Schedule(eng.Now())
+	p.followUp = eng.NewTimer(p.directedTick)
 	p.wlp = eng.NewTimer(p.wlpTick)
 	p.wlp.Schedule(eng.Now())
 	// Last: from now on the event loop may call into p.
@@ -283,6 +298,7 @@ func (p *Participant) Stats() Stats {
 		ForeignEndpoints: c.foreign.Load(), OtherDomain: c.otherDomain.Load(),
 		ParticipantsLimited: c.partLimited.Load(), EndpointsLimited: c.epLimited.Load(),
 		LeaseExpired: c.leaseExpired.Load(), Disposed: c.disposed.Load(), LivelinessMessages: c.wlp.Load(),
+		DirectedSPDP: c.spdpDirected.Load(),
 	}
 }
 

@@ -325,6 +325,29 @@ func (w *Writer) MatchedReaders() int {
 	return len(w.readers)
 }
 
+// HeardFrom reports whether the matched reader g has sent an ACKNACK: it
+// knows this writer.
+func (w *Writer) HeardFrom(g wire.GUID) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p := w.findReader(g)
+	return p != nil && p.acks.seen
+}
+
+// Nudge sends the matched reliable reader g a directed HEARTBEAT now,
+// unless it has sent an ACKNACK already: for a reader that dropped the one
+// sent when it matched, because its participant did not know ours yet.
+func (w *Writer) Nudge(g wire.GUID, now time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p := w.findReader(g)
+	if p == nil || !p.info.Reliable || p.acks.seen {
+		return
+	}
+	p.hbDue = true
+	w.repair(p, now)
+}
+
 func (w *Writer) findReader(g wire.GUID) *readerProxy {
 	for _, p := range w.readers {
 		if p.info.GUID == g {
