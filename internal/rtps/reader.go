@@ -237,8 +237,30 @@ func (r *Reader) AddWriter(w WriterProxyInfo, now time.Time) {
 	r.writers[w.GUID] = p
 	r.list = append(r.list, p)
 	if p.reliable {
-		r.sendAck(p)
+		r.sendPreemptiveAck(p)
 	}
+}
+
+// sendPreemptiveAck sends a writer just matched an ACKNACK that asks for
+// nothing (a pre-emptive ACKNACK), so that it answers with a HEARTBEAT.
+// Cyclone DDS answers base 1 with no bits at once (it takes base 0 from
+// eProsima and RTI only). Fast DDS 2.9 answers at once only its own form,
+// base 0 and not Final (StatefulWriter::process_acknack); base 1 merely
+// restarts its periodic HEARTBEAT (3 s by default), so a sample it sent
+// before we knew its writer waited that long.
+func (r *Reader) sendPreemptiveAck(p *writerProxy) {
+	if p.info.Vendor != wire.VendorFastDDS {
+		r.sendAck(p)
+		return
+	}
+	a := wire.AckNack{ReaderID: r.cfg.GUID.Entity, WriterID: p.info.GUID.Entity}
+	p.ackCount++
+	a.Count = p.ackCount
+	r.mb.start(p.dest, p.info.GUID.Prefix, true)
+	r.mb.reserve(a.Len())
+	r.mb.buf = a.Append(r.mb.buf)
+	r.stats.AckNacksSent++
+	r.mb.flush()
 }
 
 // RemoveWriter unmatches a writer and frees what the reader holds for it.

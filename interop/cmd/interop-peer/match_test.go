@@ -1,7 +1,7 @@
 package main
 
 import (
-	"context"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -36,10 +36,13 @@ var matchDomains = struct {
 //     first SPDP announcement reaches ddsgo (its process start-up is not ours to count);
 //   - go_last: the other peer runs; the clock starts when the ddsgo participant is created.
 //
-// The clock stops when both sides have matched: a ddsgo reader has the first sample of
-// the other writer (which writes as soon as it matched, -wait-readers 1 -settle 0), a
-// ddsgo writer (which writes one sample as soon as it matched) has that sample
-// acknowledged by the other reader.
+// The clock stops when both sides have matched and a first sample went through:
+//
+//   - a ddsgo reader takes the first sample of the other writer, which writes it as soon
+//     as it matched the reader (volatile, -wait-readers 1 -settle 0): whichever side
+//     matches last, the sample shows it;
+//   - the other reader prints the sample that the ddsgo writer (transient local) wrote
+//     when it was created, which that reader (transient local) asks for once it matched.
 func TestTimeToMatch(t *testing.T) {
 	netns.Require(t)
 	for _, vendor := range []string{"fastdds", "cyclone"} {
@@ -71,15 +74,19 @@ func timeToMatch(t *testing.T, bin string, goWriter, goFirst bool) time.Duration
 	domain := 190 + matchDomains.next%40
 	matchDomains.next++
 	matchDomains.Unlock()
-	common := []string{"-domain", fmt.Sprint(domain), "-reliable", "-volatile", "-count", "1", "-timeout", "10s"}
+	common := []string{"-domain", fmt.Sprint(domain), "-reliable", "-count", "1", "-timeout", "10s"}
 	var other []string
 	if goWriter {
-		other = append([]string{"-role", "sub", "-linger", "10s"}, common...)
+		other = append([]string{"-role", "sub", "-transient-local", "-linger", "10s"}, common...)
 	} else {
-		other = append([]string{"-role", "pub", "-wait-readers", "1", "-settle", "0", "-linger", "10s"}, common...)
+		other = append([]string{"-role", "pub", "-volatile", "-wait-readers", "1", "-settle", "0", "-linger", "10s"}, common...)
 	}
+	// The other peer's first line of output (the sample it wrote or received).
+	printed := &firstLine{at: make(chan time.Time, 1)}
 	startOther := func() *proc {
-		p, err := startProcess(t, "other", exec.Command(bin, other...))
+		cmd := exec.Command(bin, other...)
+		cmd.Stdout = printed
+		p, err := startProcess(t, "other", cmd)
 		require.NoError(t, err)
 		return p
 	}
@@ -92,27 +99,20 @@ func timeToMatch(t *testing.T, bin string, goWriter, goFirst bool) time.Duration
 	p, err := dds.NewParticipant(domain)
 	require.NoError(t, err)
 	defer func() { require.NoError(t, p.Close()) }()
-	topic, err := dds.NewTopic[Sample](p, "ddsgo_interop", dds.TypeName(Sample{}.DDSTypeName()), dds.Reliable())
+	opts := []dds.Option{dds.TypeName(Sample{}.DDSTypeName()), dds.Reliable()}
+	if goWriter {
+		opts = append(opts, dds.TransientLocal())
+	}
+	topic, err := dds.NewTopic[Sample](p, "ddsgo_interop", opts...)
 	require.NoError(t, err)
+	// Both have matched when the reader has the sample the writer wrote at once: the
+	// ddsgo reader takes it, or the other reader prints it.
 	var done func() bool
 	if goWriter {
 		w, err := dds.NewWriter(topic)
 		require.NoError(t, err)
-		wrote := false
-		done = func() bool {
-			if !wrote {
-				st, err := w.PublicationMatchedStatus()
-				require.NoError(t, err)
-				if st.CurrentCount == 0 {
-					return false
-				}
-				require.NoError(t, w.Write(t.Context(), &Sample{ID: 1, Seq: 1, Text: "ddsgo 1 1"}))
-				wrote = true
-			}
-			ctx, cancel := context.WithTimeout(t.Context(), time.Millisecond)
-			defer cancel()
-			return w.WaitForAcknowledgments(ctx) == nil
-		}
+		require.NoError(t, w.Write(t.Context(), &Sample{ID: 1, Seq: 1, Text: "ddsgo 1 1"}))
+		done = func() bool { return len(printed.at) > 0 }
 	} else {
 		r, err := dds.NewReader(topic)
 		require.NoError(t, err)
@@ -146,10 +146,27 @@ func timeToMatch(t *testing.T, bin string, goWriter, goFirst bool) time.Duration
 		time.Sleep(200 * time.Microsecond)
 	}
 	d := time.Since(start)
+	if goWriter {
+		d = (<-printed.at).Sub(start)
+	}
 	op.stop()
 	op.wait(t, 10*time.Second)
 	if d > 100*time.Millisecond {
 		t.Logf("slow run (domain %d): %v", domain, d)
 	}
 	return d
+}
+
+// firstLine is a process's stdout that notes when the first line ends.
+type firstLine struct {
+	at   chan time.Time
+	seen bool
+}
+
+func (f *firstLine) Write(b []byte) (int, error) {
+	if !f.seen && bytes.IndexByte(b, '\n') >= 0 {
+		f.seen = true
+		f.at <- time.Now()
+	}
+	return len(b), nil
 }
