@@ -412,17 +412,25 @@ func TestReaderGap(t *testing.T) {
 }
 
 // TestReaderPreemptiveAckNack: adding a reliable writer sends an ACKNACK
-// with base 1 and an empty set, like Cyclone DDS.
+// that asks for nothing and is not Final, in the form its vendor answers at
+// once: base 1 and count 0 like Cyclone DDS, base 0 and count 1 for Fast DDS.
 func TestReaderPreemptiveAckNack(t *testing.T) {
-	var rec recorder
-	r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true}, nil, &rec)
-	r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Unicast: []wire.Locator{testLoc}}, time.Now())
-	require.Len(t, rec.msgs, 1)
-	a, _, err := wire.ParseAckNack(rec.msgs[0][wire.HeaderLen+16:])
-	require.NoError(t, err)
-	require.Equal(t, wire.SequenceNumberSet{Base: 1}, a.ReaderSNState)
-	require.Equal(t, wire.Count(1), a.Count)
-	require.Equal(t, remoteWriter.Entity, a.WriterID)
+	for _, tc := range []struct {
+		vendor wire.VendorID
+		base   wire.SequenceNumber
+		count  wire.Count
+	}{{wire.VendorCyclone, 1, 0}, {wire.VendorDDSGo, 1, 0}, {wire.VendorFastDDS, 0, 1}} {
+		var rec recorder
+		r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true}, nil, &rec)
+		r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Vendor: tc.vendor, Unicast: []wire.Locator{testLoc}}, time.Now())
+		require.Len(t, rec.msgs, 1)
+		a, _, err := wire.ParseAckNack(rec.msgs[0][wire.HeaderLen+16:])
+		require.NoError(t, err)
+		require.Equal(t, wire.SequenceNumberSet{Base: tc.base}, a.ReaderSNState, "%v", tc.vendor)
+		require.Equal(t, tc.count, a.Count, "%v", tc.vendor)
+		require.False(t, a.Final, "%v", tc.vendor)
+		require.Equal(t, remoteWriter.Entity, a.WriterID)
+	}
 }
 
 // TestBestEffortReader drops old and out-of-order changes.

@@ -242,20 +242,27 @@ func (r *Reader) AddWriter(w WriterProxyInfo, now time.Time) {
 }
 
 // sendPreemptiveAck sends a writer just matched an ACKNACK that asks for
-// nothing (a pre-emptive ACKNACK), so that it answers with a HEARTBEAT.
-// Cyclone DDS answers base 1 with no bits at once (it takes base 0 from
-// eProsima and RTI only). Fast DDS 2.9 answers at once only its own form,
-// base 0 and not Final (StatefulWriter::process_acknack); base 1 merely
-// restarts its periodic HEARTBEAT (3 s by default), so a sample it sent
-// before we knew its writer waited that long.
+// nothing and is not Final (a pre-emptive ACKNACK), so that the writer
+// answers with a HEARTBEAT at once: a sample it sent before we knew it
+// (its side often matches first) then costs a round trip, not a HEARTBEAT
+// period. Each peer answers at once only its own form:
+//
+//   - Cyclone DDS: base 1, no bits, count 0 (is_preemptive_ack in
+//     q_receive.c; it takes base 0 from eProsima and RTI only, and a count
+//     above 0 makes it a plain acknowledgement);
+//   - Fast DDS 2.9: base 0, no bits, not Final (StatefulWriter::process_acknack;
+//     to base 1 it only restarts its periodic HEARTBEAT, 3 s by default),
+//     and a count above the last one (0 it drops).
+//
+// A ddsgo writer answers any ACKNACK that is not Final with a HEARTBEAT.
 func (r *Reader) sendPreemptiveAck(p *writerProxy) {
-	if p.info.Vendor != wire.VendorFastDDS {
-		r.sendAck(p)
-		return
-	}
 	a := wire.AckNack{ReaderID: r.cfg.GUID.Entity, WriterID: p.info.GUID.Entity}
-	p.ackCount++
-	a.Count = p.ackCount
+	if p.info.Vendor == wire.VendorFastDDS {
+		p.ackCount++
+		a.Count = p.ackCount
+	} else {
+		a.ReaderSNState.Base = p.next
+	}
 	r.mb.start(p.dest, p.info.GUID.Prefix, true)
 	r.mb.reserve(a.Len())
 	r.mb.buf = a.Append(r.mb.buf)
