@@ -186,8 +186,12 @@ type readerProxy struct {
 	nFragReqs     int
 	gapBelow      bool // send GAP [1, firstRelevant)
 	hbDue         bool // send a directed HEARTBEAT
-	repairAt      time.Time
-	rexmit        rexmitTable // recent retransmissions, for NACK suppression
+	// introLeft counts the directed HEARTBEATs still to send a new reader
+	// until it ACKNACKs (see introHeartbeats).
+	introLeft int
+	introDue  bool // repairAt is an introductory HEARTBEAT's
+	repairAt  time.Time
+	rexmit    rexmitTable // recent retransmissions, for NACK suppression
 }
 
 // Writer is the stateful RTPS writer (RTPS 2.5 §8.4.9), best-effort or
@@ -287,6 +291,7 @@ func (w *Writer) AddReader(r ReaderProxyInfo, now time.Time) {
 		w.reliable++
 		w.updateAcked()
 		p.hbDue = true
+		p.introLeft = introHeartbeats
 		w.repair(p, now)
 		w.armHeartbeat(now)
 	} else if w.cfg.TransientLocal && !r.Volatile && w.hist.Len() > 0 {
@@ -869,8 +874,8 @@ func (w *Writer) requestRepair(p *readerProxy, now time.Time) {
 		w.repair(p, now)
 		return
 	}
-	if p.repairAt.IsZero() {
-		p.repairAt = now.Add(w.cfg.NackResponseDelay)
+	if at := now.Add(w.cfg.NackResponseDelay); p.repairAt.IsZero() || at.Before(p.repairAt) {
+		p.repairAt = at // not later for an introductory HEARTBEAT due
 		w.schedule(p.repairAt)
 	}
 }
@@ -878,7 +883,7 @@ func (w *Writer) requestRepair(p *readerProxy, now time.Time) {
 // repair sends p what it asked for: the requested changes (GAPs for those
 // not available), the requested fragments, and a HEARTBEAT.
 func (w *Writer) repair(p *readerProxy, now time.Time) {
-	p.repairAt = time.Time{}
+	p.repairAt, p.introDue = time.Time{}, false
 	reader := p.info.GUID.Entity
 	w.mb.startBatch(p.dest, p.info.GUID.Prefix, true)
 	if p.gapBelow {
@@ -895,6 +900,40 @@ func (w *Writer) repair(p *readerProxy, now time.Time) {
 		w.appendHeartbeat(reader, w.hbFirst(p.firstRelevant), now)
 	}
 	w.mb.flush()
+	w.scheduleIntro(p, now)
+}
+
+// A reader matched may not know this writer yet (its side of the match
+// comes later) and drop the HEARTBEAT sent when it matched; Fast DDS then
+// waits initialAcknackDelay (70 ms) before it asks on its own, and a
+// transient-local history waits with it. So a new reliable reader gets
+// directed HEARTBEATs again, introGap after the first and then doubling
+// the gap (+10, +30, +70 ms), until it ACKNACKs, introHeartbeats at most.
+const (
+	introHeartbeats = 3
+	introGap        = 10 * time.Millisecond
+)
+
+// scheduleIntro schedules p's next introductory HEARTBEAT, if p is owed
+// one.
+func (w *Writer) scheduleIntro(p *readerProxy, now time.Time) {
+	if p.introLeft <= 0 || p.acks.seen || !p.repairAt.IsZero() {
+		return
+	}
+	p.repairAt = now.Add(introGap << (introHeartbeats - p.introLeft))
+	p.introLeft--
+	p.introDue = true
+	w.schedule(p.repairAt)
+}
+
+// repairDue sends p the repair or the introductory HEARTBEAT due now; the
+// latter no more once p has answered.
+func (w *Writer) repairDue(p *readerProxy, now time.Time) {
+	if p.introDue && p.acks.seen && !p.hasReq && !p.gapBelow && !p.hbDue && p.nFragReqs == 0 {
+		p.repairAt, p.introDue = time.Time{}, false
+		return
+	}
+	w.repair(p, now)
 }
 
 // repairChanges adds the changes p requested to the message in progress,
@@ -1004,7 +1043,7 @@ func (w *Writer) Tick(now time.Time) time.Time {
 	var next time.Time
 	for _, p := range w.readers {
 		if !p.repairAt.IsZero() && !now.Before(p.repairAt) {
-			w.repair(p, now)
+			w.repairDue(p, now)
 		}
 		next = deadlineMin(next, p.repairAt)
 	}
