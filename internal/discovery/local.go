@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -152,6 +153,11 @@ func (p *Participant) newLocal(cfg EndpointConfig, kind byte,
 		TopicName:       cfg.Topic,
 		TypeName:        cfg.Type,
 		TypeInformation: cfg.TypeInformation,
+		// Explicit locators: a peer then never gives the endpoint
+		// participant defaults it may have from elsewhere (Fast DDS
+		// does, EDPSimpleListeners), and the reader's own unicast
+		// locator is what a Fast DDS writer selects and opens.
+		UnicastLocators: slices.Clone(p.self.data.DefaultUnicastLocators),
 	}
 	if ed.IsWriter() {
 		ed.Offered = cfg.Offered

@@ -75,12 +75,17 @@ type Stats struct {
 	LeaseExpired                         uint64 // participants removed because their lease expired
 	Disposed                             uint64 // participants removed because they said so
 	LivelinessMessages                   uint64 // participant messages (WLP) received
+	// DirectedSPDP counts the directed SPDP announcements sent again to
+	// participants that had not shown they knew us: follow-ups and answers
+	// to their repeated announcements (see maxDirected).
+	DirectedSPDP uint64
 }
 
 type counters struct {
 	spdp, spdpInvalid, sedpInvalid, foreign, otherDomain atomic.Uint64
 	partLimited, epLimited, leaseExpired, disposed, wlp  atomic.Uint64
 	evicted                                              atomic.Uint64
+	spdpDirected                                         atomic.Uint64
 }
 
 // Participant is a running DDS domain participant's RTPS side: the engine
@@ -101,6 +106,7 @@ type Participant struct {
 
 	announce *rtps.Timer
 	burst    int
+	followUp *rtps.Timer // directed SPDP follow-ups, see directedTick
 	lease    *rtps.Timer
 	wlp      *rtps.Timer
 
@@ -125,6 +131,8 @@ type Participant struct {
 	// nEndpoints is the number of endpoints of all remote participants,
 	// epBytes the octets of their serialized SEDP data.
 	nEndpoints, epBytes int
+	// newcomers are the participants with directed SPDP follow-ups due.
+	newcomers []*remoteParticipant
 
 	// leaseMu guards leases, read by the receive path for every datagram.
 	leaseMu sync.RWMutex
@@ -145,6 +153,12 @@ type remoteParticipant struct {
 	confirmed atomic.Bool
 	// gone is set, under Participant.mu, when it is removed.
 	gone bool
+	// directed counts the directed SPDP announcements sent to it (the
+	// reply to its first one, follow-ups, answers to its repeats);
+	// followUps the follow-ups, the next one due at nextFollowUp;
+	// lastDirected is when the last one went.
+	directed, followUps        int
+	nextFollowUp, lastDirected time.Time
 }
 
 // remoteEndpoint is an endpoint discovered by SEDP (or a local one).
@@ -205,6 +219,12 @@ func NewParticipant(cfg Config) (*Participant, error) {
 	p.prefix = eng.GUIDPrefix()
 	p.disp.start()
 	tr := eng.Transport()
+	// No default multicast locator: user traffic to us is unicast, and a
+	// group locator shared by every participant makes Fast DDS 2.9
+	// reach several of our readers through it alone, never opening
+	// (nor registering with its statistics) the readers' unicast
+	// locators, and abort on its next directed HEARTBEAT or GAP. See
+	// docs/interop.md, "Locators we announce".
 	self := ParticipantData{
 		GUIDPrefix:                   p.prefix,
 		ProtocolVersion:              eng.Version(),
@@ -212,7 +232,6 @@ func NewParticipant(cfg Config) (*Participant, error) {
 		DomainID:                     uint32(cfg.Domain),
 		HasDomainID:                  true,
 		DefaultUnicastLocators:       tr.DefaultUnicastLocators(),
-		DefaultMulticastLocators:     tr.DefaultMulticastLocators(),
 		MetatrafficUnicastLocators:   tr.MetatrafficUnicastLocators(),
 		MetatrafficMulticastLocators: tr.MetatrafficMulticastLocators(),
 		LeaseDuration:                cfg.LeaseDuration,
@@ -234,6 +253,7 @@ func NewParticipant(cfg Config) (*Participant, error) {
 	p.burst = InitialAnnouncements - 1
 	p.announce = eng.NewTimer(p.announceTick)
 	p.announce.Schedule(eng.Now())
+	p.followUp = eng.NewTimer(p.directedTick)
 	p.wlp = eng.NewTimer(p.wlpTick)
 	p.wlp.Schedule(eng.Now())
 	// Last: from now on the event loop may call into p.
@@ -303,6 +323,7 @@ func (p *Participant) Stats() Stats {
 		ForeignEndpoints: c.foreign.Load(), OtherDomain: c.otherDomain.Load(),
 		ParticipantsLimited: c.partLimited.Load(), EndpointsLimited: c.epLimited.Load(),
 		LeaseExpired: c.leaseExpired.Load(), Disposed: c.disposed.Load(), LivelinessMessages: c.wlp.Load(),
+		DirectedSPDP: c.spdpDirected.Load(),
 	}
 }
 

@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"net/netip"
@@ -469,5 +470,86 @@ func TestWriterTimeouts(t *testing.T) {
 		err = w.WaitForAcknowledgments(ctx)
 		require.ErrorIs(t, err, context.DeadlineExceeded)
 		require.NotErrorIs(t, err, errs.ErrTimeout)
+	})
+}
+
+// TestAnnouncedLocators: SPDP carries no default multicast locator, and the SEDP data
+// of each endpoint carries its own unicast locators, the participant's user unicast
+// ones (docs/interop.md, "Locators we announce": a shared group locator made Fast DDS
+// 2.9 abort).
+func TestAnnouncedLocators(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := memNet(t, memnet.Config{Seed: 3})
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
+		b, _ := memParticipant(t, n, "b", "10.0.0.2", nil)
+		_, err := a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: reliableWriter()})
+		require.NoError(t, err)
+		_, err = a.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader()}, func(*rtps.Sample) bool { return true })
+		require.NoError(t, err)
+		waitFor(t, 2*time.Second, func() bool { return len(b.Participants()) == 1 && len(b.Endpoints()) == 2 })
+		pd := b.Participants()[0]
+		require.Empty(t, pd.DefaultMulticastLocators)
+		require.NotEmpty(t, pd.DefaultUnicastLocators)
+		require.NotEmpty(t, pd.MetatrafficMulticastLocators)
+		for _, ed := range b.Endpoints() {
+			require.Equal(t, pd.DefaultUnicastLocators, ed.UnicastLocators, "endpoint %v", ed.GUID)
+			require.Empty(t, ed.MulticastLocators)
+		}
+	})
+}
+
+// TestDirectedSPDPToNewcomer: a participant that never shows it knows us (a
+// peer that missed our reply, here one that never answers) gets our directed
+// SPDP announcement again, within 100 ms, and then for each of its repeats,
+// maxDirected times in all and no more.
+func TestDirectedSPDPToNewcomer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := memNet(t, memnet.Config{Seed: 6})
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
+		h, err := n.AddHost("deaf", netip.MustParseAddr("10.0.0.9"))
+		require.NoError(t, err)
+		meta := netip.MustParseAddrPort("10.0.0.9:7410")
+		c, err := h.ListenUDP(meta, transportOpts())
+		require.NoError(t, err)
+		defer func() { _ = c.Close() }()
+		prefix := wire.GuidPrefix{0x01, 0x0f, 9}
+		directed := make(chan time.Time, 64)
+		go func() { // count the directed DATA(p) that reach the peer
+			b := make([]byte, 65536)
+			for {
+				m, _, err := c.ReadFrom(b)
+				if err != nil {
+					return
+				}
+				if bytes.Contains(b[:m], prefix[:]) && bytes.Contains(b[:m], []byte{0x00, 0x01, 0x00, 0xc2}) {
+					directed <- time.Now()
+				}
+			}
+		}()
+		pd := ParticipantData{
+			GUIDPrefix: prefix, ProtocolVersion: wire.ProtocolVersion23, VendorID: wire.VendorFastDDS,
+			MetatrafficUnicastLocators: []wire.Locator{wire.LocatorFromAddrPort(meta)},
+			DefaultUnicastLocators:     []wire.Locator{wire.LocatorFromAddrPort(netip.MustParseAddrPort("10.0.0.9:7411"))},
+			LeaseDuration:              20 * time.Second, BuiltinEndpoints: builtinEndpoints,
+		}
+		announce := func() {
+			msg := wire.Header{Version: wire.ProtocolVersion23, Vendor: wire.VendorFastDDS, Prefix: prefix}.Append(nil)
+			d := wire.Data{DataFlag: true, ReaderID: wire.EntityIDSPDPReader, WriterID: wire.EntityIDSPDPWriter, WriterSN: 1, SerializedPayload: pd.Append(nil)}
+			_, err := c.WriteTo(d.Append(msg), netip.MustParseAddrPort("239.255.0.1:7400"))
+			require.NoError(t, err)
+		}
+		start := time.Now()
+		announce()
+		time.Sleep(100 * time.Millisecond)
+		// The reply and three follow-ups, the last 70 ms after the reply.
+		require.Len(t, directed, 1+directedFollowUps)
+		for range 5 { // Fast DDS's initial repeats, 100 ms apart
+			announce()
+			time.Sleep(100 * time.Millisecond)
+		}
+		require.Len(t, directed, maxDirected)
+		first := <-directed
+		require.Less(t, first.Sub(start), 5*time.Millisecond)
+		require.Equal(t, uint64(maxDirected-1), a.Stats().DirectedSPDP)
 	})
 }

@@ -58,6 +58,110 @@ func (p *Participant) announceTick(now time.Time) time.Time {
 	return now.Add(p.cfg.AnnouncePeriod)
 }
 
+// A participant we discover gets our SPDP announcement at once, directed
+// to it, so that it knows us before our SEDP traffic reaches it. Fast DDS
+// sends its first announcement before its receivers are registered, and
+// drops that reply; our next periodic announcement comes seconds later
+// (issue 10: a 2.8 s stall). So a newcomer gets the directed announcement
+// again, until it shows that it knows us (an ACKNACK from its SEDP
+// readers) and at most maxDirected times in all:
+//
+//   - directedFollowUps follow-ups, directedFollowUpGap after the reply
+//     and then doubling the gap (+10, +30, +70 ms);
+//   - an answer to each of its repeated announcements (Fast DDS repeats
+//     every 100 ms at start, Cyclone DDS and ddsgo too).
+//
+// That costs a few datagrams per participant discovered and bounds a lost
+// first reply to one follow-up gap.
+const (
+	maxDirected         = 6
+	directedFollowUps   = 3
+	directedFollowUpGap = 10 * time.Millisecond
+)
+
+// owesDirected reports whether rp is owed a directed SPDP announcement:
+// it has not shown that it knows us, and it has not had maxDirected. The
+// caller holds p.mu.
+func (p *Participant) owesDirected(rp *remoteParticipant) bool {
+	if rp.directed >= maxDirected {
+		return false
+	}
+	if p.knowsUs(rp) {
+		rp.directed = maxDirected // no need to ask again
+		return false
+	}
+	return true
+}
+
+// knowsUs reports whether rp has shown that it discovered us: one of its
+// SEDP readers acknowledged one of our SEDP writers.
+func (p *Participant) knowsUs(rp *remoteParticipant) bool {
+	pre := rp.data.GUIDPrefix
+	return p.pubW.HeardFrom(wire.GUID{Prefix: pre, Entity: wire.EntityIDSEDPPublicationsReader}) ||
+		p.subW.HeardFrom(wire.GUID{Prefix: pre, Entity: wire.EntityIDSEDPSubscriptionsReader})
+}
+
+// nudgeBuiltins makes our SEDP and participant message writers send the
+// built-in readers of pd a HEARTBEAT again, right after a directed SPDP
+// announcement: those sent when we matched them went to a participant that
+// did not know us and dropped them, and Fast DDS's readers wait 70 ms
+// (initialAcknackDelay) before they ask on their own.
+func (p *Participant) nudgeBuiltins(pd *ParticipantData, now time.Time) {
+	for _, b := range builtinPairs {
+		if b.writer == nil || pd.BuiltinEndpoints&b.bit == 0 {
+			continue
+		}
+		b.writer(p).Nudge(wire.GUID{Prefix: pd.GUIDPrefix, Entity: b.remote}, now)
+	}
+}
+
+// directedTick sends the directed SPDP follow-ups that are due (see
+// maxDirected) and returns when the next one is.
+func (p *Participant) directedTick(now time.Time) time.Time {
+	type send struct {
+		msg []byte
+		pd  *ParticipantData
+	}
+	var sends []send
+	var next time.Time
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return time.Time{}
+	}
+	keep := p.newcomers[:0]
+	for _, rp := range p.newcomers {
+		pre := rp.data.GUIDPrefix
+		if p.remotes[pre] != rp || rp.followUps >= directedFollowUps || !p.owesDirected(rp) {
+			continue
+		}
+		if !rp.nextFollowUp.After(now) {
+			pd := rp.data
+			sends = append(sends, send{p.spdpMessage(&pre, now), &pd})
+			rp.directed++
+			rp.followUps++
+			rp.lastDirected = now
+			rp.nextFollowUp = now.Add(directedFollowUpGap << rp.followUps)
+			if rp.followUps >= directedFollowUps {
+				continue
+			}
+		}
+		keep = append(keep, rp)
+		if next.IsZero() || rp.nextFollowUp.Before(next) {
+			next = rp.nextFollowUp
+		}
+	}
+	clear(p.newcomers[len(keep):])
+	p.newcomers = keep
+	p.mu.Unlock()
+	for _, s := range sends {
+		p.eng.Send(s.msg, metaDestination(s.pd))
+		p.nudgeBuiltins(s.pd, now)
+	}
+	p.ctr.spdpDirected.Add(uint64(len(sends)))
+	return next
+}
+
 // metaDestination returns where to send metatraffic to a participant: its
 // metatraffic unicast locators, else its metatraffic multicast ones.
 func metaDestination(d *ParticipantData) []wire.Locator {
@@ -116,7 +220,19 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 	if rp != nil {
 		rp.data = pd
 		rp.lastSeen.Store(now.UnixNano())
+		var msg []byte
+		// Not twice for one repeat that came by multicast and by unicast.
+		if now.Sub(rp.lastDirected) >= directedFollowUpGap && p.owesDirected(rp) {
+			rp.lastDirected = now
+			msg = p.spdpMessage(&src, now)
+			rp.directed++
+			p.ctr.spdpDirected.Add(1)
+		}
 		p.mu.Unlock()
+		if msg != nil {
+			p.eng.Send(msg, metaDestination(&pd))
+			p.nudgeBuiltins(&pd, now)
+		}
 		p.lease.Schedule(now.Add(pd.LeaseDuration))
 		return
 	}
@@ -136,8 +252,15 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 	p.leaseMu.Unlock()
 	// Our announcement goes first, directed, so that the peer knows us
 	// before our SEDP HEARTBEATs and ACKNACKs reach it.
+	// It may not hear it: Fast DDS sends its first announcement before it
+	// listens. Follow-ups and answers to its repeats (owesDirected) make up
+	// for that.
 	msg := p.spdpMessage(&src, now)
 	p.eng.Send(msg, metaDestination(&pd))
+	rp.directed, rp.lastDirected = 1, now
+	rp.nextFollowUp = now.Add(directedFollowUpGap)
+	p.newcomers = append(p.newcomers, rp)
+	p.followUp.Schedule(rp.nextFollowUp)
 	p.connectBuiltins(rp)
 	fns := make([]func(), 0, len(p.onPart))
 	for _, fn := range p.onPart {

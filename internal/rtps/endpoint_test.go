@@ -412,17 +412,25 @@ func TestReaderGap(t *testing.T) {
 }
 
 // TestReaderPreemptiveAckNack: adding a reliable writer sends an ACKNACK
-// with base 1 and an empty set, like Cyclone DDS.
+// that asks for nothing and is not Final, in the form its vendor answers at
+// once: base 1 and count 0 like Cyclone DDS, base 0 and count 1 for Fast DDS.
 func TestReaderPreemptiveAckNack(t *testing.T) {
-	var rec recorder
-	r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true}, nil, &rec)
-	r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Unicast: []wire.Locator{testLoc}}, time.Now())
-	require.Len(t, rec.msgs, 1)
-	a, _, err := wire.ParseAckNack(rec.msgs[0][wire.HeaderLen+16:])
-	require.NoError(t, err)
-	require.Equal(t, wire.SequenceNumberSet{Base: 1}, a.ReaderSNState)
-	require.Equal(t, wire.Count(1), a.Count)
-	require.Equal(t, remoteWriter.Entity, a.WriterID)
+	for _, tc := range []struct {
+		vendor wire.VendorID
+		base   wire.SequenceNumber
+		count  wire.Count
+	}{{wire.VendorCyclone, 1, 0}, {wire.VendorDDSGo, 1, 0}, {wire.VendorFastDDS, 0, 1}} {
+		var rec recorder
+		r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true}, nil, &rec)
+		r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Vendor: tc.vendor, Unicast: []wire.Locator{testLoc}}, time.Now())
+		require.Len(t, rec.msgs, 1)
+		a, _, err := wire.ParseAckNack(rec.msgs[0][wire.HeaderLen+16:])
+		require.NoError(t, err)
+		require.Equal(t, wire.SequenceNumberSet{Base: tc.base}, a.ReaderSNState, "%v", tc.vendor)
+		require.Equal(t, tc.count, a.Count, "%v", tc.vendor)
+		require.False(t, a.Final, "%v", tc.vendor)
+		require.Equal(t, remoteWriter.Entity, a.WriterID)
+	}
 }
 
 // TestBestEffortReader drops old and out-of-order changes.
@@ -550,7 +558,8 @@ func TestResponseDelays(t *testing.T) {
 	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
 	_, err := w.Write(Change{Payload: payload(1, 0)}, now)
 	require.NoError(t, err)
-	require.Equal(t, []time.Time{now.Add(time.Second)}, wsched)
+	// The reader has not answered: an introductory HEARTBEAT is due first.
+	require.Equal(t, []time.Time{now.Add(introGap)}, wsched)
 	wrec.msgs = nil
 	a := wire.AckNack{ReaderID: remoteReader.Entity, WriterID: localWriterID.Entity, Count: 1, ReaderSNState: wire.SequenceNumberSet{Base: 1}}
 	a.ReaderSNState.Add(1)
@@ -687,4 +696,40 @@ func TestBatchedSends(t *testing.T) {
 	require.Equal(t, []int{8, 8, 3, 8, 8, 4}, batched.batches)
 	require.Equal(t, plain.msgs, unbatched.msgs)
 	require.Empty(t, unbatched.batches)
+}
+
+// TestIntroHeartbeats: a new reliable reader that does not answer gets the
+// directed HEARTBEAT again at +10, +30 and +70 ms and then no more; one that
+// answers gets none after its ACKNACK.
+func TestIntroHeartbeats(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	var rec recorder
+	w := NewWriter(WriterConfig{GUID: localWriterID, Reliable: true, TransientLocal: true, HeartbeatPeriod: time.Hour}, &rec)
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	var at []time.Duration
+	for d := time.Duration(0); d <= 200*time.Millisecond; d += time.Millisecond {
+		n := len(rec.msgs)
+		if dl := w.Deadline(); !dl.IsZero() && !now.Add(d).Before(dl) {
+			w.Tick(now.Add(d))
+		}
+		if d == 0 || len(rec.msgs) > n {
+			at = append(at, d)
+		}
+	}
+	require.Equal(t, []time.Duration{0, 10 * time.Millisecond, 30 * time.Millisecond, 70 * time.Millisecond}, at)
+	_, _, _, hbs := rec.all(t)
+	require.Len(t, hbs, 1+introHeartbeats)
+
+	rec.msgs = nil
+	other := wire.GUID{Prefix: remotePrefix, Entity: wire.EntityIDFromUint32(0x207)}
+	w.AddReader(ReaderProxyInfo{GUID: other, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	a := wire.AckNack{ReaderID: other.Entity, WriterID: localWriterID.Entity, Count: 1, ReaderSNState: wire.SequenceNumberSet{Base: 1}, Final: true}
+	w.HandleAckNack(remotePrefix, &a, now)
+	rec.msgs = nil
+	for d := time.Duration(0); d <= 200*time.Millisecond; d += time.Millisecond {
+		if dl := w.Deadline(); !dl.IsZero() && !now.Add(d).Before(dl) {
+			w.Tick(now.Add(d))
+		}
+	}
+	require.Empty(t, rec.msgs)
 }

@@ -70,6 +70,8 @@ func Example() {
 	}, &q)
 	w.AddReader(rtps.ReaderProxyInfo{GUID: rg, Reliable: true, Unicast: loc}, now)
 	r.AddWriter(rtps.WriterProxyInfo{GUID: wg, Reliable: true, Unicast: loc}, now)
+	// The reader's pre-emptive ACKNACK and the writer's HEARTBEAT in answer.
+	route(&q, w, r, now)
 
 	sn, _ := w.Write(rtps.Change{Payload: []byte{0, 1, 0, 0, 42, 0, 0, 0}, Timestamp: wire.TimeFromTime(now)}, now)
 	route(&q, w, r, now)

@@ -408,12 +408,21 @@ func TestHeartbeatUntilHeard(t *testing.T) {
 	_, _, _, hbs := rec.all(t)
 	require.Len(t, hbs, 1, "at once when matched")
 	rec.msgs = nil
-	require.Equal(t, now.Add(DefaultHeartbeatPeriod), w.Deadline())
+	start := now
+	for i := range introHeartbeats { // the introductory ones: +10, +30, +70 ms
+		require.Equal(t, start.Add(introGap*(1<<(i+1)-1)), w.Deadline())
+		now = w.Deadline()
+		w.Tick(now)
+	}
+	_, _, _, hbs = rec.all(t)
+	require.Len(t, hbs, introHeartbeats)
+	rec.msgs = nil
+	require.Equal(t, start.Add(DefaultHeartbeatPeriod), w.Deadline())
 
 	now = w.Deadline()
 	w.Tick(now)
 	_, _, _, hbs = rec.all(t)
-	require.Len(t, hbs, 1, "again a period later: the first may have been lost")
+	require.Len(t, hbs, 1, "again a period later: the first ones may have been lost")
 	require.Equal(t, remoteReader.Entity, hbs[0].ReaderID)
 	require.Equal(t, wire.SequenceNumber(0), hbs[0].LastSN)
 	rec.msgs = nil
@@ -427,7 +436,8 @@ func TestHeartbeatUntilHeard(t *testing.T) {
 	require.True(t, w.Deadline().IsZero())
 }
 
-// A reader that never answers is heartbeaten maxUnheardHBs times, not forever.
+// A reader that never answers gets the introductory HEARTBEATs and then
+// maxUnheardHBs periodic ones, not more.
 func TestHeartbeatUntilHeardBounded(t *testing.T) {
 	var rec recorder
 	now := time.Unix(1_700_000_000, 0)
@@ -442,6 +452,6 @@ func TestHeartbeatUntilHeardBounded(t *testing.T) {
 		w.Tick(now)
 	}
 	_, _, _, hbs := rec.all(t)
-	require.Len(t, hbs, maxUnheardHBs)
+	require.Len(t, hbs, introHeartbeats+maxUnheardHBs)
 	require.True(t, w.Deadline().IsZero())
 }

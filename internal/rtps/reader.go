@@ -285,8 +285,37 @@ func (r *Reader) AddWriter(w WriterProxyInfo, now time.Time) {
 	r.writers[w.GUID] = p
 	r.list = append(r.list, p)
 	if p.reliable {
-		r.sendAck(p, now)
+		r.sendPreemptiveAck(p)
 	}
+}
+
+// sendPreemptiveAck sends a writer just matched an ACKNACK that asks for
+// nothing and is not Final (a pre-emptive ACKNACK), so that the writer
+// answers with a HEARTBEAT at once: a sample it sent before we knew it
+// (its side often matches first) then costs a round trip, not a HEARTBEAT
+// period. Each peer answers at once only its own form:
+//
+//   - Cyclone DDS: base 1, no bits, count 0 (is_preemptive_ack in
+//     q_receive.c; it takes base 0 from eProsima and RTI only, and a count
+//     above 0 makes it a plain acknowledgement);
+//   - Fast DDS 2.9: base 0, no bits, not Final (StatefulWriter::process_acknack;
+//     to base 1 it only restarts its periodic HEARTBEAT, 3 s by default),
+//     and a count above the last one (0 it drops).
+//
+// A ddsgo writer answers any ACKNACK that is not Final with a HEARTBEAT.
+func (r *Reader) sendPreemptiveAck(p *writerProxy) {
+	a := wire.AckNack{ReaderID: r.cfg.GUID.Entity, WriterID: p.info.GUID.Entity}
+	if p.info.Vendor == wire.VendorFastDDS {
+		p.ackCount++
+		a.Count = p.ackCount
+	} else {
+		a.ReaderSNState.Base = p.next
+	}
+	r.mb.start(p.dest, p.info.GUID.Prefix, true)
+	r.mb.reserve(a.Len())
+	r.mb.buf = a.Append(r.mb.buf)
+	r.stats.AckNacksSent++
+	r.mb.flush()
 }
 
 // RemoveWriter unmatches a writer and frees what the reader holds for it.

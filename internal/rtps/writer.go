@@ -217,6 +217,10 @@ type readerProxy struct {
 	// forever.
 	heard      bool
 	unheardHBs int
+	// introLeft counts the directed HEARTBEATs still to send a new reader
+	// until it ACKNACKs (see introHeartbeats).
+	introLeft int
+	introDue  bool // repairAt is an introductory HEARTBEAT's
 }
 
 // Writer is the stateful RTPS writer (RTPS 2.5 §8.4.9), best-effort or
@@ -316,6 +320,7 @@ func (w *Writer) AddReader(r ReaderProxyInfo, now time.Time) {
 		w.reliable++
 		w.updateAcked()
 		p.hbDue = true
+		p.introLeft = introHeartbeats
 		w.repair(p, now)
 		w.armHeartbeat(now)
 	} else if w.cfg.TransientLocal && !r.Volatile && w.hist.Len() > 0 {
@@ -352,6 +357,29 @@ func (w *Writer) MatchedReaders() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return len(w.readers)
+}
+
+// HeardFrom reports whether the matched reader g has sent an ACKNACK: it
+// knows this writer.
+func (w *Writer) HeardFrom(g wire.GUID) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p := w.findReader(g)
+	return p != nil && p.acks.seen
+}
+
+// Nudge sends the matched reliable reader g a directed HEARTBEAT now,
+// unless it has sent an ACKNACK already: for a reader that dropped the one
+// sent when it matched, because its participant did not know ours yet.
+func (w *Writer) Nudge(g wire.GUID, now time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p := w.findReader(g)
+	if p == nil || !p.info.Reliable || p.acks.seen {
+		return
+	}
+	p.hbDue = true
+	w.repair(p, now)
 }
 
 func (w *Writer) findReader(g wire.GUID) *readerProxy {
@@ -936,8 +964,8 @@ func (w *Writer) requestRepair(p *readerProxy, now time.Time) {
 		w.repair(p, now)
 		return
 	}
-	if p.repairAt.IsZero() {
-		p.repairAt = now.Add(w.cfg.NackResponseDelay)
+	if at := now.Add(w.cfg.NackResponseDelay); p.repairAt.IsZero() || at.Before(p.repairAt) {
+		p.repairAt = at // not later for an introductory HEARTBEAT due
 		w.schedule(p.repairAt)
 	}
 }
@@ -945,7 +973,8 @@ func (w *Writer) requestRepair(p *readerProxy, now time.Time) {
 // repair sends p what it asked for: the requested changes (GAPs for those
 // not available), the requested fragments, and a HEARTBEAT.
 func (w *Writer) repair(p *readerProxy, now time.Time) {
-	p.repairAt = time.Time{}
+	intro := p.introDue && !p.heard && !p.acks.seen // an introductory HEARTBEAT is due
+	p.repairAt, p.introDue = time.Time{}, false
 	reader := p.info.GUID.Entity
 	sent := w.stats.Retransmits + w.stats.GapsSent
 	w.mb.startBatch(p.dest, p.info.GUID.Prefix, true)
@@ -962,11 +991,45 @@ func (w *Writer) repair(p *readerProxy, now time.Time) {
 	// NackSuppression held back everything, none: each would make the reader ask again
 	// at once for what is still on its way, and its ACKNACKs, each answered by another
 	// HEARTBEAT, would feed a storm of requests while the repairs travel.
-	if p.info.Reliable && (p.hbDue || w.stats.Retransmits+w.stats.GapsSent != sent) {
+	if p.info.Reliable && (p.hbDue || intro || w.stats.Retransmits+w.stats.GapsSent != sent) {
 		p.hbDue = false
 		w.appendHeartbeat(reader, w.hbFirst(p.firstRelevant), now)
 	}
 	w.mb.flush()
+	w.scheduleIntro(p, now)
+}
+
+// A reader matched may not know this writer yet (its side of the match
+// comes later) and drop the HEARTBEAT sent when it matched; Fast DDS then
+// waits initialAcknackDelay (70 ms) before it asks on its own, and a
+// transient-local history waits with it. So a new reliable reader gets
+// directed HEARTBEATs again, introGap after the first and then doubling
+// the gap (+10, +30, +70 ms), until it ACKNACKs, introHeartbeats at most.
+const (
+	introHeartbeats = 3
+	introGap        = 10 * time.Millisecond
+)
+
+// scheduleIntro schedules p's next introductory HEARTBEAT, if p is owed
+// one.
+func (w *Writer) scheduleIntro(p *readerProxy, now time.Time) {
+	if p.introLeft <= 0 || p.acks.seen || p.heard || !p.repairAt.IsZero() {
+		return
+	}
+	p.repairAt = now.Add(introGap << (introHeartbeats - p.introLeft))
+	p.introLeft--
+	p.introDue = true
+	w.schedule(p.repairAt)
+}
+
+// repairDue sends p the repair or the introductory HEARTBEAT due now; the
+// latter no more once p has answered.
+func (w *Writer) repairDue(p *readerProxy, now time.Time) {
+	if p.introDue && (p.acks.seen || p.heard) && !p.hasReq && !p.gapBelow && !p.hbDue && p.nFragReqs == 0 {
+		p.repairAt, p.introDue = time.Time{}, false
+		return
+	}
+	w.repair(p, now)
 }
 
 // repairChanges adds the changes p requested to the message in progress,
@@ -1099,7 +1162,7 @@ func (w *Writer) Tick(now time.Time) time.Time {
 	var next time.Time
 	for _, p := range w.readers {
 		if !p.repairAt.IsZero() && !now.Before(p.repairAt) {
-			w.repair(p, now)
+			w.repairDue(p, now)
 		}
 		next = deadlineMin(next, p.repairAt)
 	}

@@ -82,7 +82,10 @@ func startGo(args []string) *proc {
 func startProcess(t testing.TB, name string, cmd *exec.Cmd) (*proc, error) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if cmd.Stdout == nil { // else the caller watches it
+		cmd.Stdout = &stdout
+	}
+	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
