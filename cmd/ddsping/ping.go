@@ -24,7 +24,7 @@ type ponger struct {
 	pairs []pongPair
 	// perf answers ddsperf's pingers; nil when not asked to.
 	perf *perfPonger
-	ws    *waitset.WaitSet
+	ws   *waitset.WaitSet
 	// Echoed counts the samples written back.
 	echoed uint64
 }
@@ -237,38 +237,54 @@ const perfGrace = 100 * time.Millisecond
 // matched, keeps that link (deleting the others) and returns how long that took.
 func (p *pinger) waitMatch(ctx context.Context) (time.Duration, error) {
 	start := time.Now()
-	ws := waitset.New()
+	var conds []waitset.Condition
 	for _, l := range p.links {
-		conds, err := l.statusConditions()
+		cs, err := l.statusConditions()
 		if err != nil {
 			return 0, err
 		}
-		for _, c := range conds {
-			if err := ws.AttachCondition(c); err != nil {
-				return 0, err
-			}
+		conds = append(conds, cs...)
+	}
+	i, err := waitFirstMatch(ctx, conds, p.matchedLink)
+	if err != nil {
+		return 0, err
+	}
+	if i < 0 {
+		return time.Since(start), fmt.Errorf("%w: no match within %v (%s)", errFailed, time.Since(start).Round(time.Millisecond), p.matchSummary())
+	}
+	return time.Since(start), p.keep(i)
+}
+
+// waitFirstMatch waits until matched reports an index, looking again each time one of
+// conds triggers, and returns it; -1 when ctx ends first. Index 0 is ddsping's own
+// topics: another one is returned only when 0 has not matched within perfGrace of it.
+func waitFirstMatch(ctx context.Context, conds []waitset.Condition, matched func() (int, error)) (int, error) {
+	ws := waitset.New()
+	for _, c := range conds {
+		if err := ws.AttachCondition(c); err != nil {
+			return -1, err
 		}
 	}
-	var first time.Time // when a link other than the first matched
+	var first time.Time // when an index other than 0 matched
 	for {
-		i, err := p.matchedLink()
-		if err != nil {
-			return 0, err
-		}
-		if i == 0 || (i > 0 && !first.IsZero() && time.Since(first) >= perfGrace) {
-			return time.Since(start), p.keep(i)
+		i, err := matched()
+		if err != nil || i == 0 {
+			return i, err
 		}
 		wctx, cancel := ctx, context.CancelFunc(func() {})
 		if i > 0 {
 			if first.IsZero() {
 				first = time.Now()
 			}
+			if time.Since(first) >= perfGrace {
+				return i, nil
+			}
 			wctx, cancel = context.WithDeadline(ctx, first.Add(perfGrace))
 		}
 		_, err = ws.Wait(wctx)
 		cancel()
 		if err != nil && ctx.Err() != nil {
-			return time.Since(start), fmt.Errorf("%w: no match within %v (%s)", errFailed, time.Since(start).Round(time.Millisecond), p.matchSummary())
+			return -1, nil
 		}
 	}
 }
