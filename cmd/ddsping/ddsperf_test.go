@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ddsgo/ddsgo/internal/netns"
+	"github.com/stretchr/testify/require"
+)
+
+// These tests run Cyclone DDS's ddsperf (Debian package cyclonedds-tools) against
+// ddsping, in both directions, with no flag telling either side what the other is.
+
+// startDdsperf runs ddsperf on domain with args until it exits or the test ends and
+// returns its output and a channel closed when it has exited. It skips the test when
+// ddsperf is not installed.
+func startDdsperf(t *testing.T, domain int, args ...string) (*syncBuffer, <-chan struct{}) {
+	t.Helper()
+	netns.Require(t)
+	path, err := exec.LookPath("ddsperf")
+	if err != nil {
+		t.Skip("ddsperf not installed (apt-get install cyclonedds-tools)")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, path, append([]string{"-i", strconv.Itoa(domain)}, args...)...)
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, cmd.Start())
+	done := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(done)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		t.Logf("ddsperf %s:\n%s", strings.Join(args, " "), out.String())
+	})
+	return &out, done
+}
+
+func TestPingDdsperfPong(t *testing.T) {
+	startDdsperf(t, 60, "-D", "8", "pong")
+	code, stdout, stderr := runCmd(t, context.Background(), "ping", "-domain", "60", "-count", "200", "-size", "16", "-json", "-interval", "0", "-duration", "5s", "-wait", "5s")
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	var res pingResult
+	require.NoError(t, json.Unmarshal([]byte(stdout), &res), stdout)
+	require.Equal(t, "ddsperf", res.Peer)
+	require.Equal(t, uint64(200), res.RTT.Count)
+	require.Zero(t, res.Lost)
+	require.Positive(t, res.RTT.P50)
+}
+
+func TestDdsperfPingPong(t *testing.T) {
+	pong := background(t, "pong", "-domain", "61")
+	out, done := startDdsperf(t, 61, "-D", "3", "ping")
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("ddsperf ping did not end")
+	}
+	// ddsperf prints, every second, the latency (half the round trip) of each ponger:
+	// "[PID] 2.000  HOST:PID size 12 mean 17.9us min 10.0us 50% 10.8us ... cnt 27803".
+	require.Regexp(t, regexp.MustCompile(`size 12 mean [\d.]+us .* cnt [1-9]\d*`), out.String(), "pong:\n%s", pong.String())
+}
+
+func TestPubDdsperfSub(t *testing.T) {
+	out, _ := startDdsperf(t, 62, "-D", "8", "sub")
+	code, stdout, stderr := runCmd(t, context.Background(), "pub", "-domain", "62", "-size", "1024", "-duration", "500ms", "-wait", "5s")
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	require.Contains(t, stdout, "matched a ddsperf subscriber on DDSPerfRDataKS")
+	// "[PID] 1.001  size 1024 total 173968 lost 0 delta 173968 lost 0 rate ..."
+	seen := regexp.MustCompile(`size 1024 total [1-9]\d* lost 0 `)
+	require.Eventually(t, func() bool { return seen.MatchString(out.String()) }, 5*time.Second, 50*time.Millisecond, out.String())
+	require.NotRegexp(t, `lost [1-9]`, out.String())
+}
+
+func TestDdsperfPubSub(t *testing.T) {
+	startDdsperf(t, 63, "-D", "8", "pub", "size", "100")
+	code, stdout, stderr := runCmd(t, context.Background(), "sub", "-domain", "63", "-count", "1000", "-duration", "5s", "-json")
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	var sum struct {
+		Received   rateLine `json:"received"`
+		Publishers int      `json:"publishers"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &sum), stdout)
+	require.Equal(t, 1, sum.Publishers)
+	require.GreaterOrEqual(t, sum.Received.Samples, uint64(1000))
+	require.Zero(t, sum.Received.Lost)
+}
