@@ -46,8 +46,8 @@ func startDdsperf(t *testing.T, domain int, args ...string) (*syncBuffer, <-chan
 }
 
 func TestPingDdsperfPong(t *testing.T) {
-	startDdsperf(t, 60, "-D", "8", "pong")
-	code, stdout, stderr := runCmd(t, context.Background(), "ping", "-domain", "60", "-count", "200", "-size", "16", "-json", "-interval", "0", "-duration", "5s", "-wait", "5s")
+	startDdsperf(t, 170, "-D", "8", "pong")
+	code, stdout, stderr := runCmd(t, context.Background(), "ping", "-domain", "170", "-count", "200", "-size", "16", "-json", "-interval", "0", "-duration", "5s", "-wait", "5s")
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	var res pingResult
 	require.NoError(t, json.Unmarshal([]byte(stdout), &res), stdout)
@@ -58,8 +58,8 @@ func TestPingDdsperfPong(t *testing.T) {
 }
 
 func TestDdsperfPingPong(t *testing.T) {
-	pong := background(t, "pong", "-domain", "61")
-	out, done := startDdsperf(t, 61, "-D", "3", "ping")
+	pong := background(t, "pong", "-domain", "171")
+	out, done := startDdsperf(t, 171, "-D", "3", "ping")
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
@@ -71,8 +71,8 @@ func TestDdsperfPingPong(t *testing.T) {
 }
 
 func TestPubDdsperfSub(t *testing.T) {
-	out, _ := startDdsperf(t, 62, "-D", "8", "sub")
-	code, stdout, stderr := runCmd(t, context.Background(), "pub", "-domain", "62", "-size", "1024", "-duration", "500ms", "-wait", "5s")
+	out, _ := startDdsperf(t, 172, "-D", "8", "sub")
+	code, stdout, stderr := runCmd(t, context.Background(), "pub", "-domain", "172", "-size", "1024", "-duration", "500ms", "-wait", "5s")
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	require.Contains(t, stdout, "matched a ddsperf subscriber on DDSPerfRDataKS")
 	// "[PID] 1.001  size 1024 total 173968 lost 0 delta 173968 lost 0 rate ..."
@@ -82,8 +82,8 @@ func TestPubDdsperfSub(t *testing.T) {
 }
 
 func TestDdsperfPubSub(t *testing.T) {
-	startDdsperf(t, 63, "-D", "8", "pub", "size", "100")
-	code, stdout, stderr := runCmd(t, context.Background(), "sub", "-domain", "63", "-count", "1000", "-duration", "5s", "-json")
+	startDdsperf(t, 173, "-D", "8", "pub", "size", "100")
+	code, stdout, stderr := runCmd(t, context.Background(), "sub", "-domain", "173", "-count", "1000", "-duration", "5s", "-json")
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	var sum struct {
