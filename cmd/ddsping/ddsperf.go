@@ -172,20 +172,18 @@ type perfPongSide struct {
 	infos []dds.SampleInfo
 }
 
-// newPerfPonger creates the endpoints of a ddsperf pong in n.
-func newPerfPonger(n *node) (*perfPonger, error) {
+// newPerfPonger creates the endpoints of a ddsperf pong in n. With idle, also the ping
+// writer and pong reader a pong does not use (a pinger has its own, perfLink).
+func newPerfPonger(n *node, idle bool) (*perfPonger, error) {
 	p := &perfPonger{n: n, pubs: map[string]*dds.Publisher{}}
-	own, err := n.p.NewSubscriber(dds.Partition(perfPartition(n.p.InstanceHandle())))
-	if err != nil {
-		return nil, err
-	}
 	for _, reliable := range []bool{true, false} {
 		s := &perfPongSide{
 			reliable: reliable, pongs: map[string]*dds.DataWriter[keyedSeq]{},
 			data: make([]keyedSeq, takeBatch), infos: make([]dds.SampleInfo, takeBatch),
 		}
 		s.ping, s.pong, _ = perfTopics(reliable)
-		wq, rq := perfPingQos(reliable)
+		_, rq := perfPingQos(reliable)
+		var err error
 		if s.r, err = perfReader(n, nil, s.ping, rq); err != nil {
 			return nil, err
 		}
@@ -195,15 +193,31 @@ func newPerfPonger(n *node) (*perfPonger, error) {
 		if err := s.r.StatusCondition().SetEnabledStatuses(listener.StatusMask(listener.SubscriptionMatched)); err != nil {
 			return nil, err
 		}
-		if _, err := perfWriter(n, nil, s.ping, wq); err != nil {
-			return nil, err
-		}
-		if _, err := perfReader(n, own, s.pong, rq); err != nil {
-			return nil, err
-		}
 		p.sides = append(p.sides, s)
 	}
+	if idle {
+		return p, p.idleEndpoints()
+	}
 	return p, nil
+}
+
+// idleEndpoints creates the ping writers and pong readers (reliable and best-effort)
+// every ddsperf participant has and a pong does not use.
+func (p *perfPonger) idleEndpoints() error {
+	own, err := p.n.p.NewSubscriber(dds.Partition(perfPartition(p.n.p.InstanceHandle())))
+	if err != nil {
+		return err
+	}
+	for _, s := range p.sides {
+		wq, rq := perfPingQos(s.reliable)
+		if _, err := perfWriter(p.n, nil, s.ping, wq); err != nil {
+			return err
+		}
+		if _, err := perfReader(p.n, own, s.pong, rq); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // conditions returns what the pong's wait-set waits on: pings, and new ping writers.
@@ -244,6 +258,9 @@ func (p *perfPonger) matchPingers(s *perfPongSide) error {
 		return err
 	}
 	for _, h := range hs {
+		if p.own(h) {
+			continue
+		}
 		if _, err := p.pongWriter(s, h); err != nil {
 			return err
 		}
@@ -254,7 +271,7 @@ func (p *perfPonger) matchPingers(s *perfPongSide) error {
 // answer writes each ping back to its pinger.
 func (p *perfPonger) answer(ctx context.Context, s *perfPongSide, data []keyedSeq, infos []dds.SampleInfo) error {
 	for i := range data {
-		if !infos[i].ValidData {
+		if !infos[i].ValidData || p.own(infos[i].PublicationHandle) {
 			continue
 		}
 		w, err := p.pongWriter(s, infos[i].PublicationHandle)
@@ -268,6 +285,13 @@ func (p *perfPonger) answer(ctx context.Context, s *perfPongSide, data []keyedSe
 		p.echoed++
 	}
 	return nil
+}
+
+// own reports whether the writer h is of this participant: ddsperf ignores its own
+// pings (IGNORELOCAL participant), or a ddsping ping would time its own answers.
+func (p *perfPonger) own(h dds.InstanceHandle) bool {
+	self := p.n.p.InstanceHandle()
+	return [12]byte(h[:12]) == [12]byte(self[:12])
 }
 
 // pongWriter returns the pong writer for the pinger whose ping writer is pub, creating

@@ -40,14 +40,12 @@ type pongPair struct {
 func newPonger(n *node, perf bool) (*ponger, error) {
 	p := &ponger{ws: waitset.New()}
 	if perf {
-		var err error
-		if p.perf, err = newPerfPonger(n); err != nil {
+		pp, err := newPerfPonger(n, true)
+		if err != nil {
 			return nil, err
 		}
-		for _, c := range p.perf.conditions() {
-			if err := p.ws.AttachCondition(c); err != nil {
-				return nil, err
-			}
+		if err := p.addPerf(pp); err != nil {
+			return nil, err
 		}
 	}
 	for _, reliable := range []bool{true, false} {
@@ -107,6 +105,38 @@ func (p *ponger) run(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// addPerf makes p answer ddsperf's pingers with pp.
+func (p *ponger) addPerf(pp *perfPonger) error {
+	p.perf = pp
+	for _, c := range pp.conditions() {
+		if err := p.ws.AttachCondition(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// answerPerfPings answers ddsperf's pingers from n until the returned function is
+// called, as every ddsperf participant does, pinger or not: a ddsperf pinger counts
+// every participant that announces perfUserData and waits for its pong.
+func answerPerfPings(ctx context.Context, n *node) (stop func() error, err error) {
+	pp, err := newPerfPonger(n, false)
+	if err != nil {
+		return nil, err
+	}
+	po := &ponger{ws: waitset.New()}
+	if err := po.addPerf(pp); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- po.run(ctx) }()
+	return func() error {
+		cancel()
+		return <-done
+	}, nil
 }
 
 // total returns the number of samples echoed.
@@ -641,6 +671,17 @@ func setupPing(fs *flag.FlagSet, o *options) func(context.Context) error {
 		}
 		if !o.json {
 			fmt.Fprintf(o.out, "ping: matched a %s pong on %s after %v\n", p.link.peer(), p.link.topics(), d.Round(time.Microsecond))
+		}
+		if p.link.peer() == "ddsperf" {
+			stop, err := answerPerfPings(ctx, n)
+			if err != nil {
+				return err
+			}
+			defer func() {
+				if serr := stop(); serr != nil {
+					fmt.Fprintln(o.out, "ping: answering ddsperf's pings:", serr)
+				}
+			}()
 		}
 		res, err := p.run(ctx, func(el time.Duration, s rttStats) {
 			printInterval(o, el, cfg.size, s)
