@@ -257,15 +257,50 @@ func (p *perfPonger) matchPingers(s *perfPongSide) error {
 	if err != nil {
 		return err
 	}
+	live := map[string]bool{}
 	for _, h := range hs {
 		if p.own(h) {
 			continue
 		}
+		live[perfPartition(h)] = true
 		if _, err := p.pongWriter(s, h); err != nil {
 			return err
 		}
 	}
+	return p.dropGone(s, live)
+}
+
+// dropGone deletes the pong writers of s whose pinger is no longer matched (not in
+// live), and their publishers once no side uses them.
+func (p *perfPonger) dropGone(s *perfPongSide, live map[string]bool) error {
+	for part, w := range s.pongs {
+		if live[part] {
+			continue
+		}
+		delete(s.pongs, part)
+		if err := w.Close(); err != nil {
+			return err
+		}
+		if p.inUse(part) {
+			continue
+		}
+		pub := p.pubs[part]
+		delete(p.pubs, part)
+		if err := pub.Close(); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// inUse reports whether a side still has a pong writer in partition part.
+func (p *perfPonger) inUse(part string) bool {
+	for _, s := range p.sides {
+		if _, ok := s.pongs[part]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // answer writes each ping back to its pinger.
