@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/internal/netns"
 	"github.com/stretchr/testify/require"
 )
@@ -94,4 +96,39 @@ func TestDdsperfPubSub(t *testing.T) {
 	require.Equal(t, 1, sum.Publishers)
 	require.GreaterOrEqual(t, sum.Received.Samples, uint64(1000))
 	require.Zero(t, sum.Received.Lost)
+}
+
+// TestKeyedSeqWire checks keyedSeq against the user data of a ddsperf 0.10.2 pong seen on
+// the wire (CDR_LE; seq 0x57, key 0, no baggage), and with baggage.
+func TestKeyedSeqWire(t *testing.T) {
+	c := cdr.MustCodec[keyedSeq]()
+	got, err := c.Marshal(nil, cdr.CDRLE, &keyedSeq{Seq: 0x57})
+	require.NoError(t, err)
+	require.Equal(t, []byte{0, 1, 0, 0, 0x57, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, got)
+	got, err = c.Marshal(nil, cdr.CDRLE, &keyedSeq{Seq: 1, KeyVal: 2, Baggage: []byte{0xee, 0xee, 0xee, 0xee}})
+	require.NoError(t, err)
+	require.Equal(t, []byte{0, 1, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0, 0xee, 0xee, 0xee, 0xee}, got)
+	require.Equal(t, "KeyedSeq", keyedSeq{}.DDSTypeName())
+	require.Equal(t, 16, perfOverhead+perfBaggage(16))
+	require.Zero(t, perfBaggage(5))
+}
+
+func TestPerfNames(t *testing.T) {
+	ping, pong, data := perfTopics(true)
+	require.Equal(t, []string{"DDSPerfRPingKS", "DDSPerfRPongKS", "DDSPerfRDataKS"}, []string{ping, pong, data})
+	ping, pong, data = perfTopics(false)
+	require.Equal(t, []string{"DDSPerfUPingKS", "DDSPerfUPongKS", "DDSPerfUDataKS"}, []string{ping, pong, data})
+	// A writer's handle (its GUID) names its participant's partition, as ddsperf 0.10.2
+	// put it on the wire.
+	h := dds.InstanceHandle{0x01, 0x10, 0x4e, 0x77, 0xda, 0xe5, 0x1e, 0xcd, 0xa2, 0x8a, 0xf8, 0xf4, 0, 0, 0x0b, 0x02}
+	require.Equal(t, "01104e77_dae51ecd_a28af8f4_000001c1", perfPartition(h))
+	require.Regexp(t, `^DDSPerf:0:\d+:.+$`, string(perfUserData()))
+}
+
+func TestPerfStamp(t *testing.T) {
+	s := now()
+	ts := perfStamp(s)
+	require.Equal(t, int64(1), ts.UnixNano()&1, "a ping's timestamp has the ping bit")
+	require.InDelta(t, s, stampOf(ts), 1, "the ping bit moves the stamp by at most 1 ns")
+	require.Zero(t, dataStamp().UnixNano()&1, "a data sample's timestamp has no ping bit")
 }
