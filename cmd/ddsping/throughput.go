@@ -55,7 +55,7 @@ func (r rateLine) String() string {
 func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 	bestEffort := fs.Bool("best-effort", false, "best-effort instead of reliable")
 	fs.Bool("reliable", true, "reliable (the default)")
-	size := fs.Int("size", 1024, "payload `bytes` per sample")
+	size := fs.Int("size", 1024, "payload `bytes` per sample (against ddsperf: its size, 12 bytes of seq, key and length included)")
 	rate := fs.Float64("rate", 0, "samples per second (0: as fast as possible)")
 	dur := fs.Duration("duration", 10*time.Second, "stop after this long (0: until interrupted)")
 	wait := fs.Duration("wait", 10*time.Second, "how long to wait for a subscriber to match")
