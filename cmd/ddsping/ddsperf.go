@@ -153,10 +153,9 @@ func perfReader(n *node, sub *dds.Subscriber, name string, q qos.DataReaderQos) 
 // has the ping writer and the pong reader every ddsperf participant has, idle, so that
 // ddsperf finds all the endpoints it expects of a peer.
 type perfPonger struct {
-	n     *node
-	sides []*perfPongSide
-	// pubs are the publishers of the pong writers, by partition.
-	pubs   map[string]*dds.Publisher
+	n      *node
+	sides  []*perfPongSide
+	pongs  *perfPongWriters
 	echoed uint64
 }
 
@@ -166,20 +165,18 @@ type perfPongSide struct {
 	ping, pong string
 	r          *dds.DataReader[keyedSeq]
 	rc         *dds.ReadCondition[keyedSeq]
-	// pongs are the pong writers, by the partition of their pinger.
-	pongs map[string]*dds.DataWriter[keyedSeq]
-	data  []keyedSeq
-	infos []dds.SampleInfo
+	data       []keyedSeq
+	infos      []dds.SampleInfo
 }
 
 // newPerfPonger creates the endpoints of a ddsperf pong in n. With idle, also the ping
 // writer and pong reader a pong does not use (a pinger has its own, perfLink).
 func newPerfPonger(n *node, idle bool) (*perfPonger, error) {
-	p := &perfPonger{n: n, pubs: map[string]*dds.Publisher{}}
+	p := &perfPonger{n: n, pongs: newPerfPongWriters(n)}
 	for _, reliable := range []bool{true, false} {
 		s := &perfPongSide{
-			reliable: reliable, pongs: map[string]*dds.DataWriter[keyedSeq]{},
-			data: make([]keyedSeq, takeBatch), infos: make([]dds.SampleInfo, takeBatch),
+			reliable: reliable,
+			data:     make([]keyedSeq, takeBatch), infos: make([]dds.SampleInfo, takeBatch),
 		}
 		s.ping, s.pong, _ = perfTopics(reliable)
 		_, rq := perfPingQos(reliable)
@@ -247,69 +244,16 @@ func (p *perfPonger) serve(ctx context.Context) error {
 // matchPingers creates a pong writer for each ping writer matched, ahead of its first
 // ping: a pong written before the pinger's reader matched would be lost.
 func (p *perfPonger) matchPingers(s *perfPongSide) error {
-	if !s.r.StatusCondition().TriggerValue() {
-		return nil
-	}
-	if _, err := s.r.SubscriptionMatchedStatus(); err != nil { // resets the trigger
-		return err
-	}
-	hs, err := s.r.MatchedPublications()
-	if err != nil {
-		return err
-	}
-	live := map[string]bool{}
-	for _, h := range hs {
-		if p.own(h) {
-			continue
-		}
-		live[perfPartition(h)] = true
-		if _, err := p.pongWriter(s, h); err != nil {
-			return err
-		}
-	}
-	return p.dropGone(s, live)
-}
-
-// dropGone deletes the pong writers of s whose pinger is no longer matched (not in
-// live), and their publishers once no side uses them.
-func (p *perfPonger) dropGone(s *perfPongSide, live map[string]bool) error {
-	for part, w := range s.pongs {
-		if live[part] {
-			continue
-		}
-		delete(s.pongs, part)
-		if err := w.Close(); err != nil {
-			return err
-		}
-		if p.inUse(part) {
-			continue
-		}
-		pub := p.pubs[part]
-		delete(p.pubs, part)
-		if err := pub.Close(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// inUse reports whether a side still has a pong writer in partition part.
-func (p *perfPonger) inUse(part string) bool {
-	for _, s := range p.sides {
-		if _, ok := s.pongs[part]; ok {
-			return true
-		}
-	}
-	return false
+	return p.pongs.follow(s.r, s.reliable)
 }
 
 // answer writes each ping back to its pinger.
 func (p *perfPonger) answer(ctx context.Context, s *perfPongSide, data []keyedSeq, infos []dds.SampleInfo) error {
 	for i := range data {
-		if !infos[i].ValidData || p.own(infos[i].PublicationHandle) {
+		if !infos[i].ValidData || p.pongs.own(infos[i].PublicationHandle) {
 			continue
 		}
-		w, err := p.pongWriter(s, infos[i].PublicationHandle)
+		w, err := p.pongs.get(s.reliable, infos[i].PublicationHandle)
 		if err != nil {
 			return err
 		}
@@ -322,33 +266,104 @@ func (p *perfPonger) answer(ctx context.Context, s *perfPongSide, data []keyedSe
 	return nil
 }
 
+// perfPongWriters are the pong writers of a participant that answers ddsperf's pings
+// (pong, ping) or its data samples with the ping bit (sub): one per pinging participant
+// and reliability, in that participant's partition, each in a publisher of its own
+// partition.
+type perfPongWriters struct {
+	n    *node
+	pubs map[string]*dds.Publisher
+	ws   map[pongKey]*dds.DataWriter[keyedSeq]
+}
+
+// pongKey identifies a pong writer: its reliability and partition.
+type pongKey struct {
+	reliable bool
+	part     string
+}
+
+func newPerfPongWriters(n *node) *perfPongWriters {
+	return &perfPongWriters{n: n, pubs: map[string]*dds.Publisher{}, ws: map[pongKey]*dds.DataWriter[keyedSeq]{}}
+}
+
+// get returns the pong writer for the pinger whose writer is pub, creating it the first
+// time.
+func (p *perfPongWriters) get(reliable bool, pub dds.InstanceHandle) (*dds.DataWriter[keyedSeq], error) {
+	k := pongKey{reliable, perfPartition(pub)}
+	if w, ok := p.ws[k]; ok {
+		return w, nil
+	}
+	pb, ok := p.pubs[k.part]
+	if !ok {
+		var err error
+		if pb, err = p.n.p.NewPublisher(dds.Partition(k.part)); err != nil {
+			return nil, err
+		}
+		p.pubs[k.part] = pb
+	}
+	wq, _ := perfPingQos(reliable)
+	_, pong, _ := perfTopics(reliable)
+	w, err := perfWriter(p.n, pb, pong, wq)
+	if err != nil {
+		return nil, err
+	}
+	p.ws[k] = w
+	return w, nil
+}
+
 // own reports whether the writer h is of this participant: ddsperf ignores its own
 // pings (IGNORELOCAL participant), or a ddsping ping would time its own answers.
-func (p *perfPonger) own(h dds.InstanceHandle) bool {
+func (p *perfPongWriters) own(h dds.InstanceHandle) bool {
 	self := p.n.p.InstanceHandle()
 	return [12]byte(h[:12]) == [12]byte(self[:12])
 }
 
-// pongWriter returns the pong writer for the pinger whose ping writer is pub, creating
-// it the first time.
-func (p *perfPonger) pongWriter(s *perfPongSide, pub dds.InstanceHandle) (*dds.DataWriter[keyedSeq], error) {
-	part := perfPartition(pub)
-	if w, ok := s.pongs[part]; ok {
-		return w, nil
+// follow keeps a pong writer for each writer r matched, when r's status condition (its
+// SUBSCRIPTION_MATCHED enabled) says the matches changed: it creates those of new
+// writers, ahead of their first ping, and deletes those of writers gone.
+func (p *perfPongWriters) follow(r *dds.DataReader[keyedSeq], reliable bool) error {
+	if !r.StatusCondition().TriggerValue() {
+		return nil
 	}
-	pb, ok := p.pubs[part]
-	if !ok {
-		var err error
-		if pb, err = p.n.p.NewPublisher(dds.Partition(part)); err != nil {
-			return nil, err
-		}
-		p.pubs[part] = pb
+	if _, err := r.SubscriptionMatchedStatus(); err != nil { // resets the trigger
+		return err
 	}
-	wq, _ := perfPingQos(s.reliable)
-	w, err := perfWriter(p.n, pb, s.pong, wq)
+	hs, err := r.MatchedPublications()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	s.pongs[part] = w
-	return w, nil
+	live := map[string]bool{}
+	for _, h := range hs {
+		if p.own(h) {
+			continue
+		}
+		live[perfPartition(h)] = true
+		if _, err := p.get(reliable, h); err != nil {
+			return err
+		}
+	}
+	return p.dropGone(reliable, live)
+}
+
+// dropGone deletes the pong writers of the reliability whose pinger is no longer
+// matched (not in live), and their publishers once no writer uses them.
+func (p *perfPongWriters) dropGone(reliable bool, live map[string]bool) error {
+	for k, w := range p.ws {
+		if k.reliable != reliable || live[k.part] {
+			continue
+		}
+		delete(p.ws, k)
+		if err := w.Close(); err != nil {
+			return err
+		}
+		if _, ok := p.ws[pongKey{!reliable, k.part}]; ok {
+			continue
+		}
+		pub := p.pubs[k.part]
+		delete(p.pubs, k.part)
+		if err := pub.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
