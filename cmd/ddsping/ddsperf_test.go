@@ -135,3 +135,15 @@ func TestPerfStamp(t *testing.T) {
 	require.InDelta(t, s, stampOf(ts), 1, "the ping bit moves the stamp by at most 1 ns")
 	require.Zero(t, dataStamp().UnixNano()&1, "a data sample's timestamp has no ping bit")
 }
+
+// TestDdsperfPubPingSub: ddsperf pub marks a share of its samples as pings, and measures
+// the round trip through the subscribers that answer them, as ddsping sub does.
+func TestDdsperfPubPingSub(t *testing.T) {
+	out, _ := startDdsperf(t, 174, "-D", "8", "pub", "5kHz", "20%", "size", "100")
+	code, stdout, stderr := runCmd(t, context.Background(), "sub", "-domain", "174", "-count", "2000", "-duration", "5s")
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	require.Contains(t, stdout, "from 1 publishers")
+	// "[PID] 1.000  5c4b72789664d186 size 100 mean 65.0us min 25.2us 50% 57.8us ... cnt 87"
+	seen := regexp.MustCompile(`size 100 mean [\d.]+us .* cnt [1-9]\d*`)
+	require.Eventually(t, func() bool { return seen.MatchString(out.String()) }, 3*time.Second, 50*time.Millisecond, out.String())
+}

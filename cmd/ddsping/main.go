@@ -56,7 +56,8 @@
 // ddsperf's topics and keep whichever matches first (their own when both do, as against
 // a ddsping pong), and sub counts the samples of both kinds of publisher. So `ddsping
 // ping` measures against `ddsperf pong`, `ddsperf ping` against `ddsping pong`, `ddsping
-// pub` feeds `ddsperf sub` and `ddsping sub` counts what `ddsperf pub` sends; with
+// pub` feeds `ddsperf sub` and `ddsping sub` counts what `ddsperf pub` sends (and
+// answers the samples `ddsperf pub R X%` marks as pings, as ddsperf's sub does); with
 // -best-effort ddsping uses the topics of `ddsperf -u`. What that takes is written in
 // ddsperf.go: the topics DDSPerfRPingKS, DDSPerfRPongKS and DDSPerfRDataKS of type
 // KeyedSeq, pongs in a partition per pinger named after its participant GUID, the

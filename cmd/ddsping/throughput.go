@@ -208,6 +208,10 @@ func openPubTarget(ctx context.Context, n *node, reliable bool, wq qos.DataWrite
 type subscriber struct {
 	r  *dds.DataReader[sample]
 	ws *waitset.WaitSet
+	// perf reads ddsperf's data topic, with its buffers; pongs answer the samples
+	// with the ping bit (ddsperf pub's "ping N%").
+	pongs    *perfPongWriters
+	reliable bool
 	// perf reads ddsperf's data topic, with its buffers.
 	perf      *dds.DataReader[keyedSeq]
 	perfData  []keyedSeq
@@ -270,23 +274,53 @@ func (s *subscriber) takeAll(ctx context.Context, data []sample, infos []dds.Sam
 	if err != nil {
 		return err
 	}
+	if err := s.pongs.follow(s.perf, s.reliable); err != nil {
+		return err
+	}
 	return drain(ctx, s.perf, s.perfData, s.perfInfos, func(data []keyedSeq, infos []dds.SampleInfo) error {
 		s.countPerf(data, infos)
-		return nil
+		return s.answerPings(ctx, data, infos)
 	})
+}
+
+// answerPings answers the ddsperf samples whose source timestamp has the ping bit, as
+// ddsperf's subscriber does: the sample back to its publisher's participant, with the
+// timestamp less the bit (a data pong, which does not ask for another ping).
+func (s *subscriber) answerPings(ctx context.Context, data []keyedSeq, infos []dds.SampleInfo) error {
+	for i := range data {
+		ts := infos[i].SourceTimestamp.UnixNano()
+		if !infos[i].ValidData || ts&1 == 0 {
+			continue
+		}
+		w, err := s.pongs.get(s.reliable, infos[i].PublicationHandle)
+		if err != nil {
+			return err
+		}
+		if err := w.Write(ctx, &data[i], dds.Timestamp(time.Unix(0, ts-1))); err != nil && ctx.Err() == nil && !errors.Is(err, dds.ErrTimeout) {
+			return fmt.Errorf("sub: answering a ping: %w", err)
+		}
+	}
+	return nil
 }
 
 // newSubscriber creates the readers of sub in n: on ddsping's data topic and on
 // ddsperf's.
 func newSubscriber(n *node, reliable bool) (*subscriber, error) {
 	_, rq := dataQos(reliable, 0, 0)
-	s := &subscriber{ws: waitset.New(), last: map[pubKey]uint64{}}
+	s := &subscriber{ws: waitset.New(), last: map[pubKey]uint64{}, pongs: newPerfPongWriters(n), reliable: reliable}
 	var err error
 	if s.r, err = n.reader(topicData, rq); err != nil {
 		return nil, err
 	}
 	_, _, perfData := perfTopics(reliable)
 	if s.perf, err = perfReader(n, nil, perfData, rq); err != nil {
+		return nil, err
+	}
+	sc := s.perf.StatusCondition()
+	if err := sc.SetEnabledStatuses(listener.StatusMask(listener.SubscriptionMatched)); err != nil {
+		return nil, err
+	}
+	if err := s.ws.AttachCondition(sc); err != nil {
 		return nil, err
 	}
 	s.perfData, s.perfInfos = make([]keyedSeq, 256), make([]dds.SampleInfo, 256)
@@ -330,7 +364,7 @@ func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 		iv.last = iv.start
 		data := make([]sample, 256)
 		infos := make([]dds.SampleInfo, 256)
-		conds := make([]waitset.Condition, 0, 3)
+		conds := make([]waitset.Condition, 0, 4)
 		for *count == 0 || s.samples < *count {
 			conds, err = s.ws.WaitInto(ctx, conds)
 			if err != nil {
