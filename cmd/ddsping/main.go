@@ -63,8 +63,10 @@
 // KeyedSeq, pongs in a partition per pinger named after its participant GUID, the
 // participant's USER_DATA "DDSPerf:0:PID:HOST" (ping and pong announce it), and the ping's
 // source timestamp echoed by the pong. Against ddsperf, -size is ddsperf's size (12 bytes
-// of sequence number, key and length included). ddsperf prints half the round trip as
-// its latency; ddsping prints whole round trips.
+// of sequence number, key and length included), and pongs lost do not fail a reliable
+// run: ddsperf keeps only the last ping and pong (KEEP_LAST 1), so a paced ping may be
+// overwritten by the next. ddsperf prints half the round trip as its latency; ddsping
+// prints whole round trips.
 //
 // # Exit status
 //

@@ -147,7 +147,11 @@ type perfLink struct {
 func newPerfLink(n *node, reliable bool, id uint32) (*perfLink, error) {
 	l := &perfLink{id: id, data: make([]keyedSeq, takeBatch), infos: make([]dds.SampleInfo, takeBatch)}
 	l.ping, l.pong, _ = perfTopics(reliable)
+	// ddsperf keeps the last ping and pong only; history takes no part in matching, and
+	// the pinger keeps pingDepth, so that a paced pinger's pongs arriving together are
+	// not overwritten before it takes them.
 	wq, rq := perfPingQos(reliable)
+	wq.History.Depth, rq.History.Depth = pingDepth, pingDepth
 	var err error
 	if l.sub, err = n.p.NewSubscriber(dds.Partition(perfPartition(n.p.InstanceHandle()))); err != nil {
 		return nil, err
