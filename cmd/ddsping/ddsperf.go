@@ -180,6 +180,7 @@ func newPerfPonger(n *node, idle bool) (*perfPonger, error) {
 		}
 		s.ping, s.pong, _ = perfTopics(reliable)
 		_, rq := perfPingQos(reliable)
+		rq.History.Depth = pingDepth // as perfLink: pings of a paced pinger arrive together
 		var err error
 		if s.r, err = perfReader(n, nil, s.ping, rq); err != nil {
 			return nil, err
@@ -302,6 +303,7 @@ func (p *perfPongWriters) get(reliable bool, pub dds.InstanceHandle) (*dds.DataW
 		p.pubs[k.part] = pb
 	}
 	wq, _ := perfPingQos(reliable)
+	wq.History.Depth = pingDepth // as perfLink: pongs of a paced pinger leave together
 	_, pong, _ := perfTopics(reliable)
 	w, err := perfWriter(p.n, pb, pong, wq)
 	if err != nil {
