@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # bench/perf.sh: ddsgo's ddsping against Cyclone DDS's ddsperf, side by side, inside one
 # private network namespace (scripts/netns.sh): round trips at 16 B, 1 KiB, 16 KiB and
-# 64 KiB (reliable) and reliable throughput at 1 KiB and 64 KiB. Prints a Markdown table
-# of medians and the ratio ddsgo/Cyclone.
+# 64 KiB (reliable), ddsping against ddsperf in both directions at 16 B, and reliable
+# throughput at 1 KiB and 64 KiB. Prints a Markdown table of medians and the ratio
+# ddsgo/Cyclone. Every round trip is a whole one (ddsperf prints halves: doubled here).
 #
 # Usage: bench/perf.sh            (about 2 minutes)
 #   SECS=5     seconds per run
 #   REPS=1     runs per cell (the table shows the median of the runs)
 #   SIZES="16 1024 16384 65536"   round-trip payload sizes
 #   TPSIZES="1024 65536"          throughput payload sizes
+#   XSIZES="16"                   round-trip sizes of the cross pairings (ddsping ping with
+#                                 ddsperf pong, ddsperf ping with ddsping pong)
 #   NCPU=1                        add columns with ddsping under GOMAXPROCS=$(nproc) (its
 #                                 default is GOMAXPROCS=1, see ddsping's documentation)
 #   OUT=dir                       keep the raw outputs there (default: a temp dir)
@@ -24,6 +27,7 @@ SECS=${SECS:-5}
 REPS=${REPS:-1}
 SIZES=${SIZES:-"16 1024 16384 65536"}
 TPSIZES=${TPSIZES:-"1024 65536"}
+XSIZES=${XSIZES:-"16"}
 NCPU=${NCPU:-1}
 unset GOMAXPROCS
 OUT=${OUT:-$(mktemp -d /tmp/ddsgo-perf.XXXXXX)}
@@ -47,9 +51,11 @@ skip1() { awk '{v[NR] = $0} END {for (i = (NR > 1 ? 2 : 1); i <= NR; i++) print 
 trim() { awk '{v[NR] = $0} END {a = 1; b = NR; if (NR > 2) {a = 2; b = NR - 1}; for (i = a; i <= b; i++) print v[i]}'; }
 
 # ddsperf_p50 FILE: the median of the per-second round-trip medians (µs), skipping the
-# first second.
+# first second. ddsperf prints half the round trip ((now - ping's timestamp) / 2 in
+# process_pong of src/tools/ddsperf/ddsperf.c): doubled here, so that both columns are
+# whole round trips.
 ddsperf_p50() {
-	{ grep -o ' 50% [0-9.]*us' "$1" || true; } | skip1 | sed 's/ 50% //; s/us//' | median
+	{ grep -o ' 50% [0-9.]*us' "$1" || true; } | skip1 | sed 's/ 50% //; s/us//' | awk '{print 2 * $1}' | median
 }
 
 # ddsping_p50 FILE: the same from ddsping ping -json interval lines.
@@ -86,6 +92,28 @@ rtt_ddsping() { # SIZE PROCS(0: ddsping's default) REP
 	timeout $BOUND "$BIN" ping -procs "$2" -size "$1" -duration "${SECS}s" -json >"$f" 2>&1 || true
 	wait $pong || true
 	ddsping_p50 "$f"
+}
+
+# Cross pairings: ddsping ping against ddsperf pong, and ddsperf ping against ddsping
+# pong (each finds the other with no flag).
+rtt_ping_ddsperf() { # SIZE REP
+	local f="$OUT/rtt-ping-ddsperf-$1-$2.txt"
+	timeout $BOUND ddsperf -D$((SECS + 2)) pong >"$OUT/pong.txt" 2>&1 &
+	local pong=$!
+	sleep 0.3
+	timeout $BOUND "$BIN" ping -size "$1" -duration "${SECS}s" -json >"$f" 2>&1 || true
+	wait $pong || true
+	ddsping_p50 "$f"
+}
+
+rtt_ddsperf_pong() { # SIZE REP
+	local f="$OUT/rtt-ddsperf-pong-$1-$2.txt"
+	timeout $BOUND "$BIN" pong -duration $((SECS + 2))s >"$OUT/pong.txt" 2>&1 &
+	local pong=$!
+	sleep 0.3
+	timeout $BOUND ddsperf -D"$SECS" ping size "$1" >"$f" 2>&1 || true
+	wait $pong || true
+	ddsperf_p50 "$f"
 }
 
 tp_ddsperf() { # SIZE REP
@@ -138,6 +166,15 @@ for s in $SIZES; do
 		g1=$(cell rtt_ddsping "$s" "$(nproc)")
 		line="$line | $g1 | $(ratio "$g1" "$c")"
 	fi
+	echo "$line |"
+done
+table "Round trip across, reliable, median of the per-second medians (µs; ddsping's -size against ddsperf is ddsperf's size, 12 bytes of header included):" \
+	"| payload | ddsping ping, ddsperf pong | ddsperf ping, ddsping pong"
+for s in $XSIZES; do
+	a=$(cell rtt_ping_ddsperf "$s")
+	b=$(cell rtt_ddsperf_pong "$s")
+	line="| $s B | $a | $b"
+	if [ "$NCPU" = 1 ]; then line="$line | - | -"; fi
 	echo "$line |"
 done
 table "Throughput, reliable KEEP_ALL, median of the per-second receive rates (samples/s):" \

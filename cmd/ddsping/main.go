@@ -49,6 +49,25 @@
 // behind) on ddsping_data, sub takes and prints every second the samples/s, MB/s of
 // payload and the samples lost (gaps in the sequence numbers).
 //
+// # Against Cyclone DDS's ddsperf
+//
+// ddsping also speaks the protocol of Cyclone DDS's ddsperf (its default topic type KS),
+// with no flag: pong answers ddsperf's pingers as well as its own, ping and pub also open
+// ddsperf's topics and keep whichever matches first (their own when both do, as against
+// a ddsping pong), and sub counts the samples of both kinds of publisher. So `ddsping
+// ping` measures against `ddsperf pong`, `ddsperf ping` against `ddsping pong`, `ddsping
+// pub` feeds `ddsperf sub` and `ddsping sub` counts what `ddsperf pub` sends (and
+// answers the samples `ddsperf pub R X%` marks as pings, as ddsperf's sub does); with
+// -best-effort ddsping uses the topics of `ddsperf -u`. What that takes is written in
+// ddsperf.go: the topics DDSPerfRPingKS, DDSPerfRPongKS and DDSPerfRDataKS of type
+// KeyedSeq, pongs in a partition per pinger named after its participant GUID, the
+// participant's USER_DATA "DDSPerf:0:PID:HOST" (ping and pong announce it), and the ping's
+// source timestamp echoed by the pong. Against ddsperf, -size is ddsperf's size (12 bytes
+// of sequence number, key and length included), and pongs lost do not fail a reliable
+// run: ddsperf keeps only the last ping and pong (KEEP_LAST 1), so a paced ping may be
+// overwritten by the next. ddsperf prints half the round trip as its latency; ddsping
+// prints whole round trips.
+//
 // # Exit status
 //
 // 0 when the run worked; 1 when no peer matched in time, a reliable run lost samples

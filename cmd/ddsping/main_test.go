@@ -124,6 +124,7 @@ func TestPingPong(t *testing.T) {
 		require.Equal(t, 0, code, "%v\nstdout:\n%s\nstderr:\n%s", mode, stdout, stderr)
 		var res pingResult
 		require.NoError(t, json.Unmarshal([]byte(stdout), &res), stdout)
+		require.Equal(t, "ddsping", res.Peer, "%v: pong serves ddsperf's topics too, ping must prefer its own", mode)
 		require.Equal(t, uint64(200), res.RTT.Count, "%v", mode)
 		require.Equal(t, 1000, res.Size)
 		require.Equal(t, mode == nil || mode[0] == "-rate", res.Reliable)

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
-	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/waitset"
 )
 
@@ -22,7 +22,9 @@ const takeBatch = 64
 // ponger echoes the samples of the ping topics, reliable and best-effort.
 type ponger struct {
 	pairs []pongPair
-	ws    *waitset.WaitSet
+	// perf answers ddsperf's pingers; nil when not asked to.
+	perf *perfPonger
+	ws   *waitset.WaitSet
 	// Echoed counts the samples written back.
 	echoed uint64
 }
@@ -33,9 +35,19 @@ type pongPair struct {
 	w  *dds.DataWriter[sample]
 }
 
-// newPonger creates the readers and writers of pong in n.
-func newPonger(n *node) (*ponger, error) {
+// newPonger creates the readers and writers of pong in n, and those of a ddsperf pong
+// when perf says so (n must then announce perfUserData).
+func newPonger(n *node, perf bool) (*ponger, error) {
 	p := &ponger{ws: waitset.New()}
+	if perf {
+		pp, err := newPerfPonger(n, true)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.addPerf(pp); err != nil {
+			return nil, err
+		}
+	}
 	for _, reliable := range []bool{true, false} {
 		ping, pong := pingTopics(reliable)
 		wq, rq := endpointQos(reliable, pingDepth)
@@ -87,28 +99,81 @@ func (p *ponger) run(ctx context.Context) error {
 				return err
 			}
 		}
+		if p.perf != nil {
+			if err := p.perf.serve(ctx); err != nil {
+				return err
+			}
+		}
 	}
+}
+
+// addPerf makes p answer ddsperf's pingers with pp.
+func (p *ponger) addPerf(pp *perfPonger) error {
+	p.perf = pp
+	for _, c := range pp.conditions() {
+		if err := p.ws.AttachCondition(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// answerPerfPings answers ddsperf's pingers from n until the returned function is
+// called, as every ddsperf participant does, pinger or not: a ddsperf pinger counts
+// every participant that announces perfUserData and waits for its pong.
+func answerPerfPings(ctx context.Context, n *node) (stop func() error, err error) {
+	pp, err := newPerfPonger(n, false)
+	if err != nil {
+		return nil, err
+	}
+	po := &ponger{ws: waitset.New()}
+	if err := po.addPerf(pp); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- po.run(ctx) }()
+	return func() error {
+		cancel()
+		return <-done
+	}, nil
+}
+
+// total returns the number of samples echoed.
+func (p *ponger) total() uint64 {
+	if p.perf == nil {
+		return p.echoed
+	}
+	return p.echoed + p.perf.echoed
 }
 
 func setupPong(fs *flag.FlagSet, o *options) func(context.Context) error {
 	dur := fs.Duration("duration", 0, "stop after this long (0: run until interrupted)")
-	return onNode(o, "ddsping pong", func(ctx context.Context, n *node) error {
-		p, err := newPonger(n)
+	return func(ctx context.Context) error {
+		// Announced as a ddsperf participant, or ddsperf pingers do not wait for the pongs.
+		n, err := newNodeWith(o, "ddsping pong", perfUserData())
+		if err != nil {
+			return err
+		}
+		defer n.close()
+		p, err := newPonger(n, true)
 		if err != nil {
 			return err
 		}
 		if !o.json {
-			fmt.Fprintf(o.out, "pong: domain %d, answering %s and %s\n", o.domain, topicPing, topicPingBE)
+			pr, _, _ := perfTopics(true)
+			pu, _, _ := perfTopics(false)
+			fmt.Fprintf(o.out, "pong: domain %d, answering %s, %s (ddsping) and %s, %s (ddsperf)\n", o.domain, topicPing, topicPingBE, pr, pu)
 		}
 		ctx, cancel := durationUntil(ctx, *dur)
 		defer cancel()
 		err = p.run(ctx)
 		if o.json {
-			return json.NewEncoder(o.out).Encode(map[string]any{"echoed": p.echoed})
+			return json.NewEncoder(o.out).Encode(map[string]any{"echoed": p.total()})
 		}
-		fmt.Fprintf(o.out, "pong: echoed %d samples\n", p.echoed)
+		fmt.Fprintf(o.out, "pong: echoed %d samples\n", p.total())
 		return err
-	})
+	}
 }
 
 // pingConfig is what a ping run measures.
@@ -124,21 +189,26 @@ type pingConfig struct {
 	warmup int
 	// interval is the period of the statistics lines; 0 prints none.
 	interval time.Duration
+	// ddsperf also pings on ddsperf's topics, for a Cyclone DDS ddsperf pong; the
+	// participant must announce perfUserData.
+	ddsperf bool
 }
 
 // pinger sends pings and times the pongs.
 type pinger struct {
-	cfg  pingConfig
-	id   uint32
-	w    *dds.DataWriter[sample]
-	r    *dds.DataReader[sample]
-	rc   *dds.ReadCondition[sample]
-	ws   *waitset.WaitSet
-	tick waitset.GuardCondition
+	cfg pingConfig
+	id  uint32
+	// links are the candidate links until one matches, then link is the one kept.
+	links []pingLink
+	link  pingLink
+	ws    *waitset.WaitSet
+	tick  waitset.GuardCondition
 }
 
 // pingResult is the outcome of a ping run.
 type pingResult struct {
+	// Peer is the kind of pong that answered: "ddsping" or "ddsperf".
+	Peer         string   `json:"peer"`
 	Size         int      `json:"size"`
 	Reliable     bool     `json:"reliable"`
 	Rate         float64  `json:"rate_hz"`
@@ -150,23 +220,21 @@ type pingResult struct {
 	AllocsPerRTT float64  `json:"allocs_per_roundtrip"`
 }
 
-// newPinger creates the writer and reader of a pinger in n.
+// newPinger creates the writers and readers of a pinger in n: on ddsping's topics, and
+// on ddsperf's too when cfg.ddsperf says so.
 func newPinger(n *node, cfg pingConfig) (*pinger, error) {
 	p := &pinger{cfg: cfg, id: rand.Uint32(), ws: waitset.New()}
-	ping, pong := pingTopics(cfg.reliable)
-	wq, rq := endpointQos(cfg.reliable, pingDepth)
-	var err error
-	if p.w, err = n.writer(ping, wq); err != nil {
+	nl, err := newNativeLink(n, cfg.reliable)
+	if err != nil {
 		return nil, err
 	}
-	if p.r, err = n.reader(pong, rq); err != nil {
-		return nil, err
-	}
-	if p.rc, err = p.r.CreateReadCondition(dds.States{}); err != nil {
-		return nil, err
-	}
-	if err := p.ws.AttachCondition(p.rc); err != nil {
-		return nil, err
+	p.links = append(p.links, nl)
+	if cfg.ddsperf {
+		pl, err := newPerfLink(n, cfg.reliable, p.id)
+		if err != nil {
+			return nil, err
+		}
+		p.links = append(p.links, pl)
 	}
 	if err := p.ws.AttachCondition(&p.tick); err != nil {
 		return nil, err
@@ -174,55 +242,123 @@ func newPinger(n *node, cfg pingConfig) (*pinger, error) {
 	return p, nil
 }
 
-// close deletes the pinger's reader and writer from n.
-func (p *pinger) close(n *node) error {
-	if err := p.ws.DetachCondition(p.rc); err != nil {
-		return err
+// close deletes the pinger's readers and writers.
+func (p *pinger) close(*node) error {
+	if p.link != nil {
+		if err := p.ws.DetachCondition(p.link.readCondition()); err != nil {
+			return err
+		}
 	}
-	if err := p.r.DeleteReadCondition(p.rc); err != nil {
-		return err
+	for _, l := range p.links {
+		if err := l.close(); err != nil {
+			return err
+		}
 	}
-	if err := p.r.Close(); err != nil {
-		return err
-	}
-	return p.w.Close()
+	p.links = nil
+	return nil
 }
 
-// waitMatch waits until the ping writer and the pong reader are both matched and
-// returns how long that took.
-func waitMatch(ctx context.Context, w *dds.DataWriter[sample], r *dds.DataReader[sample]) (time.Duration, error) {
+// perfGrace is how long a pinger whose ddsperf link matched first waits for its ddsping
+// link to match too: a ddsping pong serves both, and ddsping's own topics measure more
+// (a deeper history, a timestamp in the sample).
+const perfGrace = 100 * time.Millisecond
+
+// waitMatch waits until the ping writer and the pong reader of one link are both
+// matched, keeps that link (deleting the others) and returns how long that took.
+func (p *pinger) waitMatch(ctx context.Context) (time.Duration, error) {
 	start := time.Now()
+	var conds []waitset.Condition
+	for _, l := range p.links {
+		cs, err := l.statusConditions()
+		if err != nil {
+			return 0, err
+		}
+		conds = append(conds, cs...)
+	}
+	i, err := waitFirstMatch(ctx, conds, p.matchedLink)
+	if err != nil {
+		return 0, err
+	}
+	if i < 0 {
+		return time.Since(start), fmt.Errorf("%w: no match within %v (%s)", errFailed, time.Since(start).Round(time.Millisecond), p.matchSummary())
+	}
+	return time.Since(start), p.keep(i)
+}
+
+// waitFirstMatch waits until matched reports an index, looking again each time one of
+// conds triggers, and returns it; -1 when ctx ends first. Index 0 is ddsping's own
+// topics: another one is returned only when 0 has not matched within perfGrace of it.
+func waitFirstMatch(ctx context.Context, conds []waitset.Condition, matched func() (int, error)) (int, error) {
 	ws := waitset.New()
-	wc, rc := w.StatusCondition(), r.StatusCondition()
-	if err := wc.SetEnabledStatuses(listener.StatusMask(listener.PublicationMatched)); err != nil {
-		return 0, err
+	for _, c := range conds {
+		if err := ws.AttachCondition(c); err != nil {
+			return -1, err
+		}
 	}
-	if err := rc.SetEnabledStatuses(listener.StatusMask(listener.SubscriptionMatched)); err != nil {
-		return 0, err
-	}
-	if err := ws.AttachCondition(wc); err != nil {
-		return 0, err
-	}
-	if err := ws.AttachCondition(rc); err != nil {
-		return 0, err
-	}
+	var first time.Time // when an index other than 0 matched
 	for {
-		ws1, err := w.PublicationMatchedStatus()
-		if err != nil {
-			return 0, err
+		i, err := matched()
+		if err != nil || i == 0 {
+			return i, err
 		}
-		rs, err := r.SubscriptionMatchedStatus()
-		if err != nil {
-			return 0, err
+		wctx, cancel := ctx, context.CancelFunc(func() {})
+		if i > 0 {
+			if first.IsZero() {
+				first = time.Now()
+			}
+			if time.Since(first) >= perfGrace {
+				return i, nil
+			}
+			wctx, cancel = context.WithDeadline(ctx, first.Add(perfGrace))
 		}
-		if ws1.CurrentCount > 0 && rs.CurrentCount > 0 {
-			return time.Since(start), nil
-		}
-		if _, err := ws.Wait(ctx); err != nil {
-			return time.Since(start), fmt.Errorf("%w: no match within %v (writer matched %d readers, reader matched %d writers)",
-				errFailed, time.Since(start).Round(time.Millisecond), ws1.CurrentCount, rs.CurrentCount)
+		_, err = ws.Wait(wctx)
+		cancel()
+		if err != nil && ctx.Err() != nil {
+			return -1, nil
 		}
 	}
+}
+
+// matchedLink returns the index of the first link whose writer and reader both matched,
+// -1 when none has.
+func (p *pinger) matchedLink() (int, error) {
+	for i, l := range p.links {
+		nw, nr, err := l.matched()
+		if err != nil {
+			return -1, err
+		}
+		if nw > 0 && nr > 0 {
+			return i, nil
+		}
+	}
+	return -1, nil
+}
+
+// matchSummary says what each link matched.
+func (p *pinger) matchSummary() string {
+	var b strings.Builder
+	for i, l := range p.links {
+		nw, nr, _ := l.matched()
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s: writer matched %d readers, reader matched %d writers", l.topics(), nw, nr)
+	}
+	return b.String()
+}
+
+// keep makes link i the pinger's link and deletes the others.
+func (p *pinger) keep(i int) error {
+	p.link = p.links[i]
+	for j, l := range p.links {
+		if j != i {
+			if err := l.close(); err != nil {
+				return err
+			}
+		}
+	}
+	p.links = []pingLink{p.link}
+	return p.ws.AttachCondition(p.link.readCondition())
 }
 
 // intervalFunc receives the statistics of the round trips of one interval.
@@ -232,7 +368,7 @@ type intervalFunc func(elapsed time.Duration, s rttStats)
 // every cfg.interval.
 func (p *pinger) run(ctx context.Context, report intervalFunc) (pingResult, error) {
 	cfg := p.cfg
-	res := pingResult{Size: cfg.size, Reliable: cfg.reliable, Rate: cfg.rate}
+	res := pingResult{Peer: p.link.peer(), Size: cfg.size, Reliable: cfg.reliable, Rate: cfg.rate}
 	ctx, cancel := durationUntil(ctx, cfg.duration)
 	defer cancel()
 
@@ -332,7 +468,7 @@ func (m *pingRun) send() error {
 	if m.measuring.Load() {
 		m.sentMeasured.Add(1)
 	}
-	return m.p.w.Write(context.Background(), &m.out)
+	return m.p.link.write(context.Background(), &m.out)
 }
 
 // pace writes pings at the configured rate until ctx ends; it returns a write error.
@@ -354,7 +490,7 @@ func (m *pingRun) pace(ctx context.Context) error {
 		if m.measuring.Load() {
 			m.sentMeasured.Add(1)
 		}
-		if err := m.p.w.Write(ctx, &s); err != nil && ctx.Err() == nil {
+		if err := m.p.link.write(ctx, &s); err != nil && ctx.Err() == nil {
 			return err
 		}
 	}
@@ -383,8 +519,6 @@ func (m *pingRun) finish() {
 // stops as soon as every ping is answered.
 func (m *pingRun) loop(ctx context.Context, report intervalFunc) error {
 	p, cfg := m.p, m.p.cfg
-	data := make([]sample, takeBatch)
-	infos := make([]dds.SampleInfo, takeBatch)
 	conds := make([]waitset.Condition, 0, 2)
 	for {
 		if m.drain && m.total.n >= m.sentMeasured.Load() {
@@ -402,7 +536,7 @@ func (m *pingRun) loop(ctx context.Context, report intervalFunc) error {
 				return err
 			}
 		}
-		if err := m.takePongs(ctx, data, infos); err != nil {
+		if err := m.takePongs(ctx); err != nil {
 			return err
 		}
 		if cfg.count > 0 && int(m.total.n) >= cfg.count && !m.drain {
@@ -442,13 +576,8 @@ func (m *pingRun) onTick(report intervalFunc) error {
 }
 
 // takePongs takes the pongs there are and accounts for them.
-func (m *pingRun) takePongs(ctx context.Context, data []sample, infos []dds.SampleInfo) error {
-	return drain(ctx, m.p.r, data, infos, func(data []sample, infos []dds.SampleInfo) error {
-		for i := range data {
-			m.pong(&data[i], &infos[i])
-		}
-		return nil
-	})
+func (m *pingRun) takePongs(ctx context.Context) error {
+	return m.p.link.take(ctx, m.pong)
 }
 
 // waitOn waits until a condition of ws triggers; it reports false when ctx ended first,
@@ -461,7 +590,7 @@ func waitOn(ctx context.Context, ws *waitset.WaitSet, conds []waitset.Condition)
 
 // drain takes what r has, in batches of up to len(data) samples, passes each batch to
 // each and gives its values back to r (ReturnLoan); it returns when r has nothing left.
-func drain(ctx context.Context, r *dds.DataReader[sample], data []sample, infos []dds.SampleInfo, each func([]sample, []dds.SampleInfo) error) error {
+func drain[T any](ctx context.Context, r *dds.DataReader[T], data []T, infos []dds.SampleInfo, each func([]T, []dds.SampleInfo) error) error {
 	for {
 		n, err := r.TakeInto(ctx, data, infos, dds.NoWait())
 		if n == 0 || errors.Is(err, dds.ErrNoData) {
@@ -508,7 +637,7 @@ func setupPing(fs *flag.FlagSet, o *options) func(context.Context) error {
 	var cfg pingConfig
 	bestEffort := fs.Bool("best-effort", false, "best-effort instead of reliable")
 	fs.Bool("reliable", true, "reliable (the default)")
-	fs.IntVar(&cfg.size, "size", 16, "payload `bytes` per sample")
+	fs.IntVar(&cfg.size, "size", 16, "payload `bytes` per sample (against ddsperf: its size, 12 bytes of seq, key and length included)")
 	fs.Float64Var(&cfg.rate, "rate", 0, "pings per second (0: as fast as possible, one outstanding)")
 	fs.IntVar(&cfg.count, "count", 0, "stop after N round trips (0: no limit)")
 	fs.DurationVar(&cfg.duration, "duration", 10*time.Second, "stop after this long (0: no limit)")
@@ -520,11 +649,13 @@ func setupPing(fs *flag.FlagSet, o *options) func(context.Context) error {
 		if cfg.size < 0 || cfg.rate < 0 || cfg.count < 0 || cfg.warmup < 0 {
 			return fmt.Errorf("%w: -size, -rate, -count and -warmup may not be negative", errUsage)
 		}
-		n, err := newNode(o, "ddsping ping")
+		// Announced as a ddsperf participant, or no ddsperf pong answers.
+		n, err := newNodeWith(o, "ddsping ping", perfUserData())
 		if err != nil {
 			return err
 		}
 		defer n.close()
+		cfg.ddsperf = true
 		p, err := newPinger(n, cfg)
 		if err != nil {
 			return err
@@ -533,19 +664,33 @@ func setupPing(fs *flag.FlagSet, o *options) func(context.Context) error {
 			fmt.Fprintf(o.out, "ping: domain %d, %s, %s payload, waiting for pong\n", o.domain, reliability(cfg.reliable), bytesString(cfg.size))
 		}
 		wctx, cancel := context.WithTimeout(ctx, cfg.wait)
-		d, err := waitMatch(wctx, p.w, p.r)
+		d, err := p.waitMatch(wctx)
 		cancel()
 		if err != nil {
 			return err
 		}
 		if !o.json {
-			fmt.Fprintf(o.out, "ping: matched pong after %v\n", d.Round(time.Microsecond))
+			fmt.Fprintf(o.out, "ping: matched a %s pong on %s after %v\n", p.link.peer(), p.link.topics(), d.Round(time.Microsecond))
+		}
+		if p.link.peer() == "ddsperf" {
+			stop, err := answerPerfPings(ctx, n)
+			if err != nil {
+				return err
+			}
+			defer func() {
+				if serr := stop(); serr != nil && !o.json {
+					fmt.Fprintln(o.out, "ping: answering ddsperf's pings:", serr)
+				}
+			}()
 		}
 		res, err := p.run(ctx, func(el time.Duration, s rttStats) {
 			printInterval(o, el, cfg.size, s)
 		})
 		printPingResult(o, res)
-		if err == nil && cfg.reliable && res.Lost > 0 {
+		// ddsperf's ping reader and pong writer keep the last sample only (KEEP_LAST 1):
+		// reliable, they may still overwrite a ping with the next when paced, so losses
+		// against ddsperf are counted but do not fail the run.
+		if err == nil && cfg.reliable && res.Lost > 0 && res.Peer != "ddsperf" {
 			err = fmt.Errorf("%w: %d pongs lost on a reliable topic", errFailed, res.Lost)
 		}
 		return err

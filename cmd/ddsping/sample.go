@@ -95,7 +95,11 @@ func onNode(o *options, name string, run func(ctx context.Context, n *node) erro
 }
 
 // newNode creates a participant named name with the network settings of o.
-func newNode(o *options, name string) (*node, error) {
+func newNode(o *options, name string) (*node, error) { return newNodeWith(o, name, nil) }
+
+// newNodeWith creates a participant named name with the network settings of o that
+// announces userData (USER_DATA).
+func newNodeWith(o *options, name string, userData []byte) (*node, error) {
 	cfg := rtps.Config{
 		Interfaces:       o.interfaces,
 		Peers:            o.peers,
@@ -103,7 +107,9 @@ func newNode(o *options, name string) (*node, error) {
 		Name:             name,
 		Logger:           o.logger,
 	}
-	p, err := dds.NewParticipant(o.domain, dds.WithRTPS(cfg))
+	pq := qos.DefaultDomainParticipantQos()
+	pq.UserData.Value = userData
+	p, err := dds.NewParticipant(o.domain, dds.WithRTPS(cfg), dds.WithQos(pq))
 	if err != nil {
 		return nil, err
 	}

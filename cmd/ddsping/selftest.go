@@ -104,7 +104,7 @@ func selftest(ctx context.Context, o *options, how string, phases []selftestPhas
 	defer pingNode.close()
 	created := time.Now()
 
-	pong, err := newPonger(pongNode)
+	pong, err := newPonger(pongNode, false)
 	if err != nil {
 		return rep, err
 	}
@@ -148,7 +148,7 @@ func selftest(ctx context.Context, o *options, how string, phases []selftestPhas
 		}
 		what := reliability(ph.reliable) + " " + bytesString(ph.size)
 		mctx, mcancel := context.WithTimeout(ctx, 5*time.Second)
-		d, err := waitMatch(mctx, p.w, p.r)
+		d, err := p.waitMatch(mctx)
 		mcancel()
 		switch {
 		case err != nil:

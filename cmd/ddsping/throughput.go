@@ -55,7 +55,7 @@ func (r rateLine) String() string {
 func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 	bestEffort := fs.Bool("best-effort", false, "best-effort instead of reliable")
 	fs.Bool("reliable", true, "reliable (the default)")
-	size := fs.Int("size", 1024, "payload `bytes` per sample")
+	size := fs.Int("size", 1024, "payload `bytes` per sample (against ddsperf: its size, 12 bytes of seq, key and length included)")
 	rate := fs.Float64("rate", 0, "samples per second (0: as fast as possible)")
 	dur := fs.Duration("duration", 10*time.Second, "stop after this long (0: until interrupted)")
 	wait := fs.Duration("wait", 10*time.Second, "how long to wait for a subscriber to match")
@@ -71,21 +71,20 @@ func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 		}
 		defer n.close()
 		wq, _ := dataQos(reliable, *size, *budget)
-		w, err := n.writer(topicData, wq)
-		if err != nil {
-			return err
-		}
 		if !o.json {
 			fmt.Fprintf(o.out, "pub: domain %d, %s, %s payload, waiting for a subscriber\n", o.domain, reliability(reliable), bytesString(*size))
 		}
 		wctx, cancel := context.WithTimeout(ctx, *wait)
-		err = waitStatus(wctx, w.StatusCondition(), listener.PublicationMatched, func() (bool, error) {
-			s, err := w.PublicationMatchedStatus()
-			return s.CurrentCount > 0, err
-		})
+		w, err := openPubTarget(wctx, n, reliable, wq)
 		cancel()
 		if err != nil {
+			return err
+		}
+		if w == nil {
 			return fmt.Errorf("%w: no subscriber matched within %v", errFailed, *wait)
+		}
+		if !o.json {
+			fmt.Fprintf(o.out, "pub: matched a %s subscriber on %s\n", w.peer, w.topic)
 		}
 		ctx, cancel = durationUntil(ctx, *dur)
 		defer cancel()
@@ -106,7 +105,7 @@ func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 			}
 			s.Seq++
 			s.Stamp = now()
-			if err := w.Write(ctx, &s); err != nil {
+			if err := w.write(ctx, &s); err != nil {
 				if ctx.Err() != nil {
 					break // the run is over
 				}
@@ -133,7 +132,7 @@ func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 		}
 		el := time.Since(start)
 		actx, acancel := context.WithTimeout(context.Background(), 2*time.Second)
-		_ = w.WaitForAcknowledgments(actx)
+		_ = w.waitAcks(actx)
 		acancel()
 		r := newRateLine(written, 0, written*uint64(*size), el)
 		if o.json {
@@ -144,36 +143,92 @@ func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 	}
 }
 
-// waitStatus waits until ok reports true, looking again each time the entity's status
-// k changes.
-func waitStatus(ctx context.Context, c *dds.StatusCondition, k listener.StatusKind, ok func() (bool, error)) error {
-	if err := c.SetEnabledStatuses(listener.StatusMask(k)); err != nil {
-		return err
+// pubTarget is the writer pub writes with: on ddsping_data, or on ddsperf's data topic
+// when a ddsperf subscriber is what matched.
+type pubTarget struct {
+	peer, topic string
+	write       func(ctx context.Context, s *sample) error
+	waitAcks    func(ctx context.Context) error
+}
+
+// openPubTarget creates a writer on ddsping's data topic and one on ddsperf's, waits
+// until one matches a reader, deletes the other and returns the one kept; nil when
+// none matched before ctx ended. A ddsperf sample carries s.Seq, key 0 (ddsperf's
+// subscriber expects keys below its -n, 1 by default), the payload cut to ddsperf's
+// size (perfBaggage) and a source timestamp with the ping bit clear (ddsperf answers
+// a data sample with the bit set with a pong).
+func openPubTarget(ctx context.Context, n *node, reliable bool, wq qos.DataWriterQos) (*pubTarget, error) {
+	nw, err := n.writer(topicData, wq)
+	if err != nil {
+		return nil, err
 	}
-	ws := waitset.New()
-	if err := ws.AttachCondition(c); err != nil {
-		return err
+	_, _, perfData := perfTopics(reliable)
+	pw, err := perfWriter(n, nil, perfData, wq)
+	if err != nil {
+		return nil, err
 	}
-	for {
-		done, err := ok()
-		if err != nil || done {
-			return err
+	var conds []waitset.Condition
+	for _, c := range []*dds.StatusCondition{nw.StatusCondition(), pw.StatusCondition()} {
+		if err := c.SetEnabledStatuses(listener.StatusMask(listener.PublicationMatched)); err != nil {
+			return nil, err
 		}
-		if _, err := ws.Wait(ctx); err != nil {
-			return err
-		}
+		conds = append(conds, c)
 	}
+	i, err := waitFirstMatch(ctx, conds, func() (int, error) {
+		for i, st := range []func() (listener.PublicationMatchedStatus, error){nw.PublicationMatchedStatus, pw.PublicationMatchedStatus} {
+			if s, err := st(); err != nil || s.CurrentCount > 0 {
+				return i, err
+			}
+		}
+		return -1, nil
+	})
+	if err != nil || i < 0 {
+		return nil, err
+	}
+	if i == 0 {
+		return &pubTarget{
+			peer: "ddsping", topic: topicData,
+			write:    func(ctx context.Context, s *sample) error { return nw.Write(ctx, s) },
+			waitAcks: nw.WaitForAcknowledgments,
+		}, pw.Close()
+	}
+	var out keyedSeq
+	return &pubTarget{
+		peer: "ddsperf", topic: perfData,
+		write: func(ctx context.Context, s *sample) error {
+			out.Seq = uint32(s.Seq)
+			out.Baggage = s.Payload[:perfBaggage(len(s.Payload))]
+			return pw.Write(ctx, &out, dds.Timestamp(dataStamp()))
+		},
+		waitAcks: pw.WaitForAcknowledgments,
+	}, nw.Close()
 }
 
 // subscriber counts the samples of the throughput topic.
 type subscriber struct {
 	r  *dds.DataReader[sample]
 	ws *waitset.WaitSet
+	// perf reads ddsperf's data topic, with its buffers; pongs answer the samples
+	// with the ping bit (ddsperf pub's "ping N%").
+	pongs    *perfPongWriters
+	reliable bool
+	// perf reads ddsperf's data topic, with its buffers.
+	perf      *dds.DataReader[keyedSeq]
+	perfData  []keyedSeq
+	perfInfos []dds.SampleInfo
 	// last is the last sequence number of each publisher.
-	last              map[uint32]uint64
+	last              map[pubKey]uint64
 	samples, lost     uint64
 	bytes             uint64
 	first, lastSample time.Time
+}
+
+// pubKey identifies a publisher: its writer and the key it writes (ddsping's publishers
+// write one key each; ddsperf's are counted by writer, key 0, as their sequence numbers
+// run across their keys).
+type pubKey struct {
+	writer dds.InstanceHandle
+	id     uint32
 }
 
 // tickEvery sets tick every period until ctx ends.
@@ -212,10 +267,75 @@ func (iv *interval) report(o *options, s *subscriber) {
 
 // takeAll takes and counts the samples there are.
 func (s *subscriber) takeAll(ctx context.Context, data []sample, infos []dds.SampleInfo) error {
-	return drain(ctx, s.r, data, infos, func(data []sample, infos []dds.SampleInfo) error {
+	err := drain(ctx, s.r, data, infos, func(data []sample, infos []dds.SampleInfo) error {
 		s.count(data, infos)
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	if err := s.pongs.follow(s.perf, s.reliable); err != nil {
+		return err
+	}
+	return drain(ctx, s.perf, s.perfData, s.perfInfos, func(data []keyedSeq, infos []dds.SampleInfo) error {
+		s.countPerf(data, infos)
+		return s.answerPings(ctx, data, infos)
+	})
+}
+
+// answerPings answers the ddsperf samples whose source timestamp has the ping bit, as
+// ddsperf's subscriber does: the sample back to its publisher's participant, with the
+// timestamp less the bit (a data pong, which does not ask for another ping).
+func (s *subscriber) answerPings(ctx context.Context, data []keyedSeq, infos []dds.SampleInfo) error {
+	for i := range data {
+		ts := infos[i].SourceTimestamp.UnixNano()
+		if !infos[i].ValidData || ts&1 == 0 {
+			continue
+		}
+		w, err := s.pongs.get(s.reliable, infos[i].PublicationHandle)
+		if err != nil {
+			return err
+		}
+		if err := w.Write(ctx, &data[i], dds.Timestamp(time.Unix(0, ts-1))); err != nil && ctx.Err() == nil && !errors.Is(err, dds.ErrTimeout) {
+			return fmt.Errorf("sub: answering a ping: %w", err)
+		}
+	}
+	return nil
+}
+
+// newSubscriber creates the readers of sub in n: on ddsping's data topic and on
+// ddsperf's.
+func newSubscriber(n *node, reliable bool) (*subscriber, error) {
+	_, rq := dataQos(reliable, 0, 0)
+	s := &subscriber{ws: waitset.New(), last: map[pubKey]uint64{}, pongs: newPerfPongWriters(n), reliable: reliable}
+	var err error
+	if s.r, err = n.reader(topicData, rq); err != nil {
+		return nil, err
+	}
+	_, _, perfData := perfTopics(reliable)
+	if s.perf, err = perfReader(n, nil, perfData, rq); err != nil {
+		return nil, err
+	}
+	sc := s.perf.StatusCondition()
+	if err := sc.SetEnabledStatuses(listener.StatusMask(listener.SubscriptionMatched)); err != nil {
+		return nil, err
+	}
+	if err := s.ws.AttachCondition(sc); err != nil {
+		return nil, err
+	}
+	s.perfData, s.perfInfos = make([]keyedSeq, 256), make([]dds.SampleInfo, 256)
+	rc, err := s.r.CreateReadCondition(dds.States{})
+	if err != nil {
+		return nil, err
+	}
+	prc, err := s.perf.CreateReadCondition(dds.States{})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.ws.AttachCondition(rc); err != nil {
+		return nil, err
+	}
+	return s, s.ws.AttachCondition(prc)
 }
 
 func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
@@ -225,17 +345,8 @@ func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 	count := fs.Uint64("count", 0, "stop after N samples (0: no limit)")
 	return onNode(o, "ddsping sub", func(ctx context.Context, n *node) error {
 		reliable := !*bestEffort
-		_, rq := dataQos(reliable, 0, 0)
-		r, err := n.reader(topicData, rq)
+		s, err := newSubscriber(n, reliable)
 		if err != nil {
-			return err
-		}
-		rc, err := r.CreateReadCondition(dds.States{})
-		if err != nil {
-			return err
-		}
-		s := &subscriber{r: r, ws: waitset.New(), last: map[uint32]uint64{}}
-		if err := s.ws.AttachCondition(rc); err != nil {
 			return err
 		}
 		var tick waitset.GuardCondition
@@ -243,7 +354,8 @@ func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 			return err
 		}
 		if !o.json {
-			fmt.Fprintf(o.out, "sub: domain %d, %s, waiting for publishers on %s\n", o.domain, reliability(reliable), topicData)
+			_, _, perfData := perfTopics(reliable)
+			fmt.Fprintf(o.out, "sub: domain %d, %s, waiting for publishers on %s (ddsping) and %s (ddsperf)\n", o.domain, reliability(reliable), topicData, perfData)
 		}
 		ctx, cancel := durationUntil(ctx, *dur)
 		defer cancel()
@@ -252,7 +364,7 @@ func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 		iv.last = iv.start
 		data := make([]sample, 256)
 		infos := make([]dds.SampleInfo, 256)
-		conds := make([]waitset.Condition, 0, 2)
+		conds := make([]waitset.Condition, 0, 4)
 		for *count == 0 || s.samples < *count {
 			conds, err = s.ws.WaitInto(ctx, conds)
 			if err != nil {
@@ -283,19 +395,32 @@ func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 func (s *subscriber) count(data []sample, infos []dds.SampleInfo) {
 	t := time.Now()
 	for i := range data {
-		if !infos[i].ValidData {
-			continue
+		if infos[i].ValidData {
+			s.record(t, pubKey{infos[i].PublicationHandle, data[i].ID}, data[i].Seq, len(data[i].Payload))
 		}
-		d := &data[i]
-		if prev, ok := s.last[d.ID]; ok && d.Seq > prev+1 {
-			s.lost += d.Seq - prev - 1
-		}
-		s.last[d.ID] = d.Seq
-		if s.samples == 0 {
-			s.first = t
-		}
-		s.samples++
-		s.bytes += uint64(len(d.Payload))
-		s.lastSample = t
 	}
+}
+
+// countPerf records the ddsperf samples taken, of ddsperf's size (perfOverhead included).
+func (s *subscriber) countPerf(data []keyedSeq, infos []dds.SampleInfo) {
+	t := time.Now()
+	for i := range data {
+		if infos[i].ValidData {
+			s.record(t, pubKey{writer: infos[i].PublicationHandle}, uint64(data[i].Seq), perfOverhead+len(data[i].Baggage))
+		}
+	}
+}
+
+// record counts the sample seq of size bytes from k taken at t.
+func (s *subscriber) record(t time.Time, k pubKey, seq uint64, size int) {
+	if prev, ok := s.last[k]; ok && seq > prev+1 {
+		s.lost += seq - prev - 1
+	}
+	s.last[k] = seq
+	if s.samples == 0 {
+		s.first = t
+	}
+	s.samples++
+	s.bytes += uint64(size)
+	s.lastSample = t
 }
