@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // This file reads ROS 2 interface definitions (.msg, .srv, .action) as rosidl_adapter
@@ -101,6 +102,9 @@ func parseROSFile(path, pkg string, src []byte) (*rosFile, error) {
 	}
 	if !validROSName(pkg) {
 		return nil, errAt(at, "%q is not a valid ROS package name", pkg)
+	}
+	if !utf8.Valid(src) {
+		return nil, errAt(at, "the file is not UTF-8 text") // rosidl reads definitions as UTF-8
 	}
 	lines := strings.Split(string(src), "\n")
 	var sections [][2]int // first line index, end
