@@ -25,8 +25,8 @@ type LoadOptions struct {
 	SkipUnknownPlugins bool
 }
 
-// MaxModelDepth bounds the nesting of models in a world file.
-const MaxModelDepth = 64
+// maxModelDepth bounds the nesting of models in a world file.
+const maxModelDepth = 64
 
 // LoadWorld reads a world from an SDF document and builds it in the Manager of r: it
 // creates the entities, then adds the systems of the <plugin> elements to r, in
@@ -34,8 +34,9 @@ const MaxModelDepth = 64
 //
 // The SDF subset: the root is <sdf> with one <world>, or a <world>. A world has
 // <model> and <plugin> children; a model has <pose>, <static>, <link>, nested <model>
-// and <plugin>; a link has <pose> and <plugin>. Other elements are ignored. Worlds,
-// models and links need a name attribute, unique among the siblings of a kind.
+// (at most 64 deep) and <plugin>; a link has <pose> and <plugin>. Other elements are
+// ignored. Worlds, models and links need a name attribute, unique among the siblings
+// of a kind.
 //
 // Entities: the world gets World and Name; a model gets Model, Name, Pose and Static;
 // a link gets Link, Name and Pose; each is a child of its enclosing element's entity
@@ -166,7 +167,7 @@ func posed[K any](l *loader, el *Element, parent ecm.Entity, kind string, seen m
 }
 
 func (l *loader) buildModel(el *Element, parent ecm.Entity, seen map[string]bool, depth int) error {
-	if depth > MaxModelDepth {
+	if depth > maxModelDepth {
 		return l.errorf(el, "models nested too deeply")
 	}
 	e, err := posed[Model](l, el, parent, "model", seen)
