@@ -64,6 +64,10 @@ type Bounds struct {
 	Points []Vector3
 }
 
+// description is the free-form description of an entity (simulation_interfaces
+// EntityInfo), registered as "sim.Description".
+type description string
+
 // World marks the world entity.
 type World struct{}
 
@@ -78,7 +82,7 @@ type Static bool
 
 // RegisterComponents registers the standard component types with m under the names
 // "sim.Name", "sim.Pose", "sim.Category", "sim.Tags", "sim.Bounds", "sim.World",
-// "sim.Model", "sim.Link" and "sim.Static", with ecm's default codec. A type that is
+// "sim.Model", "sim.Link", "sim.Static" and "sim.Description", with ecm's default codec. A type that is
 // already registered (under any name) is left as it is.
 func RegisterComponents(m *ecm.Manager) {
 	reg[Name](m, "sim.Name")
@@ -90,6 +94,7 @@ func RegisterComponents(m *ecm.Manager) {
 	reg[Model](m, "sim.Model")
 	reg[Link](m, "sim.Link")
 	reg[Static](m, "sim.Static")
+	reg[description](m, "sim.Description")
 }
 
 func reg[T any](m *ecm.Manager, name string) {

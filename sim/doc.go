@@ -73,6 +73,16 @@
 // Registry of factories and configured with their <plugin> element kept as an
 // Element tree. Malformed files give *LineError values with the line number.
 //
+// # Services
+//
+// NewServices serves ROS 2 simulation_interfaces for a Runner's world over a DDS
+// participant, under the names Gazebo's bridge uses (/gzserver/get_entities...,
+// another prefix if asked): the simulation state (STOPPED is paused at iteration 0,
+// as Gazebo tells it), stepping, whole resets, entity queries with EntityFilters,
+// entity state (poses), info and bounds, deletion, and spawning SDF models from a
+// resource string. GetSimulatorFeatures lists exactly these. The handlers change the
+// Manager only between steps, and every reply carries a result code set on purpose.
+//
 // # TriggeredPublisher
 //
 // TriggeredPublisher is Gazebo's system of that name over a Bus (MemBus in process;
