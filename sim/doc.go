@@ -78,9 +78,10 @@
 // NewServices serves ROS 2 simulation_interfaces for a Runner's world over a DDS
 // participant, under the names Gazebo's bridge uses (/gzserver/get_entities...,
 // another prefix if asked): the simulation state (STOPPED is paused at iteration 0,
-// as Gazebo tells it), stepping, whole resets, entity queries with EntityFilters,
+// as Gazebo tells it), stepping, whole resets and de-spawning, entity queries with EntityFilters,
 // entity state (poses), info and bounds, deletion, and spawning SDF models from a
-// resource string. GetSimulatorFeatures lists exactly these. The handlers change the
+// resource string, and the current world's name. GetSimulatorFeatures lists exactly
+// these. The handlers change the
 // Manager only between steps, and every reply carries a result code set on purpose.
 //
 // # TriggeredPublisher

@@ -30,16 +30,17 @@ const stepWait = 5 * time.Second
 // PREFIX/get_simulator_features, get_simulation_state, set_simulation_state,
 // step_simulation, reset_simulation, get_entities, get_entities_states,
 // get_entity_state, set_entity_state, get_entity_info, set_entity_info,
-// get_entity_bounds, delete_entity, spawn_entity and spawn_entities. Services that
-// are not served are not listed by get_simulator_features; every reply carries a
-// result code set on purpose.
+// get_entity_bounds, delete_entity, spawn_entity, spawn_entities and
+// get_current_world. Services that are not served are not listed by
+// get_simulator_features; every reply carries a result code set on purpose.
 //
 // The entities of the services are the models whose parent is the world (or that
-// have no parent), named by their Name, as in Gazebo. Requests are applied between
-// steps (the handlers never touch the Manager while a step runs); a reset, a stop
-// and a removal take effect in the runner's next step, which the reply waits for.
-// Poses are in the world frame; velocities and accelerations are not simulated, so
-// they read as zero and setting a non-zero one is FEATURE_UNSUPPORTED.
+// have no parent), named by their Name, as in Gazebo; without a World entity the
+// state is NO_WORLD. Requests are applied between steps (the handlers never touch
+// the Manager while a step runs); a reset, a stop and a removal take effect in the
+// runner's next step, which the reply waits for. Poses are in the world frame;
+// velocities and accelerations are not simulated, so they read as zero and setting
+// a non-zero one is FEATURE_UNSUPPORTED.
 //
 // Bad input changes nothing and gets the code of its .srv, or else
 // RESULT_OPERATION_FAILED with a message (a malformed filter or category);
@@ -52,6 +53,8 @@ type Services struct {
 
 	mu       sync.Mutex // serializes the simulation state changes
 	leftStop bool       // paused out of STATE_STOPPED, still at iteration 0
+
+	spawned []spawnedEntity // used between steps only (in Runner.do)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -83,6 +86,7 @@ func NewServices(p *dds.DomainParticipant, r *Runner, prefix string) (*Services,
 		func() error { return serve(s, "delete_entity", s.deleteEntity) },
 		func() error { return serve(s, "spawn_entity", s.spawnEntity) },
 		func() error { return serve(s, "spawn_entities", s.spawnEntities) },
+		func() error { return serve(s, "get_current_world", s.getCurrentWorld) },
 	} {
 		if err := add(); err != nil {
 			_ = s.Close()
@@ -90,6 +94,14 @@ func NewServices(p *dds.DomainParticipant, r *Runner, prefix string) (*Services,
 		}
 	}
 	return s, nil
+}
+
+// spawnedEntity is an entity spawned by the services, for ResetSimulation's
+// SCOPE_SPAWNED; resets says how many resets the runner had taken then (a reset
+// forgets it: entities are made anew).
+type spawnedEntity struct {
+	e      ecm.Entity
+	resets uint64
 }
 
 // serve adds a replier of the service PREFIX/name whose replies are h's.
@@ -132,12 +144,14 @@ var features = []uint8{
 	si.SimulatorFeatures_ENTITY_INFO_GETTING,
 	si.SimulatorFeatures_ENTITY_INFO_SETTING,
 	si.SimulatorFeatures_SIMULATION_RESET,
+	si.SimulatorFeatures_SIMULATION_RESET_SPAWNED,
 	si.SimulatorFeatures_SIMULATION_STATE_GETTING,
 	si.SimulatorFeatures_SIMULATION_STATE_SETTING,
 	si.SimulatorFeatures_SIMULATION_STATE_PAUSE,
 	si.SimulatorFeatures_STEP_SIMULATION_SINGLE,
 	si.SimulatorFeatures_STEP_SIMULATION_MULTIPLE,
 	si.SimulatorFeatures_SPAWNING_ENTITIES,
+	si.SimulatorFeatures_WORLD_INFO_GETTING,
 }
 
 func (s *Services) getFeatures(context.Context, *si.GetSimulatorFeaturesRequest) si.GetSimulatorFeaturesResponse {
@@ -149,7 +163,7 @@ func (s *Services) getFeatures(context.Context, *si.GetSimulatorFeaturesRequest)
 		Features:     fs,
 		SpawnFormats: []string{"sdf"},
 		CustomInfo: "ddsgo sim: SDF models in resource_string (no uri, no plugins); poses only " +
-			"(velocities are not simulated); ResetSimulation resets all at once",
+			"(velocities are not simulated); ResetSimulation resets all at once or de-spawns",
 	}}
 }
 
@@ -159,9 +173,14 @@ func resultOK() si.Result { return si.Result{Result: si.Result_RESULT_OK} }
 func failed(code uint8, msg string) si.Result { return si.Result{Result: code, ErrorMessage: msg} }
 
 // simState returns the state of the simulation, as Gazebo's bridge tells it: paused at
-// iteration 0 (loaded or reset, not stepped) is STOPPED. Called with s.mu held.
+// iteration 0 (loaded or reset, not stepped) is STOPPED; without a World entity it is
+// NO_WORLD. Called with s.mu held.
 func (s *Services) simState() uint8 {
+	var world bool
+	s.r.do(func(m *ecm.Manager) { world = worldOf(m) != ecm.Null })
 	switch {
+	case !world:
+		return si.SimulationState_STATE_NO_WORLD
 	case !s.r.Paused():
 		return si.SimulationState_STATE_PLAYING
 	case s.r.Info().Iterations == 0 && !s.leftStop:
@@ -197,8 +216,11 @@ func (s *Services) transition(ctx context.Context, cur, target uint8) si.Result 
 	default:
 		return failed(si.SetSimulationStateResponse_INCORRECT_TRANSITION, "unknown state "+itoa(int(target)))
 	}
-	if cur == target {
+	switch cur {
+	case target:
 		return failed(si.SetSimulationStateResponse_ALREADY_IN_TARGET_STATE, "already in state "+itoa(int(target)))
+	case si.SimulationState_STATE_NO_WORLD:
+		return failed(si.SetSimulationStateResponse_INCORRECT_TRANSITION, "no world is loaded")
 	}
 	switch target {
 	case si.SimulationState_STATE_PLAYING:
@@ -255,9 +277,12 @@ func (s *Services) resetSimulation(ctx context.Context, q *si.ResetSimulationReq
 	const all = si.ResetSimulationRequest_SCOPE_TIME | si.ResetSimulationRequest_SCOPE_STATE | si.ResetSimulationRequest_SCOPE_SPAWNED
 	switch q.Scope {
 	case si.ResetSimulationRequest_SCOPE_DEFAULT, si.ResetSimulationRequest_SCOPE_ALL, all:
+	case si.ResetSimulationRequest_SCOPE_SPAWNED:
+		s.despawn(ctx)
+		return si.ResetSimulationResponse{Result: resultOK()}
 	default:
 		return si.ResetSimulationResponse{Result: failed(si.Result_RESULT_FEATURE_UNSUPPORTED,
-			"only a whole reset is supported: SCOPE_DEFAULT, SCOPE_ALL or TIME|STATE|SPAWNED")}
+			"supported scopes: SCOPE_DEFAULT, SCOPE_ALL or TIME|STATE|SPAWNED (a whole reset), SCOPE_SPAWNED")}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -265,6 +290,52 @@ func (s *Services) resetSimulation(ctx context.Context, q *si.ResetSimulationReq
 		return si.ResetSimulationResponse{Result: failed(si.Result_RESULT_OPERATION_FAILED, err.Error())}
 	}
 	return si.ResetSimulationResponse{Result: resultOK()}
+}
+
+// despawn removes the entities the services spawned since the last reset and waits
+// for the step that removes them (at most stepWait: the removal is certain).
+func (s *Services) despawn(ctx context.Context) {
+	var after uint64
+	s.r.do(func(m *ecm.Manager) {
+		s.r.mu.Lock()
+		resets := s.r.resetsDone
+		after = s.r.steps + 1
+		s.r.mu.Unlock()
+		for _, sp := range s.spawned {
+			if sp.resets == resets && isTopModel(m, sp.e) {
+				m.RequestRemoveEntity(sp.e, true)
+			}
+		}
+		s.spawned = s.spawned[:0]
+	})
+	s.waitStep(ctx, after)
+}
+
+// waitStep waits until the runner took step n, at most stepWait.
+func (s *Services) waitStep(ctx context.Context, n uint64) {
+	ctx, cancel := context.WithTimeout(ctx, stepWait)
+	defer cancel()
+	_ = s.r.waitUntil(ctx, func() bool { return s.r.steps >= n })
+}
+
+// worldOf returns the world entity of m, or ecm.Null.
+func worldOf(m *ecm.Manager) ecm.Entity {
+	w, _, _ := ecm.FirstRO[World](m)
+	return w
+}
+
+func (s *Services) getCurrentWorld(context.Context, *si.GetCurrentWorldRequest) (rep si.GetCurrentWorldResponse) {
+	s.r.do(func(m *ecm.Manager) {
+		w := worldOf(m)
+		if w == ecm.Null {
+			rep.Result = failed(si.GetCurrentWorldResponse_NO_WORLD_LOADED, "no world is loaded")
+			return
+		}
+		name, _ := ecm.ComponentData[Name](m, w)
+		rep.World.Name = string(name)
+		rep.Result = resultOK()
+	})
+	return rep
 }
 
 // isTopModel reports whether e is an entity of the services: a model whose parent is
@@ -566,8 +637,6 @@ func (s *Services) deleteEntity(ctx context.Context, q *si.DeleteEntityRequest) 
 	if !found {
 		return si.DeleteEntityResponse{Result: notFound(q.Entity)}
 	}
-	ctx, cancel := context.WithTimeout(ctx, stepWait)
-	defer cancel()
-	_ = s.r.waitUntil(ctx, func() bool { return s.r.steps >= after })
+	s.waitStep(ctx, after)
 	return si.DeleteEntityResponse{Result: resultOK()}
 }

@@ -36,7 +36,6 @@ type svcFixture struct {
 
 func newSvcFixture(t *testing.T, prefix string) *svcFixture {
 	t.Helper()
-	world, client := loopbackParticipant(t, 64), loopbackParticipant(t, 64)
 	r, err := NewRunner(ecm.New(), Config{Paused: true, PausedPeriod: time.Millisecond})
 	require.NoError(t, err)
 	_, err = LoadWorld(r, strings.NewReader(servicesWorld), LoadOptions{})
@@ -48,7 +47,13 @@ func newSvcFixture(t *testing.T, prefix string) *svcFixture {
 	box1, _ := topNamed(m, "box1")
 	ecm.CreateComponent(m, box1, Tags{"red"})
 	ecm.CreateComponent(m, box1, Bounds{Type: BoundsBox, Points: []Vector3{{-0.5, -0.5, -0.5}, {0.5, 0.5, 0.5}}})
+	return serveRunner(t, r, prefix)
+}
 
+// serveRunner serves the services of r and runs it until the test ends.
+func serveRunner(t *testing.T, r *Runner, prefix string) *svcFixture {
+	t.Helper()
+	world, client := loopbackParticipant(t, 64), loopbackParticipant(t, 64)
 	s, err := NewServices(world, r, prefix)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -344,8 +349,9 @@ func TestServicesStepAndReset(t *testing.T) {
 		Entity: "box1", SetPose: true, State: si.EntityState{Pose: geometry_msgs.Pose{Orientation: geometry_msgs.Quaternion{W: 1}}},
 	}).Result)
 	for _, scope := range []uint8{
-		si.ResetSimulationRequest_SCOPE_TIME, si.ResetSimulationRequest_SCOPE_STATE, si.ResetSimulationRequest_SCOPE_SPAWNED,
-		si.ResetSimulationRequest_SCOPE_TIME | si.ResetSimulationRequest_SCOPE_STATE, 8,
+		si.ResetSimulationRequest_SCOPE_TIME, si.ResetSimulationRequest_SCOPE_STATE,
+		si.ResetSimulationRequest_SCOPE_TIME | si.ResetSimulationRequest_SCOPE_STATE,
+		si.ResetSimulationRequest_SCOPE_STATE | si.ResetSimulationRequest_SCOPE_SPAWNED, 8,
 	} {
 		requireResult(t, si.Result_RESULT_FEATURE_UNSUPPORTED, reset(scope), "scope "+itoa(int(scope)))
 	}
@@ -430,7 +436,40 @@ func TestServicesSpawn(t *testing.T) {
 	requireResult(t, si.Result_RESULT_OK, many.Result)
 	require.Equal(t, []string{"box1", "box2", "robot", "crate", "crate_1", "c1", "c3", "c4"}, names(f, si.EntityFilters{}))
 
-	// A reset removes what was spawned after the first step.
-	requireResult(t, si.Result_RESULT_OK, call[si.ResetSimulationRequest, si.ResetSimulationResponse](f, "reset_simulation", si.ResetSimulationRequest{}).Result)
+	// SCOPE_SPAWNED de-spawns them and nothing else; a whole reset removes what was
+	// spawned after the first step.
+	reset := func(scope uint8) si.Result {
+		return call[si.ResetSimulationRequest, si.ResetSimulationResponse](f, "reset_simulation", si.ResetSimulationRequest{Scope: scope}).Result
+	}
+	requireResult(t, si.Result_RESULT_OK, call[si.StepSimulationRequest, si.StepSimulationResponse](f, "step_simulation", si.StepSimulationRequest{Steps: 2}).Result)
+	requireResult(t, si.Result_RESULT_OK, reset(si.ResetSimulationRequest_SCOPE_SPAWNED))
 	require.Equal(t, []string{"box1", "box2", "robot"}, names(f, si.EntityFilters{}))
+	require.Equal(t, uint64(2), f.r.Info().Iterations, "time goes on")
+	requireResult(t, si.Result_RESULT_OK, spawn(si.SpawnEntityRequest{Name: "c5", EntityResource: sdf(crate), InitialPose: at(5)}).Result)
+	requireResult(t, si.Result_RESULT_OK, reset(si.ResetSimulationRequest_SCOPE_ALL))
+	require.Equal(t, []string{"box1", "box2", "robot"}, names(f, si.EntityFilters{}))
+	requireResult(t, si.Result_RESULT_OK, reset(si.ResetSimulationRequest_SCOPE_SPAWNED), "nothing to de-spawn")
+	require.Equal(t, []string{"box1", "box2", "robot"}, names(f, si.EntityFilters{}))
+}
+
+// Without a world: NO_WORLD, which cannot be left by SetSimulationState.
+func TestServicesNoWorld(t *testing.T) {
+	r, err := NewRunner(ecm.New(), Config{Paused: true, PausedPeriod: time.Millisecond})
+	require.NoError(t, err)
+	f := serveRunner(t, r, "")
+	require.Equal(t, si.SimulationState_STATE_NO_WORLD, simState(f))
+	for _, to := range []uint8{si.SimulationState_STATE_PLAYING, si.SimulationState_STATE_PAUSED, si.SimulationState_STATE_STOPPED} {
+		requireResult(t, si.SetSimulationStateResponse_INCORRECT_TRANSITION, call[si.SetSimulationStateRequest, si.SetSimulationStateResponse](f, "set_simulation_state",
+			si.SetSimulationStateRequest{State: si.SimulationState{State: to}}).Result)
+	}
+	require.True(t, f.r.Paused(), "nothing changed")
+	rep := call[si.GetCurrentWorldRequest, si.GetCurrentWorldResponse](f, "get_current_world", si.GetCurrentWorldRequest{})
+	requireResult(t, si.GetCurrentWorldResponse_NO_WORLD_LOADED, rep.Result)
+}
+
+func TestServicesCurrentWorld(t *testing.T) {
+	f := newSvcFixture(t, "")
+	rep := call[si.GetCurrentWorldRequest, si.GetCurrentWorldResponse](f, "get_current_world", si.GetCurrentWorldRequest{})
+	requireResult(t, si.Result_RESULT_OK, rep.Result)
+	require.Equal(t, "w", rep.World.Name)
 }

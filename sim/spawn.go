@@ -17,7 +17,7 @@ var rosNamespace = regexp.MustCompile(`^/?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za
 func (s *Services) spawnEntity(_ context.Context, q *si.SpawnEntityRequest) si.SpawnEntityResponse {
 	req := si.SpawnEntity(*q) // the same fields
 	var res si.SpawnResult
-	s.r.do(func(m *ecm.Manager) { res = spawn(m, &req) })
+	s.r.do(func(m *ecm.Manager) { res = s.spawn(m, &req) })
 	return si.SpawnEntityResponse(res)
 }
 
@@ -27,7 +27,7 @@ func (s *Services) spawnEntities(_ context.Context, q *si.SpawnEntitiesRequest) 
 	rep := si.SpawnEntitiesResponse{Result: resultOK(), Results: make([]si.SpawnResult, len(q.SpawnRequests))}
 	s.r.do(func(m *ecm.Manager) {
 		for i := range q.SpawnRequests {
-			rep.Results[i] = spawn(m, &q.SpawnRequests[i])
+			rep.Results[i] = s.spawn(m, &q.SpawnRequests[i])
 			if rep.Results[i].Result.Result != si.Result_RESULT_OK {
 				rep.Result = failed(si.SpawnEntitiesResponse_ENTITIES_SPAWN_FAILED,
 					"spawn request "+itoa(i)+" failed: "+rep.Results[i].Result.ErrorMessage)
@@ -35,6 +35,18 @@ func (s *Services) spawnEntities(_ context.Context, q *si.SpawnEntitiesRequest) 
 		}
 	})
 	return rep
+}
+
+// spawn spawns the entity of q in m (between steps) and remembers it.
+func (s *Services) spawn(m *ecm.Manager, q *si.SpawnEntity) si.SpawnResult {
+	res := spawn(m, q)
+	if e, ok := topNamed(m, res.EntityName); ok && res.Result.Result == si.Result_RESULT_OK {
+		s.r.mu.Lock()
+		resets := s.r.resetsDone
+		s.r.mu.Unlock()
+		s.spawned = append(s.spawned, spawnedEntity{e, resets})
+	}
+	return res
 }
 
 // spawn checks a spawn request and builds its model in m as a child of the world,
