@@ -31,8 +31,10 @@ const stepWait = 5 * time.Second
 // step_simulation, reset_simulation, get_entities, get_entities_states,
 // get_entity_state, set_entity_state, get_entity_info, set_entity_info,
 // get_entity_bounds, delete_entity, spawn_entity, spawn_entities and
-// get_current_world. Services that are not served are not listed by
-// get_simulator_features; every reply carries a result code set on purpose.
+// get_current_world, and the action PREFIX/simulate_steps (ROS 2's action protocol:
+// send_goal, get_result and cancel_goal services, feedback after each step, goal
+// statuses). Services that are not served are not listed by get_simulator_features;
+// every reply carries a result code set on purpose.
 //
 // The entities of the services are the models whose parent is the world (or that
 // have no parent), named by their Name, as in Gazebo; without a World entity the
@@ -50,6 +52,7 @@ type Services struct {
 	r      *Runner
 	prefix string
 	reps   []interface{ Close() error }
+	action *stepsAction
 
 	mu       sync.Mutex // serializes the simulation state changes
 	leftStop bool       // paused out of STATE_STOPPED, still at iteration 0
@@ -87,6 +90,12 @@ func NewServices(p *dds.DomainParticipant, r *Runner, prefix string) (*Services,
 		func() error { return serve(s, "spawn_entity", s.spawnEntity) },
 		func() error { return serve(s, "spawn_entities", s.spawnEntities) },
 		func() error { return serve(s, "get_current_world", s.getCurrentWorld) },
+		func() (err error) {
+			if s.action, err = newStepsAction(s, prefix+"/simulate_steps"); err != nil {
+				return err
+			}
+			return s.action.serve("simulate_steps")
+		},
 	} {
 		if err := add(); err != nil {
 			_ = s.Close()
@@ -119,11 +128,14 @@ func serve[Req, Rep any](s *Services, name string, h func(context.Context, *Req)
 // Close stops serving and deletes the repliers. It waits for the handlers running.
 func (s *Services) Close() error {
 	s.closeOnce.Do(func() {
+		errs := make([]error, 0, len(s.reps)+1)
 		for _, rp := range s.reps {
-			if err := rp.Close(); err != nil && s.closeErr == nil {
-				s.closeErr = err
-			}
+			errs = append(errs, rp.Close())
 		}
+		if s.action != nil { // after its repliers: no goal comes any more
+			errs = append(errs, s.action.close())
+		}
+		s.closeErr = errors.Join(errs...)
 	})
 	return s.closeErr
 }
@@ -150,6 +162,7 @@ var features = []uint8{
 	si.SimulatorFeatures_SIMULATION_STATE_PAUSE,
 	si.SimulatorFeatures_STEP_SIMULATION_SINGLE,
 	si.SimulatorFeatures_STEP_SIMULATION_MULTIPLE,
+	si.SimulatorFeatures_STEP_SIMULATION_ACTION,
 	si.SimulatorFeatures_SPAWNING_ENTITIES,
 	si.SimulatorFeatures_WORLD_INFO_GETTING,
 }

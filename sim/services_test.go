@@ -11,9 +11,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ros/action_msgs"
 	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
 	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
 	"github.com/ddsgo/ddsgo/ros/std_msgs"
+	"github.com/ddsgo/ddsgo/ros/unique_identifier_msgs"
 	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
@@ -130,9 +132,10 @@ func TestServicesFeatures(t *testing.T) {
 	rep := call[si.GetSimulatorFeaturesRequest, si.GetSimulatorFeaturesResponse](f, "get_simulator_features", si.GetSimulatorFeaturesRequest{})
 	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_ENTITY_STATE_GETTING))
 	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_STEP_SIMULATION_MULTIPLE))
+	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_STEP_SIMULATION_ACTION))
 	for _, absent := range []uint8{
 		si.SimulatorFeatures_NAMED_POSES, si.SimulatorFeatures_SPAWNABLES, si.SimulatorFeatures_SIMULATION_RESET_TIME,
-		si.SimulatorFeatures_STEP_SIMULATION_ACTION, si.SimulatorFeatures_WORLD_LOADING,
+		si.SimulatorFeatures_WORLD_LOADING, si.SimulatorFeatures_AVAILABLE_WORLDS,
 	} {
 		require.NotContains(t, rep.Features.Features, uint16(absent), "not implemented, not listed")
 	}
@@ -472,4 +475,100 @@ func TestServicesCurrentWorld(t *testing.T) {
 	rep := call[si.GetCurrentWorldRequest, si.GetCurrentWorldResponse](f, "get_current_world", si.GetCurrentWorldRequest{})
 	requireResult(t, si.Result_RESULT_OK, rep.Result)
 	require.Equal(t, "w", rep.World.Name)
+}
+
+// The SimulateSteps action, as an rclcpp action client uses it: send_goal, feedback
+// after the steps, get_result, cancel_goal and the status topic.
+func TestServicesSimulateSteps(t *testing.T) {
+	f := newSvcFixture(t, "")
+	const action = "simulate_steps/_action/"
+	send := func(id byte, steps uint64) si.SimulateStepsSendGoalResponse {
+		return call[si.SimulateStepsSendGoalRequest, si.SimulateStepsSendGoalResponse](f, action+"send_goal",
+			si.SimulateStepsSendGoalRequest{GoalID: goalID(id), Goal: si.SimulateStepsGoal{Steps: steps}})
+	}
+	result := func(id byte) si.SimulateStepsGetResultResponse {
+		return call[si.SimulateStepsGetResultRequest, si.SimulateStepsGetResultResponse](f, action+"get_result",
+			si.SimulateStepsGetResultRequest{GoalID: goalID(id)})
+	}
+	cancelGoal := func(id byte) action_msgs.CancelGoalResponse {
+		return call[action_msgs.CancelGoalRequest, action_msgs.CancelGoalResponse](f, action+"cancel_goal",
+			action_msgs.CancelGoalRequest{GoalInfo: action_msgs.GoalInfo{GoalID: goalID(id)}})
+	}
+	fbT, err := dds.NewTopic[si.SimulateStepsFeedbackMessage](f.client, "rt/gzserver/"+action+"feedback")
+	require.NoError(t, err)
+	fb, err := dds.NewReader(fbT, dds.Reliable(), dds.KeepAll())
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		ms, err := fb.SubscriptionMatchedStatus()
+		require.NoError(t, err)
+		if ms.CurrentCount > 0 {
+			break
+		}
+		require.NoError(t, ctx.Err())
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	require.True(t, send(1, 5).Accepted)
+	rep := result(1)
+	require.Equal(t, action_msgs.GoalStatus_STATUS_SUCCEEDED, rep.Status)
+	requireResult(t, si.Result_RESULT_OK, rep.Result.Result)
+	require.Equal(t, uint64(5), f.r.Info().Iterations)
+	for msg := range fb.Samples(ctx) {
+		require.Equal(t, goalID(1), msg.GoalID)
+		require.Equal(t, uint64(5), msg.Feedback.CompletedSteps+msg.Feedback.RemainingSteps)
+		if msg.Feedback.RemainingSteps == 0 {
+			break
+		}
+	}
+	require.NoError(t, ctx.Err(), "feedback up to the last step")
+
+	require.False(t, send(1, 5).Accepted, "a goal id is used once")
+	require.True(t, send(2, 0).Accepted)
+	rep = result(2)
+	require.Equal(t, action_msgs.GoalStatus_STATUS_ABORTED, rep.Status)
+	requireResult(t, si.Result_RESULT_OPERATION_FAILED, rep.Result.Result)
+	require.True(t, send(3, 1<<64-1).Accepted)
+	requireResult(t, si.Result_RESULT_OPERATION_FAILED, result(3).Result.Result, "a negative count")
+	require.Equal(t, uint64(5), f.r.Info().Iterations, "aborted goals take no step")
+	rep = result(99)
+	require.Equal(t, action_msgs.GoalStatus_STATUS_UNKNOWN, rep.Status)
+	requireResult(t, si.Result_RESULT_NOT_FOUND, rep.Result.Result)
+
+	require.Equal(t, action_msgs.CancelGoalResponse_ERROR_UNKNOWN_GOAL_ID, cancelGoal(99).ReturnCode)
+	require.Equal(t, action_msgs.CancelGoalResponse_ERROR_GOAL_TERMINATED, cancelGoal(1).ReturnCode)
+	require.True(t, send(4, 1<<40).Accepted, "steps for hours")
+	c := cancelGoal(4)
+	require.Equal(t, action_msgs.CancelGoalResponse_ERROR_NONE, c.ReturnCode)
+	require.Len(t, c.GoalsCanceling, 1)
+	rep = result(4)
+	require.Equal(t, action_msgs.GoalStatus_STATUS_CANCELED, rep.Status)
+	requireResult(t, si.Result_RESULT_OPERATION_FAILED, rep.Result.Result)
+	require.Equal(t, si.SimulationState_STATE_PAUSED, simState(f), "canceled: paused again")
+
+	stT, err := dds.NewTopic[action_msgs.GoalStatusArray](f.client, "rt/gzserver/"+action+"status")
+	require.NoError(t, err)
+	st, err := dds.NewReader(stT, dds.Reliable(), dds.TransientLocal(), dds.KeepLast(1))
+	require.NoError(t, err)
+	for msg := range st.Samples(ctx) {
+		require.Len(t, msg.StatusList, 4, "the statuses of the accepted goals, late joiners too")
+		want := []int8{action_msgs.GoalStatus_STATUS_SUCCEEDED, action_msgs.GoalStatus_STATUS_ABORTED, action_msgs.GoalStatus_STATUS_ABORTED, action_msgs.GoalStatus_STATUS_CANCELED}
+		for i, s := range msg.StatusList {
+			require.Equal(t, want[i], s.Status)
+		}
+		break
+	}
+	require.NoError(t, ctx.Err())
+
+	requireResult(t, si.Result_RESULT_OK, call[si.SetSimulationStateRequest, si.SetSimulationStateResponse](f, "set_simulation_state",
+		si.SetSimulationStateRequest{State: si.SimulationState{State: si.SimulationState_STATE_PLAYING}}).Result)
+	require.True(t, send(5, 3).Accepted)
+	rep = result(5)
+	require.Equal(t, action_msgs.GoalStatus_STATUS_ABORTED, rep.Status)
+	requireResult(t, si.Result_RESULT_OPERATION_FAILED, rep.Result.Result, "not paused")
+}
+
+func goalID(b byte) unique_identifier_msgs.UUID {
+	return unique_identifier_msgs.UUID{UUID: [16]uint8{15: b}}
 }
