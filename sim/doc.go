@@ -80,7 +80,8 @@
 // another prefix if asked): the simulation state (STOPPED is paused at iteration 0,
 // as Gazebo tells it), stepping, whole resets and de-spawning, entity queries with EntityFilters,
 // entity state (poses), info and bounds, deletion, and spawning SDF models from a
-// resource string, the current world's name, and the SimulateSteps action (ROS 2's
+// resource string, loading (an SDF string) and unloading worlds, the current world,
+// and the SimulateSteps action (ROS 2's
 // action protocol, with feedback after each step). GetSimulatorFeatures lists exactly
 // these. The handlers change the
 // Manager only between steps, and every reply carries a result code set on purpose.

@@ -30,8 +30,8 @@ const stepWait = 5 * time.Second
 // PREFIX/get_simulator_features, get_simulation_state, set_simulation_state,
 // step_simulation, reset_simulation, get_entities, get_entities_states,
 // get_entity_state, set_entity_state, get_entity_info, set_entity_info,
-// get_entity_bounds, delete_entity, spawn_entity, spawn_entities and
-// get_current_world, and the action PREFIX/simulate_steps (ROS 2's action protocol:
+// get_entity_bounds, delete_entity, spawn_entity, spawn_entities, get_current_world,
+// load_world and unload_world, and the action PREFIX/simulate_steps (ROS 2's action protocol:
 // send_goal, get_result and cancel_goal services, feedback after each step, goal
 // statuses). Services that are not served are not listed by get_simulator_features;
 // every reply carries a result code set on purpose.
@@ -57,7 +57,8 @@ type Services struct {
 	mu       sync.Mutex // serializes the simulation state changes
 	leftStop bool       // paused out of STATE_STOPPED, still at iteration 0
 
-	spawned []spawnedEntity // used between steps only (in Runner.do)
+	spawned []spawnedEntity  // used between steps only (in Runner.do)
+	current si.WorldResource // the world LoadWorld loaded; guarded by mu
 
 	closeOnce sync.Once
 	closeErr  error
@@ -90,6 +91,8 @@ func NewServices(p *dds.DomainParticipant, r *Runner, prefix string) (*Services,
 		func() error { return serve(s, "spawn_entity", s.spawnEntity) },
 		func() error { return serve(s, "spawn_entities", s.spawnEntities) },
 		func() error { return serve(s, "get_current_world", s.getCurrentWorld) },
+		func() error { return serve(s, "load_world", s.loadWorld) },
+		func() error { return serve(s, "unload_world", s.unloadWorld) },
 		func() (err error) {
 			if s.action, err = newStepsAction(s, prefix+"/simulate_steps"); err != nil {
 				return err
@@ -164,6 +167,9 @@ var features = []uint8{
 	si.SimulatorFeatures_STEP_SIMULATION_MULTIPLE,
 	si.SimulatorFeatures_STEP_SIMULATION_ACTION,
 	si.SimulatorFeatures_SPAWNING_ENTITIES,
+	si.SimulatorFeatures_WORLD_LOADING,
+	si.SimulatorFeatures_WORLD_RESOURCE_STRING,
+	si.SimulatorFeatures_WORLD_UNLOADING,
 	si.SimulatorFeatures_WORLD_INFO_GETTING,
 }
 
@@ -337,7 +343,10 @@ func worldOf(m *ecm.Manager) ecm.Entity {
 	return w
 }
 
+// getCurrentWorld gives the world's name, and its resource if LoadWorld loaded it.
 func (s *Services) getCurrentWorld(context.Context, *si.GetCurrentWorldRequest) (rep si.GetCurrentWorldResponse) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.r.do(func(m *ecm.Manager) {
 		w := worldOf(m)
 		if w == ecm.Null {
@@ -346,6 +355,9 @@ func (s *Services) getCurrentWorld(context.Context, *si.GetCurrentWorldRequest) 
 		}
 		name, _ := ecm.ComponentData[Name](m, w)
 		rep.World.Name = string(name)
+		if s.current.Name == rep.World.Name {
+			rep.World = s.current
+		}
 		rep.Result = resultOK()
 	})
 	return rep

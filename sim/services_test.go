@@ -135,7 +135,7 @@ func TestServicesFeatures(t *testing.T) {
 	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_STEP_SIMULATION_ACTION))
 	for _, absent := range []uint8{
 		si.SimulatorFeatures_NAMED_POSES, si.SimulatorFeatures_SPAWNABLES, si.SimulatorFeatures_SIMULATION_RESET_TIME,
-		si.SimulatorFeatures_WORLD_LOADING, si.SimulatorFeatures_AVAILABLE_WORLDS,
+		si.SimulatorFeatures_WORLD_TAGS, si.SimulatorFeatures_AVAILABLE_WORLDS,
 	} {
 		require.NotContains(t, rep.Features.Features, uint16(absent), "not implemented, not listed")
 	}
@@ -571,4 +571,62 @@ func TestServicesSimulateSteps(t *testing.T) {
 
 func goalID(b byte) unique_identifier_msgs.UUID {
 	return unique_identifier_msgs.UUID{UUID: [16]uint8{15: b}}
+}
+
+func TestServicesLoadUnloadWorld(t *testing.T) {
+	f := newSvcFixture(t, "")
+	load := func(res si.Resource, strict bool) si.LoadWorldResponse {
+		return call[si.LoadWorldRequest, si.LoadWorldResponse](f, "load_world", si.LoadWorldRequest{WorldResource: res, FailOnUnsupportedElement: strict})
+	}
+	unload := func() si.Result {
+		return call[si.UnloadWorldRequest, si.UnloadWorldResponse](f, "unload_world", si.UnloadWorldRequest{}).Result
+	}
+	current := func() si.GetCurrentWorldResponse {
+		return call[si.GetCurrentWorldRequest, si.GetCurrentWorldResponse](f, "get_current_world", si.GetCurrentWorldRequest{})
+	}
+	sdf := func(s string) si.Resource { return si.Resource{ResourceString: s} }
+	const w2 = `<sdf version="1.9"><world name="w2"><physics type="ode"/><model name="m1"><link name="l"/></model></world></sdf>`
+
+	requireResult(t, si.Result_RESULT_OK, call[si.StepSimulationRequest, si.StepSimulationResponse](f, "step_simulation", si.StepSimulationRequest{Steps: 2}).Result)
+	before := f.snapshot()
+	for _, bad := range []struct {
+		res    si.Resource
+		strict bool
+		code   uint8
+	}{
+		{si.Resource{}, false, si.LoadWorldResponse_NO_RESOURCE},
+		{si.Resource{URI: "file:///worlds/w2.sdf"}, false, si.Result_RESULT_FEATURE_UNSUPPORTED},
+		{sdf("<robot name='r'/>"), false, si.LoadWorldResponse_UNSUPPORTED_FORMAT},
+		{sdf("<sdf><world name='x'>"), false, si.LoadWorldResponse_RESOURCE_PARSE_ERROR},
+		{sdf("<sdf><world><model name='m'/></world></sdf>"), false, si.LoadWorldResponse_RESOURCE_PARSE_ERROR},
+		{sdf(w2), true, si.LoadWorldResponse_UNSUPPORTED_ELEMENTS},
+	} {
+		rep := load(bad.res, bad.strict)
+		requireResult(t, bad.code, rep.Result, bad.res.ResourceString)
+	}
+	require.Equal(t, before, f.snapshot(), "bad input changes nothing")
+	require.Equal(t, uint64(2), f.r.Info().Iterations)
+	require.Equal(t, "w", current().World.Name)
+
+	rep := load(sdf(w2), false)
+	requireResult(t, si.Result_RESULT_OK, rep.Result)
+	require.Equal(t, "w2", rep.World.Name)
+	require.Equal(t, []string{"m1"}, names(f, si.EntityFilters{}))
+	require.Equal(t, si.SimulationState_STATE_STOPPED, simState(f), "a loaded world is stopped")
+	require.Equal(t, sdf(w2), current().World.WorldResource)
+	requireResult(t, si.Result_RESULT_OK, call[si.StepSimulationRequest, si.StepSimulationResponse](f, "step_simulation", si.StepSimulationRequest{Steps: 3}).Result)
+	requireResult(t, si.Result_RESULT_OK, call[si.ResetSimulationRequest, si.ResetSimulationResponse](f, "reset_simulation", si.ResetSimulationRequest{}).Result)
+	require.Equal(t, []string{"m1"}, names(f, si.EntityFilters{}), "the loaded world is the one a reset returns to")
+
+	requireResult(t, si.Result_RESULT_OK, unload())
+	require.Equal(t, si.SimulationState_STATE_NO_WORLD, simState(f))
+	require.Empty(t, names(f, si.EntityFilters{}))
+	requireResult(t, si.UnloadWorldResponse_NO_WORLD_LOADED, unload())
+	requireResult(t, si.GetCurrentWorldResponse_NO_WORLD_LOADED, current().Result)
+	requireResult(t, si.Result_RESULT_OK, call[si.ResetSimulationRequest, si.ResetSimulationResponse](f, "reset_simulation", si.ResetSimulationRequest{}).Result)
+	require.Equal(t, si.SimulationState_STATE_NO_WORLD, simState(f), "a reset brings no world back")
+
+	requireResult(t, si.Result_RESULT_OK, load(sdf(servicesWorld), true).Result)
+	require.Equal(t, []string{"box1", "box2", "robot"}, names(f, si.EntityFilters{}))
+	require.Equal(t, "w", current().World.Name)
 }
