@@ -30,8 +30,9 @@ const stepWait = 5 * time.Second
 // PREFIX/get_simulator_features, get_simulation_state, set_simulation_state,
 // step_simulation, reset_simulation, get_entities, get_entities_states,
 // get_entity_state, set_entity_state, get_entity_info, set_entity_info,
-// get_entity_bounds, delete_entity, spawn_entity, spawn_entities, get_current_world,
-// load_world and unload_world, and the action PREFIX/simulate_steps (ROS 2's action protocol:
+// get_entity_bounds, delete_entity, spawn_entity, spawn_entities, get_named_poses
+// (the <frame> elements of the world), get_current_world, load_world and
+// unload_world, and the action PREFIX/simulate_steps (ROS 2's action protocol:
 // send_goal, get_result and cancel_goal services, feedback after each step, goal
 // statuses). Services that are not served are not listed by get_simulator_features;
 // every reply carries a result code set on purpose.
@@ -92,6 +93,7 @@ func NewServices(p *dds.DomainParticipant, r *Runner, prefix string) (*Services,
 		func() error { return serve(s, "spawn_entities", s.spawnEntities) },
 		func() error { return serve(s, "get_current_world", s.getCurrentWorld) },
 		func() error { return serve(s, "load_world", s.loadWorld) },
+		func() error { return serve(s, "get_named_poses", s.getNamedPoses) },
 		func() error { return serve(s, "unload_world", s.unloadWorld) },
 		func() (err error) {
 			if s.action, err = newStepsAction(s, prefix+"/simulate_steps"); err != nil {
@@ -148,6 +150,7 @@ func (s *Services) Close() error {
 var features = []uint8{
 	si.SimulatorFeatures_SPAWNING,
 	si.SimulatorFeatures_DELETING,
+	si.SimulatorFeatures_NAMED_POSES,
 	si.SimulatorFeatures_ENTITY_TAGS,
 	si.SimulatorFeatures_ENTITY_BOUNDS,
 	si.SimulatorFeatures_ENTITY_BOUNDS_BOX,
@@ -360,6 +363,32 @@ func (s *Services) getCurrentWorld(context.Context, *si.GetCurrentWorldRequest) 
 		}
 		rep.Result = resultOK()
 	})
+	return rep
+}
+
+// getNamedPoses gives the frames of the world (SDF <frame>) that pass the tags
+// filter, with their world poses.
+func (s *Services) getNamedPoses(_ context.Context, q *si.GetNamedPosesRequest) (rep si.GetNamedPosesResponse) {
+	if q.Tags.FilterMode > si.TagsFilter_FILTER_MODE_ALL {
+		rep.Result = failed(si.Result_RESULT_OPERATION_FAILED, "unknown tags filter mode "+itoa(int(q.Tags.FilterMode)))
+		return rep
+	}
+	f := TagsFilter{Tags: q.Tags.Tags, Mode: TagsFilterMode(q.Tags.FilterMode)}
+	s.r.do(func(m *ecm.Manager) {
+		ecm.EachRO2(m, func(e ecm.Entity, n Name, _ frame) bool {
+			tags, _ := ecm.ComponentData[Tags](m, e)
+			if len(f.Tags) > 0 && !tagsMatch(f, tags) {
+				return true
+			}
+			desc, _ := ecm.ComponentData[description](m, e)
+			st := entityState(m, e, builtin_interfaces.Time{})
+			rep.Poses = append(rep.Poses, si.NamedPose{
+				Name: string(n), Description: string(desc), Tags: slices.Clone([]string(tags)), Pose: st.Pose,
+			})
+			return true
+		})
+	})
+	rep.Result = resultOK()
 	return rep
 }
 

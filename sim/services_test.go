@@ -23,6 +23,8 @@ const servicesWorld = `<sdf version="1.9"><world name="w">
   <model name="box1"><pose>1 0 0 0 0 0</pose><link name="body"/></model>
   <model name="box2"><pose>2 0 0 0 0 0</pose><static>true</static></model>
   <model name="robot"><pose>0 3 0 0 0 0</pose><link name="base"><pose>0 0 1 0 0 0</pose></link></model>
+  <frame name="dock"><pose>4 5 0 0 0 0</pose></frame>
+  <frame name="gate"/>
 </world></sdf>`
 
 // svcFixture is a running world served over one participant and a client participant
@@ -49,6 +51,12 @@ func newSvcFixture(t *testing.T, prefix string) *svcFixture {
 	box1, _ := topNamed(m, "box1")
 	ecm.CreateComponent(m, box1, Tags{"red"})
 	ecm.CreateComponent(m, box1, Bounds{Type: BoundsBox, Points: []Vector3{{-0.5, -0.5, -0.5}, {0.5, 0.5, 0.5}}})
+	ecm.EachRO2(m, func(e ecm.Entity, n Name, _ frame) bool {
+		if n == "dock" {
+			defer ecm.CreateComponent(m, e, Tags{"spawn"})
+		}
+		return true
+	})
 	return serveRunner(t, r, prefix)
 }
 
@@ -134,7 +142,7 @@ func TestServicesFeatures(t *testing.T) {
 	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_STEP_SIMULATION_MULTIPLE))
 	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_STEP_SIMULATION_ACTION))
 	for _, absent := range []uint8{
-		si.SimulatorFeatures_NAMED_POSES, si.SimulatorFeatures_SPAWNABLES, si.SimulatorFeatures_SIMULATION_RESET_TIME,
+		si.SimulatorFeatures_POSE_BOUNDS, si.SimulatorFeatures_SPAWNABLES, si.SimulatorFeatures_SIMULATION_RESET_TIME,
 		si.SimulatorFeatures_WORLD_TAGS, si.SimulatorFeatures_AVAILABLE_WORLDS,
 	} {
 		require.NotContains(t, rep.Features.Features, uint16(absent), "not implemented, not listed")
@@ -629,4 +637,26 @@ func TestServicesLoadUnloadWorld(t *testing.T) {
 	requireResult(t, si.Result_RESULT_OK, load(sdf(servicesWorld), true).Result)
 	require.Equal(t, []string{"box1", "box2", "robot"}, names(f, si.EntityFilters{}))
 	require.Equal(t, "w", current().World.Name)
+}
+
+// The frames of the world are its named poses.
+func TestServicesNamedPoses(t *testing.T) {
+	f := newSvcFixture(t, "")
+	get := func(tags si.TagsFilter) si.GetNamedPosesResponse {
+		return call[si.GetNamedPosesRequest, si.GetNamedPosesResponse](f, "get_named_poses", si.GetNamedPosesRequest{Tags: tags})
+	}
+	rep := get(si.TagsFilter{})
+	requireResult(t, si.Result_RESULT_OK, rep.Result)
+	require.Equal(t, []si.NamedPose{
+		{Name: "dock", Tags: []string{"spawn"}, Pose: geometry_msgs.Pose{Position: geometry_msgs.Point{X: 4, Y: 5}, Orientation: geometry_msgs.Quaternion{W: 1}}},
+		{Name: "gate", Pose: geometry_msgs.Pose{Orientation: geometry_msgs.Quaternion{W: 1}}},
+	}, rep.Poses)
+	rep = get(si.TagsFilter{Tags: []string{"spawn", "x"}})
+	requireResult(t, si.Result_RESULT_OK, rep.Result)
+	require.Len(t, rep.Poses, 1)
+	require.Equal(t, "dock", rep.Poses[0].Name)
+	rep = get(si.TagsFilter{Tags: []string{"spawn", "x"}, FilterMode: si.TagsFilter_FILTER_MODE_ALL})
+	requireResult(t, si.Result_RESULT_OK, rep.Result)
+	require.Empty(t, rep.Poses)
+	requireResult(t, si.Result_RESULT_OPERATION_FAILED, get(si.TagsFilter{FilterMode: 2}).Result)
 }

@@ -12,7 +12,8 @@ import (
 // the services have no Registry of systems, so <plugin> elements are not supported.
 var supportedChildren = map[string][]string{
 	"sdf":   {"world"},
-	"world": {"model"},
+	"world": {"model", "frame"},
+	"frame": {"pose"},
 	"model": {"pose", "static", "link", "model"},
 	"link":  {"pose"},
 }
