@@ -115,6 +115,7 @@ func NewServices(p *dds.DomainParticipant, r *Runner, prefix string) (*Services,
 // forgets it: entities are made anew).
 type spawnedEntity struct {
 	e      ecm.Entity
+	name   string // checked too: a removed entity's id may be reused
 	resets uint64
 }
 
@@ -324,7 +325,7 @@ func (s *Services) despawn(ctx context.Context) {
 		after = s.r.steps + 1
 		s.r.mu.Unlock()
 		for _, sp := range s.spawned {
-			if sp.resets == resets && isTopModel(m, sp.e) {
+			if n, _ := ecm.ComponentData[Name](m, sp.e); sp.resets == resets && string(n) == sp.name && isTopModel(m, sp.e) {
 				m.RequestRemoveEntity(sp.e, true)
 			}
 		}

@@ -44,7 +44,7 @@ func (s *Services) spawn(m *ecm.Manager, q *si.SpawnEntity) si.SpawnResult {
 		s.r.mu.Lock()
 		resets := s.r.resetsDone
 		s.r.mu.Unlock()
-		s.spawned = append(s.spawned, spawnedEntity{e, resets})
+		s.spawned = append(s.spawned, spawnedEntity{e, res.EntityName, resets})
 	}
 	return res
 }
