@@ -31,7 +31,8 @@ type stepsAction struct {
 	ctx     context.Context // ends at Close
 	stop    context.CancelFunc
 	wg      sync.WaitGroup
-	mu      sync.Mutex
+	pubMu   sync.Mutex // held across building and writing a status; taken before mu
+	mu      sync.Mutex // guards the fields below
 	closers []interface{ Close() error }
 	goals   map[unique_identifier_msgs.UUID]*stepsGoal
 	order   []*stepsGoal // by acceptance
@@ -230,14 +231,18 @@ func terminal(status int8) bool {
 		status == action_msgs.GoalStatus_STATUS_ABORTED
 }
 
+// publishStatus writes the statuses of the goals. pubMu keeps the writes in the order
+// of the states they copy: the last sample (all a late joiner gets) is the latest.
 func (a *stepsAction) publishStatus() {
+	a.pubMu.Lock()
+	defer a.pubMu.Unlock()
 	a.mu.Lock()
 	msg := action_msgs.GoalStatusArray{StatusList: make([]action_msgs.GoalStatus, len(a.order))}
 	for i, g := range a.order {
 		msg.StatusList[i] = action_msgs.GoalStatus{GoalInfo: g.info, Status: g.status}
 	}
 	a.mu.Unlock()
-	_ = a.stW.Write(a.ctx, &msg)
+	_ = a.stW.Write(context.Background(), &msg) // KEEP_LAST never blocks
 }
 
 // getResult answers when the goal has ended; an unknown goal gets STATUS_UNKNOWN
