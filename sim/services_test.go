@@ -32,6 +32,7 @@ const servicesWorld = `<sdf version="1.9"><world name="w">
 type svcFixture struct {
 	t      *testing.T
 	r      *Runner
+	s      *Services
 	prefix string
 	client *dds.DomainParticipant
 	mu     sync.Mutex
@@ -78,7 +79,7 @@ func serveRunner(t *testing.T, r *Runner, prefix string) *svcFixture {
 	if prefix == "" {
 		prefix = "/gzserver"
 	}
-	return &svcFixture{t: t, r: r, prefix: prefix, client: client, reqs: map[string]any{}}
+	return &svcFixture{t: t, r: r, s: s, prefix: prefix, client: client, reqs: map[string]any{}}
 }
 
 // call calls the service PREFIX/name with req from the client participant.
@@ -511,7 +512,9 @@ func TestServicesSimulateSteps(t *testing.T) {
 	for {
 		ms, err := fb.SubscriptionMatchedStatus()
 		require.NoError(t, err)
-		if ms.CurrentCount > 0 {
+		ws, err := f.s.action.fbW.PublicationMatchedStatus()
+		require.NoError(t, err)
+		if ms.CurrentCount > 0 && ws.CurrentCount > 0 { // both ways: feedback is volatile
 			break
 		}
 		require.NoError(t, ctx.Err())
