@@ -62,7 +62,7 @@ type entry struct {
 // Run and RunOnce step on the calling goroutine, which owns the Manager while they
 // run; AddSystem must be called on that goroutine (from a system) or while no step
 // runs. SetPaused, Step, Reset, SetRealTimeFactor, Paused and Info may be called from
-// any goroutine.
+// any goroutine. Services read and change the Manager between steps, never during one.
 type Runner struct {
 	m            *ecm.Manager
 	clock        Clock
