@@ -299,11 +299,43 @@ func (s *Replier[Req, Rep]) serve(ctx context.Context, handle func(context.Conte
 		if err != nil {
 			continue
 		}
+		s.awaitReader(ctx, info.Identity.Writer)
 		opts := []WriteOption{RelatedTo(info.Identity)}
 		if cyclone { // an rmw_cyclonedds client: the reply carries its header back
 			opts = append(opts, withHeader(call.header(), nil, 0))
 		}
 		_ = s.w.Write(ctx, &rep, opts...)
+	}
+}
+
+// replyReaderWait is how long a replier waits for a reply reader of the client to match
+// before it answers anyway: 100 ms, as rmw_cyclonedds and rmw_fastrtps wait.
+const replyReaderWait = 100 * time.Millisecond
+
+// awaitReader waits, at most replyReaderWait, until the reply writer matches a reader
+// in the participant of the request writer w: discovery is not symmetric, and a reply
+// written before that reader is known is lost (the reply writer is VOLATILE).
+func (s *Replier[Req, Rep]) awaitReader(ctx context.Context, w InstanceHandle) {
+	pub, err := s.r.MatchedPublicationData(w)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, replyReaderWait)
+	defer cancel()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for {
+		hs, _ := s.w.MatchedSubscriptions()
+		for _, h := range hs {
+			if d, err := s.w.MatchedSubscriptionData(h); err == nil && d.ParticipantKey == pub.ParticipantKey {
+				return
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
 	}
 }
 

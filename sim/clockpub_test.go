@@ -44,10 +44,12 @@ func TestClockPublisher(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for {
+	for { // both ways: discovery is not symmetric, and a sample before the match is lost
 		ms, err := c.w.PublicationMatchedStatus()
 		require.NoError(t, err)
-		if ms.CurrentCount > 0 {
+		rs, err := in.SubscriptionMatchedStatus()
+		require.NoError(t, err)
+		if ms.CurrentCount > 0 && rs.CurrentCount > 0 {
 			break
 		}
 		require.NoError(t, ctx.Err(), "no match")

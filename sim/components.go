@@ -64,6 +64,14 @@ type Bounds struct {
 	Points []Vector3
 }
 
+// description is the free-form description of an entity (simulation_interfaces
+// EntityInfo), registered as "sim.Description".
+type description string
+
+// frame marks a named frame of the world (SDF <frame>), a named pose of the
+// simulation services; registered as "sim.Frame".
+type frame struct{}
+
 // World marks the world entity.
 type World struct{}
 
@@ -78,7 +86,7 @@ type Static bool
 
 // RegisterComponents registers the standard component types with m under the names
 // "sim.Name", "sim.Pose", "sim.Category", "sim.Tags", "sim.Bounds", "sim.World",
-// "sim.Model", "sim.Link" and "sim.Static", with ecm's default codec. A type that is
+// "sim.Model", "sim.Link", "sim.Static", "sim.Description" and "sim.Frame", with ecm's default codec. A type that is
 // already registered (under any name) is left as it is.
 func RegisterComponents(m *ecm.Manager) {
 	reg[Name](m, "sim.Name")
@@ -90,6 +98,8 @@ func RegisterComponents(m *ecm.Manager) {
 	reg[Model](m, "sim.Model")
 	reg[Link](m, "sim.Link")
 	reg[Static](m, "sim.Static")
+	reg[description](m, "sim.Description")
+	reg[frame](m, "sim.Frame")
 }
 
 func reg[T any](m *ecm.Manager, name string) {

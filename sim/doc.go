@@ -68,10 +68,24 @@
 //
 // # World files
 //
-// LoadWorld builds a world from an SDF subset (world, model, link, pose, static,
-// nested models, plugin) and adds the systems of its <plugin> elements, made by a
-// Registry of factories and configured with their <plugin> element kept as an
+// LoadWorld builds a world from an SDF subset (world, model, link, frame, pose,
+// static, nested models, plugin) and adds the systems of its <plugin> elements, made
+// by a Registry of factories and configured with their <plugin> element kept as an
 // Element tree. Malformed files give *LineError values with the line number.
+//
+// # Services
+//
+// NewServices serves ROS 2 simulation_interfaces for a Runner's world over a DDS
+// participant, under the names Gazebo's bridge uses (/gzserver/get_entities...,
+// another prefix if asked): the simulation state (STOPPED is paused at iteration 0,
+// as Gazebo tells it), stepping, whole resets and de-spawning, entity queries with EntityFilters,
+// entity state (poses), info and bounds, deletion, and spawning SDF models from a
+// resource string, named poses (the world's <frame> elements), loading (an SDF
+// string) and unloading worlds, the current world,
+// and the SimulateSteps action (ROS 2's
+// action protocol, with feedback after each step). GetSimulatorFeatures lists exactly
+// these. The handlers change the
+// Manager only between steps, and every reply carries a result code set on purpose.
 //
 // # TriggeredPublisher
 //

@@ -115,11 +115,11 @@ func (e *LineError) Error() string {
 // Unwrap returns the underlying error.
 func (e *LineError) Unwrap() error { return e.Err }
 
-// MaxElementDepth bounds the nesting of elements ParseElement accepts.
-const MaxElementDepth = 256
+// maxElementDepth bounds the nesting of elements ParseElement accepts.
+const maxElementDepth = 256
 
 // ParseElement reads one XML document and returns its root element. Syntax errors,
-// mismatched tags, trailing content and nesting deeper than MaxElementDepth are
+// mismatched tags, trailing content and nesting deeper than 256 elements are
 // *LineError values with the line of the problem.
 func ParseElement(r io.Reader) (*Element, error) {
 	d := xml.NewDecoder(r)
@@ -146,7 +146,7 @@ func ParseElement(r io.Reader) (*Element, error) {
 			if root != nil && len(stack) == 0 {
 				return nil, &LineError{Line: line, Msg: "content after the root element"}
 			}
-			if len(stack) >= MaxElementDepth {
+			if len(stack) >= maxElementDepth {
 				return nil, &LineError{Line: line, Msg: "elements nested too deeply"}
 			}
 			el := &Element{Name: qualified(t.Name), Line: line}

@@ -14,8 +14,8 @@ import (
 // missing field reads as the zero value of the kind it is compared with.
 type Msg map[string]any
 
-// MaxMsgDepth bounds the nesting of messages ParseMsg accepts.
-const MaxMsgDepth = 64
+// maxMsgDepth bounds the nesting of messages ParseMsg accepts.
+const maxMsgDepth = 64
 
 // ParseMsg parses a message in a subset of the protobuf text format, as used by
 // Gazebo's plugin configurations: "name: value" and "name { ... }" fields separated by
@@ -160,7 +160,7 @@ func addField(m Msg, name string, v any) {
 
 // value parses a value.
 func (p *msgParser) value(depth int) (any, error) {
-	if depth >= MaxMsgDepth {
+	if depth >= maxMsgDepth {
 		return nil, p.errorf("nested too deeply")
 	}
 	t := p.next()

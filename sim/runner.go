@@ -62,7 +62,7 @@ type entry struct {
 // Run and RunOnce step on the calling goroutine, which owns the Manager while they
 // run; AddSystem must be called on that goroutine (from a system) or while no step
 // runs. SetPaused, Step, Reset, SetRealTimeFactor, Paused and Info may be called from
-// any goroutine.
+// any goroutine. Services read and change the Manager between steps, never during one.
 type Runner struct {
 	m            *ecm.Manager
 	clock        Clock
@@ -89,6 +89,9 @@ type Runner struct {
 
 	busy atomic.Bool
 
+	// stepMu is held while a step runs, and by do: the lock order is stepMu, then mu.
+	stepMu sync.Mutex
+
 	mu           sync.Mutex // guards the fields below
 	paused       bool
 	stepping     bool
@@ -97,6 +100,11 @@ type Runner struct {
 	rtf          float64
 	last         UpdateInfo
 	wake         chan struct{} // cap 1: a control changed
+	steps        uint64        // steps taken, paused ones included
+	resetsAsked  uint64        // reset steps begun or requested
+	resetsDone   uint64        // reset steps finished
+	stepped      chan struct{} // closed and replaced after a step if watched
+	watched      bool          // someone waits on stepped
 }
 
 // NewRunner returns a Runner of the systems of m configured by cfg.
@@ -120,6 +128,7 @@ func NewRunner(m *ecm.Manager, cfg Config) (*Runner, error) {
 		paused:       cfg.Paused,
 		rtf:          cfg.RealTimeFactor,
 		wake:         make(chan struct{}, 1),
+		stepped:      make(chan struct{}),
 	}
 	if r.clock == nil {
 		r.clock = SystemClock{}
@@ -268,11 +277,46 @@ func (r *Runner) Step(n uint64) bool {
 // before the first step, time returns to Config.InitialSimTime, and the systems are
 // reset (see Resetter). Paused-ness is kept. If the initial state cannot be applied,
 // the step fails (Run and RunOnce return the error) and the Manager may be left empty.
-func (r *Runner) Reset() {
+func (r *Runner) Reset() { r.requestReset() }
+
+// requestReset asks for a reset step and returns the number resetsDone reaches when
+// it has been taken.
+func (r *Runner) requestReset() uint64 {
 	r.mu.Lock()
-	r.resetReq = true
+	defer r.mu.Unlock()
+	if !r.resetReq {
+		r.resetReq = true
+		r.resetsAsked++
+	}
 	r.signal()
-	r.mu.Unlock()
+	return r.resetsAsked
+}
+
+// do runs fn between two steps, with the Manager: while fn runs no step does. It may
+// be called from any goroutine but a step's (a system calling it would deadlock).
+func (r *Runner) do(fn func(m *ecm.Manager)) {
+	r.stepMu.Lock()
+	defer r.stepMu.Unlock()
+	fn(r.m)
+}
+
+// waitUntil waits until done, called with the runner's controls locked, reports true;
+// it checks after every step. It returns ctx's error if ctx ends first.
+func (r *Runner) waitUntil(ctx context.Context, done func() bool) error {
+	for {
+		r.mu.Lock()
+		ok, ch := done(), r.stepped
+		r.watched = r.watched || !ok
+		r.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // SetRealTimeFactor changes the real-time factor target (0: as fast as possible).
@@ -385,6 +429,8 @@ func (r *Runner) wait(ctx context.Context, d time.Duration, wakeable bool) bool 
 
 // iterate takes one step.
 func (r *Runner) iterate() (UpdateInfo, error) {
+	r.stepMu.Lock()
+	defer r.stepMu.Unlock()
 	r.mu.Lock()
 	paused, rewind := r.paused, r.resetReq
 	r.resetReq = false
@@ -422,6 +468,14 @@ func (r *Runner) iterate() (UpdateInfo, error) {
 		}
 	}
 	r.last = r.info
+	r.steps++
+	if rewind {
+		r.resetsDone++
+	}
+	if r.watched { // no allocation per step unless someone waits
+		close(r.stepped)
+		r.stepped, r.watched = make(chan struct{}), false
+	}
 	r.mu.Unlock()
 	return r.info, nil
 }

@@ -537,3 +537,42 @@ func TestParallelStepAllocs(t *testing.T) {
 	})
 	require.Zero(t, allocs)
 }
+
+// do runs its function between steps, never during one, while Run steps on another
+// goroutine; waitUntil sees a requested reset step taken.
+func TestDoBetweenSteps(t *testing.T) {
+	r, err := NewRunner(ecm.New(), Config{Paused: true, PausedPeriod: time.Millisecond})
+	require.NoError(t, err)
+	s := &stepFlag{}
+	require.NoError(t, r.AddSystem(s, SystemConfig{}))
+	e := ecm.Create1(r.Manager(), Name("a"))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx, 0) }()
+	for i := range 50 {
+		r.do(func(m *ecm.Manager) {
+			require.False(t, s.in.Load())
+			ecm.SetComponentData(m, e, Name(fmt.Sprint(i)))
+		})
+	}
+	require.True(t, r.Step(5))
+	require.NoError(t, r.waitUntil(ctx, func() bool { return !r.stepping }))
+	require.Equal(t, uint64(5), r.Info().Iterations)
+	gen := r.requestReset()
+	var after UpdateInfo
+	require.NoError(t, r.waitUntil(ctx, func() bool { after = r.last; return r.resetsDone >= gen }))
+	require.Equal(t, uint64(0), after.Iterations, "the reset step was taken")
+	require.Equal(t, time.Duration(0), after.SimTime)
+	cancel()
+	require.ErrorIs(t, <-done, context.Canceled)
+	short, stop := context.WithTimeout(context.Background(), time.Millisecond)
+	defer stop()
+	require.ErrorIs(t, r.waitUntil(short, func() bool { return false }), context.DeadlineExceeded)
+}
+
+// stepFlag is set from the first phase of a step to the last.
+type stepFlag struct{ in atomic.Bool }
+
+func (s *stepFlag) PreUpdate(UpdateInfo, *ecm.Manager) { s.in.Store(true) }
+func (s *stepFlag) PostUpdate(UpdateInfo, ecm.Reader)  { s.in.Store(false) }

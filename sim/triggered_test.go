@@ -32,7 +32,7 @@ func TestParseMsg(t *testing.T) {
 	}
 	for _, bad := range []string{
 		"x", "x:", "x: {", "x: }", ": 1", "x: \"open", "x: [1 2]", "x: 'bad\\q'", "1: 2",
-		"x: @", "}", strings.Repeat("a {", MaxMsgDepth+1),
+		"x: @", "}", strings.Repeat("a {", maxMsgDepth+1),
 	} {
 		_, err := ParseMsg(bad)
 		require.Error(t, err, bad)

@@ -25,21 +25,23 @@ type LoadOptions struct {
 	SkipUnknownPlugins bool
 }
 
-// MaxModelDepth bounds the nesting of models in a world file.
-const MaxModelDepth = 64
+// maxModelDepth bounds the nesting of models in a world file.
+const maxModelDepth = 64
 
 // LoadWorld reads a world from an SDF document and builds it in the Manager of r: it
 // creates the entities, then adds the systems of the <plugin> elements to r, in
 // document order. It returns the world entity.
 //
 // The SDF subset: the root is <sdf> with one <world>, or a <world>. A world has
-// <model> and <plugin> children; a model has <pose>, <static>, <link>, nested <model>
-// and <plugin>; a link has <pose> and <plugin>. Other elements are ignored. Worlds,
-// models and links need a name attribute, unique among the siblings of a kind.
+// <model>, <frame> and <plugin> children; a model has <pose>, <static>, <link>, nested <model>
+// (at most 64 deep) and <plugin>; a link has <pose> and <plugin>. Other elements are
+// ignored. Worlds, models and links need a name attribute, unique among the siblings
+// of a kind.
 //
 // Entities: the world gets World and Name; a model gets Model, Name, Pose and Static;
-// a link gets Link, Name and Pose; each is a child of its enclosing element's entity
-// in the parent graph. A <pose> holds "x y z roll pitch yaw" (radians, or degrees
+// a link gets Link, Name and Pose; a frame of the world (a named pose of Services)
+// gets Name and Pose; each is a child of its enclosing element's entity in the parent
+// graph. A <pose> holds "x y z roll pitch yaw" (radians, or degrees
 // with degrees="true"), or "x y z qx qy qz qw" with rotation_format="quat_xyzw"; it
 // is relative to the parent element (the relative_to attribute is ignored).
 //
@@ -137,11 +139,15 @@ func (l *loader) buildWorld(el *Element) (ecm.Entity, error) {
 	if err != nil {
 		return ecm.Null, err
 	}
-	models := map[string]bool{}
+	models, frames := map[string]bool{}, map[string]bool{}
 	for _, c := range el.Children {
 		switch c.Name {
 		case "model":
 			if err := l.buildModel(c, we, models, 1); err != nil {
+				return ecm.Null, err
+			}
+		case "frame":
+			if _, err := posed[frame](l, c, we, "frame", frames); err != nil {
 				return ecm.Null, err
 			}
 		case "plugin":
@@ -166,7 +172,7 @@ func posed[K any](l *loader, el *Element, parent ecm.Entity, kind string, seen m
 }
 
 func (l *loader) buildModel(el *Element, parent ecm.Entity, seen map[string]bool, depth int) error {
-	if depth > MaxModelDepth {
+	if depth > maxModelDepth {
 		return l.errorf(el, "models nested too deeply")
 	}
 	e, err := posed[Model](l, el, parent, "model", seen)

@@ -161,8 +161,8 @@ func TestLoadWorldErrors(t *testing.T) {
 		{"plugin priority", "<world name='w'><model name='a'>\n<plugin name='demo::Mover'>\n<speed>1</speed>\n<gz:system_priority>x</gz:system_priority>\n</plugin></model></world>", 4, "bad gz:system_priority"},
 		{"plugin configure line", "<world name='w'><model name='a'>\n<plugin name='demo::Mover'>\n<speed>fast</speed>\n</plugin></model></world>", 3, "bad speed"},
 		{"plugin configure", "<world name='w'>\n<plugin filename='fails'/></world>", 2, `plugin "": boom`},
-		{"deep models", "<world name='w'>" + strings.Repeat("<model name='m'>", MaxModelDepth+1) + strings.Repeat("</model>", MaxModelDepth+1) + "</world>", 1, "models nested too deeply"},
-		{"deep elements", strings.Repeat("<a>", MaxElementDepth+1), 1, "elements nested too deeply"},
+		{"deep models", "<world name='w'>" + strings.Repeat("<model name='m'>", maxModelDepth+1) + strings.Repeat("</model>", maxModelDepth+1) + "</world>", 1, "models nested too deeply"},
+		{"deep elements", strings.Repeat("<a>", maxElementDepth+1), 1, "elements nested too deeply"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

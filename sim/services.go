@@ -1,0 +1,697 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ros/builtin_interfaces"
+	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
+	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
+	"github.com/ddsgo/ddsgo/ros/std_msgs"
+	"github.com/ddsgo/ddsgo/sim/ecm"
+)
+
+// defaultServicePrefix is the node under which Gazebo's bridge serves
+// simulation_interfaces (gazebosim/ros_gz: ros_gz_sim gzserver).
+const defaultServicePrefix = "/gzserver"
+
+// stepWait bounds how long a service waits for the runner to take a step that applies
+// its request (a reset, a removal).
+const stepWait = 5 * time.Second
+
+// Services serves the services of ROS 2 simulation_interfaces (2.1.0) for the world of
+// a Runner over DDS, with ROS 2 naming and types, under the names Gazebo's bridge uses:
+// PREFIX/get_simulator_features, get_simulation_state, set_simulation_state,
+// step_simulation, reset_simulation, get_entities, get_entities_states,
+// get_entity_state, set_entity_state, get_entity_info, set_entity_info,
+// get_entity_bounds, delete_entity, spawn_entity, spawn_entities, get_named_poses
+// (the <frame> elements of the world), get_current_world, load_world and
+// unload_world, and the action PREFIX/simulate_steps (ROS 2's action protocol:
+// send_goal, get_result and cancel_goal services, feedback after each step, goal
+// statuses). Services that are not served are not listed by get_simulator_features;
+// every reply carries a result code set on purpose.
+//
+// The entities of the services are the models whose parent is the world (or that
+// have no parent), named by their Name, as in Gazebo; without a World entity the
+// state is NO_WORLD. Requests are applied between steps (the handlers never touch
+// the Manager while a step runs); a reset, a stop and a removal take effect in the
+// runner's next step, which the reply waits for. Poses are in the world frame;
+// velocities and accelerations are not simulated, so they read as zero and setting
+// a non-zero one is FEATURE_UNSUPPORTED.
+//
+// Bad input changes nothing and gets the code of its .srv, or else
+// RESULT_OPERATION_FAILED with a message (a malformed filter or category);
+// RESULT_FEATURE_UNSUPPORTED means an option this simulator does not have.
+type Services struct {
+	p      *dds.DomainParticipant
+	r      *Runner
+	prefix string
+	reps   []interface{ Close() error }
+	action *stepsAction
+
+	mu       sync.Mutex // serializes the simulation state changes
+	leftStop bool       // paused out of STATE_STOPPED, still at iteration 0
+
+	spawned []spawnedEntity  // used between steps only (in Runner.do)
+	current si.WorldResource // the world LoadWorld loaded; guarded by mu
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// NewServices serves the simulation_interfaces services of r's world in p, each
+// under prefix ("" means "/gzserver", Gazebo's node) followed by its name.
+func NewServices(p *dds.DomainParticipant, r *Runner, prefix string) (*Services, error) {
+	if p == nil || r == nil {
+		return nil, errors.New("sim: nil participant or runner")
+	}
+	if prefix == "" {
+		prefix = defaultServicePrefix
+	}
+	s := &Services{p: p, r: r, prefix: prefix}
+	for _, add := range []func() error{
+		func() error { return serve(s, "get_simulator_features", s.getFeatures) },
+		func() error { return serve(s, "get_simulation_state", s.getSimulationState) },
+		func() error { return serve(s, "set_simulation_state", s.setSimulationState) },
+		func() error { return serve(s, "step_simulation", s.stepSimulation) },
+		func() error { return serve(s, "reset_simulation", s.resetSimulation) },
+		func() error { return serve(s, "get_entities", s.getEntities) },
+		func() error { return serve(s, "get_entities_states", s.getEntitiesStates) },
+		func() error { return serve(s, "get_entity_state", s.getEntityState) },
+		func() error { return serve(s, "set_entity_state", s.setEntityState) },
+		func() error { return serve(s, "get_entity_info", s.getEntityInfo) },
+		func() error { return serve(s, "set_entity_info", s.setEntityInfo) },
+		func() error { return serve(s, "get_entity_bounds", s.getEntityBounds) },
+		func() error { return serve(s, "delete_entity", s.deleteEntity) },
+		func() error { return serve(s, "spawn_entity", s.spawnEntity) },
+		func() error { return serve(s, "spawn_entities", s.spawnEntities) },
+		func() error { return serve(s, "get_current_world", s.getCurrentWorld) },
+		func() error { return serve(s, "load_world", s.loadWorld) },
+		func() error { return serve(s, "get_named_poses", s.getNamedPoses) },
+		func() error { return serve(s, "unload_world", s.unloadWorld) },
+		func() (err error) {
+			if s.action, err = newStepsAction(s, prefix+"/simulate_steps"); err != nil {
+				return err
+			}
+			return s.action.serve("simulate_steps")
+		},
+	} {
+		if err := add(); err != nil {
+			_ = s.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// spawnedEntity is an entity spawned by the services, for ResetSimulation's
+// SCOPE_SPAWNED; resets says how many resets the runner had taken then (a reset
+// forgets it: entities are made anew).
+type spawnedEntity struct {
+	e      ecm.Entity
+	name   string // checked too: a removed entity's id may be reused
+	resets uint64
+}
+
+// serve adds a replier of the service PREFIX/name whose replies are h's.
+func serve[Req, Rep any](s *Services, name string, h func(context.Context, *Req) Rep) error {
+	rp, err := dds.NewReplier(s.p, s.prefix+"/"+name, func(ctx context.Context, q *Req) (Rep, error) {
+		return h(ctx, q), nil
+	}, dds.ROSNames())
+	if err != nil {
+		return err
+	}
+	s.reps = append(s.reps, rp)
+	return nil
+}
+
+// Close stops serving and deletes the repliers. It waits for the handlers running.
+func (s *Services) Close() error {
+	s.closeOnce.Do(func() {
+		errs := make([]error, 0, len(s.reps)+1)
+		for _, rp := range s.reps {
+			errs = append(errs, rp.Close())
+		}
+		if s.action != nil { // after its repliers: no goal comes any more
+			errs = append(errs, s.action.close())
+		}
+		s.closeErr = errors.Join(errs...)
+	})
+	return s.closeErr
+}
+
+// features are what the services support, truthfully: resetting is whole (no single
+// scope but SPAWNED), spawning takes SDF in resource_string only.
+var features = []uint8{
+	si.SimulatorFeatures_SPAWNING,
+	si.SimulatorFeatures_DELETING,
+	si.SimulatorFeatures_NAMED_POSES,
+	si.SimulatorFeatures_ENTITY_TAGS,
+	si.SimulatorFeatures_ENTITY_BOUNDS,
+	si.SimulatorFeatures_ENTITY_BOUNDS_BOX,
+	si.SimulatorFeatures_ENTITY_BOUNDS_CONVEX,
+	si.SimulatorFeatures_ENTITY_CATEGORIES,
+	si.SimulatorFeatures_SPAWNING_RESOURCE_STRING,
+	si.SimulatorFeatures_ENTITY_STATE_GETTING,
+	si.SimulatorFeatures_ENTITY_STATE_SETTING,
+	si.SimulatorFeatures_ENTITY_INFO_GETTING,
+	si.SimulatorFeatures_ENTITY_INFO_SETTING,
+	si.SimulatorFeatures_SIMULATION_RESET,
+	si.SimulatorFeatures_SIMULATION_RESET_SPAWNED,
+	si.SimulatorFeatures_SIMULATION_STATE_GETTING,
+	si.SimulatorFeatures_SIMULATION_STATE_SETTING,
+	si.SimulatorFeatures_SIMULATION_STATE_PAUSE,
+	si.SimulatorFeatures_STEP_SIMULATION_SINGLE,
+	si.SimulatorFeatures_STEP_SIMULATION_MULTIPLE,
+	si.SimulatorFeatures_STEP_SIMULATION_ACTION,
+	si.SimulatorFeatures_SPAWNING_ENTITIES,
+	si.SimulatorFeatures_WORLD_LOADING,
+	si.SimulatorFeatures_WORLD_RESOURCE_STRING,
+	si.SimulatorFeatures_WORLD_UNLOADING,
+	si.SimulatorFeatures_WORLD_INFO_GETTING,
+}
+
+func (s *Services) getFeatures(context.Context, *si.GetSimulatorFeaturesRequest) si.GetSimulatorFeaturesResponse {
+	fs := make([]uint16, len(features))
+	for i, f := range features {
+		fs[i] = uint16(f)
+	}
+	return si.GetSimulatorFeaturesResponse{Features: si.SimulatorFeatures{
+		Features:     fs,
+		SpawnFormats: []string{"sdf"},
+		CustomInfo: "ddsgo sim: SDF models in resource_string (no uri, no plugins); poses only " +
+			"(velocities are not simulated); ResetSimulation resets all at once or de-spawns",
+	}}
+}
+
+// resultOK and failed make Results.
+func resultOK() si.Result { return si.Result{Result: si.Result_RESULT_OK} }
+
+func failed(code uint8, msg string) si.Result { return si.Result{Result: code, ErrorMessage: msg} }
+
+// simState returns the state of the simulation, as Gazebo's bridge tells it: paused at
+// iteration 0 (loaded or reset, not stepped) is STOPPED; without a World entity it is
+// NO_WORLD. Called with s.mu held.
+func (s *Services) simState() uint8 {
+	var world bool
+	s.r.do(func(m *ecm.Manager) { world = worldOf(m) != ecm.Null })
+	switch {
+	case !world:
+		return si.SimulationState_STATE_NO_WORLD
+	case !s.r.Paused():
+		return si.SimulationState_STATE_PLAYING
+	case s.r.Info().Iterations == 0 && !s.leftStop:
+		return si.SimulationState_STATE_STOPPED
+	}
+	return si.SimulationState_STATE_PAUSED
+}
+
+func (s *Services) getSimulationState(context.Context, *si.GetSimulationStateRequest) si.GetSimulationStateResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return si.GetSimulationStateResponse{State: si.SimulationState{State: s.simState()}, Result: resultOK()}
+}
+
+func (s *Services) setSimulationState(ctx context.Context, q *si.SetSimulationStateRequest) si.SetSimulationStateResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return si.SetSimulationStateResponse{Result: s.transition(ctx, s.simState(), q.State.State)}
+}
+
+// transition changes the simulation state from cur to target (SimulationState.msg):
+// STOPPED, PAUSED and PLAYING reach each other; QUITTING is not supported (the
+// library never ends its process); NO_WORLD and LOADING_WORLD are entered by
+// UnloadWorld and LoadWorld, not set.
+func (s *Services) transition(ctx context.Context, cur, target uint8) si.Result {
+	switch target {
+	case si.SimulationState_STATE_STOPPED, si.SimulationState_STATE_PAUSED, si.SimulationState_STATE_PLAYING:
+	case si.SimulationState_STATE_QUITTING:
+		return failed(si.Result_RESULT_FEATURE_UNSUPPORTED, "quitting is not supported")
+	case si.SimulationState_STATE_NO_WORLD, si.SimulationState_STATE_LOADING_WORLD:
+		return failed(si.SetSimulationStateResponse_INCORRECT_TRANSITION,
+			"NO_WORLD and LOADING_WORLD are entered by UnloadWorld and LoadWorld")
+	default:
+		return failed(si.SetSimulationStateResponse_INCORRECT_TRANSITION, "unknown state "+itoa(int(target)))
+	}
+	switch cur {
+	case target:
+		return failed(si.SetSimulationStateResponse_ALREADY_IN_TARGET_STATE, "already in state "+itoa(int(target)))
+	case si.SimulationState_STATE_NO_WORLD:
+		return failed(si.SetSimulationStateResponse_INCORRECT_TRANSITION, "no world is loaded")
+	}
+	switch target {
+	case si.SimulationState_STATE_PLAYING:
+		s.r.SetPaused(false)
+	case si.SimulationState_STATE_PAUSED:
+		s.r.SetPaused(true)
+		s.leftStop = cur == si.SimulationState_STATE_STOPPED
+	default: // STOPPED: pause and reset everything
+		s.r.SetPaused(true)
+		if err := s.reset(ctx); err != nil {
+			return failed(si.SetSimulationStateResponse_STATE_TRANSITION_ERROR, "stopping: "+err.Error())
+		}
+	}
+	return resultOK()
+}
+
+// reset asks the runner for a reset step and waits until it was taken. Called with
+// s.mu held.
+func (s *Services) reset(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, stepWait)
+	defer cancel()
+	gen := s.r.requestReset()
+	if err := s.r.waitUntil(ctx, func() bool { return s.r.resetsDone >= gen }); err != nil {
+		return errors.New("the runner took no reset step: " + err.Error())
+	}
+	s.leftStop = false
+	return nil
+}
+
+// maxSteps bounds a StepSimulation: more is a negative count sent as unsigned.
+const maxSteps = math.MaxInt64
+
+func (s *Services) stepSimulation(ctx context.Context, q *si.StepSimulationRequest) si.StepSimulationResponse {
+	switch {
+	case q.Steps == 0:
+		return si.StepSimulationResponse{Result: failed(si.Result_RESULT_OPERATION_FAILED, "steps must be at least 1")}
+	case q.Steps > maxSteps:
+		return si.StepSimulationResponse{Result: failed(si.Result_RESULT_OPERATION_FAILED, "steps is negative as a signed number")}
+	}
+	s.mu.Lock()
+	if !s.r.Step(q.Steps) {
+		s.mu.Unlock()
+		return si.StepSimulationResponse{Result: failed(si.Result_RESULT_OPERATION_FAILED, "the simulation is not paused")}
+	}
+	s.mu.Unlock()
+	// The service returns once the steps are taken, however long that is.
+	if err := s.r.waitUntil(ctx, func() bool { return !s.r.stepping }); err != nil {
+		return si.StepSimulationResponse{Result: failed(si.Result_RESULT_OPERATION_FAILED, "stepping: "+err.Error())}
+	}
+	return si.StepSimulationResponse{Result: resultOK()}
+}
+
+func (s *Services) resetSimulation(ctx context.Context, q *si.ResetSimulationRequest) si.ResetSimulationResponse {
+	const all = si.ResetSimulationRequest_SCOPE_TIME | si.ResetSimulationRequest_SCOPE_STATE | si.ResetSimulationRequest_SCOPE_SPAWNED
+	switch q.Scope {
+	case si.ResetSimulationRequest_SCOPE_DEFAULT, si.ResetSimulationRequest_SCOPE_ALL, all:
+	case si.ResetSimulationRequest_SCOPE_SPAWNED:
+		s.despawn(ctx)
+		return si.ResetSimulationResponse{Result: resultOK()}
+	default:
+		return si.ResetSimulationResponse{Result: failed(si.Result_RESULT_FEATURE_UNSUPPORTED,
+			"supported scopes: SCOPE_DEFAULT, SCOPE_ALL or TIME|STATE|SPAWNED (a whole reset), SCOPE_SPAWNED")}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.reset(ctx); err != nil {
+		return si.ResetSimulationResponse{Result: failed(si.Result_RESULT_OPERATION_FAILED, err.Error())}
+	}
+	return si.ResetSimulationResponse{Result: resultOK()}
+}
+
+// despawn removes the entities the services spawned since the last reset and waits
+// for the step that removes them (at most stepWait: the removal is certain).
+func (s *Services) despawn(ctx context.Context) {
+	var after uint64
+	s.r.do(func(m *ecm.Manager) {
+		s.r.mu.Lock()
+		resets := s.r.resetsDone
+		after = s.r.steps + 1
+		s.r.mu.Unlock()
+		for _, sp := range s.spawned {
+			if n, _ := ecm.ComponentData[Name](m, sp.e); sp.resets == resets && string(n) == sp.name && isTopModel(m, sp.e) {
+				m.RequestRemoveEntity(sp.e, true)
+			}
+		}
+		s.spawned = s.spawned[:0]
+	})
+	s.waitStep(ctx, after)
+}
+
+// waitStep waits until the runner took step n, at most stepWait.
+func (s *Services) waitStep(ctx context.Context, n uint64) {
+	ctx, cancel := context.WithTimeout(ctx, stepWait)
+	defer cancel()
+	_ = s.r.waitUntil(ctx, func() bool { return s.r.steps >= n })
+}
+
+// worldOf returns the world entity of m, or ecm.Null.
+func worldOf(m *ecm.Manager) ecm.Entity {
+	w, _, _ := ecm.FirstRO[World](m)
+	return w
+}
+
+// getCurrentWorld gives the world's name, and its resource if LoadWorld loaded it.
+func (s *Services) getCurrentWorld(context.Context, *si.GetCurrentWorldRequest) (rep si.GetCurrentWorldResponse) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.r.do(func(m *ecm.Manager) {
+		w := worldOf(m)
+		if w == ecm.Null {
+			rep.Result = failed(si.GetCurrentWorldResponse_NO_WORLD_LOADED, "no world is loaded")
+			return
+		}
+		name, _ := ecm.ComponentData[Name](m, w)
+		rep.World.Name = string(name)
+		if s.current.Name == rep.World.Name {
+			rep.World = s.current
+		}
+		rep.Result = resultOK()
+	})
+	return rep
+}
+
+// getNamedPoses gives the frames of the world (SDF <frame>) that pass the tags
+// filter, with their world poses.
+func (s *Services) getNamedPoses(_ context.Context, q *si.GetNamedPosesRequest) (rep si.GetNamedPosesResponse) {
+	if q.Tags.FilterMode > si.TagsFilter_FILTER_MODE_ALL {
+		rep.Result = failed(si.Result_RESULT_OPERATION_FAILED, "unknown tags filter mode "+itoa(int(q.Tags.FilterMode)))
+		return rep
+	}
+	f := TagsFilter{Tags: q.Tags.Tags, Mode: TagsFilterMode(q.Tags.FilterMode)}
+	s.r.do(func(m *ecm.Manager) {
+		ecm.EachRO2(m, func(e ecm.Entity, n Name, _ frame) bool {
+			tags, _ := ecm.ComponentData[Tags](m, e)
+			if len(f.Tags) > 0 && !tagsMatch(f, tags) {
+				return true
+			}
+			desc, _ := ecm.ComponentData[description](m, e)
+			st := entityState(m, e, builtin_interfaces.Time{})
+			rep.Poses = append(rep.Poses, si.NamedPose{
+				Name: string(n), Description: string(desc), Tags: slices.Clone([]string(tags)), Pose: st.Pose,
+			})
+			return true
+		})
+	})
+	rep.Result = resultOK()
+	return rep
+}
+
+// isTopModel reports whether e is an entity of the services: a model whose parent is
+// the world or nothing, not being removed.
+func isTopModel(m *ecm.Manager, e ecm.Entity) bool {
+	if !ecm.Has[Model](m, e) || m.IsMarkedForRemoval(e) {
+		return false
+	}
+	p := m.ParentEntity(e)
+	return p == ecm.Null || ecm.Has[World](m, p)
+}
+
+// topModels returns the entities of the services, in ascending order, with their names.
+func topModels(m *ecm.Manager) ([]ecm.Entity, []string) {
+	var es []ecm.Entity
+	var names []string
+	ecm.EachRO1(m, func(e ecm.Entity, n Name) bool {
+		if isTopModel(m, e) {
+			es, names = append(es, e), append(names, string(n))
+		}
+		return true
+	})
+	return es, names
+}
+
+// topNamed returns the entity of the services named name.
+func topNamed(m *ecm.Manager, name string) (ecm.Entity, bool) {
+	found := ecm.Null
+	ecm.EachRO1(m, func(e ecm.Entity, n Name) bool {
+		if string(n) == name && isTopModel(m, e) {
+			found = e
+			return false
+		}
+		return true
+	})
+	return found, found != ecm.Null
+}
+
+func notFound(name string) si.Result {
+	return failed(si.Result_RESULT_NOT_FOUND, "no entity named "+strconv.Quote(name))
+}
+
+// filterEntities returns the entities of the services that pass f, with their names.
+func filterEntities(m *ecm.Manager, f si.EntityFilters) ([]ecm.Entity, []string, si.Result) {
+	c, err := CompileFilter(fromFilters(f))
+	if err != nil {
+		var re *ResultError
+		errors.As(err, &re)
+		if re.Code == ResultFeatureUnsupported {
+			return nil, nil, failed(si.Result_RESULT_FEATURE_UNSUPPORTED, re.Message)
+		}
+		// GetEntities(States) define no code for bad input.
+		return nil, nil, failed(si.Result_RESULT_OPERATION_FAILED, "invalid filter: "+re.Message)
+	}
+	es, names := topModels(m)
+	n := 0
+	for i, e := range es {
+		if c.Match(m, e) {
+			es[n], names[n] = e, names[i]
+			n++
+		}
+	}
+	return es[:n], names[:n], resultOK()
+}
+
+// fromFilters converts simulation_interfaces EntityFilters.
+func fromFilters(f si.EntityFilters) EntityFilters {
+	out := EntityFilters{
+		Name: f.Filter,
+		Tags: TagsFilter{Tags: f.Tags.Tags, Mode: TagsFilterMode(f.Tags.FilterMode)},
+		Bounds: Bounds{
+			Type:   BoundsType(f.Bounds.Type),
+			Points: make([]Vector3, len(f.Bounds.Points)),
+		},
+	}
+	for _, c := range f.Categories {
+		out.Categories = append(out.Categories, Category(c.Category))
+	}
+	for i, p := range f.Bounds.Points {
+		out.Bounds.Points[i] = Vector3{p.X, p.Y, p.Z}
+	}
+	return out
+}
+
+func (s *Services) getEntities(_ context.Context, q *si.GetEntitiesRequest) (rep si.GetEntitiesResponse) {
+	s.r.do(func(m *ecm.Manager) {
+		_, rep.Entities, rep.Result = filterEntities(m, q.Filters)
+	})
+	return rep
+}
+
+func (s *Services) getEntitiesStates(_ context.Context, q *si.GetEntitiesStatesRequest) (rep si.GetEntitiesStatesResponse) {
+	s.r.do(func(m *ecm.Manager) {
+		var es []ecm.Entity
+		es, rep.Entities, rep.Result = filterEntities(m, q.Filters)
+		stamp := rosTime(s.r.Info().SimTime)
+		for _, e := range es {
+			rep.States = append(rep.States, entityState(m, e, stamp))
+		}
+	})
+	return rep
+}
+
+// entityState returns the state of e: its world pose, zero velocities.
+func entityState(m *ecm.Manager, e ecm.Entity, stamp builtin_interfaces.Time) si.EntityState {
+	p, _ := WorldPose(m, e)
+	q := p.Orientation.normalized()
+	return si.EntityState{
+		Header: std_msgs.Header{Stamp: stamp, FrameID: worldFrame},
+		Pose: geometry_msgs.Pose{
+			Position:    geometry_msgs.Point{X: p.Position.X, Y: p.Position.Y, Z: p.Position.Z},
+			Orientation: geometry_msgs.Quaternion{X: q.X, Y: q.Y, Z: q.Z, W: q.W},
+		},
+	}
+}
+
+func (s *Services) getEntityState(_ context.Context, q *si.GetEntityStateRequest) (rep si.GetEntityStateResponse) {
+	s.r.do(func(m *ecm.Manager) {
+		e, ok := topNamed(m, q.Entity)
+		if !ok {
+			rep.Result = notFound(q.Entity)
+			return
+		}
+		rep.State = entityState(m, e, rosTime(s.r.Info().SimTime))
+		rep.Result = resultOK()
+	})
+	return rep
+}
+
+func (s *Services) setEntityState(_ context.Context, q *si.SetEntityStateRequest) (rep si.SetEntityStateResponse) {
+	var pose Pose
+	if q.SetPose {
+		var res si.Result
+		if pose, res = poseFrom(q.State.Pose, si.SetEntityStateResponse_INVALID_POSE); res.Result != si.Result_RESULT_OK {
+			return si.SetEntityStateResponse{Result: res}
+		}
+	}
+	moving := (q.SetTwist && q.State.Twist != geometry_msgs.Twist{}) ||
+		(q.SetAcceleration && q.State.Acceleration != geometry_msgs.Accel{})
+	s.r.do(func(m *ecm.Manager) {
+		e, ok := topNamed(m, q.Entity)
+		switch {
+		case !ok:
+			rep.Result = notFound(q.Entity)
+		case q.SetPose && !knownFrame(m, q.State.Header.FrameID):
+			rep.Result = failed(si.Result_RESULT_NOT_FOUND, "unknown frame "+strconv.Quote(q.State.Header.FrameID))
+		case moving && isStatic(m, e):
+			rep.Result = failed(si.Result_RESULT_OPERATION_FAILED, "a static entity cannot move")
+		case moving:
+			rep.Result = failed(si.Result_RESULT_FEATURE_UNSUPPORTED, "velocities and accelerations are not simulated")
+		default:
+			if q.SetPose {
+				setWorldPose(m, e, framePose(m, q.State.Header.FrameID).Compose(pose))
+			}
+			rep.Result = resultOK()
+		}
+	})
+	return rep
+}
+
+func isStatic(m *ecm.Manager, e ecm.Entity) bool {
+	st, _ := ecm.ComponentData[Static](m, e)
+	return bool(st)
+}
+
+// poseFrom checks and converts a pose: finite numbers, a quaternion that is not zero
+// (normalized); invalid gives code.
+func poseFrom(p geometry_msgs.Pose, code uint8) (Pose, si.Result) {
+	v := []float64{p.Position.X, p.Position.Y, p.Position.Z, p.Orientation.X, p.Orientation.Y, p.Orientation.Z, p.Orientation.W}
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return Pose{}, failed(code, "pose has a NaN or infinite number")
+		}
+	}
+	q := Quaternion{p.Orientation.X, p.Orientation.Y, p.Orientation.Z, p.Orientation.W}
+	if n := math.Sqrt(q.X*q.X + q.Y*q.Y + q.Z*q.Z + q.W*q.W); n < 1e-9 || math.IsInf(n, 0) {
+		return Pose{}, failed(code, "orientation is not a rotation quaternion")
+	}
+	return Pose{Position: Vector3{p.Position.X, p.Position.Y, p.Position.Z}, Orientation: q.normalized()}, resultOK()
+}
+
+// knownFrame reports whether a header's frame is the world ("" or "world") or an
+// entity of the services.
+func knownFrame(m *ecm.Manager, frame string) bool {
+	if frame == "" || frame == worldFrame {
+		return true
+	}
+	_, ok := topNamed(m, frame)
+	return ok
+}
+
+// framePose returns the world pose of a known frame.
+func framePose(m *ecm.Manager, frame string) Pose {
+	if e, ok := topNamed(m, frame); ok && frame != "" && frame != worldFrame {
+		p, _ := WorldPose(m, e)
+		return p
+	}
+	return Pose{Orientation: IdentityQuaternion}
+}
+
+// setWorldPose sets the Pose of e so that its world pose is w.
+func setWorldPose(m *ecm.Manager, e ecm.Entity, w Pose) {
+	parent, _ := WorldPose(m, m.ParentEntity(e))
+	local := parent.inverse().Compose(w)
+	if !ecm.SetComponentData(m, e, local) {
+		ecm.CreateComponent(m, e, local)
+	}
+}
+
+// inverse returns the pose q such that p.Compose(q) is the identity.
+func (p Pose) inverse() Pose {
+	q := p.Orientation.normalized()
+	c := Quaternion{-q.X, -q.Y, -q.Z, q.W}
+	return Pose{Position: c.Rotate(p.Position).Scale(-1), Orientation: c}
+}
+
+func (s *Services) getEntityInfo(_ context.Context, q *si.GetEntityInfoRequest) (rep si.GetEntityInfoResponse) {
+	s.r.do(func(m *ecm.Manager) {
+		e, ok := topNamed(m, q.Entity)
+		if !ok {
+			rep.Result = notFound(q.Entity)
+			return
+		}
+		cat, _ := ecm.ComponentData[Category](m, e)
+		tags, _ := ecm.ComponentData[Tags](m, e)
+		desc, _ := ecm.ComponentData[description](m, e)
+		rep.Info = si.EntityInfo{
+			Category:    si.EntityCategory{Category: uint8(cat)},
+			Description: string(desc),
+			Tags:        slices.Clone([]string(tags)),
+		}
+		rep.Result = resultOK()
+	})
+	return rep
+}
+
+func (s *Services) setEntityInfo(_ context.Context, q *si.SetEntityInfoRequest) (rep si.SetEntityInfoResponse) {
+	cat := Category(q.Info.Category.Category)
+	switch cat {
+	case CategoryObject, CategoryRobot, CategoryHuman, CategoryDynamicObject, CategoryStaticObject:
+	default:
+		return si.SetEntityInfoResponse{Result: failed(si.Result_RESULT_OPERATION_FAILED, "unknown category "+itoa(int(cat)))}
+	}
+	s.r.do(func(m *ecm.Manager) {
+		e, ok := topNamed(m, q.Entity)
+		if !ok {
+			rep.Result = notFound(q.Entity)
+			return
+		}
+		set(m, e, cat)
+		set(m, e, Tags(slices.Clone(q.Info.Tags)))
+		set(m, e, description(q.Info.Description))
+		rep.Result = resultOK()
+	})
+	return rep
+}
+
+// set sets or creates the component of e.
+func set[T any](m *ecm.Manager, e ecm.Entity, v T) {
+	if !ecm.SetComponentData(m, e, v) {
+		ecm.CreateComponent(m, e, v)
+	}
+}
+
+// getEntityBounds returns the Bounds of the entity, as they are in its frame; an
+// entity without Bounds is unbounded (TYPE_EMPTY).
+func (s *Services) getEntityBounds(_ context.Context, q *si.GetEntityBoundsRequest) (rep si.GetEntityBoundsResponse) {
+	s.r.do(func(m *ecm.Manager) {
+		e, ok := topNamed(m, q.Entity)
+		if !ok {
+			rep.Result = notFound(q.Entity)
+			return
+		}
+		b, _ := ecm.ComponentData[Bounds](m, e)
+		rep.Bounds.Type = uint8(b.Type)
+		for _, p := range b.Points {
+			rep.Bounds.Points = append(rep.Bounds.Points, geometry_msgs.Vector3{X: p.X, Y: p.Y, Z: p.Z})
+		}
+		rep.Result = resultOK()
+	})
+	return rep
+}
+
+// deleteEntity removes the entity and its descendants: they are gone for the services
+// at once and from the Manager after the runner's next step, which the reply waits
+// for (at most stepWait; the removal is certain either way).
+func (s *Services) deleteEntity(ctx context.Context, q *si.DeleteEntityRequest) si.DeleteEntityResponse {
+	var found bool
+	var after uint64
+	s.r.do(func(m *ecm.Manager) {
+		var e ecm.Entity
+		if e, found = topNamed(m, q.Entity); found {
+			m.RequestRemoveEntity(e, true)
+			s.r.mu.Lock()
+			after = s.r.steps + 1
+			s.r.mu.Unlock()
+		}
+	})
+	if !found {
+		return si.DeleteEntityResponse{Result: notFound(q.Entity)}
+	}
+	s.waitStep(ctx, after)
+	return si.DeleteEntityResponse{Result: resultOK()}
+}
