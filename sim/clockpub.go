@@ -18,23 +18,17 @@ const clockTopic = "rt/clock"
 // do for nodes that run with use_sim_time. Its writer is RELIABLE KEEP_LAST 1, which
 // matches rclcpp's /clock subscription (best effort) and reliable readers alike.
 type ClockPublisher struct {
-	topic *dds.Topic[rosgraph_msgs.Clock]
-	w     *dds.DataWriter[rosgraph_msgs.Clock]
-	msg   rosgraph_msgs.Clock // written from here: a local would escape to the heap
+	pubTopic[rosgraph_msgs.Clock]
+	msg rosgraph_msgs.Clock // written from here: a local would escape to the heap
 }
 
 // NewClockPublisher creates the /clock topic and writer in p.
 func NewClockPublisher(p *dds.DomainParticipant) (*ClockPublisher, error) {
-	t, err := dds.NewTopic[rosgraph_msgs.Clock](p, clockTopic)
+	pt, err := newPubTopic[rosgraph_msgs.Clock](p, clockTopic, dds.Reliable(), dds.KeepLast(1))
 	if err != nil {
 		return nil, err
 	}
-	w, err := dds.NewWriter(t, dds.Reliable(), dds.KeepLast(1))
-	if err != nil {
-		_ = t.Close()
-		return nil, err
-	}
-	return &ClockPublisher{topic: t, w: w}, nil
+	return &ClockPublisher{pubTopic: pt}, nil
 }
 
 // PostUpdate publishes info.SimTime; a paused step publishes it too, so that late
@@ -45,12 +39,7 @@ func (c *ClockPublisher) PostUpdate(info UpdateInfo, _ ecm.Reader) {
 }
 
 // Close deletes the writer and the topic.
-func (c *ClockPublisher) Close() error {
-	if err := c.w.Close(); err != nil {
-		return err
-	}
-	return c.topic.Close()
-}
+func (c *ClockPublisher) Close() error { return c.pubTopic.Close() }
 
 // rosTime converts a simulation time (from the start) to builtin_interfaces/Time.
 func rosTime(d time.Duration) builtin_interfaces.Time {

@@ -41,29 +41,26 @@ func (worldState) DDSTypeName() string { return "ddsgo::sim::WorldState" }
 // change tracking of the ECM, it sees the components systems mark changed
 // (SetComponentData, SetChanged): a value changed in place and not marked is not sent.
 type StatePublisher struct {
-	full, changes   *dds.Topic[worldState]
-	fullW, changesW *dds.DataWriter[worldState]
-	msg             worldState
-	step            uint64
-	published       bool
-	live            []ecm.Entity
-	changesBuf      []byte
+	full, changes pubTopic[worldState]
+	msg           worldState
+	step          uint64
+	published     bool
+	live          []ecm.Entity
+	changesBuf    []byte
 }
+
+// The QoS of the state streams' writers and readers.
+var (
+	fullQos    = []dds.Option{dds.Reliable(), dds.TransientLocal(), dds.KeepLast(1)}
+	changesQos = []dds.Option{dds.Reliable(), dds.KeepAll()}
+)
 
 // NewStatePublisher creates the state topics and writers in p.
 func NewStatePublisher(p *dds.DomainParticipant) (*StatePublisher, error) {
-	full, err := dds.NewTopic[worldState](p, stateTopic)
-	if err != nil {
-		return nil, err
-	}
-	changes, err := dds.NewTopic[worldState](p, changesTopic)
-	if err != nil {
-		_ = full.Close()
-		return nil, err
-	}
-	s := &StatePublisher{full: full, changes: changes}
-	if s.fullW, err = dds.NewWriter(full, dds.Reliable(), dds.TransientLocal(), dds.KeepLast(1)); err == nil {
-		s.changesW, err = dds.NewWriter(changes, dds.Reliable(), dds.KeepAll())
+	s := &StatePublisher{}
+	var err error
+	if s.full, err = newPubTopic[worldState](p, stateTopic, fullQos...); err == nil {
+		s.changes, err = newPubTopic[worldState](p, changesTopic, changesQos...)
 	}
 	if err != nil {
 		_ = s.Close()
@@ -82,7 +79,7 @@ func (s *StatePublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
 	if err == nil {
 		s.changesBuf = b
 		s.msg.State = b
-		_ = s.changesW.Write(ctx, &s.msg)
+		_ = s.changes.w.Write(ctx, &s.msg)
 	}
 	if s.published && !r.HasNewEntities() && !r.HasEntitiesMarkedForRemoval() {
 		return
@@ -96,54 +93,36 @@ func (s *StatePublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
 	}
 	if full, err := r.State(s.live, nil); err == nil {
 		s.msg.State = full
-		s.published = s.fullW.Write(ctx, &s.msg) == nil
+		s.published = s.full.w.Write(ctx, &s.msg) == nil
 	}
 }
 
 // Close deletes the writers and the topics.
-func (s *StatePublisher) Close() error {
-	var errs []error
-	for _, w := range []*dds.DataWriter[worldState]{s.fullW, s.changesW} {
-		if w != nil {
-			errs = append(errs, w.Close())
-		}
-	}
-	errs = append(errs, s.full.Close(), s.changes.Close())
-	return errors.Join(errs...)
-}
+func (s *StatePublisher) Close() error { return errors.Join(s.full.Close(), s.changes.Close()) }
 
 // Replica follows a world published by a StatePublisher in an ECM of its own: it starts
 // from the latest full state and applies the changes of every step after it, in order.
 // Its Manager has the standard component types registered (RegisterComponents); register
 // the world's other component types, under the same names, before the first Sync.
 type Replica struct {
-	m               *ecm.Manager
-	full, changes   *dds.Topic[worldState]
-	fullR, changesR *dds.DataReader[worldState]
-	mu              sync.Mutex
-	step            uint64 // of the state m holds; 0: none yet
-	simTime         time.Duration
-	pending         map[uint64][]byte // changes of steps after step, not applied yet
-	register        func(*ecm.Manager)
+	m             *ecm.Manager
+	full, changes subTopic[worldState]
+	mu            sync.Mutex
+	step          uint64 // of the state m holds; 0: none yet
+	simTime       time.Duration
+	pending       map[uint64][]byte // changes of steps after step, not applied yet
+	register      func(*ecm.Manager)
 }
 
 // NewReplica creates a replica of the world published in p's domain. register, when not
 // nil, registers the world's own component types in a new Manager (the replica makes a
 // new one for each full state).
 func NewReplica(p *dds.DomainParticipant, register func(*ecm.Manager)) (*Replica, error) {
-	full, err := dds.NewTopic[worldState](p, stateTopic)
-	if err != nil {
-		return nil, err
-	}
-	changes, err := dds.NewTopic[worldState](p, changesTopic)
-	if err != nil {
-		_ = full.Close()
-		return nil, err
-	}
-	r := &Replica{full: full, changes: changes, pending: map[uint64][]byte{}, register: register}
+	r := &Replica{pending: map[uint64][]byte{}, register: register}
 	r.m = r.newManager()
-	if r.fullR, err = dds.NewReader(full, dds.Reliable(), dds.TransientLocal(), dds.KeepLast(1)); err == nil {
-		r.changesR, err = dds.NewReader(changes, dds.Reliable(), dds.KeepAll())
+	var err error
+	if r.full, err = newSubTopic[worldState](p, stateTopic, fullQos...); err == nil {
+		r.changes, err = newSubTopic[worldState](p, changesTopic, changesQos...)
 	}
 	if err != nil {
 		_ = r.Close()
@@ -174,7 +153,7 @@ func (r *Replica) sync() (uint64, error) {
 		return r.step, err
 	}
 	for {
-		data, _, err := r.changesR.Take(context.Background(), dds.NoWait(), dds.MaxSamples(64))
+		data, _, err := r.changes.r.Take(context.Background(), dds.NoWait(), dds.MaxSamples(64))
 		if err != nil {
 			break
 		}
@@ -189,7 +168,7 @@ func (r *Replica) sync() (uint64, error) {
 
 // takeFull starts again from a newer full state, if one arrived.
 func (r *Replica) takeFull() error {
-	data, _, err := r.fullR.Take(context.Background(), dds.NoWait())
+	data, _, err := r.full.r.Take(context.Background(), dds.NoWait())
 	if err != nil || len(data) == 0 {
 		return nil
 	}
@@ -255,13 +234,4 @@ func (r *Replica) Manager() *ecm.Manager {
 }
 
 // Close deletes the readers and the topics.
-func (r *Replica) Close() error {
-	var errs []error
-	for _, rd := range []*dds.DataReader[worldState]{r.fullR, r.changesR} {
-		if rd != nil {
-			errs = append(errs, rd.Close())
-		}
-	}
-	errs = append(errs, r.full.Close(), r.changes.Close())
-	return errors.Join(errs...)
-}
+func (r *Replica) Close() error { return errors.Join(r.full.Close(), r.changes.Close()) }

@@ -57,8 +57,8 @@ func TestReplica(t *testing.T) {
 
 	rep, err := NewReplica(node, nil)
 	require.NoError(t, err)
-	waitMatched(t, pub.changesW, 1)
-	waitMatched(t, pub.fullW, 1)
+	waitMatched(t, pub.changes.w, 1)
+	waitMatched(t, pub.full.w, 1)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -71,7 +71,7 @@ func TestReplica(t *testing.T) {
 
 	late, err := NewReplica(node, nil)
 	require.NoError(t, err)
-	waitMatched(t, pub.changesW, 2)
+	waitMatched(t, pub.changes.w, 2)
 	for step := uint64(41); step <= 45; step++ {
 		_, err := r.RunOnce()
 		require.NoError(t, err)
@@ -84,7 +84,7 @@ func TestReplica(t *testing.T) {
 	// for acknowledgments counts).
 	require.NoError(t, late.Close())
 	require.NoError(t, rep.Close())
-	waitMatched(t, pub.changesW, 0)
+	waitMatched(t, pub.changes.w, 0)
 	if !raceEnabled {
 		info := UpdateInfo{SimTime: time.Hour}
 		pose := ecm.ID[Pose](m)

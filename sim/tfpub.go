@@ -22,8 +22,7 @@ const worldFrame = "world"
 // child_frame_id the entity's scoped name ("model::link", Gazebo's form). In steady
 // state it allocates nothing: the message and the frame names are kept between steps.
 type TfPublisher struct {
-	topic  *dds.Topic[tf2_msgs.TFMessage]
-	w      *dds.DataWriter[tf2_msgs.TFMessage]
+	pubTopic[tf2_msgs.TFMessage]
 	period time.Duration
 	next   time.Duration
 	msg    tf2_msgs.TFMessage
@@ -35,16 +34,11 @@ type TfPublisher struct {
 
 // NewTfPublisher creates the /tf topic and writer in p; period 0 publishes every step.
 func NewTfPublisher(p *dds.DomainParticipant, period time.Duration) (*TfPublisher, error) {
-	t, err := dds.NewTopic[tf2_msgs.TFMessage](p, tfTopic)
+	pt, err := newPubTopic[tf2_msgs.TFMessage](p, tfTopic, dds.Reliable(), dds.KeepLast(1))
 	if err != nil {
 		return nil, err
 	}
-	w, err := dds.NewWriter(t, dds.Reliable(), dds.KeepLast(1))
-	if err != nil {
-		_ = t.Close()
-		return nil, err
-	}
-	c := &TfPublisher{topic: t, w: w, period: period, names: map[ecm.Entity]string{}}
+	c := &TfPublisher{pubTopic: pt, period: period, names: map[ecm.Entity]string{}}
 	c.each = c.add
 	return c, nil
 }
@@ -104,9 +98,4 @@ func (c *TfPublisher) scoped(e ecm.Entity) string {
 }
 
 // Close deletes the writer and the topic.
-func (c *TfPublisher) Close() error {
-	if err := c.w.Close(); err != nil {
-		return err
-	}
-	return c.topic.Close()
-}
+func (c *TfPublisher) Close() error { return c.pubTopic.Close() }
