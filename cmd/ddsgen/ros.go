@@ -380,6 +380,9 @@ func rosString(s string, bound int64, bad func(string) error) (string, error) {
 	if bound > 0 && int64(len(s)) > bound {
 		return "", bad(fmt.Sprintf("longer than the bound %d", bound))
 	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return "", bad("a string cannot hold a NUL character") // CDR strings end at NUL
+	}
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(s); i++ {
