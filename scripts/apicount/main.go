@@ -4,7 +4,7 @@
 // "Code generated ... DO NOT EDIT." line, as go vet and linters recognize them: the ROS 2
 // types under ros/) are not counted.
 //
-// Usage: go run ./internal/apicount [-v] [DIR]
+// Usage: go run ./scripts/apicount [-v] [DIR]
 package main
 
 import (
