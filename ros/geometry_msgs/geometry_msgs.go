@@ -23,61 +23,6 @@ type Accel struct {
 // DDSTypeName returns the topic type name of Accel.
 func (Accel) DDSTypeName() string { return "geometry_msgs::msg::dds_::Accel_" }
 
-// AccelStamped is the ROS 2 type geometry_msgs/msg/AccelStamped, on the wire the IDL struct geometry_msgs::msg::dds_::AccelStamped_.
-type AccelStamped struct {
-	Header std_msgs.Header
-	Accel  Accel
-}
-
-// DDSTypeName returns the topic type name of AccelStamped.
-func (AccelStamped) DDSTypeName() string { return "geometry_msgs::msg::dds_::AccelStamped_" }
-
-// AccelWithCovariance is the ROS 2 type geometry_msgs/msg/AccelWithCovariance, on the wire the IDL struct geometry_msgs::msg::dds_::AccelWithCovariance_.
-type AccelWithCovariance struct {
-	Accel      Accel
-	Covariance [36]float64
-}
-
-// DDSTypeName returns the topic type name of AccelWithCovariance.
-func (AccelWithCovariance) DDSTypeName() string {
-	return "geometry_msgs::msg::dds_::AccelWithCovariance_"
-}
-
-// AccelWithCovarianceStamped is the ROS 2 type geometry_msgs/msg/AccelWithCovarianceStamped, on the wire the IDL struct geometry_msgs::msg::dds_::AccelWithCovarianceStamped_.
-type AccelWithCovarianceStamped struct {
-	Header std_msgs.Header
-	Accel  AccelWithCovariance
-}
-
-// DDSTypeName returns the topic type name of AccelWithCovarianceStamped.
-func (AccelWithCovarianceStamped) DDSTypeName() string {
-	return "geometry_msgs::msg::dds_::AccelWithCovarianceStamped_"
-}
-
-// Inertia is the ROS 2 type geometry_msgs/msg/Inertia, on the wire the IDL struct geometry_msgs::msg::dds_::Inertia_.
-type Inertia struct {
-	M   float64
-	Com Vector3
-	Ixx float64
-	Ixy float64
-	Ixz float64
-	Iyy float64
-	Iyz float64
-	Izz float64
-}
-
-// DDSTypeName returns the topic type name of Inertia.
-func (Inertia) DDSTypeName() string { return "geometry_msgs::msg::dds_::Inertia_" }
-
-// InertiaStamped is the ROS 2 type geometry_msgs/msg/InertiaStamped, on the wire the IDL struct geometry_msgs::msg::dds_::InertiaStamped_.
-type InertiaStamped struct {
-	Header  std_msgs.Header
-	Inertia Inertia
-}
-
-// DDSTypeName returns the topic type name of InertiaStamped.
-func (InertiaStamped) DDSTypeName() string { return "geometry_msgs::msg::dds_::InertiaStamped_" }
-
 // Point is the ROS 2 type geometry_msgs/msg/Point, on the wire the IDL struct geometry_msgs::msg::dds_::Point_.
 type Point struct {
 	X float64
@@ -87,62 +32,6 @@ type Point struct {
 
 // DDSTypeName returns the topic type name of Point.
 func (Point) DDSTypeName() string { return "geometry_msgs::msg::dds_::Point_" }
-
-// Point32 is the ROS 2 type geometry_msgs/msg/Point32, on the wire the IDL struct geometry_msgs::msg::dds_::Point32_.
-type Point32 struct {
-	X float32
-	Y float32
-	Z float32
-}
-
-// DDSTypeName returns the topic type name of Point32.
-func (Point32) DDSTypeName() string { return "geometry_msgs::msg::dds_::Point32_" }
-
-// PointStamped is the ROS 2 type geometry_msgs/msg/PointStamped, on the wire the IDL struct geometry_msgs::msg::dds_::PointStamped_.
-type PointStamped struct {
-	Header std_msgs.Header
-	Point  Point
-}
-
-// DDSTypeName returns the topic type name of PointStamped.
-func (PointStamped) DDSTypeName() string { return "geometry_msgs::msg::dds_::PointStamped_" }
-
-// Polygon is the ROS 2 type geometry_msgs/msg/Polygon, on the wire the IDL struct geometry_msgs::msg::dds_::Polygon_.
-type Polygon struct {
-	Points []Point32
-}
-
-// DDSTypeName returns the topic type name of Polygon.
-func (Polygon) DDSTypeName() string { return "geometry_msgs::msg::dds_::Polygon_" }
-
-// PolygonInstance is the ROS 2 type geometry_msgs/msg/PolygonInstance, on the wire the IDL struct geometry_msgs::msg::dds_::PolygonInstance_.
-type PolygonInstance struct {
-	Polygon Polygon
-	ID      int64
-}
-
-// DDSTypeName returns the topic type name of PolygonInstance.
-func (PolygonInstance) DDSTypeName() string { return "geometry_msgs::msg::dds_::PolygonInstance_" }
-
-// PolygonInstanceStamped is the ROS 2 type geometry_msgs/msg/PolygonInstanceStamped, on the wire the IDL struct geometry_msgs::msg::dds_::PolygonInstanceStamped_.
-type PolygonInstanceStamped struct {
-	Header  std_msgs.Header
-	Polygon PolygonInstance
-}
-
-// DDSTypeName returns the topic type name of PolygonInstanceStamped.
-func (PolygonInstanceStamped) DDSTypeName() string {
-	return "geometry_msgs::msg::dds_::PolygonInstanceStamped_"
-}
-
-// PolygonStamped is the ROS 2 type geometry_msgs/msg/PolygonStamped, on the wire the IDL struct geometry_msgs::msg::dds_::PolygonStamped_.
-type PolygonStamped struct {
-	Header  std_msgs.Header
-	Polygon Polygon
-}
-
-// DDSTypeName returns the topic type name of PolygonStamped.
-func (PolygonStamped) DDSTypeName() string { return "geometry_msgs::msg::dds_::PolygonStamped_" }
 
 // Quaternion is the ROS 2 type geometry_msgs/msg/Quaternion, on the wire the IDL struct geometry_msgs::msg::dds_::Quaternion_.
 type Quaternion struct {
@@ -164,25 +53,6 @@ type Pose struct {
 // DDSTypeName returns the topic type name of Pose.
 func (Pose) DDSTypeName() string { return "geometry_msgs::msg::dds_::Pose_" }
 
-// Pose2D is the ROS 2 type geometry_msgs/msg/Pose2D, on the wire the IDL struct geometry_msgs::msg::dds_::Pose2D_.
-type Pose2D struct {
-	X     float64
-	Y     float64
-	Theta float64
-}
-
-// DDSTypeName returns the topic type name of Pose2D.
-func (Pose2D) DDSTypeName() string { return "geometry_msgs::msg::dds_::Pose2D_" }
-
-// PoseArray is the ROS 2 type geometry_msgs/msg/PoseArray, on the wire the IDL struct geometry_msgs::msg::dds_::PoseArray_.
-type PoseArray struct {
-	Header std_msgs.Header
-	Poses  []Pose
-}
-
-// DDSTypeName returns the topic type name of PoseArray.
-func (PoseArray) DDSTypeName() string { return "geometry_msgs::msg::dds_::PoseArray_" }
-
 // PoseStamped is the ROS 2 type geometry_msgs/msg/PoseStamped, on the wire the IDL struct geometry_msgs::msg::dds_::PoseStamped_.
 type PoseStamped struct {
 	Header std_msgs.Header
@@ -191,37 +61,6 @@ type PoseStamped struct {
 
 // DDSTypeName returns the topic type name of PoseStamped.
 func (PoseStamped) DDSTypeName() string { return "geometry_msgs::msg::dds_::PoseStamped_" }
-
-// PoseWithCovariance is the ROS 2 type geometry_msgs/msg/PoseWithCovariance, on the wire the IDL struct geometry_msgs::msg::dds_::PoseWithCovariance_.
-type PoseWithCovariance struct {
-	Pose       Pose
-	Covariance [36]float64
-}
-
-// DDSTypeName returns the topic type name of PoseWithCovariance.
-func (PoseWithCovariance) DDSTypeName() string {
-	return "geometry_msgs::msg::dds_::PoseWithCovariance_"
-}
-
-// PoseWithCovarianceStamped is the ROS 2 type geometry_msgs/msg/PoseWithCovarianceStamped, on the wire the IDL struct geometry_msgs::msg::dds_::PoseWithCovarianceStamped_.
-type PoseWithCovarianceStamped struct {
-	Header std_msgs.Header
-	Pose   PoseWithCovariance
-}
-
-// DDSTypeName returns the topic type name of PoseWithCovarianceStamped.
-func (PoseWithCovarianceStamped) DDSTypeName() string {
-	return "geometry_msgs::msg::dds_::PoseWithCovarianceStamped_"
-}
-
-// QuaternionStamped is the ROS 2 type geometry_msgs/msg/QuaternionStamped, on the wire the IDL struct geometry_msgs::msg::dds_::QuaternionStamped_.
-type QuaternionStamped struct {
-	Header     std_msgs.Header
-	Quaternion Quaternion
-}
-
-// DDSTypeName returns the topic type name of QuaternionStamped.
-func (QuaternionStamped) DDSTypeName() string { return "geometry_msgs::msg::dds_::QuaternionStamped_" }
 
 // Transform is the ROS 2 type geometry_msgs/msg/Transform, on the wire the IDL struct geometry_msgs::msg::dds_::Transform_.
 type Transform struct {
@@ -250,72 +89,3 @@ type Twist struct {
 
 // DDSTypeName returns the topic type name of Twist.
 func (Twist) DDSTypeName() string { return "geometry_msgs::msg::dds_::Twist_" }
-
-// TwistStamped is the ROS 2 type geometry_msgs/msg/TwistStamped, on the wire the IDL struct geometry_msgs::msg::dds_::TwistStamped_.
-type TwistStamped struct {
-	Header std_msgs.Header
-	Twist  Twist
-}
-
-// DDSTypeName returns the topic type name of TwistStamped.
-func (TwistStamped) DDSTypeName() string { return "geometry_msgs::msg::dds_::TwistStamped_" }
-
-// TwistWithCovariance is the ROS 2 type geometry_msgs/msg/TwistWithCovariance, on the wire the IDL struct geometry_msgs::msg::dds_::TwistWithCovariance_.
-type TwistWithCovariance struct {
-	Twist      Twist
-	Covariance [36]float64
-}
-
-// DDSTypeName returns the topic type name of TwistWithCovariance.
-func (TwistWithCovariance) DDSTypeName() string {
-	return "geometry_msgs::msg::dds_::TwistWithCovariance_"
-}
-
-// TwistWithCovarianceStamped is the ROS 2 type geometry_msgs/msg/TwistWithCovarianceStamped, on the wire the IDL struct geometry_msgs::msg::dds_::TwistWithCovarianceStamped_.
-type TwistWithCovarianceStamped struct {
-	Header std_msgs.Header
-	Twist  TwistWithCovariance
-}
-
-// DDSTypeName returns the topic type name of TwistWithCovarianceStamped.
-func (TwistWithCovarianceStamped) DDSTypeName() string {
-	return "geometry_msgs::msg::dds_::TwistWithCovarianceStamped_"
-}
-
-// Vector3Stamped is the ROS 2 type geometry_msgs/msg/Vector3Stamped, on the wire the IDL struct geometry_msgs::msg::dds_::Vector3Stamped_.
-type Vector3Stamped struct {
-	Header std_msgs.Header
-	Vector Vector3
-}
-
-// DDSTypeName returns the topic type name of Vector3Stamped.
-func (Vector3Stamped) DDSTypeName() string { return "geometry_msgs::msg::dds_::Vector3Stamped_" }
-
-// VelocityStamped is the ROS 2 type geometry_msgs/msg/VelocityStamped, on the wire the IDL struct geometry_msgs::msg::dds_::VelocityStamped_.
-type VelocityStamped struct {
-	Header           std_msgs.Header
-	BodyFrameID      string
-	ReferenceFrameID string
-	Velocity         Twist
-}
-
-// DDSTypeName returns the topic type name of VelocityStamped.
-func (VelocityStamped) DDSTypeName() string { return "geometry_msgs::msg::dds_::VelocityStamped_" }
-
-// Wrench is the ROS 2 type geometry_msgs/msg/Wrench, on the wire the IDL struct geometry_msgs::msg::dds_::Wrench_.
-type Wrench struct {
-	Force  Vector3
-	Torque Vector3
-}
-
-// DDSTypeName returns the topic type name of Wrench.
-func (Wrench) DDSTypeName() string { return "geometry_msgs::msg::dds_::Wrench_" }
-
-// WrenchStamped is the ROS 2 type geometry_msgs/msg/WrenchStamped, on the wire the IDL struct geometry_msgs::msg::dds_::WrenchStamped_.
-type WrenchStamped struct {
-	Header std_msgs.Header
-	Wrench Wrench
-}
-
-// DDSTypeName returns the topic type name of WrenchStamped.
-func (WrenchStamped) DDSTypeName() string { return "geometry_msgs::msg::dds_::WrenchStamped_" }
