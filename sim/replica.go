@@ -16,9 +16,12 @@ import (
 // late joiner gets the latest), published when entities were created or removed, and the
 // changed state of every step on changesTopic (RELIABLE KEEP_ALL). Both are ecm's
 // serialized state format; component types are matched by name on the replica's side.
+// A replica that misses steps (it joined after them, or lost them) asks for a full state
+// on requestTopic, and the publisher publishes one after its next step.
 const (
 	stateTopic   = "ddsgo/world/state"
 	changesTopic = "ddsgo/world/changes"
+	requestTopic = "ddsgo/world/state_request"
 )
 
 // worldState is a sample of the state streams (IDL: struct ddsgo::sim::WorldState
@@ -36,12 +39,23 @@ type worldState struct {
 
 func (worldState) DDSTypeName() string { return "ddsgo::sim::WorldState" }
 
+// stateRequest asks for a full state (IDL: struct ddsgo::sim::StateRequest {uint64 Step;}).
+type stateRequest struct {
+	// Step is the step the replica holds (0: none).
+	Step uint64
+}
+
+func (stateRequest) DDSTypeName() string { return "ddsgo::sim::StateRequest" }
+
 // StatePublisher is a system that publishes the world's state streams after every step.
 // The changes of a step are published in steady state without allocating. Like every
 // change tracking of the ECM, it sees the components systems mark changed
 // (SetComponentData, SetChanged): a value changed in place and not marked is not sent.
 type StatePublisher struct {
 	full, changes pubTopic[worldState]
+	requests      subTopic[stateRequest]
+	req           [1]stateRequest
+	reqInfo       [1]dds.SampleInfo
 	msg           worldState
 	step          uint64
 	published     bool
@@ -49,10 +63,13 @@ type StatePublisher struct {
 	changesBuf    []byte
 }
 
-// The QoS of the state streams' writers and readers.
+// The QoS of the state streams' writers and readers. A request is transient-local so
+// that a publisher matched after it was written still sees it.
 var (
 	fullQos    = []dds.Option{dds.Reliable(), dds.TransientLocal(), dds.KeepLast(1)}
 	changesQos = []dds.Option{dds.Reliable(), dds.KeepAll()}
+	requestQos = fullQos
+	noWait     = []dds.ReadOption{dds.NoWait()}
 )
 
 // NewStatePublisher creates the state topics and writers in p.
@@ -62,6 +79,9 @@ func NewStatePublisher(p *dds.DomainParticipant) (*StatePublisher, error) {
 	if s.full, err = newPubTopic[worldState](p, stateTopic, fullQos...); err == nil {
 		s.changes, err = newPubTopic[worldState](p, changesTopic, changesQos...)
 	}
+	if err == nil {
+		s.requests, err = newSubTopic[stateRequest](p, requestTopic, requestQos...)
+	}
 	if err != nil {
 		_ = s.Close()
 		return nil, err
@@ -70,7 +90,7 @@ func NewStatePublisher(p *dds.DomainParticipant) (*StatePublisher, error) {
 }
 
 // PostUpdate publishes the step's changes, and the whole state when the step created or
-// removed entities (or nothing was published yet).
+// removed entities, a replica asked for it, or nothing was published yet.
 func (s *StatePublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
 	ctx := context.Background()
 	s.step++
@@ -81,7 +101,7 @@ func (s *StatePublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
 		s.msg.State = b
 		_ = s.changes.w.Write(ctx, &s.msg)
 	}
-	if s.published && !r.HasNewEntities() && !r.HasEntitiesMarkedForRemoval() {
+	if s.published && !s.requested() && !r.HasNewEntities() && !r.HasEntitiesMarkedForRemoval() {
 		return
 	}
 	// The world after the step: without the entities the step removes.
@@ -97,8 +117,23 @@ func (s *StatePublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
 	}
 }
 
-// Close deletes the writers and the topics.
-func (s *StatePublisher) Close() error { return errors.Join(s.full.Close(), s.changes.Close()) }
+// requested takes the requests for a full state that arrived, and says whether there
+// were any. It allocates nothing.
+func (s *StatePublisher) requested() bool {
+	got := false
+	for {
+		n, _ := s.requests.r.TakeInto(context.Background(), s.req[:], s.reqInfo[:], noWait...)
+		if n == 0 {
+			return got
+		}
+		got = true
+	}
+}
+
+// Close deletes the writers, the reader and the topics.
+func (s *StatePublisher) Close() error {
+	return errors.Join(s.full.Close(), s.changes.Close(), s.requests.Close())
+}
 
 // Replica follows a world published by a StatePublisher in an ECM of its own: it starts
 // from the latest full state and applies the changes of every step after it, in order.
@@ -107,6 +142,8 @@ func (s *StatePublisher) Close() error { return errors.Join(s.full.Close(), s.ch
 type Replica struct {
 	m             *ecm.Manager
 	full, changes subTopic[worldState]
+	request       pubTopic[stateRequest]
+	asked         time.Time // when the replica last asked for a full state
 	mu            sync.Mutex
 	step          uint64 // of the state m holds; 0: none yet
 	simTime       time.Duration
@@ -123,6 +160,9 @@ func NewReplica(p *dds.DomainParticipant, register func(*ecm.Manager)) (*Replica
 	var err error
 	if r.full, err = newSubTopic[worldState](p, stateTopic, fullQos...); err == nil {
 		r.changes, err = newSubTopic[worldState](p, changesTopic, changesQos...)
+	}
+	if err == nil {
+		r.request, err = newPubTopic[stateRequest](p, requestTopic, requestQos...)
 	}
 	if err != nil {
 		_ = r.Close()
@@ -163,7 +203,22 @@ func (r *Replica) sync() (uint64, error) {
 			}
 		}
 	}
-	return r.step, r.applyPending()
+	err := r.applyPending()
+	if len(r.pending) > 0 {
+		r.ask() // changes wait for steps it will never get: it joined or lost them
+	}
+	return r.step, err
+}
+
+// askPeriod is how often a replica that misses steps asks again for a full state.
+const askPeriod = 200 * time.Millisecond
+
+// ask asks the publisher for a full state, at most once per askPeriod.
+func (r *Replica) ask() {
+	if now := time.Now(); now.Sub(r.asked) >= askPeriod {
+		r.asked = now
+		_ = r.request.w.Write(context.Background(), &stateRequest{Step: r.step}) // KEEP_LAST never blocks
+	}
 }
 
 // takeFull starts again from a newer full state, if one arrived.
@@ -233,5 +288,7 @@ func (r *Replica) Manager() *ecm.Manager {
 	return r.m
 }
 
-// Close deletes the readers and the topics.
-func (r *Replica) Close() error { return errors.Join(r.full.Close(), r.changes.Close()) }
+// Close deletes the readers, the writer and the topics.
+func (r *Replica) Close() error {
+	return errors.Join(r.full.Close(), r.changes.Close(), r.request.Close())
+}

@@ -121,3 +121,69 @@ func waitMatched(t *testing.T, w *dds.DataWriter[worldState], n int32) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// modelMover moves every model and changes nothing else: after the first step the
+// world's structure stays the same, so only a request brings a late replica a full state.
+type modelMover struct{}
+
+func (modelMover) Update(_ UpdateInfo, m *ecm.Manager) {
+	pose := ecm.ID[Pose](m)
+	ecm.Each2(m, func(e ecm.Entity, _ *Model, p *Pose) bool {
+		p.Position.X += 0.01
+		m.SetChanged(e, pose, ecm.PeriodicChange)
+		return true
+	})
+}
+
+// A replica that joins a running world whose structure no longer changes asks for a full
+// state, and then follows the world step by step.
+func TestReplicaAsksForState(t *testing.T) {
+	world, node := loopbackParticipant(t, 65), loopbackParticipant(t, 65)
+	m := ecm.New()
+	RegisterComponents(m)
+	for i := range 3 {
+		ecm.Create3(m, Model{}, Name("box"), Pose{Position: Vector3{Z: float64(i)}})
+	}
+	r, err := NewRunner(m, Config{Clock: newFakeClock()})
+	require.NoError(t, err)
+	require.NoError(t, r.AddSystem(modelMover{}, SystemConfig{Name: "move"}))
+	pub, err := NewStatePublisher(world)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, pub.Close()) }()
+	require.NoError(t, r.AddSystem(pub, SystemConfig{Name: "state"}))
+	for range 30 {
+		_, err := r.RunOnce()
+		require.NoError(t, err)
+	}
+
+	rep, err := NewReplica(node, nil)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, rep.Close()) }()
+	waitMatched(t, pub.changes.w, 1)
+	// The world keeps stepping until the replica has caught up: it asks when it sees the
+	// gap, and the publisher answers after its next step.
+	step := uint64(30)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := r.RunOnce()
+		require.NoError(t, err)
+		step++
+		time.Sleep(2 * time.Millisecond)
+		got, err := rep.sync()
+		require.NoError(t, err)
+		if got == step {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the replica is at step %d of %d", got, step)
+	}
+	requireSameState(t, m, rep.Manager(), step)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for end := step + 20; step < end; {
+		_, err := r.RunOnce()
+		require.NoError(t, err)
+		step++
+		require.NoError(t, rep.WaitStep(ctx, step))
+		requireSameState(t, m, rep.Manager(), step)
+	}
+}
