@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/internal/netns"
+	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
+	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
+	"github.com/ddsgo/ddsgo/ros/tf2_msgs"
+	"github.com/ddsgo/ddsgo/sim"
+)
+
+// testDomain is a domain of its own: the other packages' tests run beside these in the
+// same network namespace.
+const testDomain = 171
+
+// lockedBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *lockedBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *lockedBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// call calls the service NAME of ddsim's world as a ROS 2 node does.
+func call[Req, Rep any](t *testing.T, p *dds.DomainParticipant, name string, req Req) Rep {
+	t.Helper()
+	q, err := dds.NewRequester[Req, Rep](p, name, dds.ROSNames())
+	require.NoError(t, err)
+	defer func() { require.NoError(t, q.Close()) }()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, q.WaitForService(ctx), "%s is not served", name)
+	rep, err := q.Call(ctx, &req)
+	require.NoError(t, err)
+	return rep
+}
+
+// take waits for the first sample of topic name, and returns it.
+func take[T any](t *testing.T, p *dds.DomainParticipant, name string, ok func(*T) bool) T {
+	t.Helper()
+	topic, err := dds.NewTopic[T](p, name)
+	require.NoError(t, err)
+	r, err := dds.NewReader(topic, dds.BestEffort())
+	require.NoError(t, err)
+	defer func() { require.NoError(t, r.Close()) }()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for v, info := range r.Samples(ctx) {
+		if info.ValidData && ok(&v) {
+			return v
+		}
+	}
+	require.NoError(t, ctx.Err(), "nothing on %s", name)
+	return *new(T)
+}
+
+// ddsim with no world runs the built-in one, starts paused when asked, publishes /clock
+// and /tf, serves simulation_interfaces under its namespace and its state to a replica,
+// and stops cleanly when interrupted.
+func TestBuiltInWorld(t *testing.T) {
+	netns.Require(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var out lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"-domain", "171", "-paused", "-ns", "/sim1", "-tf-rate", "100"}, &out, &out)
+	}()
+	defer func() {
+		cancel()
+		require.Equal(t, exitOK, <-done, out.String())
+		require.Contains(t, out.String(), `ddsim: world "warehouse" on domain 171: 6 models, 8 links; /clock, /tf at 100 Hz, world state; paused; services /sim1/gzserver/*`)
+		require.Contains(t, out.String(), "ddsim: stopped at")
+	}()
+
+	node, err := dds.NewParticipant(testDomain)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, node.Close()) }()
+	const svc = "/sim1/gzserver/"
+
+	st := call[si.GetSimulationStateRequest, si.GetSimulationStateResponse](t, node, svc+"get_simulation_state", si.GetSimulationStateRequest{})
+	require.Equal(t, si.SimulationState_STATE_STOPPED, st.State.State, "-paused starts STOPPED")
+
+	ents := call[si.GetEntitiesRequest, si.GetEntitiesResponse](t, node, svc+"get_entities", si.GetEntitiesRequest{})
+	require.Equal(t, si.Result_RESULT_OK, ents.Result.Result, ents.Result.ErrorMessage)
+	require.Equal(t, []string{"ground", "robot", "shelf_a", "shelf_b", "crate"}, ents.Entities)
+	poses := call[si.GetNamedPosesRequest, si.GetNamedPosesResponse](t, node, svc+"get_named_poses", si.GetNamedPosesRequest{})
+	require.Len(t, poses.Poses, 2)
+	require.Equal(t, "dock", poses.Poses[0].Name)
+
+	set := call[si.SetSimulationStateRequest, si.SetSimulationStateResponse](t, node, svc+"set_simulation_state",
+		si.SetSimulationStateRequest{State: si.SimulationState{State: si.SimulationState_STATE_PLAYING}})
+	require.Equal(t, si.Result_RESULT_OK, set.Result.Result, set.Result.ErrorMessage)
+
+	clock := take(t, node, "rt/clock", func(c *rosgraph_msgs.Clock) bool { return c.Clock.Nanosec > 0 || c.Clock.Sec > 0 })
+	require.Positive(t, clock.Clock.Nanosec+uint32(clock.Clock.Sec), "the simulation time advances once playing")
+	tf := take(t, node, "rt/tf", func(m *tf2_msgs.TFMessage) bool { return len(m.Transforms) > 0 })
+	frames := make([]string, 0, len(tf.Transforms))
+	for _, tr := range tf.Transforms {
+		frames = append(frames, tr.ChildFrameID)
+	}
+	require.True(t, slices.Contains(frames, "robot::lidar::sensor"), "%v", frames)
+
+	rep, err := sim.NewReplica(node, nil)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, rep.Close()) }()
+	wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer wcancel()
+	require.NoError(t, rep.WaitStep(wctx, 10), "a replica follows ddsim's world")
+}
+
+// -iterations ends the run by itself; a world file on the command line replaces the
+// built-in one.
+func TestWorldFileAndIterations(t *testing.T) {
+	netns.Require(t)
+	f := filepath.Join(t.TempDir(), "one.sdf")
+	require.NoError(t, os.WriteFile(f, []byte(`<sdf version="1.9"><world name="one"><model name="m"><link name="l"/></model></world></sdf>`), 0o600))
+	var out lockedBuffer
+	code := run(context.Background(), []string{"-domain", "171", "-rtf", "0", "-iterations", "500", "-state=false", "-tf-rate", "0", f}, &out, &out)
+	require.Equal(t, exitOK, code, out.String())
+	require.Contains(t, out.String(), `world "one" on domain 171: 1 models, 1 links; /clock; services /gzserver/*`)
+	require.Contains(t, out.String(), "stopped at 500ms simulation time, 500 steps")
+}
+
+// Bad arguments exit 3 and say what is wrong; a world that does not load exits 2 with
+// its line; -version and -h exit 0.
+func TestArguments(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.sdf")
+	require.NoError(t, os.WriteFile(bad, []byte("<sdf version=\"1.9\">\n<world name=\"w\">\n<model>\n</world></sdf>"), 0o600))
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-step", "0"}, exitUsage, "-step 0s: must be positive"},
+		{[]string{"-rtf", "-1"}, exitUsage, "-rtf -1: must not be negative"},
+		{[]string{"-ns", "robot1"}, exitUsage, `-ns "robot1": a namespace starts with /`},
+		{[]string{"-domain", "300"}, exitUsage, "-domain 300: must be 0 to 232"},
+		{[]string{"a.sdf", "b.sdf"}, exitUsage, "one world file at most"},
+		{[]string{"-nonsense"}, exitUsage, "flag provided but not defined"},
+		{[]string{filepath.Join(t.TempDir(), "missing.sdf")}, exitMiddleware, "no such file"},
+		{[]string{bad}, exitMiddleware, "bad.sdf:"},
+		{[]string{"-version"}, exitOK, "ddsim "},
+		{[]string{"-h"}, exitOK, "exit status: 0 ended, 2 world or middleware error, 3 usage"},
+	} {
+		var out lockedBuffer
+		code := run(context.Background(), tc.args, &out, &out)
+		require.Equal(t, tc.code, code, "%v: %s", tc.args, out.String())
+		require.Contains(t, out.String(), tc.want, "%v", tc.args)
+		require.Equal(t, 1, strings.Count(out.String(), "ddsim: ddsim:")+1, "no doubled prefix")
+	}
+}
