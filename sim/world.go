@@ -21,7 +21,7 @@ type LoadOptions struct {
 	// Registry makes the systems of <plugin> elements.
 	Registry Registry
 	// SkipUnknownPlugins skips <plugin> elements the Registry does not know
-	// instead of failing.
+	// instead of failing, with a warning to the runner's Logger.
 	SkipUnknownPlugins bool
 }
 
@@ -279,6 +279,7 @@ func (l *loader) addPlugin(r *Runner, p pluginRef, opts LoadOptions) error {
 	}
 	if !ok || f == nil {
 		if opts.SkipUnknownPlugins {
+			r.log.Warn("sim: unknown plugin skipped", "name", name, "filename", file, "line", p.el.Line)
 			return nil
 		}
 		return l.errorf(p.el, "unknown plugin "+strconv.Quote(name)+" (filename "+strconv.Quote(file)+")")

@@ -131,16 +131,17 @@ func TestBuiltInWorld(t *testing.T) {
 }
 
 // -iterations ends the run by itself; a world file on the command line replaces the
-// built-in one.
+// built-in one; an unknown plugin is skipped with a warning.
 func TestWorldFileAndIterations(t *testing.T) {
 	netns.Require(t)
 	f := filepath.Join(t.TempDir(), "one.sdf")
-	require.NoError(t, os.WriteFile(f, []byte(`<sdf version="1.9"><world name="one"><model name="m"><link name="l"/></model></world></sdf>`), 0o600))
+	require.NoError(t, os.WriteFile(f, []byte(`<sdf version="1.9"><world name="one"><plugin name="x::Unknown" filename="x"/><model name="m"><link name="l"/></model></world></sdf>`), 0o600))
 	var out lockedBuffer
 	code := run(context.Background(), []string{"-domain", "171", "-rtf", "0", "-iterations", "500", "-state=false", "-tf-rate", "0", f}, &out, &out)
 	require.Equal(t, exitOK, code, out.String())
 	require.Contains(t, out.String(), `world "one" on domain 171: 1 models, 1 links; /clock; services /gzserver/*`)
 	require.Contains(t, out.String(), "stopped at 500ms simulation time, 500 steps")
+	require.Contains(t, out.String(), `msg="sim: unknown plugin skipped" name=x::Unknown filename=x line=1`)
 }
 
 // Bad arguments exit 3 and say what is wrong; a world that does not load exits 2 with
