@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/ddsgo/ddsgo/internal/testutil"
 	"github.com/stretchr/testify/require"
 )
 
@@ -21,28 +21,10 @@ func TestParseStatsArgs(t *testing.T) {
 	require.Equal(t, "/tmp/x.stats", a.statsFile)
 }
 
-// syncBuffer is a bytes.Buffer safe for one writer and one reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // The stats writer writes a line at once, one per period and one when stopped, and
 // leaves no goroutine behind.
 func TestStats(t *testing.T) {
-	var out syncBuffer
+	var out testutil.SyncBuffer
 	before := runtime.NumGoroutine()
 	n := int64(0)
 	stop := startStats(&out, 10*time.Millisecond, time.Now(), func() int64 { n++; return n })
