@@ -64,8 +64,7 @@ func runMesh(t *testing.T, bin, vendor string, nGo int) {
 	require.NoError(t, err)
 	procs = append(procs, pp)
 
-	a, _, ok := parseArgs(pubArgs, os.Stderr)
-	require.True(t, ok)
+	a := mustParseArgs(t, pubArgs...)
 	one := expectedLines(a)
 	var all []string
 	for range writers {

@@ -310,8 +310,7 @@ func runScenario(t *testing.T, sc scenario, pub, sub string) {
 	if pub != "cyclone" {
 		subArgs = append(subArgs, "-linger", "0.5s")
 	}
-	a, _, ok := parseArgs(pubArgs, os.Stderr)
-	require.True(t, ok)
+	a := mustParseArgs(t, pubArgs...)
 
 	start := func(name string, args []string) *proc {
 		if name == "go" {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"runtime"
 	"strings"
@@ -14,9 +13,7 @@ import (
 )
 
 func TestParseStatsArgs(t *testing.T) {
-	var stderr bytes.Buffer
-	a, _, ok := parseArgs(strings.Fields("-role sub -stats 2.5 -stats-file /tmp/x.stats"), &stderr)
-	require.True(t, ok, stderr.String())
+	a := mustParseArgs(t, strings.Fields("-role sub -stats 2.5 -stats-file /tmp/x.stats")...)
 	require.Equal(t, 2500*time.Millisecond, a.stats)
 	require.Equal(t, "/tmp/x.stats", a.statsFile)
 }
