@@ -17,7 +17,7 @@ func BenchmarkWriteTake(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer p.Close()
-	w, r := benchEndpoints(b, p)
+	w, r := benchEndpoints(b, p, p, "points")
 	data := make([]point, 8)
 	infos := make([]SampleInfo, 8)
 	v := point{ID: 1}
@@ -52,22 +52,7 @@ func BenchmarkWriteTakeRTPS(b *testing.B) {
 		}
 		defer ps[i].Close()
 	}
-	ta, err := NewTopic[point](ps[0], "bench", Reliable(), KeepAll(), TransientLocal())
-	if err != nil {
-		b.Fatal(err)
-	}
-	tb, err := NewTopic[point](ps[1], "bench", Reliable(), KeepAll(), TransientLocal())
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := NewReader(tb)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w, err := NewWriter(ta)
-	if err != nil {
-		b.Fatal(err)
-	}
+	w, r := benchEndpoints(b, ps[0], ps[1], "bench", TransientLocal())
 	var v, got [1]point
 	var infos [1]SampleInfo
 	// Wait for the match: the first sample, kept for late joiners, arrives.
@@ -89,16 +74,25 @@ func BenchmarkWriteTakeRTPS(b *testing.B) {
 	}
 }
 
-func benchEndpoints(b *testing.B, p *DomainParticipant) (*DataWriter[point], *DataReader[point]) {
-	topic, err := NewTopic[point](p, "points", Reliable(), KeepAll())
+// benchEndpoints makes a reader of the topic name on pr and a writer of it on pw (one
+// participant or two), reliable, KEEP_ALL and opts.
+func benchEndpoints(b *testing.B, pw, pr *DomainParticipant, name string, opts ...Option) (*DataWriter[point], *DataReader[point]) {
+	opts = append([]Option{Reliable(), KeepAll()}, opts...)
+	tw, err := NewTopic[point](pw, name, opts...)
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := NewReader(topic)
+	tr := tw
+	if pr != pw {
+		if tr, err = NewTopic[point](pr, name, opts...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	r, err := NewReader(tr)
 	if err != nil {
 		b.Fatal(err)
 	}
-	w, err := NewWriter(topic)
+	w, err := NewWriter(tw)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -247,11 +247,7 @@ func TestIncompatibleAndMatched(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int32(1), ms.CurrentCount)
 	require.Equal(t, r2.InstanceHandle(), ms.LastSubscriptionHandle)
-	subs, err := w.MatchedSubscriptions()
-	require.NoError(t, err)
-	require.Equal(t, []InstanceHandle{r2.InstanceHandle()}, subs)
-	d, err := w.MatchedSubscriptionData(subs[0])
-	require.NoError(t, err)
+	d := soleData(t, r2.InstanceHandle(), w.MatchedSubscriptions, w.MatchedSubscriptionData)
 	require.Equal(t, "points", d.TopicName)
 	require.Equal(t, p.InstanceHandle(), d.ParticipantKey)
 	sm, err := r2.SubscriptionMatchedStatus()
@@ -268,15 +264,22 @@ func TestIncompatibleAndMatched(t *testing.T) {
 	require.Equal(t, int32(-1), ms.CurrentCountChange)
 }
 
+// soleData requires that list gives the one handle want, and returns its data.
+func soleData[D any](t *testing.T, want InstanceHandle, list func() ([]InstanceHandle, error), data func(InstanceHandle) (D, error)) D {
+	t.Helper()
+	hs, err := list()
+	require.NoError(t, err)
+	require.Equal(t, []InstanceHandle{want}, hs)
+	d, err := data(hs[0])
+	require.NoError(t, err)
+	return d
+}
+
 func TestRemoteEntities(t *testing.T) {
 	net := &fakeNet{}
 	p1 := testParticipant(t, net, nil)
 	p2 := testParticipant(t, net, nil)
-	ps, err := p1.DiscoveredParticipants()
-	require.NoError(t, err)
-	require.Equal(t, []InstanceHandle{p2.InstanceHandle()}, ps)
-	pd, err := p1.DiscoveredParticipantData(ps[0])
-	require.NoError(t, err)
+	pd := soleData(t, p2.InstanceHandle(), p1.DiscoveredParticipants, p1.DiscoveredParticipantData)
 	require.Equal(t, p2.InstanceHandle(), pd.Key)
 
 	w, _ := endpoints[point](t, p1, "points", nil, nil)
@@ -293,20 +296,16 @@ func TestRemoteEntities(t *testing.T) {
 	require.Equal(t, []point{{ID: 5}}, data)
 
 	// The remote writer is an entity of p2's ECM under the remote participant.
-	pubs, err := r.MatchedPublications()
-	require.NoError(t, err)
-	require.Equal(t, []InstanceHandle{w.InstanceHandle()}, pubs)
-	d, err := r.MatchedPublicationData(pubs[0])
-	require.NoError(t, err)
+	d := soleData(t, w.InstanceHandle(), r.MatchedPublications, r.MatchedPublicationData)
 	require.Equal(t, p1.InstanceHandle(), d.ParticipantKey)
 	require.Equal(t, qos.Reliable, d.Offered.Writer.Reliability.Kind)
 
 	require.NoError(t, p1.DeleteContainedEntities())
 	require.NoError(t, p1.Close())
-	ps, err = p2.DiscoveredParticipants()
+	ps, err := p2.DiscoveredParticipants()
 	require.NoError(t, err)
 	require.Empty(t, ps)
-	pubs, err = r.MatchedPublications()
+	pubs, err := r.MatchedPublications()
 	require.NoError(t, err)
 	require.Empty(t, pubs)
 	_, infos, err := r.Read(bg, NoWait())

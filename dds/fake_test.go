@@ -140,60 +140,65 @@ func fakeEndpointData(g wire.GUID, cfg endpointConfig) *discovery.EndpointData {
 	}
 }
 
-func (e *fakeEngine) NewWriter(cfg endpointConfig) (engineWriter, error) {
-	kind := byte(wire.EntityKindWriterNoKey)
+// endpointData gives a new endpoint of cfg its GUID, of kind noKey or withKey as the
+// topic is keyed, and its discovery data.
+func (e *fakeEngine) endpointData(cfg endpointConfig, noKey, withKey byte) *discovery.EndpointData {
+	kind := noKey
 	if cfg.Keyed {
-		kind = wire.EntityKindWriterWithKey
+		kind = withKey
 	}
-	w := &fakeWriter{e: e, cfg: cfg}
-	w.data = fakeEndpointData(e.guid(kind), cfg)
-	e.mu.Lock()
-	e.writers = append(e.writers, w)
-	e.mu.Unlock()
-	for _, r := range e.net.readers() {
-		e.net.match(w, r)
-	}
+	return fakeEndpointData(e.guid(kind), cfg)
+}
+
+func (e *fakeEngine) NewWriter(cfg endpointConfig) (engineWriter, error) {
+	w := &fakeWriter{e: e, cfg: cfg, data: e.endpointData(cfg, wire.EntityKindWriterNoKey, wire.EntityKindWriterWithKey)}
+	e.locked(func() { e.writers = append(e.writers, w) })
+	e.net.matchAll([]*fakeWriter{w}, e.net.readers())
 	return w, nil
 }
 
 func (e *fakeEngine) NewReader(cfg endpointConfig, deliver rtps.DeliverFunc) (engineReader, error) {
-	kind := byte(wire.EntityKindReaderNoKey)
-	if cfg.Keyed {
-		kind = wire.EntityKindReaderWithKey
-	}
-	r := &fakeReader{e: e, cfg: cfg, deliver: deliver}
-	r.data = fakeEndpointData(e.guid(kind), cfg)
-	e.mu.Lock()
-	e.readers = append(e.readers, r)
-	e.mu.Unlock()
-	for _, w := range e.net.writers() {
-		e.net.match(w, r)
-	}
+	r := &fakeReader{e: e, cfg: cfg, deliver: deliver, data: e.endpointData(cfg, wire.EntityKindReaderNoKey, wire.EntityKindReaderWithKey)}
+	e.locked(func() { e.readers = append(e.readers, r) })
+	e.net.matchAll(e.net.writers(), []*fakeReader{r})
 	return r, nil
 }
 
+// locked runs f holding e.mu.
+func (e *fakeEngine) locked(f func()) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	f()
+}
+
 func (n *fakeNet) readers() []*fakeReader {
+	return allEndpoints(n, func(e *fakeEngine) []*fakeReader { return e.readers })
+}
+
+func (n *fakeNet) writers() []*fakeWriter {
+	return allEndpoints(n, func(e *fakeEngine) []*fakeWriter { return e.writers })
+}
+
+// allEndpoints gathers the endpoints (of) of all the engines of n.
+func allEndpoints[T any](n *fakeNet, of func(*fakeEngine) []T) []T {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	var out []*fakeReader
+	var out []T
 	for _, e := range n.engines {
 		e.mu.Lock()
-		out = append(out, e.readers...)
+		out = append(out, of(e)...)
 		e.mu.Unlock()
 	}
 	return out
 }
 
-func (n *fakeNet) writers() []*fakeWriter {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	var out []*fakeWriter
-	for _, e := range n.engines {
-		e.mu.Lock()
-		out = append(out, e.writers...)
-		e.mu.Unlock()
+// matchAll matches each of ws with each of rs.
+func (n *fakeNet) matchAll(ws []*fakeWriter, rs []*fakeReader) {
+	for _, w := range ws {
+		for _, r := range rs {
+			n.match(w, r)
+		}
 	}
-	return out
 }
 
 // match matches w and r as discovery would and tells both listeners.
@@ -283,9 +288,7 @@ func (w *fakeWriter) Close() error {
 		r.cfg.Listener.OnUnmatch(r.data.GUID, w.data.GUID)
 		w.cfg.Listener.OnUnmatch(w.data.GUID, r.data.GUID)
 	}
-	w.e.mu.Lock()
-	w.e.writers = slices.DeleteFunc(w.e.writers, func(x *fakeWriter) bool { return x == w })
-	w.e.mu.Unlock()
+	w.e.locked(func() { w.e.writers = slices.DeleteFunc(w.e.writers, func(x *fakeWriter) bool { return x == w }) })
 	return nil
 }
 
@@ -319,8 +322,6 @@ func (r *fakeReader) Close() error {
 			r.cfg.Listener.OnUnmatch(r.data.GUID, w.data.GUID)
 		}
 	}
-	r.e.mu.Lock()
-	r.e.readers = slices.DeleteFunc(r.e.readers, func(x *fakeReader) bool { return x == r })
-	r.e.mu.Unlock()
+	r.e.locked(func() { r.e.readers = slices.DeleteFunc(r.e.readers, func(x *fakeReader) bool { return x == r }) })
 	return nil
 }

@@ -52,12 +52,7 @@ func testParticipant(t *testing.T, net *fakeNet, q *qos.DomainParticipantQos) *D
 // defaults) in p, in a publisher and a subscriber of their own.
 func endpoints[T any](t *testing.T, p *DomainParticipant, topic string, wq *qos.DataWriterQos, rq *qos.DataReaderQos) (*DataWriter[T], *DataReader[T]) {
 	t.Helper()
-	tp, err := NewTopic[T](p, topic, TypeName("test::"+topic))
-	require.NoError(t, err)
-	pub, err := p.NewPublisher()
-	require.NoError(t, err)
-	sub, err := p.NewSubscriber()
-	require.NoError(t, err)
+	tp, pub, sub := topicPubSub[T](t, p, topic, "test::"+topic)
 	wopts := []Option{WithPublisher(pub)}
 	if wq != nil {
 		wopts = append(wopts, WithQos(*wq))
@@ -71,6 +66,19 @@ func endpoints[T any](t *testing.T, p *DomainParticipant, topic string, wq *qos.
 	r, err := NewReader(tp, ropts...)
 	require.NoError(t, err)
 	return w, r
+}
+
+// topicPubSub creates the topic name of T, of IDL type typeName, and a publisher and a
+// subscriber in p.
+func topicPubSub[T any](t *testing.T, p *DomainParticipant, name, typeName string) (*Topic[T], *Publisher, *Subscriber) {
+	t.Helper()
+	tp, err := NewTopic[T](p, name, TypeName(typeName))
+	require.NoError(t, err)
+	pub, err := p.NewPublisher()
+	require.NoError(t, err)
+	sub, err := p.NewSubscriber()
+	require.NoError(t, err)
+	return tp, pub, sub
 }
 
 // reliableReader returns a reliable KEEP_ALL reader QoS.

@@ -48,13 +48,7 @@ func TestListenerRouting(t *testing.T) {
 		require.NoError(t, p.DeleteContainedEntities())
 		require.NoError(t, p.Close())
 	})
-	tt, _ := newTopicType[point]("test::Point")
-	topic, err := createTopic(p, "t", tt)
-	require.NoError(t, err)
-	pub, err := p.NewPublisher()
-	require.NoError(t, err)
-	sub, err := p.NewSubscriber()
-	require.NoError(t, err)
+	topic, pub, sub := topicPubSub[point](t, p, "t", "test::Point")
 
 	// The reader's listener takes DATA_AVAILABLE; SUBSCRIPTION_MATCHED, not in its
 	// mask, goes up to the participant's.

@@ -145,6 +145,17 @@ func cycloneNet(t *testing.T) (ddsgo, cyclone *DomainParticipant) {
 	return testParticipant(t, net, nil), testParticipant(t, net, nil)
 }
 
+// cycloneAddTopics returns the request and reply topics of the service /calc/add on cyc,
+// in rmw_cyclonedds's form.
+func cycloneAddTopics(t *testing.T, cyc *DomainParticipant) (*Topic[cycloneAddRequest], *Topic[cycloneAddReply]) {
+	t.Helper()
+	reqT, err := NewTopic[cycloneAddRequest](cyc, "rq/calc/addRequest")
+	require.NoError(t, err)
+	repT, err := NewTopic[cycloneAddReply](cyc, "rr/calc/addReply")
+	require.NoError(t, err)
+	return reqT, repT
+}
+
 // A ddsgo replier answers an rmw_cyclonedds client in its form: the request's header
 // comes back in the reply, and the body in between is the service's.
 func TestReplierAnswersCycloneClients(t *testing.T) {
@@ -152,10 +163,7 @@ func TestReplierAnswersCycloneClients(t *testing.T) {
 	s, err := NewReplier(p, "/calc/add", add, ROSNames())
 	require.NoError(t, err)
 	defer func() { require.NoError(t, s.Close()) }()
-	reqT, err := NewTopic[cycloneAddRequest](cyc, "rq/calc/addRequest")
-	require.NoError(t, err)
-	repT, err := NewTopic[cycloneAddReply](cyc, "rr/calc/addReply")
-	require.NoError(t, err)
+	reqT, repT := cycloneAddTopics(t, cyc)
 	w, err := NewWriter(reqT, Reliable(), KeepAll())
 	require.NoError(t, err)
 	r, err := NewReader(repT, Reliable(), KeepAll())
@@ -181,10 +189,7 @@ func TestReplierAnswersCycloneClients(t *testing.T) {
 // replies with its own client id.
 func TestRequesterCallsCycloneServers(t *testing.T) {
 	p, cyc := cycloneNet(t)
-	reqT, err := NewTopic[cycloneAddRequest](cyc, "rq/calc/addRequest")
-	require.NoError(t, err)
-	repT, err := NewTopic[cycloneAddReply](cyc, "rr/calc/addReply")
-	require.NoError(t, err)
+	reqT, repT := cycloneAddTopics(t, cyc)
 	sr, err := NewReader(reqT, Reliable(), KeepAll())
 	require.NoError(t, err)
 	sw, err := NewWriter(repT, Reliable(), KeepAll())

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/internal/netns"
+	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/ros/builtin_interfaces"
 	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
 	"github.com/ddsgo/ddsgo/rtps"
@@ -28,6 +29,37 @@ func loopbackParticipant(t *testing.T, domain int) *dds.DomainParticipant {
 	return p
 }
 
+// matchedReader creates a reader of T on the topic name of p, with opts, and waits until
+// it has matched a writer and, unless w is nil, w has matched a reader too: discovery is
+// not symmetric, and a volatile sample written before the match is lost. The wait and
+// the reads that follow have 10 s in all, the context returned.
+func matchedReader[T any](t *testing.T, p *dds.DomainParticipant, name string, w interface {
+	PublicationMatchedStatus() (listener.PublicationMatchedStatus, error)
+}, opts ...dds.Option,
+) (*dds.DataReader[T], context.Context) {
+	t.Helper()
+	topic, err := dds.NewTopic[T](p, name)
+	require.NoError(t, err)
+	r, err := dds.NewReader(topic, opts...)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	for {
+		rs, err := r.SubscriptionMatchedStatus()
+		require.NoError(t, err)
+		ws := listener.PublicationMatchedStatus{CurrentCount: 1}
+		if w != nil {
+			ws, err = w.PublicationMatchedStatus()
+			require.NoError(t, err)
+		}
+		if rs.CurrentCount > 0 && ws.CurrentCount > 0 {
+			return r, ctx
+		}
+		require.NoError(t, ctx.Err(), "no match")
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // A world with a ClockPublisher publishes its time on /clock after each step, as a ROS 2
 // node with use_sim_time reads it; publishing allocates nothing.
 func TestClockPublisher(t *testing.T) {
@@ -38,23 +70,7 @@ func TestClockPublisher(t *testing.T) {
 	defer func() { require.NoError(t, c.Close()) }()
 	require.NoError(t, r.AddSystem(c, SystemConfig{Name: "clock"}))
 
-	topic, err := dds.NewTopic[rosgraph_msgs.Clock](node, clockTopic)
-	require.NoError(t, err)
-	in, err := dds.NewReader(topic, dds.BestEffort(), dds.KeepLast(1))
-	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for { // both ways: discovery is not symmetric, and a sample before the match is lost
-		ms, err := c.w.PublicationMatchedStatus()
-		require.NoError(t, err)
-		rs, err := in.SubscriptionMatchedStatus()
-		require.NoError(t, err)
-		if ms.CurrentCount > 0 && rs.CurrentCount > 0 {
-			break
-		}
-		require.NoError(t, ctx.Err(), "no match")
-		time.Sleep(5 * time.Millisecond)
-	}
+	in, ctx := matchedReader[rosgraph_msgs.Clock](t, node, clockTopic, c.w, dds.BestEffort(), dds.KeepLast(1))
 	var info UpdateInfo
 	for range 5 {
 		info, err = r.RunOnce()

@@ -503,23 +503,9 @@ func TestServicesSimulateSteps(t *testing.T) {
 		return call[action_msgs.CancelGoalRequest, action_msgs.CancelGoalResponse](f, action+"cancel_goal",
 			action_msgs.CancelGoalRequest{GoalInfo: action_msgs.GoalInfo{GoalID: goalID(id)}})
 	}
-	fbT, err := dds.NewTopic[si.SimulateStepsFeedbackMessage](f.client, "rt/gzserver/"+action+"feedback")
-	require.NoError(t, err)
-	fb, err := dds.NewReader(fbT, dds.Reliable(), dds.KeepAll())
-	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for {
-		ms, err := fb.SubscriptionMatchedStatus()
-		require.NoError(t, err)
-		ws, err := f.s.action.fbW.PublicationMatchedStatus()
-		require.NoError(t, err)
-		if ms.CurrentCount > 0 && ws.CurrentCount > 0 { // both ways: feedback is volatile
-			break
-		}
-		require.NoError(t, ctx.Err())
-		time.Sleep(5 * time.Millisecond)
-	}
+	// Both ways: feedback is volatile.
+	fb, ctx := matchedReader[si.SimulateStepsFeedbackMessage](t, f.client, "rt/gzserver/"+action+"feedback",
+		f.s.action.fbW, dds.Reliable(), dds.KeepAll())
 
 	require.True(t, send(1, 5).Accepted)
 	rep := result(1)

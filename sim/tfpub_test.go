@@ -2,7 +2,6 @@ package sim
 
 import (
 	"cmp"
-	"context"
 	"slices"
 	"testing"
 	"time"
@@ -36,21 +35,7 @@ func TestTfPublisher(t *testing.T) {
 	defer func() { require.NoError(t, c.Close()) }()
 	require.NoError(t, r.AddSystem(c, SystemConfig{Name: "tf"}))
 
-	topic, err := dds.NewTopic[tf2_msgs.TFMessage](node, tfTopic)
-	require.NoError(t, err)
-	in, err := dds.NewReader(topic, dds.Reliable(), dds.KeepAll())
-	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for {
-		ms, err := in.SubscriptionMatchedStatus()
-		require.NoError(t, err)
-		if ms.CurrentCount > 0 {
-			break
-		}
-		require.NoError(t, ctx.Err(), "no match")
-		time.Sleep(5 * time.Millisecond)
-	}
+	in, ctx := matchedReader[tf2_msgs.TFMessage](t, node, tfTopic, nil, dds.Reliable(), dds.KeepAll())
 	for range 25 { // sim time 1..25 steps: published at 1, 11, 21
 		_, err := r.RunOnce()
 		require.NoError(t, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/internal/netns"
+	"github.com/ddsgo/ddsgo/internal/testutil"
 	"github.com/stretchr/testify/require"
 )
 
@@ -22,7 +23,7 @@ import (
 // startDdsperf runs ddsperf on domain with args until it exits or the test ends and
 // returns its output and a channel closed when it has exited. It skips the test when
 // ddsperf is not installed.
-func startDdsperf(t *testing.T, domain int, args ...string) (*syncBuffer, <-chan struct{}) {
+func startDdsperf(t *testing.T, domain int, args ...string) (*testutil.SyncBuffer, <-chan struct{}) {
 	t.Helper()
 	netns.Require(t)
 	path, err := exec.LookPath("ddsperf")
@@ -31,7 +32,7 @@ func startDdsperf(t *testing.T, domain int, args ...string) (*syncBuffer, <-chan
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, path, append([]string{"-i", strconv.Itoa(domain)}, args...)...)
-	var out syncBuffer
+	var out testutil.SyncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	require.NoError(t, cmd.Start())
 	done := make(chan struct{})

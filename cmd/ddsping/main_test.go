@@ -1,51 +1,32 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/internal/netns"
+	"github.com/ddsgo/ddsgo/internal/testutil"
 	"github.com/ddsgo/ddsgo/qos"
 	"github.com/stretchr/testify/require"
 )
 
-// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // runCmd runs ddsping with args and returns its exit status and output.
 func runCmd(t *testing.T, ctx context.Context, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errOut syncBuffer
+	var out, errOut testutil.SyncBuffer
 	code := run(ctx, args, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
 // background runs ddsping with args until the test ends.
-func background(t *testing.T, args ...string) *syncBuffer {
+func background(t *testing.T, args ...string) *testutil.SyncBuffer {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	var out syncBuffer
+	var out testutil.SyncBuffer
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -187,7 +168,7 @@ func TestWatch(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		var sink syncBuffer
+		var sink testutil.SyncBuffer
 		run(ctx, []string{"pong", "-domain", "47"}, &sink, &sink)
 	}()
 	require.Eventually(t, func() bool {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/internal/golden"
+	"github.com/ddsgo/ddsgo/internal/testutil/goldendata"
 	"github.com/ddsgo/ddsgo/internal/wire"
 )
 
@@ -27,23 +28,12 @@ func (sampleA) DDSExtensibility() cdr.Extensibility { return cdr.Appendable }
 // userData returns every user DATA payload (writer entity kind 0x02/0x03) of a capture.
 func userData(t *testing.T, name string) [][]byte {
 	t.Helper()
-	dgs, err := golden.RTPS(name)
-	require.NoError(t, err)
 	var out [][]byte
-	var r wire.Reader
-	var d wire.Data
-	for _, dg := range dgs {
-		require.NoError(t, r.Reset(dg.Payload))
-		for r.Next() {
-			if r.Kind() != wire.KindData {
-				continue
-			}
-			require.NoError(t, r.Data(&d))
-			if k := d.WriterID.Kind; (k == 0x02 || k == 0x03) && d.DataFlag {
-				out = append(out, d.SerializedPayload)
-			}
+	goldendata.Each(t, name, func(_ *wire.Header, d *wire.Data, _ int) {
+		if k := d.WriterID.Kind; (k == 0x02 || k == 0x03) && d.DataFlag {
+			out = append(out, d.SerializedPayload)
 		}
-	}
+	})
 	return out
 }
 

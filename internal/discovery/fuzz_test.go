@@ -2,8 +2,6 @@ package discovery
 
 import (
 	"testing"
-
-	"github.com/stretchr/testify/require"
 )
 
 // pad4 returns v padded with zeros to a multiple of 4 octets, as it is
@@ -53,9 +51,7 @@ func FuzzParseParticipantData(f *testing.F) {
 		}
 		var ti []byte
 		normalize(p.VendorParams, &ti)
-		back, err := ParseParticipantData(p.Append(nil))
-		require.NoError(t, err)
-		require.Equal(t, p, back)
+		requireReparses(t, p, p.Append, ParseParticipantData)
 	})
 }
 
@@ -70,15 +66,11 @@ func FuzzParseEndpointData(f *testing.F) {
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		if e, err := ParseEndpointData(payload); err == nil {
 			normalize(e.VendorParams, &e.TypeInformation)
-			back, err := ParseEndpointData(e.Append(nil))
-			require.NoError(t, err)
-			require.Equal(t, e, back)
+			requireReparses(t, e, e.Append, ParseEndpointData)
 		}
 		if tp, err := ParseTopicData(payload); err == nil {
 			normalize(tp.VendorParams, &tp.TypeInformation)
-			back, err := ParseTopicData(tp.Append(nil))
-			require.NoError(t, err)
-			require.Equal(t, tp, back)
+			requireReparses(t, tp, tp.Append, ParseTopicData)
 		}
 	})
 }

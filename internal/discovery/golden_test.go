@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"fmt"
 	"net/netip"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ddsgo/ddsgo/internal/golden"
+	"github.com/ddsgo/ddsgo/internal/testutil/goldendata"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/qos"
 )
@@ -31,53 +33,45 @@ func goldenSamples(t testing.TB) []sample {
 	t.Helper()
 	var out []sample
 	for _, name := range golden.Files() {
-		msgs, err := golden.RTPS(name)
-		require.NoError(t, err)
-		var r wire.Reader
-		var d wire.Data
-		for i, m := range msgs {
-			require.NoError(t, r.Reset(m.Payload))
-			for r.Next() {
-				if r.Kind() != wire.KindData {
-					continue
-				}
-				require.NoError(t, r.Data(&d))
-				switch d.WriterID {
-				case wire.EntityIDSPDPWriter, wire.EntityIDSEDPPublicationsWriter,
-					wire.EntityIDSEDPSubscriptionsWriter, wire.EntityIDSEDPTopicsWriter:
-				default:
-					continue
-				}
-				s := sample{file: name, vendor: r.Header.Vendor, writer: d.WriterID, payload: append([]byte(nil), d.SerializedPayload...)}
-				dec := Decoder{Vendor: r.Header.Vendor}
-				x, ok, err := dec.Disposal(&d)
-				require.NoError(t, err, "%s message %d", name, i)
-				if ok {
-					s.disposal = &x
-					out = append(out, s)
-					continue
-				}
-				switch d.WriterID {
-				case wire.EntityIDSPDPWriter:
-					p, err := dec.ParticipantData(d.SerializedPayload)
-					require.NoError(t, err, "%s message %d", name, i)
-					s.part = &p
-				case wire.EntityIDSEDPTopicsWriter:
-					tp, err := dec.TopicData(d.SerializedPayload)
-					require.NoError(t, err, "%s message %d", name, i)
-					s.topic = &tp
-				default:
-					e, err := dec.EndpointData(d.SerializedPayload)
-					require.NoError(t, err, "%s message %d", name, i)
-					require.Equal(t, d.WriterID == wire.EntityIDSEDPPublicationsWriter, e.IsWriter())
-					s.ep = &e
-				}
-				out = append(out, s)
+		goldendata.Each(t, name, func(h *wire.Header, d *wire.Data, i int) {
+			switch d.WriterID {
+			case wire.EntityIDSPDPWriter, wire.EntityIDSEDPPublicationsWriter,
+				wire.EntityIDSEDPSubscriptionsWriter, wire.EntityIDSEDPTopicsWriter:
+				out = append(out, goldenSample(t, name, i, h, d))
 			}
-			require.NoError(t, r.Err())
-		}
+		})
 	}
 	return out
+}
+
+// goldenSample decodes d, a DATA of a built-in discovery writer in message i of capture
+// name.
+func goldenSample(t testing.TB, name string, i int, h *wire.Header, d *wire.Data) sample {
+	t.Helper()
+	s := sample{file: name, vendor: h.Vendor, writer: d.WriterID, payload: append([]byte(nil), d.SerializedPayload...)}
+	dec := Decoder{Vendor: h.Vendor}
+	x, ok, err := dec.Disposal(d)
+	require.NoError(t, err, "%s message %d", name, i)
+	if ok {
+		s.disposal = &x
+		return s
+	}
+	switch d.WriterID {
+	case wire.EntityIDSPDPWriter:
+		p, err := dec.ParticipantData(d.SerializedPayload)
+		require.NoError(t, err, "%s message %d", name, i)
+		s.part = &p
+	case wire.EntityIDSEDPTopicsWriter:
+		tp, err := dec.TopicData(d.SerializedPayload)
+		require.NoError(t, err, "%s message %d", name, i)
+		s.topic = &tp
+	default:
+		e, err := dec.EndpointData(d.SerializedPayload)
+		require.NoError(t, err, "%s message %d", name, i)
+		require.Equal(t, d.WriterID == wire.EntityIDSEDPPublicationsWriter, e.IsWriter())
+		s.ep = &e
+	}
+	return s
 }
 
 func prefix(t *testing.T, s string) wire.GuidPrefix {
@@ -104,37 +98,44 @@ func loc(s string) wire.Locator {
 	return wire.LocatorFromAddrPort(netip.MustParseAddrPort(s))
 }
 
-func findParticipant(t *testing.T, ss []sample, file string, p wire.GuidPrefix) *ParticipantData {
+// locs returns the locators of the addresses and ports ss.
+func locs(ss ...string) []wire.Locator {
+	out := make([]wire.Locator, len(ss))
+	for i, s := range ss {
+		out[i] = loc(s)
+	}
+	return out
+}
+
+// findSample returns the first sample of file that is, failing t ("file: no what") if
+// there is none.
+func findSample(t *testing.T, ss []sample, file, what string, is func(*sample) bool) *sample {
 	t.Helper()
-	for _, s := range ss {
-		if s.file == file && s.part != nil && s.part.GUIDPrefix == p {
-			return s.part
+	for i := range ss {
+		if ss[i].file == file && is(&ss[i]) {
+			return &ss[i]
 		}
 	}
-	t.Fatalf("%s: no SPDP data of %s", file, p)
+	t.Fatalf("%s: no %s", file, what)
 	return nil
+}
+
+func findParticipant(t *testing.T, ss []sample, file string, p wire.GuidPrefix) *ParticipantData {
+	t.Helper()
+	return findSample(t, ss, file, fmt.Sprintf("SPDP data of %s", p),
+		func(s *sample) bool { return s.part != nil && s.part.GUIDPrefix == p }).part
 }
 
 func findEndpoint(t *testing.T, ss []sample, file string, g wire.GUID) *EndpointData {
 	t.Helper()
-	for _, s := range ss {
-		if s.file == file && s.ep != nil && s.ep.GUID == g {
-			return s.ep
-		}
-	}
-	t.Fatalf("%s: no SEDP data of %s", file, g)
-	return nil
+	return findSample(t, ss, file, fmt.Sprintf("SEDP data of %s", g),
+		func(s *sample) bool { return s.ep != nil && s.ep.GUID == g }).ep
 }
 
 func findDisposal(t *testing.T, ss []sample, file string, writer wire.EntityID, g wire.GUID) *Disposal {
 	t.Helper()
-	for _, s := range ss {
-		if s.file == file && s.disposal != nil && s.writer == writer && s.disposal.GUID == g {
-			return s.disposal
-		}
-	}
-	t.Fatalf("%s: no disposal of %s from %s", file, g, writer)
-	return nil
+	return findSample(t, ss, file, fmt.Sprintf("disposal of %s from %s", g, writer),
+		func(s *sample) bool { return s.disposal != nil && s.writer == writer && s.disposal.GUID == g }).disposal
 }
 
 // TestGoldenAll decodes every discovery DATA of every capture, and checks
@@ -150,9 +151,7 @@ func TestGoldenAll(t *testing.T) {
 			key += "disposal/" + s.writer.String()
 		case s.part != nil:
 			key += "SPDP"
-			back, err := ParseParticipantData(s.part.Append(nil))
-			require.NoError(t, err)
-			require.Equal(t, *s.part, back, s.file)
+			requireReparses(t, *s.part, s.part.Append, ParseParticipantData, s.file)
 		case s.ep != nil:
 			key += "SEDP"
 			if s.ep.IsWriter() {
@@ -160,14 +159,10 @@ func TestGoldenAll(t *testing.T) {
 			} else {
 				key += "/reader"
 			}
-			back, err := ParseEndpointData(s.ep.Append(nil))
-			require.NoError(t, err)
-			require.Equal(t, *s.ep, back, s.file)
+			requireReparses(t, *s.ep, s.ep.Append, ParseEndpointData, s.file)
 		case s.topic != nil:
 			key += "topic"
-			back, err := ParseTopicData(s.topic.Append(nil))
-			require.NoError(t, err)
-			require.Equal(t, *s.topic, back, s.file)
+			requireReparses(t, *s.topic, s.topic.Append, ParseTopicData, s.file)
 		}
 		counts[key]++
 	}
@@ -182,21 +177,67 @@ func TestGoldenAll(t *testing.T) {
 	}
 }
 
-func TestGoldenCyclone(t *testing.T) {
+// announced is what a golden test requires of the SPDP data of a vendor's participant.
+// An empty list of locators requires none.
+type announced struct {
+	version                              wire.ProtocolVersion
+	vendor                               wire.VendorID
+	hasDomainID                          bool
+	lease                                time.Duration
+	builtin                              uint32
+	defUni, metaUni, defMulti, metaMulti []wire.Locator
+}
+
+// goldenParticipant decodes the discovery data of the captures (goldenSamples), finds the
+// participant of prefix pfxHex in file and requires that it announced want.
+func goldenParticipant(t *testing.T, file, pfxHex string, want announced) ([]sample, wire.GuidPrefix, *ParticipantData) {
+	t.Helper()
 	ss := goldenSamples(t)
-	const file = "cyclone_interop.pcapng"
-	pfx := prefix(t, "011010d728101438d53d2802")
+	pfx := prefix(t, pfxHex)
 	p := findParticipant(t, ss, file, pfx)
-	require.Equal(t, wire.ProtocolVersion21, p.ProtocolVersion)
-	require.Equal(t, wire.VendorCyclone, p.VendorID)
-	require.True(t, p.HasDomainID)
+	requireAnnounced(t, p, want)
+	return ss, pfx, p
+}
+
+func requireAnnounced(t *testing.T, p *ParticipantData, want announced) {
+	t.Helper()
+	require.Equal(t, want.version, p.ProtocolVersion)
+	require.Equal(t, want.vendor, p.VendorID)
+	require.Equal(t, want.hasDomainID, p.HasDomainID)
+	require.Equal(t, want.lease, p.LeaseDuration)
+	require.Equal(t, want.builtin, p.BuiltinEndpoints)
+	for _, l := range []struct{ want, got []wire.Locator }{
+		{want.defUni, p.DefaultUnicastLocators},
+		{want.metaUni, p.MetatrafficUnicastLocators},
+		{want.defMulti, p.DefaultMulticastLocators},
+		{want.metaMulti, p.MetatrafficMulticastLocators},
+	} {
+		if len(l.want) == 0 {
+			require.Empty(t, l.got)
+		} else {
+			require.Equal(t, l.want, l.got)
+		}
+	}
+}
+
+// requireInteropReader requires of r what both peers' interop readers announce: a keyed
+// reader of participant pfx for interop::Sample on topic.
+func requireInteropReader(t *testing.T, r *EndpointData, pfx wire.GuidPrefix, topic string) {
+	t.Helper()
+	require.True(t, r.IsReader())
+	require.True(t, r.Keyed())
+	require.Equal(t, wire.GUID{Prefix: pfx, Entity: wire.EntityIDParticipant}, r.ParticipantGUID)
+	require.Equal(t, topic, r.TopicName)
+	require.Equal(t, "interop::Sample", r.TypeName)
+}
+
+func TestGoldenCyclone(t *testing.T) {
+	const file = "cyclone_interop.pcapng"
+	ss, pfx, p := goldenParticipant(t, file, "011010d728101438d53d2802", announced{
+		version: wire.ProtocolVersion21, vendor: wire.VendorCyclone, hasDomainID: true, lease: 10 * time.Second, builtin: 0x0000fc3f,
+		defUni: locs("127.0.0.1:58604"), metaUni: locs("127.0.0.1:58604"), defMulti: locs("239.255.0.1:7401"), metaMulti: locs("239.255.0.1:7400"),
+	})
 	require.Equal(t, uint32(0), p.DomainID)
-	require.Equal(t, 10*time.Second, p.LeaseDuration)
-	require.Equal(t, uint32(0x0000fc3f), p.BuiltinEndpoints)
-	require.Equal(t, []wire.Locator{loc("127.0.0.1:58604")}, p.DefaultUnicastLocators)
-	require.Equal(t, []wire.Locator{loc("127.0.0.1:58604")}, p.MetatrafficUnicastLocators)
-	require.Equal(t, []wire.Locator{loc("239.255.0.1:7401")}, p.DefaultMulticastLocators)
-	require.Equal(t, []wire.Locator{loc("239.255.0.1:7400")}, p.MetatrafficMulticastLocators)
 	require.Equal(t, []wire.Property{
 		{Name: PropertyProcessName, Value: "interop_peer"}, {Name: PropertyPid, Value: "26224"}, {Name: PropertyHostname, Value: "vm"},
 	}, p.Properties.Properties)
@@ -209,11 +250,7 @@ func TestGoldenCyclone(t *testing.T) {
 	require.Equal(t, "vm/0.10.2/Linux/Linux", v.Internals)
 
 	r := findEndpoint(t, ss, file, wire.GUID{Prefix: pfx, Entity: wire.EntityIDFromUint32(0x00000207)})
-	require.True(t, r.IsReader())
-	require.True(t, r.Keyed())
-	require.Equal(t, wire.GUID{Prefix: pfx, Entity: wire.EntityIDParticipant}, r.ParticipantGUID)
-	require.Equal(t, "InteropTopic", r.TopicName)
-	require.Equal(t, "interop::Sample", r.TypeName)
+	requireInteropReader(t, r, pfx, "InteropTopic")
 	require.Equal(t, qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 10 * time.Second}, r.Requested.Reader.Reliability)
 	require.Equal(t, qos.TransientLocal, r.Requested.Reader.Durability.Kind)
 	require.Equal(t, qos.History{Kind: qos.KeepAll, Depth: -1}, r.Requested.Reader.History)
@@ -277,20 +314,12 @@ func TestGoldenCyclone(t *testing.T) {
 }
 
 func TestGoldenFastDDS(t *testing.T) {
-	ss := goldenSamples(t)
 	const file = "fastdds_interop.pcapng"
-	sub := prefix(t, "010f7f018964e31700000000")
-	p := findParticipant(t, ss, file, sub)
-	require.Equal(t, wire.ProtocolVersion23, p.ProtocolVersion)
-	require.Equal(t, wire.VendorFastDDS, p.VendorID)
-	require.False(t, p.HasDomainID)
-	require.Equal(t, 20*time.Second, p.LeaseDuration)
-	require.Equal(t, uint32(0x0c3f0c3f), p.BuiltinEndpoints)
+	ss, sub, p := goldenParticipant(t, file, "010f7f018964e31700000000", announced{
+		version: wire.ProtocolVersion23, vendor: wire.VendorFastDDS, lease: 20 * time.Second, builtin: 0x0c3f0c3f,
+		defUni: locs("127.0.0.1:7411"), metaUni: locs("127.0.0.1:7410"), // no multicast
+	})
 	require.Equal(t, "interop_peer_sub", p.EntityName)
-	require.Equal(t, []wire.Locator{loc("127.0.0.1:7410")}, p.MetatrafficUnicastLocators)
-	require.Equal(t, []wire.Locator{loc("127.0.0.1:7411")}, p.DefaultUnicastLocators)
-	require.Empty(t, p.MetatrafficMulticastLocators)
-	require.Empty(t, p.DefaultMulticastLocators)
 	host, ok := p.Properties.Get("fastdds.physical_data.process")
 	require.True(t, ok)
 	require.Equal(t, "25737", host)
@@ -298,11 +327,7 @@ func TestGoldenFastDDS(t *testing.T) {
 	require.False(t, ok)
 
 	r := findEndpoint(t, ss, file, wire.GUID{Prefix: sub, Entity: wire.EntityIDFromUint32(0x00000107)})
-	require.True(t, r.IsReader())
-	require.True(t, r.Keyed())
-	require.Equal(t, "interop_topic", r.TopicName)
-	require.Equal(t, "interop::Sample", r.TypeName)
-	require.Equal(t, wire.GUID{Prefix: sub, Entity: wire.EntityIDParticipant}, r.ParticipantGUID)
+	requireInteropReader(t, r, sub, "interop_topic")
 	require.Equal(t, []wire.Locator{loc("127.0.0.1:7411")}, r.UnicastLocators)
 	require.False(t, r.ExpectsInlineQoS)
 	require.Equal(t, qos.Reliability{Kind: qos.Reliable, MaxBlockingTime: 100 * time.Millisecond}, r.Requested.Reader.Reliability)

@@ -40,6 +40,27 @@ func testParticipant() ParticipantData {
 	}
 }
 
+// requireReparses requires that v, encoded by appendTo (its Append method), parses back
+// to v.
+func requireReparses[T any](t testing.TB, v T, appendTo func([]byte) []byte, parse func([]byte) (T, error), msgAndArgs ...any) {
+	t.Helper()
+	back, err := parse(appendTo(nil))
+	require.NoError(t, err, msgAndArgs...)
+	require.Equal(t, v, back, msgAndArgs...)
+}
+
+// testEndpoint returns an endpoint of the test participant on InteropTopic, entity id.
+func testEndpoint(id uint32) EndpointData {
+	return EndpointData{
+		GUID:            wire.GUID{Prefix: testPrefix, Entity: wire.EntityIDFromUint32(id)},
+		ParticipantGUID: wire.GUID{Prefix: testPrefix, Entity: wire.EntityIDParticipant},
+		ProtocolVersion: wire.ProtocolVersion25,
+		VendorID:        wire.VendorDDSGo,
+		TopicName:       "InteropTopic",
+		TypeName:        "interop::Sample",
+	}
+}
+
 func testWriter() EndpointData {
 	w := qos.DefaultDataWriterQos()
 	w.Durability.Kind = qos.TransientLocal
@@ -60,20 +81,14 @@ func testWriter() EndpointData {
 	p.Partition.Name = []string{"a", "b*"}
 	p.Presentation = qos.Presentation{AccessScope: qos.TopicScope, CoherentAccess: true, OrderedAccess: true}
 	p.GroupData.Value = []byte("group")
-	return EndpointData{
-		GUID:                  wire.GUID{Prefix: testPrefix, Entity: wire.EntityIDFromUint32(0x00000102)},
-		ParticipantGUID:       wire.GUID{Prefix: testPrefix, Entity: wire.EntityIDParticipant},
-		ProtocolVersion:       wire.ProtocolVersion25,
-		VendorID:              wire.VendorDDSGo,
-		TopicName:             "InteropTopic",
-		TypeName:              "interop::Sample",
-		Offered:               qos.Offered{Writer: w, Publisher: p, TopicData: qos.TopicData{Value: []byte("topic")}},
-		UnicastLocators:       []wire.Locator{loc("127.0.0.1:7411")},
-		MulticastLocators:     []wire.Locator{loc("239.255.0.1:7401")},
-		TypeInformation:       []byte{0xde, 0xad, 0xbe, 0xef},
-		TypeMaxSizeSerialized: 1084,
-		EntityName:            "writer",
-	}
+	e := testEndpoint(0x00000102)
+	e.Offered = qos.Offered{Writer: w, Publisher: p, TopicData: qos.TopicData{Value: []byte("topic")}}
+	e.UnicastLocators = []wire.Locator{loc("127.0.0.1:7411")}
+	e.MulticastLocators = []wire.Locator{loc("239.255.0.1:7401")}
+	e.TypeInformation = []byte{0xde, 0xad, 0xbe, 0xef}
+	e.TypeMaxSizeSerialized = 1084
+	e.EntityName = "writer"
+	return e
 }
 
 func testReader() EndpointData {
@@ -86,21 +101,15 @@ func testReader() EndpointData {
 	r.TypeConsistencyEnforcement.ForceTypeValidation = true
 	s := qos.DefaultSubscriberQos()
 	s.Partition.Name = []string{"a"}
-	return EndpointData{
-		GUID:             wire.GUID{Prefix: testPrefix, Entity: wire.EntityIDFromUint32(0x00000207)},
-		ParticipantGUID:  wire.GUID{Prefix: testPrefix, Entity: wire.EntityIDParticipant},
-		ProtocolVersion:  wire.ProtocolVersion25,
-		VendorID:         wire.VendorDDSGo,
-		TopicName:        "InteropTopic",
-		TypeName:         "interop::Sample",
-		Requested:        qos.Requested{Reader: r, Subscriber: s},
-		ExpectsInlineQoS: true,
-		ContentFilter: &wire.ContentFilterProperty{
-			ContentFilteredTopicName: "Filtered", RelatedTopicName: "InteropTopic",
-			FilterClassName: "DDSSQL", FilterExpression: "id > %0", ExpressionParameters: []string{"3"},
-		},
-		VendorParams: []Param{{ID: 0x8abc, Value: []byte{9, 9, 9, 9}}},
+	e := testEndpoint(0x00000207)
+	e.Requested = qos.Requested{Reader: r, Subscriber: s}
+	e.ExpectsInlineQoS = true
+	e.ContentFilter = &wire.ContentFilterProperty{
+		ContentFilteredTopicName: "Filtered", RelatedTopicName: "InteropTopic",
+		FilterClassName: "DDSSQL", FilterExpression: "id > %0", ExpressionParameters: []string{"3"},
 	}
+	e.VendorParams = []Param{{ID: 0x8abc, Value: []byte{9, 9, 9, 9}}}
+	return e
 }
 
 func testTopic() TopicData {
@@ -127,15 +136,10 @@ func TestRoundTrip(t *testing.T) {
 	require.Equal(t, p, got)
 
 	for _, e := range []EndpointData{testWriter(), testReader()} {
-		got, err := ParseEndpointData(e.Append(nil))
-		require.NoError(t, err)
-		require.Equal(t, e, got)
+		requireReparses(t, e, e.Append, ParseEndpointData)
 	}
-
 	tp := testTopic()
-	gotT, err := ParseTopicData(tp.Append(nil))
-	require.NoError(t, err)
-	require.Equal(t, tp, gotT)
+	requireReparses(t, tp, tp.Append, ParseTopicData)
 
 	// Minimal data: absent policies take the defaults of the endpoint kind.
 	for _, e := range []EndpointData{
@@ -296,30 +300,24 @@ func mustFinish(t *testing.T, w *wire.ParamWriter) []byte {
 }
 
 func TestLimits(t *testing.T) {
-	p := testParticipant()
-	b := p.Append(nil)
-	for name, lim := range map[string]Limits{
-		"locators":   {MaxLocators: 1},
-		"strings":    {MaxStringLen: 3},
-		"properties": {MaxProperties: 2},
-		"data":       {MaxDataLen: 4},
-	} {
-		d := Decoder{Limits: lim}
-		_, err := d.ParticipantData(b)
-		require.ErrorIs(t, err, ErrLimit, name)
-		var le *LimitError
-		require.True(t, errors.As(err, &le), name)
-	}
-	e := testWriter()
-	b = e.Append(nil)
-	for name, lim := range map[string]Limits{
-		"partitions": {MaxPartitions: 1},
-		"strings":    {MaxStringLen: 5},
-		"data":       {MaxDataLen: 2},
-	} {
-		d := Decoder{Limits: lim}
-		_, err := d.EndpointData(b)
-		require.ErrorIs(t, err, ErrLimit, name)
+	p, e := testParticipant(), testWriter()
+	pb, eb := p.Append(nil), e.Append(nil)
+	for _, c := range []struct {
+		decode func(Decoder) error
+		limits map[string]Limits
+	}{{
+		decode: func(d Decoder) error { _, err := d.ParticipantData(pb); return err },
+		limits: map[string]Limits{"locators": {MaxLocators: 1}, "strings": {MaxStringLen: 3}, "properties": {MaxProperties: 2}, "data": {MaxDataLen: 4}},
+	}, {
+		decode: func(d Decoder) error { _, err := d.EndpointData(eb); return err },
+		limits: map[string]Limits{"partitions": {MaxPartitions: 1}, "strings": {MaxStringLen: 5}, "data": {MaxDataLen: 2}},
+	}} {
+		for name, lim := range c.limits {
+			err := c.decode(Decoder{Limits: lim})
+			require.ErrorIs(t, err, ErrLimit, name)
+			var le *LimitError
+			require.True(t, errors.As(err, &le), name)
+		}
 	}
 	r := testReader()
 	d := Decoder{Limits: Limits{MaxVendorParams: -1, MaxStringLen: 6}}

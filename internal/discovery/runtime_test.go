@@ -272,13 +272,9 @@ func TestGarbageOnDiscoveryPort(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		n := memNet(t, memnet.Config{Seed: 4})
 		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
-		h, err := n.AddHost("evil", netip.MustParseAddr("10.0.0.9"))
-		require.NoError(t, err)
-		c, err := h.ListenUDP(netip.MustParseAddrPort("10.0.0.9:5000"), transportOpts())
-		require.NoError(t, err)
-		defer func() { _ = c.Close() }()
+		c := memSocket(t, n, "evil", netip.MustParseAddrPort("10.0.0.9:5000"))
 		group := netip.MustParseAddrPort("239.255.0.1:7400")
-		_, err = c.WriteTo([]byte{0}, group) // Cyclone's shutdown wake-up byte
+		_, err := c.WriteTo([]byte{0}, group) // Cyclone's shutdown wake-up byte
 		require.NoError(t, err)
 		_, err = c.WriteTo([]byte("GET / HTTP/1.0\r\n"), group)
 		require.NoError(t, err)
@@ -327,6 +323,18 @@ func TestBogusEndpoints(t *testing.T) {
 }
 
 func transportOpts() transport.SocketOptions { return transport.SocketOptions{} }
+
+// memSocket opens a bare UDP socket at addr on a new host name of n, for a test to play a
+// peer datagram by datagram; it is closed when the test ends.
+func memSocket(t *testing.T, n *memnet.Network, name string, addr netip.AddrPort) transport.PacketConn {
+	t.Helper()
+	h, err := n.AddHost(name, addr.Addr())
+	require.NoError(t, err)
+	c, err := h.ListenUDP(addr, transportOpts())
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
 
 // TestLossyDiscovery: with 20% loss, reordering and duplication both
 // participants still discover each other, match, and deliver every sample
@@ -506,12 +514,8 @@ func TestDirectedSPDPToNewcomer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		n := memNet(t, memnet.Config{Seed: 6})
 		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
-		h, err := n.AddHost("deaf", netip.MustParseAddr("10.0.0.9"))
-		require.NoError(t, err)
 		meta := netip.MustParseAddrPort("10.0.0.9:7410")
-		c, err := h.ListenUDP(meta, transportOpts())
-		require.NoError(t, err)
-		defer func() { _ = c.Close() }()
+		c := memSocket(t, n, "deaf", meta)
 		prefix := wire.GuidPrefix{0x01, 0x0f, 9}
 		directed := make(chan time.Time, 64)
 		go func() { // count the directed DATA(p) that reach the peer

@@ -31,22 +31,8 @@ func TestReliableKeepAllUnderLoss(t *testing.T) {
 		HeartbeatPeriod: 20 * time.Millisecond,
 		Release:         func(b []byte) { pool = append(pool, b) },
 	})
-	var next uint64
-	bad := 0
-	r := rn.reader(testReaderID, ReaderConfig{Reliable: true, HeartbeatResponseDelay: time.Millisecond}, func(s *Sample) bool {
-		if payloadSeq(s.Payload) != next || s.SN != wire.SequenceNumber(next+1) {
-			bad++
-		}
-		next++
-		return true
-	})
-	net.match(w, wn, r, rn)
-	written := uint64(0)
-	ok := net.run(time.Millisecond, 10*time.Minute, func() bool {
-		for range 64 {
-			if written == total || w.Full(wire.KeyHash{}) {
-				break
-			}
+	run := net.inOrder(w, wn, rn, ReaderConfig{Reliable: true, HeartbeatResponseDelay: time.Millisecond}, total, 10*time.Minute,
+		func(seq uint64) Change {
 			var b []byte
 			if n := len(pool); n > 0 {
 				b, pool = pool[n-1][:12], pool[:n-1]
@@ -54,21 +40,61 @@ func TestReliableKeepAllUnderLoss(t *testing.T) {
 				b = make([]byte, 12)
 			}
 			b[1] = 1
-			putSeq(b, written)
-			if _, err := w.Write(Change{Payload: b, Timestamp: wire.TimeFromTime(net.now)}, net.now); err != nil {
-				t.Fatal(err)
-			}
-			written++
-		}
-		return next == total && w.AckedByAll(total)
-	})
-	require.True(t, ok, "delivered %d of %d (written %d)", next, total, written)
-	require.Zero(t, bad, "samples out of order or with the wrong SN")
-	rs, ws := r.Stats(), w.Stats()
+			putSeq(b, seq)
+			return Change{Payload: b, Timestamp: wire.TimeFromTime(net.now)}
+		})
+	run.require(t)
+	rs, ws := run.r.Stats(), w.Stats()
 	require.Equal(t, uint64(total), rs.Delivered)
 	require.Zero(t, rs.Lost)
 	require.Zero(t, w.HistoryLen(), "a volatile writer drops what all readers acknowledged")
 	t.Logf("sent %d datagrams, lost %d; writer %+v; reader %+v", net.sent, net.dropped, ws, rs)
+}
+
+// inOrderRun is the outcome of simNet.inOrder.
+type inOrderRun struct {
+	ok                bool
+	written, received uint64
+	bad               int // samples out of order or with the wrong SN
+	total             uint64
+	r                 *Reader
+}
+
+// inOrder matches w (on wn) with a reader of rcfg on rn, then writes total changes
+// (change(seq) for seq 0, 1, ...) into w, at most 64 a millisecond and never into a full
+// history, until the reader has received them all and w has them acknowledged, or limit
+// has passed. The reader counts each sample whose payload is not the next seq or whose SN
+// is not seq+1.
+func (n *simNet) inOrder(w *Writer, wn, rn *simNode, rcfg ReaderConfig, total uint64, limit time.Duration, change func(seq uint64) Change) *inOrderRun {
+	run := &inOrderRun{total: total}
+	run.r = rn.reader(testReaderID, rcfg, func(s *Sample) bool {
+		if payloadSeq(s.Payload) != run.received || s.SN != wire.SequenceNumber(run.received+1) {
+			run.bad++
+		}
+		run.received++
+		return true
+	})
+	n.match(w, wn, run.r, rn)
+	run.ok = n.run(time.Millisecond, limit, func() bool {
+		for range 64 {
+			if run.written == total || w.Full(wire.KeyHash{}) {
+				break
+			}
+			if _, err := w.Write(change(run.written), n.now); err != nil {
+				n.t.Fatal(err)
+			}
+			run.written++
+		}
+		return run.received == total && w.AckedByAll(wire.SequenceNumber(total))
+	})
+	return run
+}
+
+// require fails t unless every change arrived, in order and with its SN.
+func (run *inOrderRun) require(t *testing.T) {
+	t.Helper()
+	require.True(t, run.ok, "delivered %d of %d (written %d)", run.received, run.total, run.written)
+	require.Zero(t, run.bad, "samples out of order or with the wrong SN")
 }
 
 func putSeq(b []byte, seq uint64) {

@@ -2,13 +2,13 @@ package rtps
 
 import (
 	"net/netip"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ddsgo/ddsgo/internal/testutil"
 	"github.com/ddsgo/ddsgo/internal/transport"
 	"github.com/ddsgo/ddsgo/internal/transport/memnet"
 	"github.com/ddsgo/ddsgo/internal/wire"
@@ -38,20 +38,17 @@ func memEngineOn(t *testing.T, cfg memnet.Config) (*memnet.Network, *Engine) {
 
 // safeCollector is a collector guarded for the event loop goroutine.
 type safeCollector struct {
-	mu sync.Mutex
-	c  collector
+	testutil.Guarded[collector]
 }
 
-func (s *safeCollector) deliver(x *Sample) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.c.deliver(x)
+func (s *safeCollector) deliver(x *Sample) (ok bool) {
+	s.With(func(c *collector) { ok = c.deliver(x) })
+	return ok
 }
 
-func (s *safeCollector) len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.c.seqs)
+func (s *safeCollector) len() (n int) {
+	s.With(func(c *collector) { n = len(c.seqs) })
+	return n
 }
 
 func TestEngineTwoParticipants(t *testing.T) {
@@ -84,9 +81,11 @@ func TestEngineTwoParticipants(t *testing.T) {
 		for got.len() < count {
 			time.Sleep(10 * time.Millisecond)
 		}
-		for i, s := range got.c.seqs {
-			require.Equal(t, uint64(i+1), s)
-		}
+		got.With(func(c *collector) {
+			for i, s := range c.seqs {
+				require.Equal(t, uint64(i+1), s)
+			}
+		})
 		for !w.AckedByAll(count) {
 			time.Sleep(10 * time.Millisecond)
 		}

@@ -19,6 +19,42 @@ func nack(count wire.Count, base wire.SequenceNumber, sns ...wire.SequenceNumber
 	return a
 }
 
+// floodedWriter makes a reliable writer of cfg (its GUID localWriterID) matched to the
+// reliable remoteReader, then writes n changes of size octets at now, none of which may
+// fail however full the window is. rec holds only what those writes sent.
+func floodedWriter(t *testing.T, rec *recorder, cfg WriterConfig, n, size int, now time.Time) *Writer {
+	t.Helper()
+	cfg.GUID, cfg.Reliable = localWriterID, true
+	w := NewWriter(cfg, rec)
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	rec.msgs = nil
+	for i := range n {
+		_, err := w.Write(Change{Payload: payload(uint64(i), size)}, now)
+		require.NoError(t, err, "Write never blocks on the window")
+	}
+	return w
+}
+
+// keepLastBehind floods a KEEP_LAST writer of cfg with n changes (floodedWriter), of
+// which the window lets only sent out (why: msg). Once remoteReader acknowledges
+// everything before gapStart, the writer sends the changes its history replaced
+// (gapStart up to latest) as one GAP, and then latest, at once.
+func keepLastBehind(t *testing.T, rec *recorder, cfg WriterConfig, n, sent int, msg string, gapStart, latest wire.SequenceNumber, now time.Time) *Writer {
+	t.Helper()
+	w := floodedWriter(t, rec, cfg, n, 100, now)
+	_, datas, _, _ := rec.all(t)
+	require.Len(t, datas, sent, msg)
+	rec.msgs = nil
+	w.HandleAckNack(remotePrefix, nack(1, gapStart), now)
+	_, datas, gaps, _ := rec.all(t)
+	require.Len(t, gaps, 1)
+	require.Equal(t, gapStart, gaps[0].GapStart)
+	require.Equal(t, latest, gaps[0].GapList.Base)
+	require.Len(t, datas, 1)
+	require.Equal(t, latest, datas[0].WriterSN, "the latest, at once")
+	return w
+}
+
 // TestNackSuppression: a change resent to a reader is not resent to it
 // again within NackSuppression; later requests are counted and ignored,
 // and once the time has passed it is resent again.
@@ -80,16 +116,7 @@ func TestFlowControlWindow(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	const size = 1000
 	cost := size + 12 + changeOverhead + datagramOverhead // payload() adds 12 octets; one datagram each
-	w := NewWriter(WriterConfig{
-		GUID: localWriterID, Reliable: true, History: HistoryConfig{KeepAll: true},
-		MaxUnackedBytes: 4 * cost,
-	}, &rec)
-	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
-	rec.msgs = nil
-	for i := range 10 {
-		_, err := w.Write(Change{Payload: payload(uint64(i), size)}, now)
-		require.NoError(t, err, "Write never blocks on the window")
-	}
+	w := floodedWriter(t, &rec, WriterConfig{History: HistoryConfig{KeepAll: true}, MaxUnackedBytes: 4 * cost}, 10, size, now)
 	_, datas, _, hbs := rec.all(t)
 	require.Len(t, datas, 4)
 	require.Equal(t, uint64(6), w.Stats().Deferred)
@@ -147,26 +174,8 @@ func TestFlowControlWindow(t *testing.T) {
 func TestFlowControlKeepLast(t *testing.T) {
 	var rec recorder
 	now := time.Unix(1_700_000_000, 0)
-	w := NewWriter(WriterConfig{
-		GUID: localWriterID, Reliable: true, History: HistoryConfig{Depth: 2},
-		MaxUnackedBytes: 1,
-	}, &rec)
-	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
-	rec.msgs = nil
-	for i := range 100 {
-		_, err := w.Write(Change{Payload: payload(uint64(i), 100)}, now)
-		require.NoError(t, err)
-	}
-	_, datas, _, _ := rec.all(t)
-	require.Len(t, datas, 1, "a window of 1 octet still lets one change through")
-	rec.msgs = nil
-	w.HandleAckNack(remotePrefix, nack(1, 2), now)
-	_, datas, gaps, _ := rec.all(t)
-	require.Len(t, gaps, 1)
-	require.Equal(t, wire.SequenceNumber(2), gaps[0].GapStart)
-	require.Equal(t, wire.SequenceNumber(99), gaps[0].GapList.Base)
-	require.Len(t, datas, 1)
-	require.Equal(t, wire.SequenceNumber(99), datas[0].WriterSN)
+	w := keepLastBehind(t, &rec, WriterConfig{History: HistoryConfig{Depth: 2}, MaxUnackedBytes: 1},
+		100, 1, "a window of 1 octet still lets one change through", 2, 99, now)
 
 	// Best-effort readers alone are not flow-controlled.
 	other := wire.GUID{Prefix: remotePrefix, Entity: wire.EntityIDFromUint32(0x207)}
@@ -177,7 +186,7 @@ func TestFlowControlKeepLast(t *testing.T) {
 		_, err := w.Write(Change{Payload: payload(uint64(i), 100)}, now)
 		require.NoError(t, err)
 	}
-	_, datas, _, _ = rec.all(t)
+	_, datas, _, _ := rec.all(t)
 	require.Len(t, datas, 6, "SN 100 that waited, then the five new ones")
 }
 
@@ -188,27 +197,8 @@ func TestFlowControlKeepLast(t *testing.T) {
 // for seconds while the writer wrote on (the soak run found it).
 func TestFlowControlKeepLastFarAhead(t *testing.T) {
 	var rec recorder
-	now := time.Unix(1_700_000_000, 0)
-	w := NewWriter(WriterConfig{
-		GUID: localWriterID, Reliable: true, History: HistoryConfig{Depth: 1},
-		MaxUnackedChanges: 4,
-	}, &rec)
-	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
-	rec.msgs = nil
-	for i := range 1000 {
-		_, err := w.Write(Change{Payload: payload(uint64(i), 100)}, now)
-		require.NoError(t, err)
-	}
-	_, datas, _, _ := rec.all(t)
-	require.Len(t, datas, 4, "the window of 4 changes")
-	rec.msgs = nil
-	w.HandleAckNack(remotePrefix, nack(1, 5), now)
-	_, datas, gaps, _ := rec.all(t)
-	require.Len(t, gaps, 1)
-	require.Equal(t, wire.SequenceNumber(5), gaps[0].GapStart)
-	require.Equal(t, wire.SequenceNumber(1000), gaps[0].GapList.Base)
-	require.Len(t, datas, 1)
-	require.Equal(t, wire.SequenceNumber(1000), datas[0].WriterSN, "the latest, at once")
+	keepLastBehind(t, &rec, WriterConfig{History: HistoryConfig{Depth: 1}, MaxUnackedChanges: 4},
+		1000, 4, "the window of 4 changes", 5, 1000, time.Unix(1_700_000_000, 0))
 }
 
 // reliablePair makes a writer with wcfg on node 1 of n, matched to a reliable reader on

@@ -6,23 +6,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Compile-time checks that every submessage type implements Submessage.
-var (
-	_ Submessage = (*Data)(nil)
-	_ Submessage = (*DataFrag)(nil)
-	_ Submessage = (*AckNack)(nil)
-	_ Submessage = (*NackFrag)(nil)
-	_ Submessage = (*Heartbeat)(nil)
-	_ Submessage = (*HeartbeatFrag)(nil)
-	_ Submessage = (*Gap)(nil)
-	_ Submessage = (*InfoDst)(nil)
-	_ Submessage = (*InfoSrc)(nil)
-	_ Submessage = (*InfoTS)(nil)
-	_ Submessage = (*InfoReply)(nil)
-	_ Submessage = (*InfoReplyIP4)(nil)
-	_ Submessage = (*Pad)(nil)
-)
-
 // subs holds one reusable struct per submessage kind.
 type subs struct {
 	data Data
@@ -42,6 +25,8 @@ type subs struct {
 
 // decodeCurrent decodes the Reader's current submessage into the matching
 // struct of s. It returns nil, nil for kinds this package does not decode.
+// Returning each struct as a Submessage, here and in parseAny, checks at
+// compile time that every submessage type implements Submessage.
 func (s *subs) decodeCurrent(r *Reader) (Submessage, error) {
 	switch r.Kind() {
 	case KindData:

@@ -14,10 +14,18 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestParseArgs(t *testing.T) {
+// mustParseArgs parses the peer command line argv, which must be valid: what parseArgs
+// reports goes into the failure.
+func mustParseArgs(t testing.TB, argv ...string) args {
+	t.Helper()
 	var stderr bytes.Buffer
-	a, _, ok := parseArgs(strings.Fields("-role pub --domain=7 -best-effort -reliable -best-effort -transient-local -keep-last 2 -keys 3 -payload 24 -timeout 1m30s -settle 0.25 -linger=500ms -dispose -appendable -type x::Y -wait-readers 0 -rate 2.5 -count 0 -quiet -xcdr2 -topic T"), &stderr)
+	a, _, ok := parseArgs(argv, &stderr)
 	require.True(t, ok, stderr.String())
+	return a
+}
+
+func TestParseArgs(t *testing.T) {
+	a := mustParseArgs(t, strings.Fields("-role pub --domain=7 -best-effort -reliable -best-effort -transient-local -keep-last 2 -keys 3 -payload 24 -timeout 1m30s -settle 0.25 -linger=500ms -dispose -appendable -type x::Y -wait-readers 0 -rate 2.5 -count 0 -quiet -xcdr2 -topic T")...)
 	require.Equal(t, args{
 		pub: true, domain: 7, topic: "T", count: 0, rate: 2.5, reliable: false, transientLocal: true,
 		keepLast: 2, keys: 3, payload: 24, timeout: 90 * time.Second, dispose: true, appendable: true,
@@ -25,8 +33,7 @@ func TestParseArgs(t *testing.T) {
 		linger: 500 * time.Millisecond, quiet: true,
 	}, a)
 
-	a, _, ok = parseArgs([]string{"-role", "sub"}, &stderr)
-	require.True(t, ok)
+	a = mustParseArgs(t, "-role", "sub")
 	require.Equal(t, args{
 		topic: "ddsgo_interop", count: 10, reliable: true, keys: 1, payload: 16, timeout: 10 * time.Second,
 		waitReaders: 1, settle: 500 * time.Millisecond,
@@ -37,13 +44,13 @@ func TestParseArgs(t *testing.T) {
 		"-role pub -timeout 1x", "-role pub -dispose -unregister", "-role pub -reliable=false",
 		"-role pub extra", "-role pub -rate -1", "-role pub -nosuch", "-role pub -count",
 	} {
-		stderr.Reset()
+		var stderr bytes.Buffer
 		_, code, ok := parseArgs(strings.Fields(bad), &stderr)
 		require.False(t, ok, bad)
 		require.Equal(t, exitUsage, code, bad)
 		require.NotEmpty(t, stderr.String(), bad)
 	}
-	_, code, ok := parseArgs([]string{"-h"}, &stderr)
+	_, code, ok := parseArgs([]string{"-h"}, io.Discard)
 	require.False(t, ok)
 	require.Equal(t, exitOK, code)
 }

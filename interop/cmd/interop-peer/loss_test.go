@@ -69,8 +69,7 @@ func lossyHosts(t *testing.T, n int, cfg netem.Config, pubCmd, subCmd, common, p
 	sub.release()
 	pub.release()
 
-	a, _, ok := parseArgs(concat([]string{"-role", "pub"}, common), os.Stderr)
-	require.True(t, ok)
+	a := mustParseArgs(t, concat([]string{"-role", "pub"}, common)...)
 	sr = sub.p.wait(t, a.timeout+20*time.Second)
 	pr = pub.p.wait(t, a.timeout+20*time.Second)
 	took := time.Since(start)
@@ -129,19 +128,24 @@ func peerCmd(t *testing.T, name string) []string {
 	return []string{peerBinary(t, name)}
 }
 
-// TestLoss: reliable KEEP_ALL across a link that loses, reorders, duplicates and delays
-// packets, between each vendor and ddsgo both ways and between two ddsgo peers: every
-// sample arrives exactly once, in order per instance (one writer).
-func TestLoss(t *testing.T) {
+// lossyRuns runs a parallel subtest, SIZE/PUB_to_SUB, for each payload size and each
+// [publisher, subscriber] of pairs: the two peers talk across a lossy link of their own
+// (numbered from first+1 on: seed and addresses), alone in their namespaces (the domain
+// is theirs), with samples of 10 keys in turn (Fast DDS's resource limits follow -count
+// and -keys), reliability (-reliable or -best-effort), VOLATILE, and the arguments
+// peerArgs gives each. check gets the publisher's arguments and both results.
+func lossyRuns(t *testing.T, first int, pairs [][2]string, reliability string,
+	peerArgs func(pub, sub string) (pubArgs, subArgs []string), check func(t *testing.T, a args, pr, sr result),
+) {
 	netns.Require(t)
 	if _, err := exec.LookPath("ip"); err != nil {
 		t.Skip("no ip command (iproute2)")
 	}
 	count := lossCount(t)
 	seed := lossSeed(t)
-	n := 10
+	n := first
 	for _, size := range lossSizes {
-		for _, pair := range lossPairs() {
+		for _, pair := range pairs {
 			n++
 			n := n // this run's link: seed and addresses (the subtests run later, in parallel)
 			t.Run(size.name+"/"+pair[0]+"_to_"+pair[1], func(t *testing.T) {
@@ -149,35 +153,41 @@ func TestLoss(t *testing.T) {
 				t.Parallel()
 				cfg := lossLink
 				cfg.Seed = seed + uint64(n)*1000
-				// Alone in their namespaces: the domain is theirs. Samples of 10 keys
-				// in turn; Fast DDS's resource limits follow -count and -keys.
 				common := []string{
 					"-keys", "10", "-count", fmt.Sprint(count), "-payload", fmt.Sprint(size.payload),
-					"-reliable", "-volatile", "-timeout", fmt.Sprint(lossTimeout(count)),
+					reliability, "-volatile", "-timeout", fmt.Sprint(lossTimeout(count)),
 				}
-				// The publisher settles so that the subscriber has matched it when it
-				// writes (a VOLATILE reader gets nothing written before it matched the
-				// writer), and stays until the subscriber is done (its namespace, and with
-				// it the link, goes when it exits). 5 s, not 2: once in CI (load average
-				// above 6), Cyclone DDS had not matched the ddsgo writer after 2 s of the
-				// lossy SEDP exchange and took the first 32 samples for history. Open: a
-				// writer's directed HEARTBEATs to a reader it has not heard from could
-				// announce only what was written before the reader matched, so that such
-				// a reader asks for the rest (docs/interop.md).
-				pubArgs := append([]string{"-settle", "5s", "-linger", "2s"}, linkArgs(pair[0])...)
-				subArgs := append([]string{"-linger", "0.5s"}, linkArgs(pair[1])...)
+				pubArgs, subArgs := peerArgs(pair[0], pair[1])
 				pr, sr := lossyHosts(t, n, cfg, pubCmd, subCmd, common, pubArgs, subArgs)
-				a, _, ok := parseArgs(concat([]string{"-role", "pub"}, common), os.Stderr)
-				require.True(t, ok)
-				want := expectedLines(a)
-				requireLines(t, "publisher", want, pr.stdout)
-				requireLines(t, "subscriber", want, sr.stdout)
-				requireInstanceOrder(t, sr.stdout)
-				require.Equal(t, exitOK, pr.code, "publisher exit status")
-				require.Equal(t, exitOK, sr.code, "subscriber exit status")
+				check(t, mustParseArgs(t, concat([]string{"-role", "pub"}, common)...), pr, sr)
 			})
 		}
 	}
+}
+
+// TestLoss: reliable KEEP_ALL across a link that loses, reorders, duplicates and delays
+// packets, between each vendor and ddsgo both ways and between two ddsgo peers: every
+// sample arrives exactly once, in order per instance (one writer).
+func TestLoss(t *testing.T) {
+	lossyRuns(t, 10, lossPairs(), "-reliable", func(pub, sub string) (pubArgs, subArgs []string) {
+		// The publisher settles so that the subscriber has matched it when it writes (a
+		// VOLATILE reader gets nothing written before it matched the writer), and stays
+		// until the subscriber is done (its namespace, and with it the link, goes when it
+		// exits). 5 s, not 2: once in CI (load average above 6), Cyclone DDS had not
+		// matched the ddsgo writer after 2 s of the lossy SEDP exchange and took the
+		// first 32 samples for history. Open: a writer's directed HEARTBEATs to a reader
+		// it has not heard from could announce only what was written before the reader
+		// matched, so that such a reader asks for the rest (docs/interop.md).
+		return append([]string{"-settle", "5s", "-linger", "2s"}, linkArgs(pub)...),
+			append([]string{"-linger", "0.5s"}, linkArgs(sub)...)
+	}, func(t *testing.T, a args, pr, sr result) {
+		want := expectedLines(a)
+		requireLines(t, "publisher", want, pr.stdout)
+		requireLines(t, "subscriber", want, sr.stdout)
+		requireInstanceOrder(t, sr.stdout)
+		require.Equal(t, exitOK, pr.code, "publisher exit status")
+		require.Equal(t, exitOK, sr.code, "subscriber exit status")
+	})
 }
 
 // linkMTU is the MTU of the lossy link's interfaces (TAP devices: Ethernet's).
@@ -232,41 +242,19 @@ func requireInstanceOrder(t *testing.T, out string) {
 // first and the last one that did (a best-effort reader cannot know of the others: no
 // HEARTBEAT tells it what the writer wrote before or after).
 func TestLossBestEffort(t *testing.T) {
-	netns.Require(t)
-	if _, err := exec.LookPath("ip"); err != nil {
-		t.Skip("no ip command (iproute2)")
-	}
-	count := lossCount(t)
-	seed := lossSeed(t)
-	n := 30
-	for _, size := range lossSizes {
-		for _, pub := range []string{"go", "cyclone", "fastdds"} {
-			n++
-			n := n // this run's link: seed and addresses (the subtests run later, in parallel)
-			t.Run(size.name+"/"+pub+"_to_go", func(t *testing.T) {
-				pubCmd, subCmd := peerCmd(t, pub), peerCmd(t, "go")
-				t.Parallel()
-				cfg := lossLink
-				cfg.Seed = seed + uint64(n)*1000
-				common := []string{
-					"-keys", "10", "-count", fmt.Sprint(count), "-payload", fmt.Sprint(size.payload),
-					"-best-effort", "-volatile", "-timeout", fmt.Sprint(lossTimeout(count)),
-				}
-				// The publisher writes at 1 kHz (a burst would overflow queues and
-				// measure those) and stays until the subscriber, idle for 3 s after the
-				// last sample, is done.
-				pubArgs := append([]string{"-rate", "1000", "-settle", "2s", "-linger", "6s"}, linkArgs(pub)...)
-				subArgs := []string{"-idle", "3s", "-sample-lost"}
-				pr, sr := lossyHosts(t, n, cfg, pubCmd, subCmd, common, pubArgs, subArgs)
-				require.Equal(t, exitOK, pr.code, "publisher exit status")
-				require.Equal(t, exitOK, sr.code, "subscriber exit status")
-				a, _, ok := parseArgs(concat([]string{"-role", "pub"}, common), os.Stderr)
-				require.True(t, ok)
-				requireLines(t, "publisher", expectedLines(a), pr.stdout)
-				checkBestEffort(t, a, sr.stdout)
-			})
-		}
-	}
+	pairs := [][2]string{{"go", "go"}, {"cyclone", "go"}, {"fastdds", "go"}}
+	lossyRuns(t, 30, pairs, "-best-effort", func(pub, _ string) (pubArgs, subArgs []string) {
+		// The publisher writes at 1 kHz (a burst would overflow queues and measure
+		// those) and stays until the subscriber, idle for 3 s after the last sample, is
+		// done.
+		return append([]string{"-rate", "1000", "-settle", "2s", "-linger", "6s"}, linkArgs(pub)...),
+			[]string{"-idle", "3s", "-sample-lost"}
+	}, func(t *testing.T, a args, pr, sr result) {
+		require.Equal(t, exitOK, pr.code, "publisher exit status")
+		require.Equal(t, exitOK, sr.code, "subscriber exit status")
+		requireLines(t, "publisher", expectedLines(a), pr.stdout)
+		checkBestEffort(t, a, sr.stdout)
+	})
 }
 
 // checkBestEffort checks a best-effort subscriber's output (samples, then the

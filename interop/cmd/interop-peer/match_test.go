@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"os/exec"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
-	"github.com/ddsgo/ddsgo/internal/netns"
 	"github.com/stretchr/testify/require"
 )
 
@@ -29,10 +27,8 @@ var matchRuns = flag.Int("match.runs", 1, "runs of each TestTimeToMatch case")
 // would fit) and is left open in the issue, not hidden: slow runs are logged.
 const matchStall = 2 * time.Second
 
-var matchDomains = struct {
-	sync.Mutex
-	next int
-}{}
+// matchDomains are the domains of the TestTimeToMatch runs.
+var matchDomains = domainCycle{first: 190, n: 40}
 
 // TestTimeToMatch measures how long a ddsgo endpoint and an endpoint of another vendor
 // take to match, for each vendor as writer and as reader, in both start orders:
@@ -49,36 +45,28 @@ var matchDomains = struct {
 //   - the other reader prints the sample that the ddsgo writer (transient local) wrote
 //     when it was created, which that reader (transient local) asks for once it matched.
 func TestTimeToMatch(t *testing.T) {
-	netns.Require(t)
-	for _, vendor := range []string{"fastdds", "cyclone"} {
-		t.Run(vendor, func(t *testing.T) {
-			bin := peerBinary(t, vendor)
-			for _, goRole := range []string{"reader", "writer"} {
-				for _, order := range []string{"go_first", "go_last"} {
-					t.Run(goRole+"/"+order, func(t *testing.T) {
-						var ds []time.Duration
-						for range *matchRuns {
-							ds = append(ds, timeToMatch(t, bin, goRole == "writer", order == "go_first"))
-						}
-						slices.Sort(ds)
-						t.Logf("%s go %s %s: %d runs, p50 %v, p90 %v, p100 %v", vendor, goRole, order, len(ds),
-							ds[len(ds)/2].Round(100*time.Microsecond), ds[len(ds)*9/10].Round(100*time.Microsecond),
-							ds[len(ds)-1].Round(100*time.Microsecond))
-						require.Less(t, ds[len(ds)-1], matchStall, "time to match")
-					})
-				}
+	forEachVendor(t, func(t *testing.T, vendor, bin string) {
+		for _, goRole := range []string{"reader", "writer"} {
+			for _, order := range []string{"go_first", "go_last"} {
+				t.Run(goRole+"/"+order, func(t *testing.T) {
+					var ds []time.Duration
+					for range *matchRuns {
+						ds = append(ds, timeToMatch(t, bin, goRole == "writer", order == "go_first"))
+					}
+					slices.Sort(ds)
+					t.Logf("%s go %s %s: %d runs, p50 %v, p90 %v, p100 %v", vendor, goRole, order, len(ds),
+						ds[len(ds)/2].Round(100*time.Microsecond), ds[len(ds)*9/10].Round(100*time.Microsecond),
+						ds[len(ds)-1].Round(100*time.Microsecond))
+					require.Less(t, ds[len(ds)-1], matchStall, "time to match")
+				})
 			}
-		})
-	}
+		}
+	})
 }
 
 // timeToMatch runs one measurement; see TestTimeToMatch.
 func timeToMatch(t *testing.T, bin string, goWriter, goFirst bool) time.Duration {
-	matchDomains.Lock()
-	// 190..229 in turn: a run ends its peers before the next starts.
-	domain := 190 + matchDomains.next%40
-	matchDomains.next++
-	matchDomains.Unlock()
+	domain := matchDomains.next() // 190..229 in turn
 	common := []string{"-domain", fmt.Sprint(domain), "-reliable", "-count", "1", "-timeout", "10s"}
 	var other []string
 	if goWriter {

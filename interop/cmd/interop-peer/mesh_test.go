@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
-	"github.com/ddsgo/ddsgo/internal/netns"
 	"github.com/stretchr/testify/require"
 )
 
@@ -25,10 +24,7 @@ var meshRuns = flag.Int("mesh.runs", 2, "runs of each TestMesh mix")
 
 // meshDomains counts the runs of TestMesh: they run one after the other, each on a domain
 // away from the domains of the other tests (see nextDomain).
-var meshDomains = struct {
-	sync.Mutex
-	next int
-}{}
+var meshDomains = domainCycle{first: 160, n: 30}
 
 // TestMesh runs three ddsgo participants, each writing and reading one topic, with a
 // publisher and a subscriber process of another vendor (two participants of it), all on
@@ -37,25 +33,17 @@ var meshDomains = struct {
 // statistics code in about 9 of 10 such runs while ddsgo announced a default multicast
 // locator shared by all its participants (issue 10; docs/interop.md).
 func TestMesh(t *testing.T) {
-	netns.Require(t)
-	for _, vendor := range []string{"fastdds", "cyclone"} {
-		t.Run(vendor, func(t *testing.T) {
-			bin := peerBinary(t, vendor)
-			for i := range *meshRuns {
-				t.Run(fmt.Sprint(i), func(t *testing.T) { runMesh(t, bin, vendor, 3) })
-			}
-		})
-	}
+	forEachVendor(t, func(t *testing.T, vendor, bin string) {
+		for i := range *meshRuns {
+			t.Run(fmt.Sprint(i), func(t *testing.T) { runMesh(t, bin, vendor, 3) })
+		}
+	})
 }
 
 // runMesh runs one mesh of nGo ddsgo participants and a publisher and a subscriber
 // process of vendor (program bin).
 func runMesh(t *testing.T, bin, vendor string, nGo int) {
-	meshDomains.Lock()
-	// 160..189 in turn: a run ends its peers before the next starts.
-	domain := 160 + meshDomains.next%30
-	meshDomains.next++
-	meshDomains.Unlock()
+	domain := meshDomains.next() // 160..189 in turn
 	const count, keys = 20, 2
 	writers, readers := nGo+1, nGo+1
 	common := []string{"-domain", fmt.Sprint(domain), "-reliable", "-volatile", "-keys", fmt.Sprint(keys), "-timeout", "20s"}
@@ -76,8 +64,7 @@ func runMesh(t *testing.T, bin, vendor string, nGo int) {
 	require.NoError(t, err)
 	procs = append(procs, pp)
 
-	a, _, ok := parseArgs(pubArgs, os.Stderr)
-	require.True(t, ok)
+	a := mustParseArgs(t, pubArgs...)
 	one := expectedLines(a)
 	var all []string
 	for range writers {

@@ -51,6 +51,32 @@ func peerBinary(t testing.TB, name string) string {
 	return path
 }
 
+// forEachVendor runs f as a subtest for each other vendor, with the path of its peer
+// program (peerBinary), inside a private network namespace (it skips the test outside).
+func forEachVendor(t *testing.T, f func(t *testing.T, vendor, bin string)) {
+	t.Helper()
+	netns.Require(t)
+	for _, vendor := range []string{"fastdds", "cyclone"} {
+		t.Run(vendor, func(t *testing.T) { f(t, vendor, peerBinary(t, vendor)) })
+	}
+}
+
+// domainCycle hands out the domains first .. first+n-1 in turn, to runs that go one after
+// the other: a run ends its peers before the next starts, so the domains of a cycle are
+// away from those of the other tests (see nextDomain) and are not in use when reused.
+type domainCycle struct {
+	mu              sync.Mutex
+	first, n, count int
+}
+
+func (c *domainCycle) next() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d := c.first + c.count%c.n
+	c.count++
+	return d
+}
+
 // result is how a peer ended.
 type result struct {
 	code           int // exit status; -1 when killed
@@ -284,8 +310,7 @@ func runScenario(t *testing.T, sc scenario, pub, sub string) {
 	if pub != "cyclone" {
 		subArgs = append(subArgs, "-linger", "0.5s")
 	}
-	a, _, ok := parseArgs(pubArgs, os.Stderr)
-	require.True(t, ok)
+	a := mustParseArgs(t, pubArgs...)
 
 	start := func(name string, args []string) *proc {
 		if name == "go" {

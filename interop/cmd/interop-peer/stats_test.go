@@ -2,47 +2,26 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/ddsgo/ddsgo/internal/testutil"
 	"github.com/stretchr/testify/require"
 )
 
 func TestParseStatsArgs(t *testing.T) {
-	var stderr bytes.Buffer
-	a, _, ok := parseArgs(strings.Fields("-role sub -stats 2.5 -stats-file /tmp/x.stats"), &stderr)
-	require.True(t, ok, stderr.String())
+	a := mustParseArgs(t, strings.Fields("-role sub -stats 2.5 -stats-file /tmp/x.stats")...)
 	require.Equal(t, 2500*time.Millisecond, a.stats)
 	require.Equal(t, "/tmp/x.stats", a.statsFile)
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and one reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // The stats writer writes a line at once, one per period and one when stopped, and
 // leaves no goroutine behind.
 func TestStats(t *testing.T) {
-	var out syncBuffer
+	var out testutil.SyncBuffer
 	before := runtime.NumGoroutine()
 	n := int64(0)
 	stop := startStats(&out, 10*time.Millisecond, time.Now(), func() int64 { n++; return n })

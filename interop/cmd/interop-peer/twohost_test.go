@@ -93,8 +93,7 @@ func twoHosts(t *testing.T, n int, pubCmd, subCmd []string) {
 	sub.release()
 	pub.release()
 
-	a, _, ok := parseArgs(append([]string{"-role", "pub"}, common...), os.Stderr)
-	require.True(t, ok)
+	a := mustParseArgs(t, append([]string{"-role", "pub"}, common...)...)
 	sr := sub.p.wait(t, a.timeout+10*time.Second)
 	pr := pub.p.wait(t, a.timeout+10*time.Second)
 	defer func() {
