@@ -15,14 +15,14 @@ type Message struct {
 }
 
 // Bus is a publish-subscribe transport by topic name, used by systems such as
-// TriggeredPublisher. MemBus is an in-process Bus; DDS topics will be another.
+// TriggeredPublisher. MemBus is an in-process Bus, DDSBus one over DDS.
 type Bus interface {
 	// Publish delivers m to the subscribers of topic.
 	Publish(topic string, m Message) error
-	// Subscribe calls fn for every message published on topic until cancel is
-	// called. fn may be called on any goroutine, one message at a time per
-	// publisher.
-	Subscribe(topic string, fn func(Message)) (cancel func(), err error)
+	// Subscribe calls fn for every message of type typ published on topic until
+	// cancel is called. fn may be called on any goroutine, one message at a time
+	// per publisher.
+	Subscribe(topic, typ string, fn func(Message)) (cancel func(), err error)
 }
 
 // MemBus is an in-process Bus: Publish calls the subscribers of the topic on the
@@ -33,25 +33,31 @@ type MemBus struct {
 	subs map[string][]*memSub
 }
 
-type memSub struct{ fn func(Message) }
+type memSub struct {
+	typ string
+	fn  func(Message)
+}
 
-// Publish calls the subscribers of topic with m.
+// Publish calls the subscribers of topic to m's type with m.
 func (b *MemBus) Publish(topic string, m Message) error {
 	b.mu.Lock()
 	subs := b.subs[topic] // never modified in place: see Subscribe and cancel
 	b.mu.Unlock()
 	for _, s := range subs {
-		s.fn(m)
+		if s.typ == m.Type {
+			s.fn(m)
+		}
 	}
 	return nil
 }
 
-// Subscribe calls fn for each message published on topic until cancel is called.
-func (b *MemBus) Subscribe(topic string, fn func(Message)) (func(), error) {
+// Subscribe calls fn for each message of type typ published on topic until cancel is
+// called.
+func (b *MemBus) Subscribe(topic, typ string, fn func(Message)) (func(), error) {
 	if fn == nil {
 		return nil, errors.New("sim: nil subscriber")
 	}
-	s := &memSub{fn: fn}
+	s := &memSub{typ: typ, fn: fn}
 	b.mu.Lock()
 	if b.subs == nil {
 		b.subs = make(map[string][]*memSub)

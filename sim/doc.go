@@ -89,8 +89,10 @@
 //
 // # TriggeredPublisher
 //
-// TriggeredPublisher is Gazebo's system of that name over a Bus (MemBus in process;
-// DDS topics later): when a message on its input topic matches its criteria it
-// publishes its output messages, at once or after a delay in simulation time.
-// Messages are Msg trees written in a subset of the protobuf text format.
+// TriggeredPublisher is Gazebo's system of that name over a Bus (MemBus in process,
+// DDSBus over DDS with ROS 2's names and types): when a message on its input topic
+// matches its criteria it publishes its output messages and calls its services, at
+// once or after a delay in simulation time. Messages are Msg trees written in a subset
+// of the protobuf text format; a DDSBus converts them to and from the Go topic types
+// registered with it (AddBusType, AddBusService).
 package sim

@@ -1,10 +1,12 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,16 +20,24 @@ const (
 	TriggeredPublisherFilename = "gz-sim-triggered-publisher-system"
 )
 
-// TriggeredPublisher publishes output messages when an input message matches, as
-// Gazebo's TriggeredPublisher system, over a Bus. Its configuration (the <plugin>
-// element):
+// TriggeredPublisher publishes output messages and calls services when an input message
+// matches, as Gazebo's TriggeredPublisher system, over a Bus. Its configuration (the
+// <plugin> element):
 //
 //	<input type="gz.msgs.Vector2d" topic="/in">      (required; one)
 //	  <match field="x" tol="0.01">1.0</match>      (any number; all must match)
 //	  <match logic_type="negative">x: 1 y: 2</match>
 //	</input>
-//	<output type="gz.msgs.Empty" topic="/out"/>     (at least one; text is the payload)
+//	<output type="gz.msgs.Empty" topic="/out"/>     (any number; text is the payload)
+//	<service name="/srv" reqType="..." repType="..." reqMsg="data: true" timeout="1000"/>
+//	                                                (any number; at least one output
+//	                                                or service; timeout in ms)
 //	<delay_ms>100</delay_ms>                        (optional, in simulation time)
+//
+// Over a DDSBus the types are ROS 2 types registered with it (std_msgs/msg/Bool, ...),
+// the patterns and payloads are checked against them when the system is configured,
+// and a <service> calls a ROS 2 service whose types were registered with
+// AddBusService; a bus that calls no services (MemBus) refuses <service>.
 //
 // A message matches when its Type is the input type and every <match> matches: a
 // <match> without field compares the whole message with its text (a message in the
@@ -39,14 +49,19 @@ const (
 // Each match publishes every output once, at once (on the goroutine that delivered
 // the input), or after delay_ms of simulation time: PreUpdate counts the delay down
 // by UpdateInfo.Dt, so paused steps do not advance it. Reset drops the pending
-// delayed outputs. Service outputs of Gazebo (<service>) are not supported.
+// delayed outputs. The services are called at the same moments, one call after the
+// other on a goroutine of the system (as Gazebo's worker thread does), each within its
+// timeout; at most 64 calls wait, more are counted as failed.
 type TriggeredPublisher struct {
 	bus      Bus
 	inType   string
 	matchers []tpMatcher
 	outputs  []tpOutput
+	services []tpService
 	delay    time.Duration
 	cancel   func()
+	calls    chan struct{} // one per match to serve; closed by Close
+	worker   sync.WaitGroup
 
 	mu      sync.Mutex
 	pending []time.Duration // remaining delays
@@ -67,6 +82,29 @@ type tpOutput struct {
 	msg   Message
 }
 
+type tpService struct {
+	name    string
+	req     Message
+	repType string
+	timeout time.Duration
+}
+
+// serviceCaller is a Bus that calls services (DDSBus).
+type serviceCaller interface {
+	call(ctx context.Context, service string, req Message, repType string) (Message, error)
+}
+
+// typedBus is a Bus that knows its message types (DDSBus): it names them one way,
+// checks a message against its type, giving it every field, and makes the writer of a
+// topic before its first message.
+type typedBus interface {
+	check(typ string, m Msg) (string, Msg, error)
+	advertise(topic, typ string) (busPub, error)
+}
+
+// maxPendingCalls bounds the matches whose service calls wait for the worker.
+const maxPendingCalls = 64
+
 // NewTriggeredPublisher returns a TriggeredPublisher on bus, to be configured by
 // Configure.
 func NewTriggeredPublisher(bus Bus) *TriggeredPublisher { return &TriggeredPublisher{bus: bus} }
@@ -84,59 +122,132 @@ func (t *TriggeredPublisher) Configure(_ ecm.Entity, config *Element, _ *ecm.Man
 	if t.bus == nil {
 		return errors.New("sim: TriggeredPublisher without a bus")
 	}
-	in := config.Child("input")
-	if in == nil {
-		return &LineError{Line: config.Line, Msg: "TriggeredPublisher: missing <input>"}
-	}
-	var topic string
-	var ok bool
-	t.inType, _ = in.Attr("type")
-	if topic, ok = in.Attr("topic"); !ok || topic == "" || t.inType == "" {
-		return &LineError{Line: in.Line, Msg: "TriggeredPublisher: <input> needs type and topic"}
-	}
-	for _, me := range in.ChildrenNamed("match") {
-		m, err := parseMatcher(me)
-		if err != nil {
-			return err
-		}
-		t.matchers = append(t.matchers, m)
-	}
-	if s := config.Child("service"); s != nil {
-		return &LineError{Line: s.Line, Msg: "TriggeredPublisher: <service> is not supported"}
+	topic, err := t.configureInput(config)
+	if err != nil {
+		return err
 	}
 	for _, oe := range config.ChildrenNamed("output") {
 		typ, _ := oe.Attr("type")
 		top, _ := oe.Attr("topic")
 		if typ == "" || top == "" {
-			return &LineError{Line: oe.Line, Msg: "TriggeredPublisher: <output> needs type and topic"}
+			return tpError(oe, "<output> needs type and topic", nil)
 		}
-		data, err := ParseMsg(oe.Text)
+		m, err := t.message(typ, oe.Text)
 		if err != nil {
-			return &LineError{Line: oe.Line, Msg: "TriggeredPublisher: bad output payload", Err: err}
+			return tpError(oe, "bad output payload", err)
 		}
-		t.outputs = append(t.outputs, tpOutput{topic: top, msg: Message{Type: typ, Data: data}})
+		if tb, ok := t.bus.(typedBus); ok {
+			if _, err := tb.advertise(top, m.Type); err != nil {
+				return tpError(oe, "output topic "+strconv.Quote(top), err)
+			}
+		}
+		t.outputs = append(t.outputs, tpOutput{topic: top, msg: m})
 	}
-	if len(t.outputs) == 0 {
-		return &LineError{Line: config.Line, Msg: "TriggeredPublisher: no <output>"}
+	for _, se := range config.ChildrenNamed("service") {
+		s, err := t.parseService(se)
+		if err != nil {
+			return err
+		}
+		t.services = append(t.services, s)
+	}
+	if len(t.outputs) == 0 && len(t.services) == 0 {
+		return tpError(config, "no <output> and no <service>", nil)
 	}
 	if d := config.Child("delay_ms"); d != nil {
 		ms, err := strconv.ParseInt(d.TrimmedText(), 10, 32)
 		if err != nil {
-			return &LineError{Line: d.Line, Msg: "TriggeredPublisher: bad <delay_ms> " + strconv.Quote(d.TrimmedText())}
+			return tpError(d, "bad <delay_ms> "+strconv.Quote(d.TrimmedText()), nil)
 		}
 		if ms > 0 {
 			t.delay = time.Duration(ms) * time.Millisecond
 		}
 	}
-	cancel, err := t.bus.Subscribe(topic, t.onInput)
+	if len(t.services) > 0 {
+		t.calls = make(chan struct{}, maxPendingCalls)
+		t.worker.Go(t.callServices)
+	}
+	cancel, err := t.bus.Subscribe(topic, t.inType, t.onInput)
 	if err != nil {
-		return &LineError{Line: in.Line, Msg: "TriggeredPublisher: subscribing to " + strconv.Quote(topic), Err: err}
+		t.Close()
+		return tpError(config.Child("input"), "subscribing to "+strconv.Quote(topic), err)
 	}
 	t.cancel = cancel
 	return nil
 }
 
-func parseMatcher(el *Element) (tpMatcher, error) {
+func tpError(el *Element, msg string, err error) error {
+	return &LineError{Line: el.Line, Msg: "TriggeredPublisher: " + msg, Err: err}
+}
+
+// configureInput reads <input> and its matchers, and returns the input topic.
+func (t *TriggeredPublisher) configureInput(config *Element) (string, error) {
+	in := config.Child("input")
+	if in == nil {
+		return "", tpError(config, "missing <input>", nil)
+	}
+	t.inType, _ = in.Attr("type")
+	topic, ok := in.Attr("topic")
+	if !ok || topic == "" || t.inType == "" {
+		return "", tpError(in, "<input> needs type and topic", nil)
+	}
+	if tb, ok := t.bus.(typedBus); ok {
+		name, _, err := tb.check(t.inType, Msg{})
+		if err != nil {
+			return "", tpError(in, "input type", err)
+		}
+		t.inType = name
+	}
+	for _, me := range in.ChildrenNamed("match") {
+		m, err := t.parseMatcher(me)
+		if err != nil {
+			return "", err
+		}
+		t.matchers = append(t.matchers, m)
+	}
+	return topic, nil
+}
+
+// message parses a message of type typ from its text, and on a typed bus checks it
+// against the type.
+func (t *TriggeredPublisher) message(typ, text string) (Message, error) {
+	data, err := ParseMsg(text)
+	if err != nil {
+		return Message{}, err
+	}
+	if tb, ok := t.bus.(typedBus); ok {
+		typ, data, err = tb.check(typ, data)
+	}
+	return Message{Type: typ, Data: data}, err
+}
+
+// parseService reads a <service> element.
+func (t *TriggeredPublisher) parseService(el *Element) (tpService, error) {
+	if _, ok := t.bus.(serviceCaller); !ok {
+		return tpService{}, tpError(el, "<service> needs a bus that calls services (DDSBus)", nil)
+	}
+	attr := func(name string) string { v, _ := el.Attr(name); return strings.TrimSpace(v) }
+	s := tpService{name: attr("name"), repType: attr("repType")}
+	reqType, reqMsg := attr("reqType"), attr("reqMsg")
+	if s.name == "" || reqType == "" || s.repType == "" {
+		return s, tpError(el, "<service> needs name, reqType and repType", nil)
+	}
+	ms, err := strconv.ParseInt(attr("timeout"), 10, 32)
+	if err != nil || ms <= 0 {
+		return s, tpError(el, "<service> needs a timeout in milliseconds, not "+strconv.Quote(attr("timeout")), nil)
+	}
+	s.timeout = time.Duration(ms) * time.Millisecond
+	if s.req, err = t.message(reqType, reqMsg); err != nil {
+		return s, tpError(el, "bad reqMsg", err)
+	}
+	if tb, ok := t.bus.(typedBus); ok {
+		if s.repType, _, err = tb.check(s.repType, Msg{}); err != nil {
+			return s, tpError(el, "bad repType", err)
+		}
+	}
+	return s, nil
+}
+
+func (t *TriggeredPublisher) parseMatcher(el *Element) (tpMatcher, error) {
 	m := tpMatcher{tol: 1e-8}
 	m.field, _ = el.Attr("field")
 	switch lt, _ := el.Attr("logic_type"); lt {
@@ -144,25 +255,57 @@ func parseMatcher(el *Element) (tpMatcher, error) {
 	case "negative":
 		m.negative = true
 	default:
-		return m, &LineError{Line: el.Line, Msg: "TriggeredPublisher: bad logic_type " + strconv.Quote(lt)}
+		return m, tpError(el, "bad logic_type "+strconv.Quote(lt), nil)
 	}
 	if s, ok := el.Attr("tol"); ok {
 		tol, err := strconv.ParseFloat(s, 64)
 		if err != nil || tol < 0 || math.IsNaN(tol) {
-			return m, &LineError{Line: el.Line, Msg: "TriggeredPublisher: bad tol " + strconv.Quote(s)}
+			return m, tpError(el, "bad tol "+strconv.Quote(s), nil)
 		}
 		m.tol = tol
 	}
 	var err error
 	if m.field == "" {
-		m.want, err = ParseMsg(el.Text)
-	} else {
-		m.want, err = ParseValue(el.Text)
+		var msg Message
+		msg, err = t.message(t.inType, el.Text) // every field: a missing one is zero
+		m.want = msg.Data
+	} else if m.want, err = ParseValue(el.Text); err == nil {
+		m.want, err = t.fieldValue(m.field, m.want)
 	}
 	if err != nil {
-		return m, &LineError{Line: el.Line, Msg: "TriggeredPublisher: bad <match>", Err: err}
+		return m, tpError(el, "bad <match>", err)
 	}
 	return m, nil
+}
+
+// fieldValue gives the value v of a field matcher, on a typed bus, the form of the
+// field in the input type: a scalar where the field is a list of one value, every
+// field of a message. A field inside a repeated field keeps its value (it never
+// matches, as in Gazebo).
+func (t *TriggeredPublisher) fieldValue(field string, v any) (any, error) {
+	tb, ok := t.bus.(typedBus)
+	if !ok {
+		return v, nil
+	}
+	at := v
+	path := strings.Split(field, ".")
+	for i := len(path) - 1; i >= 0; i-- {
+		at = Msg{path[i]: at}
+	}
+	_, c, err := tb.check(t.inType, at.(Msg))
+	if err != nil {
+		return nil, err
+	}
+	got, ok := c.Field(field)
+	if !ok {
+		return v, nil
+	}
+	if l, isList := got.([]any); isList && len(l) == 1 {
+		if _, wantList := v.([]any); !wantList {
+			return l[0], nil
+		}
+	}
+	return got, nil
 }
 
 // Match reports whether msg triggers the outputs.
@@ -206,10 +349,34 @@ func (t *TriggeredPublisher) onInput(msg Message) {
 
 func (t *TriggeredPublisher) publish() {
 	for _, o := range t.outputs {
-		if err := t.bus.Publish(o.topic, o.msg); err != nil {
-			t.failed.Add(1)
-		} else {
-			t.published.Add(1)
+		t.count(t.bus.Publish(o.topic, o.msg))
+	}
+	if t.calls != nil {
+		select {
+		case t.calls <- struct{}{}:
+		default:
+			t.failed.Add(uint64(len(t.services))) // too many calls waiting
+		}
+	}
+}
+
+func (t *TriggeredPublisher) count(err error) {
+	if err != nil {
+		t.failed.Add(1)
+	} else {
+		t.published.Add(1)
+	}
+}
+
+// callServices calls the services once per match, until Close.
+func (t *TriggeredPublisher) callServices() {
+	caller := t.bus.(serviceCaller)
+	for range t.calls {
+		for _, s := range t.services {
+			ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
+			_, err := caller.call(ctx, s.name, s.req, s.repType)
+			cancel()
+			t.count(err)
 		}
 	}
 }
@@ -240,16 +407,23 @@ func (t *TriggeredPublisher) Reset(UpdateInfo, *ecm.Manager) {
 	t.mu.Unlock()
 }
 
-// Published returns the number of output messages published, and the number whose
-// Publish failed.
+// Published returns the number of output messages published and service calls
+// answered, and the number of those that failed (a Publish error, a service that did
+// not answer within its timeout).
 func (t *TriggeredPublisher) Published() (ok, failed uint64) {
 	return t.published.Load(), t.failed.Load()
 }
 
-// Close cancels the subscription to the input topic.
+// Close cancels the subscription to the input topic and waits for the service call in
+// progress, if any.
 func (t *TriggeredPublisher) Close() {
 	if t.cancel != nil {
 		t.cancel()
 		t.cancel = nil
+	}
+	if t.calls != nil {
+		close(t.calls)
+		t.worker.Wait()
+		t.calls = nil
 	}
 }

@@ -62,13 +62,13 @@ func configure(t *testing.T, bus Bus, xml string) (*TriggeredPublisher, error) {
 	return tp, tp.Configure(ecm.Null, el, nil)
 }
 
-// collect subscribes to topic and returns the messages received so far.
-func collect(t *testing.T, bus Bus, topic string) func() []Message {
+// collect subscribes to topic and returns the messages of type typ received so far.
+func collect(t *testing.T, bus Bus, topic, typ string) func() []Message {
 	var (
 		mu  sync.Mutex
 		got []Message
 	)
-	_, err := bus.Subscribe(topic, func(m Message) {
+	_, err := bus.Subscribe(topic, typ, func(m Message) {
 		mu.Lock()
 		got = append(got, m)
 		mu.Unlock()
@@ -125,7 +125,7 @@ func TestTriggeredPublisherPublish(t *testing.T) {
   <output type="gz.msgs.Twist" topic="/b">linear { x: 1 }</output>
 </plugin>`)
 	require.NoError(t, err)
-	a, b := collect(t, bus, "/a"), collect(t, bus, "/b")
+	a, b := collect(t, bus, "/a", "gz.msgs.Empty"), collect(t, bus, "/b", "gz.msgs.Twist")
 	require.NoError(t, bus.Publish("/in", Message{Type: "gz.msgs.Boolean", Data: Msg{"data": false}}))
 	require.Empty(t, a())
 	require.NoError(t, bus.Publish("/in", Message{Type: "gz.msgs.Boolean", Data: Msg{"data": true}}))
@@ -141,7 +141,7 @@ func TestTriggeredPublisherPublish(t *testing.T) {
 
 func TestTriggeredPublisherDelay(t *testing.T) {
 	r, _, bus, _ := loadDemo(t) // delay_ms 20 with 1 ms steps
-	out := collect(t, bus, "/cmd_vel")
+	out := collect(t, bus, "/cmd_vel", "gz.msgs.Twist")
 	start := Message{Type: "gz.msgs.Boolean", Data: Msg{"data": true}}
 	step := func(n int) {
 		for range n {
@@ -173,14 +173,14 @@ func TestTriggeredPublisherConfigErrors(t *testing.T) {
 	tests := []lineErrorCase{
 		{"no input", "<plugin>\n<output type='E' topic='/o'/></plugin>", 1, "missing <input>"},
 		{"input attrs", "<plugin>\n<input topic='/i'/></plugin>", 2, "<input> needs type and topic"},
-		{"no output", "<plugin>\n<input type='T' topic='/i'/></plugin>", 1, "no <output>"},
+		{"no output", "<plugin>\n<input type='T' topic='/i'/></plugin>", 1, "no <output> and no <service>"},
 		{"output attrs", "<plugin><input type='T' topic='/i'/>\n<output type='E'/></plugin>", 2, "<output> needs type and topic"},
 		{"payload", "<plugin><input type='T' topic='/i'/>\n<output type='E' topic='/o'>x</output></plugin>", 2, "bad output payload"},
 		{"match", "<plugin><input type='T' topic='/i'>\n<match>x: {</match></input><output type='E' topic='/o'/></plugin>", 2, "bad <match>"},
 		{"logic", "<plugin><input type='T' topic='/i'>\n<match logic_type='maybe'/></input><output type='E' topic='/o'/></plugin>", 2, "bad logic_type"},
 		{"tol", "<plugin><input type='T' topic='/i'>\n<match tol='-1'/></input><output type='E' topic='/o'/></plugin>", 2, "bad tol"},
 		{"delay", "<plugin><input type='T' topic='/i'/><output type='E' topic='/o'/>\n<delay_ms>soon</delay_ms></plugin>", 2, "bad <delay_ms>"},
-		{"service", "<plugin><input type='T' topic='/i'/>\n<service name='/s'/></plugin>", 2, "<service> is not supported"},
+		{"service", "<plugin><input type='T' topic='/i'/>\n<service name='/s'/></plugin>", 2, "<service> needs a bus that calls services"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -195,16 +195,19 @@ func TestTriggeredPublisherConfigErrors(t *testing.T) {
 func TestMemBus(t *testing.T) {
 	bus := &MemBus{}
 	var got []string
-	c1, err := bus.Subscribe("t", func(m Message) { got = append(got, "1:"+m.Type) })
+	c1, err := bus.Subscribe("t", "a", func(m Message) { got = append(got, "1:"+m.Type) })
 	require.NoError(t, err)
-	_, err = bus.Subscribe("t", func(m Message) { got = append(got, "2:"+m.Type) })
+	_, err = bus.Subscribe("t", "a", func(m Message) { got = append(got, "2:"+m.Type) })
+	require.NoError(t, err)
+	_, err = bus.Subscribe("t", "b", func(m Message) { got = append(got, "3:"+m.Type) })
 	require.NoError(t, err)
 	require.NoError(t, bus.Publish("t", Message{Type: "a"}))
 	c1()
 	c1()
+	require.NoError(t, bus.Publish("t", Message{Type: "a"}))
 	require.NoError(t, bus.Publish("t", Message{Type: "b"}))
-	require.NoError(t, bus.Publish("other", Message{Type: "c"}))
-	require.Equal(t, []string{"1:a", "2:a", "2:b"}, got)
-	_, err = bus.Subscribe("t", nil)
+	require.NoError(t, bus.Publish("other", Message{Type: "a"}))
+	require.Equal(t, []string{"1:a", "2:a", "2:a", "3:b"}, got, "each subscriber gets its topic's messages of its type")
+	_, err = bus.Subscribe("t", "a", nil)
 	require.Error(t, err)
 }

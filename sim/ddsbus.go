@@ -1,0 +1,323 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/ddsgo/ddsgo/dds"
+)
+
+// DDSBus is a Bus over DDS with ROS 2's conventions, so that systems such as
+// TriggeredPublisher talk to ROS 2 nodes and any other DDS application: the topic
+// "/a/b" is the DDS topic "rt/a/b" (ROS 2's naming), and a message type is a Go topic
+// type registered with AddBusType, named as ROS 2 names it ("std_msgs/msg/Bool") or by
+// its DDS type name ("std_msgs::msg::dds_::Bool_"); messages arrive named the ROS 2 way.
+// Writers and readers are RELIABLE, KEEP_LAST 10 (ROS 2's default profile), made on
+// first use of a topic.
+//
+// A Msg is converted to and from the Go type field by field: "child_frame_id" is the
+// field ChildFrameID, numbers are checked against the field's range, a field the type
+// does not have is an error, and a missing one is zero.
+//
+// Services registered with AddBusService are called as a ROS 2 client calls them
+// (dds.Requester with dds.ROSNames), by TriggeredPublisher's <service> outputs.
+type DDSBus struct {
+	p *dds.DomainParticipant
+
+	mu       sync.Mutex
+	types    map[string]*busType   // by ROS 2 and DDS type name
+	services map[[2]string]*busSrv // by the ROS 2 names of the request and reply types
+	pubs     map[[2]string]busPub  // by topic and ROS 2 type name
+	callers  map[[2]string]busCall // by service and ROS 2 request type name
+	subs     map[*busSub]struct{}  // live subscriptions
+	closed   bool
+}
+
+// busType is what the bus does with a registered Go type T.
+type busType struct {
+	name string // ROS 2's form
+	// newPub creates a writer of T on the DDS topic.
+	newPub func(p *dds.DomainParticipant, topic string) (busPub, error)
+	// newSub creates a reader of T on the DDS topic and delivers its samples to fn.
+	newSub func(p *dds.DomainParticipant, topic string, fn func(Msg)) (*busSub, error)
+	// canonical converts m to T and back: every field present, each of its Go kind.
+	canonical func(m Msg) (Msg, error)
+}
+
+type busPub struct {
+	write   func(Msg) error
+	matched func() (int32, error) // the readers the writer matches
+	close   func() error
+}
+
+type busSub struct {
+	cancel context.CancelFunc
+	close  func() error
+}
+
+type busSrv struct {
+	newCall func(p *dds.DomainParticipant, service string) (busCall, error)
+}
+
+type busCall struct {
+	call  func(ctx context.Context, req Msg) (Msg, error)
+	close func() error
+}
+
+// busQos is ROS 2's default QoS profile.
+var busQos = []dds.Option{dds.Reliable(), dds.KeepLast(10)}
+
+// NewDDSBus returns a bus on p with no types registered. Close it before p.
+func NewDDSBus(p *dds.DomainParticipant) *DDSBus {
+	return &DDSBus{
+		p: p, types: map[string]*busType{}, services: map[[2]string]*busSrv{},
+		pubs: map[[2]string]busPub{}, callers: map[[2]string]busCall{}, subs: map[*busSub]struct{}{},
+	}
+}
+
+// typeNames returns the DDS type name of T (its DDSTypeName method) and ROS 2's form of
+// it: pkg::msg::dds_::Name_ is pkg/msg/Name (other names stay as they are).
+func typeNames[T any]() (ddsName, rosName string, err error) {
+	var v T
+	n, ok := any(&v).(interface{ DDSTypeName() string })
+	if !ok {
+		return "", "", fmt.Errorf("sim: bus type %T has no DDSTypeName method: %w", v, dds.ErrBadParameter)
+	}
+	ddsName = n.DDSTypeName()
+	parts := strings.Split(ddsName, "::")
+	if len(parts) == 4 && parts[2] == "dds_" && strings.HasSuffix(parts[3], "_") {
+		return ddsName, parts[0] + "/" + parts[1] + "/" + strings.TrimSuffix(parts[3], "_"), nil
+	}
+	return ddsName, ddsName, nil
+}
+
+// AddBusType registers the Go topic type T with b, under its ROS 2 and DDS type names.
+func AddBusType[T any](b *DDSBus) error {
+	ddsName, rosName, err := typeNames[T]()
+	if err != nil {
+		return err
+	}
+	t := &busType{name: rosName}
+	t.newPub = func(p *dds.DomainParticipant, topic string) (busPub, error) {
+		pt, err := newPubTopic[T](p, topic, busQos...)
+		if err != nil {
+			return busPub{}, err
+		}
+		matched := func() (int32, error) {
+			s, err := pt.w.PublicationMatchedStatus()
+			return s.CurrentCount, err
+		}
+		return busPub{close: pt.Close, matched: matched, write: func(m Msg) error {
+			var v T
+			if err := fromMsg(reflect.ValueOf(&v).Elem(), m, ""); err != nil {
+				return fmt.Errorf("sim: %s: %w", rosName, err)
+			}
+			return pt.w.Write(context.Background(), &v) // KEEP_LAST never blocks
+		}}, nil
+	}
+	t.newSub = func(p *dds.DomainParticipant, topic string, fn func(Msg)) (*busSub, error) {
+		st, err := newSubTopic[T](p, topic, busQos...)
+		if err != nil {
+			return nil, err
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			for v, info := range st.r.Samples(ctx) {
+				if info.ValidData && ctx.Err() == nil {
+					fn(toMsg(reflect.ValueOf(&v).Elem()).(Msg))
+				}
+			}
+		}()
+		return &busSub{cancel: cancel, close: st.Close}, nil
+	}
+	t.canonical = func(m Msg) (Msg, error) {
+		var v T
+		if err := fromMsg(reflect.ValueOf(&v).Elem(), m, ""); err != nil {
+			return nil, fmt.Errorf("sim: %s: %w", rosName, err)
+		}
+		return toMsg(reflect.ValueOf(&v).Elem()).(Msg), nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.types[ddsName], b.types[rosName] = t, t
+	return nil
+}
+
+// AddBusService registers the request and reply types of a service with b (and each
+// as a message type), so that it can be called with them.
+func AddBusService[Req, Rep any](b *DDSBus) error {
+	if err := errors.Join(AddBusType[Req](b), AddBusType[Rep](b)); err != nil {
+		return err
+	}
+	_, req, _ := typeNames[Req]()
+	_, rep, _ := typeNames[Rep]()
+	s := &busSrv{newCall: func(p *dds.DomainParticipant, service string) (busCall, error) {
+		q, err := dds.NewRequester[Req, Rep](p, service, dds.ROSNames())
+		if err != nil {
+			return busCall{}, err
+		}
+		return busCall{close: q.Close, call: func(ctx context.Context, m Msg) (Msg, error) {
+			var r Req
+			if err := fromMsg(reflect.ValueOf(&r).Elem(), m, ""); err != nil {
+				return nil, fmt.Errorf("sim: %s: %w", req, err)
+			}
+			if err := q.WaitForService(ctx); err != nil {
+				return nil, fmt.Errorf("sim: no server of %s: %w", service, err)
+			}
+			rep, err := q.Call(ctx, &r)
+			if err != nil {
+				return nil, err
+			}
+			return toMsg(reflect.ValueOf(&rep).Elem()).(Msg), nil
+		}}, nil
+	}}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.services[[2]string{req, rep}] = s
+	return nil
+}
+
+// lookup returns the registered type named name (either form).
+func (b *DDSBus) lookup(name string) (*busType, error) {
+	if t, ok := b.types[name]; ok {
+		return t, nil
+	}
+	return nil, fmt.Errorf("sim: bus: type %q is not registered (AddBusType): %w", name, dds.ErrBadParameter)
+}
+
+// busTopic is the DDS topic of a bus topic, with ROS 2's naming.
+func busTopic(topic string) string { return "rt/" + strings.TrimPrefix(topic, "/") }
+
+// Publish writes m, converted to its Go type, on topic.
+func (b *DDSBus) Publish(topic string, m Message) error {
+	pub, err := b.advertise(topic, m.Type)
+	if err != nil {
+		return err
+	}
+	return pub.write(m.Data)
+}
+
+// advertise returns the writer of typ on topic, made on first use: TriggeredPublisher
+// makes its writers when it is configured, so that readers match them before the first
+// output, as Gazebo advertises its publishers.
+func (b *DDSBus) advertise(topic, typ string) (busPub, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return busPub{}, dds.ErrAlreadyDeleted
+	}
+	t, err := b.lookup(typ)
+	if err != nil {
+		return busPub{}, err
+	}
+	key := [2]string{topic, t.name}
+	pub, ok := b.pubs[key]
+	if !ok {
+		if pub, err = t.newPub(b.p, busTopic(topic)); err != nil {
+			return busPub{}, err
+		}
+		b.pubs[key] = pub
+	}
+	return pub, nil
+}
+
+// Subscribe calls fn for every message of type typ on topic until cancel is called, on
+// a goroutine of the subscription, one message at a time.
+func (b *DDSBus) Subscribe(topic, typ string, fn func(Message)) (func(), error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil, dds.ErrAlreadyDeleted
+	}
+	t, err := b.lookup(typ)
+	if err != nil {
+		return nil, err
+	}
+	s, err := t.newSub(b.p, busTopic(topic), func(m Msg) { fn(Message{Type: t.name, Data: m}) })
+	if err != nil {
+		return nil, err
+	}
+	b.subs[s] = struct{}{}
+	return func() {
+		b.mu.Lock()
+		_, live := b.subs[s]
+		delete(b.subs, s)
+		b.mu.Unlock()
+		if live {
+			s.cancel()
+			_ = s.close()
+		}
+	}, nil
+}
+
+// check returns the registered name (ROS 2's form) of typ and m in its canonical form.
+func (b *DDSBus) check(typ string, m Msg) (string, Msg, error) {
+	b.mu.Lock()
+	t, err := b.lookup(typ)
+	b.mu.Unlock()
+	if err != nil {
+		return "", nil, err
+	}
+	c, err := t.canonical(m)
+	return t.name, c, err
+}
+
+// call calls service with req and returns its reply, of type repType.
+func (b *DDSBus) call(ctx context.Context, service string, req Message, repType string) (Message, error) {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return Message{}, dds.ErrAlreadyDeleted
+	}
+	rq, errq := b.lookup(req.Type)
+	rp, errp := b.lookup(repType)
+	if err := errors.Join(errq, errp); err != nil {
+		b.mu.Unlock()
+		return Message{}, err
+	}
+	key := [2]string{service, rq.name}
+	c, ok := b.callers[key]
+	if !ok {
+		s, known := b.services[[2]string{rq.name, rp.name}]
+		if !known {
+			b.mu.Unlock()
+			return Message{}, fmt.Errorf("sim: bus: no service types %s, %s (AddBusService): %w", rq.name, rp.name, dds.ErrBadParameter)
+		}
+		var err error
+		if c, err = s.newCall(b.p, service); err != nil {
+			b.mu.Unlock()
+			return Message{}, err
+		}
+		b.callers[key] = c
+	}
+	b.mu.Unlock()
+	rep, err := c.call(ctx, req.Data)
+	return Message{Type: rp.name, Data: rep}, err
+}
+
+// Close deletes the bus's writers, readers and requesters; their topics go with them.
+// It is idempotent.
+func (b *DDSBus) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	var errs []error
+	for s := range b.subs {
+		s.cancel()
+		errs = append(errs, s.close())
+	}
+	for _, p := range b.pubs {
+		errs = append(errs, p.close())
+	}
+	for _, c := range b.callers {
+		errs = append(errs, c.close())
+	}
+	return errors.Join(errs...)
+}
