@@ -23,8 +23,12 @@
 // /robot1/gzserver/...); /clock and /tf stay global, as ROS 2 expects them.
 //
 // The world's <plugin> elements add their systems: TriggeredPublisher, Gazebo's, is
-// known (over an in-process bus: its topics do not reach DDS yet); other plugins are
-// skipped with a warning.
+// known and runs over DDS (sim.DDSBus) with the ROS 2 types of ddsgo's ros/ packages
+// (std_msgs Bool, Empty, Int32, Float64, String, Header; geometry_msgs Twist, Pose,
+// Point, Vector3, ...; builtin_interfaces; rosgraph_msgs; tf2_msgs), named the ROS 2
+// way: <input type="std_msgs/msg/Bool" topic="/start">; other plugins are skipped
+// with a warning. The built-in world has one: a true on /start publishes a Twist on
+// /cmd_vel.
 //
 // Flags:
 //
@@ -66,6 +70,11 @@ import (
 
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/qos"
+	"github.com/ddsgo/ddsgo/ros/builtin_interfaces"
+	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
+	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
+	"github.com/ddsgo/ddsgo/ros/std_msgs"
+	"github.com/ddsgo/ddsgo/ros/tf2_msgs"
 	"github.com/ddsgo/ddsgo/rtps"
 	"github.com/ddsgo/ddsgo/sim"
 	"github.com/ddsgo/ddsgo/sim/ecm"
@@ -199,7 +208,7 @@ func version() string {
 // simulate loads the world, serves it and runs it until ctx ends or the iterations are
 // done.
 func simulate(ctx context.Context, o *options, logger *slog.Logger, stdout io.Writer) error {
-	r, name, err := loadWorld(o, logger)
+	src, file, err := worldSource(o)
 	if err != nil {
 		return err
 	}
@@ -207,10 +216,19 @@ func simulate(ctx context.Context, o *options, logger *slog.Logger, stdout io.Wr
 	if err != nil {
 		return err
 	}
-	closers, err := serve(p, r, o)
+	bus, err := newBus(p)
 	if err != nil {
 		return errors.Join(err, p.Close())
 	}
+	r, name, err := loadWorld(o, src, file, bus, logger)
+	if err != nil {
+		return errors.Join(err, bus.Close(), p.Close())
+	}
+	closers, err := serve(p, r, o)
+	if err != nil {
+		return errors.Join(err, bus.Close(), p.Close())
+	}
+	closers = append([]io.Closer{bus}, closers...)
 	fmt.Fprintf(stdout, "ddsim: world %q on domain %d: %s; services %s/gzserver/*\n",
 		name, o.domain, describe(r.Manager(), o), o.ns)
 	err = r.Run(ctx, o.iterations)
@@ -225,21 +243,40 @@ func simulate(ctx context.Context, o *options, logger *slog.Logger, stdout io.Wr
 	return errors.Join(err, p.Close())
 }
 
-func loadWorld(o *options, logger *slog.Logger) (*sim.Runner, string, error) {
-	src, file := defaultWorld, "built-in world.sdf"
-	if o.world != "" {
-		b, err := os.ReadFile(o.world)
-		if err != nil {
-			return nil, "", err
-		}
-		src, file = string(b), o.world
+// worldSource returns the world file's text and name.
+func worldSource(o *options) (src, file string, err error) {
+	if o.world == "" {
+		return defaultWorld, "built-in world.sdf", nil
 	}
+	b, err := os.ReadFile(o.world)
+	return string(b), o.world, err
+}
+
+// newBus returns the DDS bus of the world's TriggeredPublishers, with the ROS 2 types
+// of ros/.
+func newBus(p *dds.DomainParticipant) (*sim.DDSBus, error) {
+	b := sim.NewDDSBus(p)
+	return b, errors.Join(
+		sim.AddBusType[std_msgs.Bool](b), sim.AddBusType[std_msgs.Empty](b),
+		sim.AddBusType[std_msgs.Int32](b), sim.AddBusType[std_msgs.Float64](b),
+		sim.AddBusType[std_msgs.String](b), sim.AddBusType[std_msgs.Header](b),
+		sim.AddBusType[geometry_msgs.Twist](b), sim.AddBusType[geometry_msgs.Pose](b),
+		sim.AddBusType[geometry_msgs.PoseStamped](b), sim.AddBusType[geometry_msgs.Point](b),
+		sim.AddBusType[geometry_msgs.Vector3](b), sim.AddBusType[geometry_msgs.Quaternion](b),
+		sim.AddBusType[geometry_msgs.Accel](b), sim.AddBusType[geometry_msgs.Transform](b),
+		sim.AddBusType[geometry_msgs.TransformStamped](b), sim.AddBusType[builtin_interfaces.Time](b),
+		sim.AddBusType[builtin_interfaces.Duration](b), sim.AddBusType[rosgraph_msgs.Clock](b),
+		sim.AddBusType[tf2_msgs.TFMessage](b),
+	)
+}
+
+func loadWorld(o *options, src, file string, bus sim.Bus, logger *slog.Logger) (*sim.Runner, string, error) {
 	r, err := sim.NewRunner(ecm.New(), sim.Config{StepSize: o.step, RealTimeFactor: o.rtf, Paused: o.paused, Logger: logger})
 	if err != nil {
 		return nil, "", err
 	}
 	reg := sim.Registry{}
-	sim.RegisterTriggeredPublisher(reg, &sim.MemBus{})
+	sim.RegisterTriggeredPublisher(reg, bus)
 	w, err := sim.LoadWorld(r, strings.NewReader(src), sim.LoadOptions{File: file, Registry: reg, SkipUnknownPlugins: true})
 	if err != nil {
 		return nil, "", err

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,8 +16,10 @@ import (
 
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/internal/netns"
+	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
 	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
 	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
+	"github.com/ddsgo/ddsgo/ros/std_msgs"
 	"github.com/ddsgo/ddsgo/ros/tf2_msgs"
 	"github.com/ddsgo/ddsgo/sim"
 )
@@ -121,6 +124,30 @@ func TestBuiltInWorld(t *testing.T) {
 		frames = append(frames, tr.ChildFrameID)
 	}
 	require.True(t, slices.Contains(frames, "robot::lidar::sensor"), "%v", frames)
+
+	// The built-in world's TriggeredPublisher: a true on /start gives a Twist on /cmd_vel,
+	// both DDS topics with ROS 2 names and types.
+	twists, err := dds.NewTopic[geometry_msgs.Twist](node, "rt/cmd_vel")
+	require.NoError(t, err)
+	cmdVel, err := dds.NewReader(twists, dds.Reliable())
+	require.NoError(t, err)
+	bools, err := dds.NewTopic[std_msgs.Bool](node, "rt/start")
+	require.NoError(t, err)
+	start, err := dds.NewWriter(bools, dds.Reliable())
+	require.NoError(t, err)
+	tctx, tcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer tcancel()
+	var twist []geometry_msgs.Twist
+	for len(twist) == 0 { // until both ends have matched: a volatile sample before is lost
+		require.NoError(t, start.Write(tctx, &std_msgs.Bool{Data: true}))
+		wait, cancel := context.WithTimeout(tctx, 100*time.Millisecond)
+		twist, _, err = cmdVel.Take(wait)
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) || tctx.Err() != nil {
+			require.NoError(t, err)
+		}
+	}
+	require.Equal(t, geometry_msgs.Twist{Linear: geometry_msgs.Vector3{X: 0.5}, Angular: geometry_msgs.Vector3{Z: 0.1}}, twist[0])
 
 	rep, err := sim.NewReplica(node, nil)
 	require.NoError(t, err)

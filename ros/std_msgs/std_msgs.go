@@ -4,6 +4,30 @@ package std_msgs
 
 import "github.com/ddsgo/ddsgo/ros/builtin_interfaces"
 
+// Bool is the ROS 2 type std_msgs/msg/Bool, on the wire the IDL struct std_msgs::msg::dds_::Bool_.
+type Bool struct {
+	Data bool
+}
+
+// DDSTypeName returns the topic type name of Bool.
+func (Bool) DDSTypeName() string { return "std_msgs::msg::dds_::Bool_" }
+
+// Empty is the ROS 2 type std_msgs/msg/Empty, on the wire the IDL struct std_msgs::msg::dds_::Empty_.
+type Empty struct {
+	StructureNeedsAtLeastOneMember uint8
+}
+
+// DDSTypeName returns the topic type name of Empty.
+func (Empty) DDSTypeName() string { return "std_msgs::msg::dds_::Empty_" }
+
+// Float64 is the ROS 2 type std_msgs/msg/Float64, on the wire the IDL struct std_msgs::msg::dds_::Float64_.
+type Float64 struct {
+	Data float64
+}
+
+// DDSTypeName returns the topic type name of Float64.
+func (Float64) DDSTypeName() string { return "std_msgs::msg::dds_::Float64_" }
+
 // Header is the ROS 2 type std_msgs/msg/Header, on the wire the IDL struct std_msgs::msg::dds_::Header_.
 type Header struct {
 	Stamp   builtin_interfaces.Time
@@ -12,6 +36,14 @@ type Header struct {
 
 // DDSTypeName returns the topic type name of Header.
 func (Header) DDSTypeName() string { return "std_msgs::msg::dds_::Header_" }
+
+// Int32 is the ROS 2 type std_msgs/msg/Int32, on the wire the IDL struct std_msgs::msg::dds_::Int32_.
+type Int32 struct {
+	Data int32
+}
+
+// DDSTypeName returns the topic type name of Int32.
+func (Int32) DDSTypeName() string { return "std_msgs::msg::dds_::Int32_" }
 
 // String is the ROS 2 type std_msgs/msg/String, on the wire the IDL struct std_msgs::msg::dds_::String_.
 type String struct {
