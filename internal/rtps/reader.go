@@ -253,11 +253,7 @@ func NewReader(cfg ReaderConfig, deliver DeliverFunc, out Sender) *Reader {
 func (r *Reader) GUID() wire.GUID { return r.cfg.GUID }
 
 // Stats returns a snapshot of the reader's counters.
-func (r *Reader) Stats() ReaderStats {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.stats
-}
+func (r *Reader) Stats() ReaderStats { return locked(&r.mu, &r.stats) }
 
 // MemoryInUse returns the octets the reader holds for out-of-order changes
 // and reassemblies in progress, over all writers.
