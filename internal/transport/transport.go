@@ -196,6 +196,15 @@ func Open(cfg Config) (*Transport, error) {
 	return t, nil
 }
 
+// OrDiscard returns l, or a logger that discards everything when l is nil:
+// the default of the Logger fields of the engine's configurations.
+func OrDiscard(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return l
+}
+
 // normalize applies the defaults and validates c.
 func (c *Config) normalize() error {
 	if c.Deliver == nil {
@@ -204,9 +213,7 @@ func (c *Config) normalize() error {
 	if c.Net == nil {
 		c.Net = UDPNet{}
 	}
-	if c.Logger == nil {
-		c.Logger = slog.New(slog.DiscardHandler)
-	}
+	c.Logger = OrDiscard(c.Logger)
 	if c.Ports == (PortMapping{}) {
 		c.Ports = DefaultPortMapping()
 	}
