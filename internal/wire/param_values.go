@@ -116,19 +116,26 @@ func seqCount(b []byte, be bool, minElem int) (int, error) {
 	return int(n), nil
 }
 
-// alignedStringAt aligns off to 4 and reads the CDR string there; it
-// returns the string and the (unaligned) offset just after it. Padding that
-// runs past b is errShortString.
-func alignedStringAt(b []byte, off int, be bool) (string, int, error) {
+// alignedAt aligns off to 4 and reads a value there with parse; it returns
+// the value and the (unaligned) offset just after it. Padding that runs past
+// b is the error short.
+func alignedAt[T any](b []byte, off int, be bool, parse func([]byte, bool) (T, int, error), short error) (T, int, error) {
+	var zero T
 	off = align4(off)
 	if off > len(b) {
-		return "", 0, errShortString
+		return zero, 0, short
 	}
-	s, m, err := ParseString(b[off:], be)
+	v, m, err := parse(b[off:], be)
 	if err != nil {
-		return "", 0, err
+		return zero, 0, err
 	}
-	return s, off + m, nil
+	return v, off + m, nil
+}
+
+// alignedStringAt is alignedAt for a CDR string; padding that runs past b
+// is errShortString.
+func alignedStringAt(b []byte, off int, be bool) (string, int, error) {
+	return alignedAt(b, off, be, ParseString, errShortString)
 }
 
 // parseStringSeq reads a sequence<string>.
@@ -289,16 +296,11 @@ func ParsePropertyList(b []byte, be bool) (PropertyList, int, error) {
 		if p.Name, off, err = alignedStringAt(b, off, be); err != nil {
 			return pl, 0, err
 		}
-		off = align4(off)
-		if off > len(b) {
-			return pl, 0, errShortSeq
-		}
-		v, m, err := ParseOctetSeq(b[off:], be)
-		if err != nil {
+		var v []byte
+		if v, off, err = alignedAt(b, off, be, ParseOctetSeq, errShortSeq); err != nil {
 			return pl, 0, err
 		}
 		p.Value = append([]byte(nil), v...)
-		off += m
 		pl.Binary = append(pl.Binary, p)
 	}
 	return pl, off, nil
@@ -380,16 +382,12 @@ func ParseContentFilterProperty(b []byte, be bool) (ContentFilterProperty, int, 
 			return c, 0, err
 		}
 	}
-	off = align4(off)
-	if off > len(b) {
-		return c, 0, errShortSeq
-	}
-	ps, m, err := parseStringSeq(b[off:], be)
+	ps, off, err := alignedAt(b, off, be, parseStringSeq, errShortSeq)
 	if err != nil {
 		return c, 0, err
 	}
 	c.ExpressionParameters = ps
-	return c, off + m, nil
+	return c, off, nil
 }
 
 // PID returns PIDContentFilterProperty.
