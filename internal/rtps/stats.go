@@ -53,11 +53,3 @@ func (a ReaderStats) add(b ReaderStats) ReaderStats {
 		AckNacksSent: a.AckNacksSent + b.AckNacksSent, NackFragsSent: a.NackFragsSent + b.NackFragsSent,
 	}
 }
-
-// locked returns a copy of *p read under mu: the getters of a field that
-// the engine's goroutines update under the endpoint's lock.
-func locked[T any](mu *sync.Mutex, p *T) T {
-	mu.Lock()
-	defer mu.Unlock()
-	return *p
-}

@@ -205,6 +205,15 @@ func OrDiscard(l *slog.Logger) *slog.Logger {
 	return l
 }
 
+// Locked returns a copy of *p read under mu: the snapshot getters of the
+// engine's types (an endpoint's counters, a memnet network's statistics)
+// whose fields other goroutines update under that lock.
+func Locked[T any](mu *sync.Mutex, p *T) T {
+	mu.Lock()
+	defer mu.Unlock()
+	return *p
+}
+
 // normalize applies the defaults and validates c.
 func (c *Config) normalize() error {
 	if c.Deliver == nil {
