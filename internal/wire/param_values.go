@@ -47,21 +47,14 @@ func align4(n int) int { return n + pad4(n) }
 // characters (aliasing b, without the NUL) and the octets consumed. A zero
 // length (sent by some implementations for an empty string) is accepted.
 func parseStringBytes(b []byte, be bool) ([]byte, int, error) {
-	if len(b) < 4 {
-		return nil, 0, errShortString
+	s, n, err := lengthPrefixed(b, be, errShortString)
+	if err != nil || len(s) == 0 {
+		return nil, n, err
 	}
-	n := u32(b, be)
-	if uint64(n) > uint64(len(b)-4) {
-		return nil, 0, errShortString
-	}
-	if n == 0 {
-		return nil, 4, nil
-	}
-	s := b[4 : 4+n]
-	if s[n-1] != 0 {
+	if s[len(s)-1] != 0 {
 		return nil, 0, errStringNUL
 	}
-	return s[:n-1], 4 + int(n), nil
+	return s[:len(s)-1], n, nil
 }
 
 // ParseString reads a CDR string (PID_TOPIC_NAME, PID_TYPE_NAME,
@@ -85,13 +78,19 @@ func stringLen(s string) int { return 4 + len(s) + 1 }
 
 // ParseOctetSeq reads a sequence<octet> (PID_USER_DATA, PID_TOPIC_DATA,
 // PID_GROUP_DATA): a 32-bit count and the octets. The result aliases b.
-func ParseOctetSeq(b []byte, be bool) ([]byte, int, error) {
+func ParseOctetSeq(b []byte, be bool) ([]byte, int, error) { return lengthPrefixed(b, be, errShortSeq) }
+
+// lengthPrefixed reads a 32-bit length and that many octets at the start of
+// b and returns the octets (aliasing b) and the number consumed; short is
+// the error when b ends early. CDR strings and octet sequences are framed
+// so.
+func lengthPrefixed(b []byte, be bool, short error) ([]byte, int, error) {
 	if len(b) < 4 {
-		return nil, 0, errShortSeq
+		return nil, 0, short
 	}
 	n := u32(b, be)
 	if uint64(n) > uint64(len(b)-4) {
-		return nil, 0, errShortSeq
+		return nil, 0, short
 	}
 	return b[4 : 4+n : 4+n], 4 + int(n), nil
 }
@@ -164,10 +163,19 @@ func parseStringSeq(b []byte, be bool) ([]string, int, error) {
 func appendStringSeq(b []byte, start int, ss []string, be bool) []byte {
 	b = appendU32(b, uint32(len(ss)), be)
 	for _, s := range ss {
-		b = append(b, zeros[:pad4(len(b)-start)]...)
-		b = AppendString(b, s, be)
+		b = appendAlignedString(b, start, s, be)
 	}
 	return b
+}
+
+// alignFrom pads b with zero octets to a multiple of 4 counted from offset
+// start, the beginning of the value that alignment is relative to.
+func alignFrom(b []byte, start int) []byte { return append(b, zeros[:pad4(len(b)-start)]...) }
+
+// appendAlignedString, the inverse of alignedStringAt, aligns b from start
+// and appends s as a CDR string.
+func appendAlignedString(b []byte, start int, s string, be bool) []byte {
+	return AppendString(alignFrom(b, start), s, be)
 }
 
 // stringSeqLen is the size of a sequence<string> that starts at offset off
@@ -314,21 +322,16 @@ func (pl PropertyList) Append(b []byte, be bool) []byte {
 	start := len(b)
 	b = appendU32(b, uint32(len(pl.Properties)), be)
 	for _, p := range pl.Properties {
-		b = append(b, zeros[:pad4(len(b)-start)]...)
-		b = AppendString(b, p.Name, be)
-		b = append(b, zeros[:pad4(len(b)-start)]...)
-		b = AppendString(b, p.Value, be)
+		b = appendAlignedString(b, start, p.Name, be)
+		b = appendAlignedString(b, start, p.Value, be)
 	}
 	if len(pl.Binary) == 0 && !pl.HasBinary {
 		return b
 	}
-	b = append(b, zeros[:pad4(len(b)-start)]...)
-	b = appendU32(b, uint32(len(pl.Binary)), be)
+	b = appendU32(alignFrom(b, start), uint32(len(pl.Binary)), be)
 	for _, p := range pl.Binary {
-		b = append(b, zeros[:pad4(len(b)-start)]...)
-		b = AppendString(b, p.Name, be)
-		b = append(b, zeros[:pad4(len(b)-start)]...)
-		b = AppendOctetSeq(b, p.Value, be)
+		b = appendAlignedString(b, start, p.Name, be)
+		b = AppendOctetSeq(alignFrom(b, start), p.Value, be)
 	}
 	return b
 }
@@ -397,11 +400,9 @@ func (c ContentFilterProperty) PID() ParameterID { return PIDContentFilterProper
 func (c ContentFilterProperty) Append(b []byte, be bool) []byte {
 	start := len(b)
 	for _, s := range []string{c.ContentFilteredTopicName, c.RelatedTopicName, c.FilterClassName, c.FilterExpression} {
-		b = append(b, zeros[:pad4(len(b)-start)]...)
-		b = AppendString(b, s, be)
+		b = appendAlignedString(b, start, s, be)
 	}
-	b = append(b, zeros[:pad4(len(b)-start)]...)
-	return appendStringSeq(b, start, c.ExpressionParameters, be)
+	return appendStringSeq(alignFrom(b, start), start, c.ExpressionParameters, be)
 }
 
 // Len returns the size of c without trailing padding.
