@@ -115,6 +115,17 @@ func seqCount(b []byte, be bool, minElem int) (int, error) {
 	return int(n), nil
 }
 
+// newSeq reads the count of a sequence at the start of b, as seqCount does,
+// and returns it with an empty slice of that capacity for the elements (nil
+// for none).
+func newSeq[T any](b []byte, be bool, minElem int) ([]T, int, error) {
+	n, err := seqCount(b, be, minElem)
+	if err != nil || n == 0 {
+		return nil, n, err
+	}
+	return make([]T, 0, n), n, nil
+}
+
 // alignedAt aligns off to 4 and reads a value there with parse; it returns
 // the value and the (unaligned) offset just after it. Padding that runs past
 // b is the error short.
@@ -139,15 +150,11 @@ func alignedStringAt(b []byte, off int, be bool) (string, int, error) {
 
 // parseStringSeq reads a sequence<string>.
 func parseStringSeq(b []byte, be bool) ([]string, int, error) {
-	n, err := seqCount(b, be, 4)
+	out, n, err := newSeq[string](b, be, 4)
 	if err != nil {
 		return nil, 0, err
 	}
 	off := 4
-	var out []string
-	if n > 0 {
-		out = make([]string, 0, n)
-	}
 	for range n {
 		var s string
 		if s, off, err = alignedStringAt(b, off, be); err != nil {
@@ -269,14 +276,11 @@ type PropertyList struct {
 // ParsePropertyList reads a PropertyList. It allocates the strings.
 func ParsePropertyList(b []byte, be bool) (PropertyList, int, error) {
 	var pl PropertyList
-	n, err := seqCount(b, be, 8)
+	props, n, err := newSeq[Property](b, be, 8)
 	if err != nil {
 		return pl, 0, err
 	}
 	off := 4
-	if n > 0 {
-		pl.Properties = make([]Property, 0, n)
-	}
 	for range n {
 		var p Property
 		if p.Name, off, err = alignedStringAt(b, off, be); err != nil {
@@ -285,20 +289,18 @@ func ParsePropertyList(b []byte, be bool) (PropertyList, int, error) {
 		if p.Value, off, err = alignedStringAt(b, off, be); err != nil {
 			return pl, 0, err
 		}
-		pl.Properties = append(pl.Properties, p)
+		props = append(props, p)
 	}
+	pl.Properties = props
 	off = min(align4(off), len(b)) // the last string may end the value unpadded
 	if len(b)-off < 4 {
 		return pl, off, nil
 	}
 	pl.HasBinary = true
-	if n, err = seqCount(b[off:], be, 8); err != nil {
+	if pl.Binary, n, err = newSeq[BinaryProperty](b[off:], be, 8); err != nil {
 		return pl, 0, err
 	}
 	off += 4
-	if n > 0 {
-		pl.Binary = make([]BinaryProperty, 0, n)
-	}
 	for range n {
 		var p BinaryProperty
 		if p.Name, off, err = alignedStringAt(b, off, be); err != nil {
@@ -426,32 +428,30 @@ type ContentFilterInfo struct {
 // ParseContentFilterInfo reads a ContentFilterInfo.
 func ParseContentFilterInfo(b []byte, be bool) (ContentFilterInfo, int, error) {
 	var c ContentFilterInfo
-	n, err := seqCount(b, be, 4)
+	res, n, err := newSeq[uint32](b, be, 4)
 	if err != nil {
 		return c, 0, errShortFilterInfo
 	}
 	off := 4
-	if n > 0 {
-		c.FilterResult = make([]uint32, n)
-	}
-	for i := range n {
-		c.FilterResult[i] = u32(b[off:], be)
+	for range n {
+		res = append(res, u32(b[off:], be))
 		off += 4
 	}
-	m, err := seqCount(b[off:], be, 16)
+	c.FilterResult = res
+	sigs, m, err := newSeq[[4]uint32](b[off:], be, 16)
 	if err != nil {
 		return c, 0, errShortFilterInfo
 	}
 	off += 4
-	if m > 0 {
-		c.FilterSignatures = make([][4]uint32, m)
-	}
-	for i := range m {
-		for j := range 4 {
-			c.FilterSignatures[i][j] = u32(b[off:], be)
+	for range m {
+		var s [4]uint32
+		for j := range s {
+			s[j] = u32(b[off:], be)
 			off += 4
 		}
+		sigs = append(sigs, s)
 	}
+	c.FilterSignatures = sigs
 	return c, off, nil
 }
 
