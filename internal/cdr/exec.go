@@ -77,7 +77,7 @@ func (t *typ) encElems(e *Encoder, p unsafe.Pointer, n int) {
 	if n == 0 {
 		return
 	}
-	if t.primitive() && t.kind != kBool && (t.size == 1 || e.be != hostLE) {
+	if t.rawElems(e.be) {
 		e.Align(t.size)
 		e.buf = append(e.buf, unsafe.Slice((*byte)(p), n*t.size)...)
 		return
@@ -89,10 +89,7 @@ func (t *typ) encElems(e *Encoder, p unsafe.Pointer, n int) {
 }
 
 func (t *typ) encStruct(e *Encoder, p unsafe.Pointer, keyOnly bool) {
-	idx := t.all
-	if keyOnly {
-		idx = t.keyFields()
-	}
+	idx := t.members(keyOnly)
 	switch {
 	case t.ext == Mutable:
 		pos := -1
@@ -298,7 +295,7 @@ func (t *typ) decElems(d *Decoder, p unsafe.Pointer, n int) {
 	if n == 0 {
 		return
 	}
-	if t.primitive() && t.kind != kBool && (t.size == 1 || d.be != hostLE) {
+	if t.rawElems(d.be) {
 		src := d.take(t.size, n*t.size)
 		if src != nil {
 			copy(unsafe.Slice((*byte)(p), n*t.size), src)
@@ -312,10 +309,7 @@ func (t *typ) decElems(d *Decoder, p unsafe.Pointer, n int) {
 }
 
 func (t *typ) decStruct(d *Decoder, p unsafe.Pointer, keyOnly bool) {
-	idx := t.all
-	if keyOnly {
-		idx = t.keyFields()
-	}
+	idx := t.members(keyOnly)
 	switch {
 	case t.ext == Mutable:
 		t.decMutable(d, p, keyOnly)

@@ -69,6 +69,13 @@ type field struct {
 
 func (t *typ) primitive() bool { return t.kind <= kFloat64 }
 
+// rawElems reports whether elements of t are stored as they are encoded in
+// byte order be, so that encElems and decElems copy them as one block:
+// primitives other than bool that are octets or in the host's byte order.
+func (t *typ) rawElems(be bool) bool {
+	return t.primitive() && t.kind != kBool && (t.size == 1 || be != hostLE)
+}
+
 // Tag options, in the struct tag `dds:"..."` as a comma-separated list:
 //
 //	key          the member is part of the key
@@ -505,6 +512,15 @@ func (t *typ) maxElemsSize(off, n, depth int) int {
 func (t *typ) keyFields() []int {
 	if len(t.keys) > 0 {
 		return t.keys
+	}
+	return t.all
+}
+
+// members returns the members a struct writes or reads: its keyFields
+// when only the key is wanted, otherwise all of them.
+func (t *typ) members(keyOnly bool) []int {
+	if keyOnly {
+		return t.keyFields()
 	}
 	return t.all
 }

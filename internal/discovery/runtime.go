@@ -179,12 +179,8 @@ func NewParticipant(cfg Config) (*Participant, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
 	p := &Participant{
-		cfg: cfg, log: log, limits: cfg.Limits, lingerFor: cfg.WriterLinger,
+		cfg: cfg, log: transport.OrDiscard(cfg.Logger), limits: cfg.Limits, lingerFor: cfg.WriterLinger,
 		remotes: make(map[wire.GuidPrefix]*remoteParticipant),
 		locals:  make(map[wire.GUID]*localEndpoint),
 		leases:  make(map[wire.GuidPrefix]*remoteParticipant),
@@ -204,11 +200,11 @@ func NewParticipant(cfg Config) (*Participant, error) {
 		Transport: transport.Config{
 			Domain: cfg.Domain, IndexMode: cfg.Index, ParticipantIndex: cfg.ParticipantIndex,
 			Interfaces: cfg.Interfaces, Peers: cfg.Peers, Net: cfg.Net,
-			DisableMulticast: cfg.DisableMulticast, Logger: log,
+			DisableMulticast: cfg.DisableMulticast, Logger: p.log,
 			Ports:      transport.PortMapping(cfg.Ports),
 			ReadBuffer: cfg.ReadBuffer, WriteBuffer: cfg.WriteBuffer,
 		},
-		Logger:    log,
+		Logger:    p.log,
 		Now:       cfg.Now,
 		OnTraffic: p.onTraffic,
 	})

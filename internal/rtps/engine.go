@@ -154,12 +154,8 @@ func NewEngine(cfg EngineConfig) (*Engine, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
 	e := &Engine{
-		cfg: cfg, log: log, now: cfg.Now, prefix: cfg.GUIDPrefix,
+		cfg: cfg, log: transport.OrDiscard(cfg.Logger), now: cfg.Now, prefix: cfg.GUIDPrefix,
 		q:       transport.NewQueue(cfg.QueueLen),
 		local:   make(chan *transport.Packet, cfg.QueueLen),
 		writers: make(map[wire.EntityID]*Writer),
@@ -178,7 +174,7 @@ func NewEngine(cfg EngineConfig) (*Engine, error) {
 	tc := cfg.Transport
 	tc.Deliver = e.deliver
 	if tc.Logger == nil {
-		tc.Logger = log
+		tc.Logger = e.log
 	}
 	tr, err := transport.Open(tc)
 	if err != nil {

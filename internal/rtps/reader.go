@@ -5,6 +5,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/ddsgo/ddsgo/internal/transport"
 	"github.com/ddsgo/ddsgo/internal/wire"
 )
 
@@ -253,11 +254,7 @@ func NewReader(cfg ReaderConfig, deliver DeliverFunc, out Sender) *Reader {
 func (r *Reader) GUID() wire.GUID { return r.cfg.GUID }
 
 // Stats returns a snapshot of the reader's counters.
-func (r *Reader) Stats() ReaderStats {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.stats
-}
+func (r *Reader) Stats() ReaderStats { return transport.Locked(&r.mu, &r.stats) }
 
 // MemoryInUse returns the octets the reader holds for out-of-order changes
 // and reassemblies in progress, over all writers.

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ddsgo/ddsgo/internal/transport"
 	"github.com/ddsgo/ddsgo/internal/wire"
 )
 
@@ -281,11 +282,7 @@ func (w *Writer) Stats() WriterStats {
 }
 
 // LastSN returns the sequence number of the last change written.
-func (w *Writer) LastSN() wire.SequenceNumber {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.lastSN
-}
+func (w *Writer) LastSN() wire.SequenceNumber { return transport.Locked(&w.mu, &w.lastSN) }
 
 // HistoryLen returns the number of changes the history holds.
 func (w *Writer) HistoryLen() int {

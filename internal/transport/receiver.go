@@ -126,9 +126,7 @@ func StartReceiver(c PacketConn, cfg ReceiverConfig) *Receiver {
 	if r.stats == nil {
 		r.stats = new(Stats)
 	}
-	if r.cfg.Logger == nil {
-		r.cfg.Logger = slog.New(slog.DiscardHandler)
-	}
+	r.cfg.Logger = OrDiscard(r.cfg.Logger)
 	go r.run()
 	return r
 }

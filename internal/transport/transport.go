@@ -196,6 +196,24 @@ func Open(cfg Config) (*Transport, error) {
 	return t, nil
 }
 
+// OrDiscard returns l, or a logger that discards everything when l is nil:
+// the default of the Logger fields of the engine's configurations.
+func OrDiscard(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return l
+}
+
+// Locked returns a copy of *p read under mu: the snapshot getters of the
+// engine's types (an endpoint's counters, a memnet network's statistics)
+// whose fields other goroutines update under that lock.
+func Locked[T any](mu *sync.Mutex, p *T) T {
+	mu.Lock()
+	defer mu.Unlock()
+	return *p
+}
+
 // normalize applies the defaults and validates c.
 func (c *Config) normalize() error {
 	if c.Deliver == nil {
@@ -204,9 +222,7 @@ func (c *Config) normalize() error {
 	if c.Net == nil {
 		c.Net = UDPNet{}
 	}
-	if c.Logger == nil {
-		c.Logger = slog.New(slog.DiscardHandler)
-	}
+	c.Logger = OrDiscard(c.Logger)
 	if c.Ports == (PortMapping{}) {
 		c.Ports = DefaultPortMapping()
 	}

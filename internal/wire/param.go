@@ -250,85 +250,61 @@ type ParamValue interface {
 	PID() ParameterID
 }
 
-// Put writes the parameter v.PID() with value v. It may allocate to box v;
-// the Put… methods for fixed types do not.
-func (w *ParamWriter) Put(v ParamValue) {
-	at := w.begin(v.PID())
+// put writes parameter id with the value that app appends to the list: the
+// common body of the Put methods.
+func (w *ParamWriter) put(id ParameterID, app func(b []byte) []byte) {
+	at := w.begin(id)
 	if at >= 0 {
-		w.b = v.Append(w.b, w.be)
+		w.b = app(w.b)
 	}
 	w.end(at)
 }
+
+// Put writes the parameter v.PID() with value v. It may allocate to box v;
+// the Put… methods for fixed types do not.
+func (w *ParamWriter) Put(v ParamValue) { w.PutAs(v.PID(), v) }
 
 // PutAs writes parameter id with value v, for values whose id depends on
 // the context (SampleIdentity, CycloneParticipantVersionInfo, Duration...).
 // It may allocate to box v.
 func (w *ParamWriter) PutAs(id ParameterID, v ValueAppender) {
-	at := w.begin(id)
-	if at >= 0 {
-		w.b = v.Append(w.b, w.be)
-	}
-	w.end(at)
+	w.put(id, func(b []byte) []byte { return v.Append(b, w.be) })
 }
 
 // PutRaw writes a parameter whose value is given as octets, for example
 // PID_TYPE_INFORMATION or an unknown parameter being forwarded. The value is
 // padded to a multiple of 4.
 func (w *ParamWriter) PutRaw(id ParameterID, value []byte) {
-	at := w.begin(id)
-	if at >= 0 {
-		w.b = append(w.b, value...)
-	}
-	w.end(at)
+	w.put(id, func(b []byte) []byte { return append(b, value...) })
 }
 
 // PutGUID writes a GUID-valued parameter (PID_PARTICIPANT_GUID,
 // PID_ENDPOINT_GUID, PID_GROUP_GUID, PID_DIRECTED_WRITE...).
 func (w *ParamWriter) PutGUID(id ParameterID, g GUID) {
-	at := w.begin(id)
-	if at >= 0 {
-		w.b = g.Append(w.b)
-	}
-	w.end(at)
+	w.put(id, func(b []byte) []byte { return g.Append(b) })
 }
 
 // PutEntityID writes an EntityId-valued parameter (PID_GROUP_ENTITYID).
 func (w *ParamWriter) PutEntityID(id ParameterID, e EntityID) {
-	at := w.begin(id)
-	if at >= 0 {
-		w.b = e.Append(w.b)
-	}
-	w.end(at)
+	w.put(id, func(b []byte) []byte { return e.Append(b) })
 }
 
 // PutLocator writes a Locator-valued parameter (the six *_LOCATOR ids); a
 // locator list is one parameter per locator.
 func (w *ParamWriter) PutLocator(id ParameterID, l Locator) {
-	at := w.begin(id)
-	if at >= 0 {
-		w.b = l.Append(w.b, w.be)
-	}
-	w.end(at)
+	w.put(id, func(b []byte) []byte { return l.Append(b, w.be) })
 }
 
 // PutDuration writes a Duration-valued parameter
 // (PID_PARTICIPANT_LEASE_DURATION).
 func (w *ParamWriter) PutDuration(id ParameterID, d Duration) {
-	at := w.begin(id)
-	if at >= 0 {
-		w.b = d.Append(w.b, w.be)
-	}
-	w.end(at)
+	w.put(id, func(b []byte) []byte { return d.Append(b, w.be) })
 }
 
 // PutSequenceNumber writes a SequenceNumber-valued parameter
 // (PID_COHERENT_SET, PID_GROUP_COHERENT_SET, PID_GROUP_SEQ_NUM).
 func (w *ParamWriter) PutSequenceNumber(id ParameterID, sn SequenceNumber) {
-	at := w.begin(id)
-	if at >= 0 {
-		w.b = sn.Append(w.b, w.be)
-	}
-	w.end(at)
+	w.put(id, func(b []byte) []byte { return sn.Append(b, w.be) })
 }
 
 // PutUint32 writes a 32-bit integer parameter (PID_DOMAIN_ID,
@@ -336,76 +312,44 @@ func (w *ParamWriter) PutSequenceNumber(id ParameterID, sn SequenceNumber) {
 // PID_TYPE_MAX_SIZE_SERIALIZED, PID_PARTICIPANT_MANUAL_LIVELINESS_COUNT...);
 // pass signed values converted with uint32().
 func (w *ParamWriter) PutUint32(id ParameterID, v uint32) {
-	at := w.begin(id)
-	if at >= 0 {
-		w.b = appendU32(w.b, v, w.be)
-	}
-	w.end(at)
+	w.put(id, func(b []byte) []byte { return appendU32(b, v, w.be) })
 }
 
 // PutBool writes a boolean parameter (PID_EXPECTS_INLINE_QOS): one octet
 // 0 or 1 and three octets of padding.
 func (w *ParamWriter) PutBool(id ParameterID, v bool) {
-	at := w.begin(id)
-	if at >= 0 {
-		w.b = AppendBool(w.b, v)
-	}
-	w.end(at)
+	w.put(id, func(b []byte) []byte { return AppendBool(b, v) })
 }
 
 // PutString writes a CDR string parameter (PID_TOPIC_NAME, PID_TYPE_NAME,
 // PID_ENTITY_NAME, PID_DOMAIN_TAG): length including the terminating NUL,
 // the characters, NUL, padding.
 func (w *ParamWriter) PutString(id ParameterID, s string) {
-	at := w.begin(id)
-	if at >= 0 {
-		w.b = AppendString(w.b, s, w.be)
-	}
-	w.end(at)
+	w.put(id, func(b []byte) []byte { return AppendString(b, s, w.be) })
 }
 
 // PutOctets writes a sequence<octet> parameter (PID_USER_DATA,
 // PID_TOPIC_DATA, PID_GROUP_DATA): length, octets, padding.
 func (w *ParamWriter) PutOctets(id ParameterID, v []byte) {
-	at := w.begin(id)
-	if at >= 0 {
-		w.b = AppendOctetSeq(w.b, v, w.be)
-	}
-	w.end(at)
+	w.put(id, func(b []byte) []byte { return AppendOctetSeq(b, v, w.be) })
 }
 
 // PutProtocolVersion writes PID_PROTOCOL_VERSION.
 func (w *ParamWriter) PutProtocolVersion(v ProtocolVersion) {
-	at := w.begin(PIDProtocolVersion)
-	if at >= 0 {
-		w.b = v.Append(w.b)
-	}
-	w.end(at)
+	w.put(PIDProtocolVersion, func(b []byte) []byte { return v.Append(b) })
 }
 
 // PutVendorID writes PID_VENDORID.
 func (w *ParamWriter) PutVendorID(v VendorID) {
-	at := w.begin(PIDVendorID)
-	if at >= 0 {
-		w.b = v.Append(w.b)
-	}
-	w.end(at)
+	w.put(PIDVendorID, func(b []byte) []byte { return v.Append(b) })
 }
 
 // PutKeyHash writes PID_KEY_HASH.
 func (w *ParamWriter) PutKeyHash(h KeyHash) {
-	at := w.begin(PIDKeyHash)
-	if at >= 0 {
-		w.b = append(w.b, h[:]...)
-	}
-	w.end(at)
+	w.put(PIDKeyHash, func(b []byte) []byte { return append(b, h[:]...) })
 }
 
 // PutStatusInfo writes PID_STATUS_INFO (always big-endian).
 func (w *ParamWriter) PutStatusInfo(s StatusInfo) {
-	at := w.begin(PIDStatusInfo)
-	if at >= 0 {
-		w.b = s.Append(w.b, w.be)
-	}
-	w.end(at)
+	w.put(PIDStatusInfo, func(b []byte) []byte { return s.Append(b, w.be) })
 }

@@ -47,21 +47,14 @@ func align4(n int) int { return n + pad4(n) }
 // characters (aliasing b, without the NUL) and the octets consumed. A zero
 // length (sent by some implementations for an empty string) is accepted.
 func parseStringBytes(b []byte, be bool) ([]byte, int, error) {
-	if len(b) < 4 {
-		return nil, 0, errShortString
+	s, n, err := lengthPrefixed(b, be, errShortString)
+	if err != nil || len(s) == 0 {
+		return nil, n, err
 	}
-	n := u32(b, be)
-	if uint64(n) > uint64(len(b)-4) {
-		return nil, 0, errShortString
-	}
-	if n == 0 {
-		return nil, 4, nil
-	}
-	s := b[4 : 4+n]
-	if s[n-1] != 0 {
+	if s[len(s)-1] != 0 {
 		return nil, 0, errStringNUL
 	}
-	return s[:n-1], 4 + int(n), nil
+	return s[:len(s)-1], n, nil
 }
 
 // ParseString reads a CDR string (PID_TOPIC_NAME, PID_TYPE_NAME,
@@ -85,13 +78,19 @@ func stringLen(s string) int { return 4 + len(s) + 1 }
 
 // ParseOctetSeq reads a sequence<octet> (PID_USER_DATA, PID_TOPIC_DATA,
 // PID_GROUP_DATA): a 32-bit count and the octets. The result aliases b.
-func ParseOctetSeq(b []byte, be bool) ([]byte, int, error) {
+func ParseOctetSeq(b []byte, be bool) ([]byte, int, error) { return lengthPrefixed(b, be, errShortSeq) }
+
+// lengthPrefixed reads a 32-bit length and that many octets at the start of
+// b and returns the octets (aliasing b) and the number consumed; short is
+// the error when b ends early. CDR strings and octet sequences are framed
+// so.
+func lengthPrefixed(b []byte, be bool, short error) ([]byte, int, error) {
 	if len(b) < 4 {
-		return nil, 0, errShortSeq
+		return nil, 0, short
 	}
 	n := u32(b, be)
 	if uint64(n) > uint64(len(b)-4) {
-		return nil, 0, errShortSeq
+		return nil, 0, short
 	}
 	return b[4 : 4+n : 4+n], 4 + int(n), nil
 }
@@ -116,32 +115,46 @@ func seqCount(b []byte, be bool, minElem int) (int, error) {
 	return int(n), nil
 }
 
-// alignedStringAt aligns off to 4 and reads the CDR string there; it
-// returns the string and the (unaligned) offset just after it. Padding that
-// runs past b is errShortString.
-func alignedStringAt(b []byte, off int, be bool) (string, int, error) {
+// newSeq reads the count of a sequence at the start of b, as seqCount does,
+// and returns it with an empty slice of that capacity for the elements (nil
+// for none).
+func newSeq[T any](b []byte, be bool, minElem int) ([]T, int, error) {
+	n, err := seqCount(b, be, minElem)
+	if err != nil || n == 0 {
+		return nil, n, err
+	}
+	return make([]T, 0, n), n, nil
+}
+
+// alignedAt aligns off to 4 and reads a value there with parse; it returns
+// the value and the (unaligned) offset just after it. Padding that runs past
+// b is the error short.
+func alignedAt[T any](b []byte, off int, be bool, parse func([]byte, bool) (T, int, error), short error) (T, int, error) {
+	var zero T
 	off = align4(off)
 	if off > len(b) {
-		return "", 0, errShortString
+		return zero, 0, short
 	}
-	s, m, err := ParseString(b[off:], be)
+	v, m, err := parse(b[off:], be)
 	if err != nil {
-		return "", 0, err
+		return zero, 0, err
 	}
-	return s, off + m, nil
+	return v, off + m, nil
+}
+
+// alignedStringAt is alignedAt for a CDR string; padding that runs past b
+// is errShortString.
+func alignedStringAt(b []byte, off int, be bool) (string, int, error) {
+	return alignedAt(b, off, be, ParseString, errShortString)
 }
 
 // parseStringSeq reads a sequence<string>.
 func parseStringSeq(b []byte, be bool) ([]string, int, error) {
-	n, err := seqCount(b, be, 4)
+	out, n, err := newSeq[string](b, be, 4)
 	if err != nil {
 		return nil, 0, err
 	}
 	off := 4
-	var out []string
-	if n > 0 {
-		out = make([]string, 0, n)
-	}
 	for range n {
 		var s string
 		if s, off, err = alignedStringAt(b, off, be); err != nil {
@@ -157,10 +170,19 @@ func parseStringSeq(b []byte, be bool) ([]string, int, error) {
 func appendStringSeq(b []byte, start int, ss []string, be bool) []byte {
 	b = appendU32(b, uint32(len(ss)), be)
 	for _, s := range ss {
-		b = append(b, zeros[:pad4(len(b)-start)]...)
-		b = AppendString(b, s, be)
+		b = appendAlignedString(b, start, s, be)
 	}
 	return b
+}
+
+// alignFrom pads b with zero octets to a multiple of 4 counted from offset
+// start, the beginning of the value that alignment is relative to.
+func alignFrom(b []byte, start int) []byte { return append(b, zeros[:pad4(len(b)-start)]...) }
+
+// appendAlignedString, the inverse of alignedStringAt, aligns b from start
+// and appends s as a CDR string.
+func appendAlignedString(b []byte, start int, s string, be bool) []byte {
+	return AppendString(alignFrom(b, start), s, be)
 }
 
 // stringSeqLen is the size of a sequence<string> that starts at offset off
@@ -254,14 +276,11 @@ type PropertyList struct {
 // ParsePropertyList reads a PropertyList. It allocates the strings.
 func ParsePropertyList(b []byte, be bool) (PropertyList, int, error) {
 	var pl PropertyList
-	n, err := seqCount(b, be, 8)
+	props, n, err := newSeq[Property](b, be, 8)
 	if err != nil {
 		return pl, 0, err
 	}
 	off := 4
-	if n > 0 {
-		pl.Properties = make([]Property, 0, n)
-	}
 	for range n {
 		var p Property
 		if p.Name, off, err = alignedStringAt(b, off, be); err != nil {
@@ -270,35 +289,28 @@ func ParsePropertyList(b []byte, be bool) (PropertyList, int, error) {
 		if p.Value, off, err = alignedStringAt(b, off, be); err != nil {
 			return pl, 0, err
 		}
-		pl.Properties = append(pl.Properties, p)
+		props = append(props, p)
 	}
+	pl.Properties = props
 	off = min(align4(off), len(b)) // the last string may end the value unpadded
 	if len(b)-off < 4 {
 		return pl, off, nil
 	}
 	pl.HasBinary = true
-	if n, err = seqCount(b[off:], be, 8); err != nil {
+	if pl.Binary, n, err = newSeq[BinaryProperty](b[off:], be, 8); err != nil {
 		return pl, 0, err
 	}
 	off += 4
-	if n > 0 {
-		pl.Binary = make([]BinaryProperty, 0, n)
-	}
 	for range n {
 		var p BinaryProperty
 		if p.Name, off, err = alignedStringAt(b, off, be); err != nil {
 			return pl, 0, err
 		}
-		off = align4(off)
-		if off > len(b) {
-			return pl, 0, errShortSeq
-		}
-		v, m, err := ParseOctetSeq(b[off:], be)
-		if err != nil {
+		var v []byte
+		if v, off, err = alignedAt(b, off, be, ParseOctetSeq, errShortSeq); err != nil {
 			return pl, 0, err
 		}
 		p.Value = append([]byte(nil), v...)
-		off += m
 		pl.Binary = append(pl.Binary, p)
 	}
 	return pl, off, nil
@@ -312,21 +324,16 @@ func (pl PropertyList) Append(b []byte, be bool) []byte {
 	start := len(b)
 	b = appendU32(b, uint32(len(pl.Properties)), be)
 	for _, p := range pl.Properties {
-		b = append(b, zeros[:pad4(len(b)-start)]...)
-		b = AppendString(b, p.Name, be)
-		b = append(b, zeros[:pad4(len(b)-start)]...)
-		b = AppendString(b, p.Value, be)
+		b = appendAlignedString(b, start, p.Name, be)
+		b = appendAlignedString(b, start, p.Value, be)
 	}
 	if len(pl.Binary) == 0 && !pl.HasBinary {
 		return b
 	}
-	b = append(b, zeros[:pad4(len(b)-start)]...)
-	b = appendU32(b, uint32(len(pl.Binary)), be)
+	b = appendU32(alignFrom(b, start), uint32(len(pl.Binary)), be)
 	for _, p := range pl.Binary {
-		b = append(b, zeros[:pad4(len(b)-start)]...)
-		b = AppendString(b, p.Name, be)
-		b = append(b, zeros[:pad4(len(b)-start)]...)
-		b = AppendOctetSeq(b, p.Value, be)
+		b = appendAlignedString(b, start, p.Name, be)
+		b = AppendOctetSeq(alignFrom(b, start), p.Value, be)
 	}
 	return b
 }
@@ -380,16 +387,12 @@ func ParseContentFilterProperty(b []byte, be bool) (ContentFilterProperty, int, 
 			return c, 0, err
 		}
 	}
-	off = align4(off)
-	if off > len(b) {
-		return c, 0, errShortSeq
-	}
-	ps, m, err := parseStringSeq(b[off:], be)
+	ps, off, err := alignedAt(b, off, be, parseStringSeq, errShortSeq)
 	if err != nil {
 		return c, 0, err
 	}
 	c.ExpressionParameters = ps
-	return c, off + m, nil
+	return c, off, nil
 }
 
 // PID returns PIDContentFilterProperty.
@@ -399,11 +402,9 @@ func (c ContentFilterProperty) PID() ParameterID { return PIDContentFilterProper
 func (c ContentFilterProperty) Append(b []byte, be bool) []byte {
 	start := len(b)
 	for _, s := range []string{c.ContentFilteredTopicName, c.RelatedTopicName, c.FilterClassName, c.FilterExpression} {
-		b = append(b, zeros[:pad4(len(b)-start)]...)
-		b = AppendString(b, s, be)
+		b = appendAlignedString(b, start, s, be)
 	}
-	b = append(b, zeros[:pad4(len(b)-start)]...)
-	return appendStringSeq(b, start, c.ExpressionParameters, be)
+	return appendStringSeq(alignFrom(b, start), start, c.ExpressionParameters, be)
 }
 
 // Len returns the size of c without trailing padding.
@@ -427,32 +428,30 @@ type ContentFilterInfo struct {
 // ParseContentFilterInfo reads a ContentFilterInfo.
 func ParseContentFilterInfo(b []byte, be bool) (ContentFilterInfo, int, error) {
 	var c ContentFilterInfo
-	n, err := seqCount(b, be, 4)
+	res, n, err := newSeq[uint32](b, be, 4)
 	if err != nil {
 		return c, 0, errShortFilterInfo
 	}
 	off := 4
-	if n > 0 {
-		c.FilterResult = make([]uint32, n)
-	}
-	for i := range n {
-		c.FilterResult[i] = u32(b[off:], be)
+	for range n {
+		res = append(res, u32(b[off:], be))
 		off += 4
 	}
-	m, err := seqCount(b[off:], be, 16)
+	c.FilterResult = res
+	sigs, m, err := newSeq[[4]uint32](b[off:], be, 16)
 	if err != nil {
 		return c, 0, errShortFilterInfo
 	}
 	off += 4
-	if m > 0 {
-		c.FilterSignatures = make([][4]uint32, m)
-	}
-	for i := range m {
-		for j := range 4 {
-			c.FilterSignatures[i][j] = u32(b[off:], be)
+	for range m {
+		var s [4]uint32
+		for j := range s {
+			s[j] = u32(b[off:], be)
 			off += 4
 		}
+		sigs = append(sigs, s)
 	}
+	c.FilterSignatures = sigs
 	return c, off, nil
 }
 

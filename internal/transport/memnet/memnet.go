@@ -130,11 +130,7 @@ func (n *Network) SetImpairments(im Impairments) error {
 }
 
 // Stats returns the network's counters.
-func (n *Network) Stats() Stats {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.stats
-}
+func (n *Network) Stats() Stats { return transport.Locked(&n.mu, &n.stats) }
 
 // Pending returns the number of delayed deliveries not yet made.
 func (n *Network) Pending() int {
