@@ -46,11 +46,12 @@ func (p *parser) peek() (token, error) {
 	return p.buf[0], nil
 }
 
-func (p *parser) peek2() (token, error) {
+// peek2 returns the next two tokens.
+func (p *parser) peek2() (token, token, error) {
 	if err := p.fill(2); err != nil {
-		return token{}, err
+		return token{}, token{}, err
 	}
-	return p.buf[1], nil
+	return p.buf[0], p.buf[1], nil
 }
 
 func (p *parser) take() (token, error) {
@@ -569,11 +570,7 @@ func (p *parser) annotationParams(a *annotation) error {
 		return err
 	}
 	for {
-		t, err := p.peek()
-		if err != nil {
-			return err
-		}
-		t2, err := p.peek2()
+		t, t2, err := p.peek2()
 		if err != nil {
 			return err
 		}
