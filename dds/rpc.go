@@ -106,8 +106,8 @@ func newSvcCommon[Req, Rep any](service string, reqT *Topic[Req], repT *Topic[Re
 // Requester calls a service: Call writes a request and waits for its reply.
 type Requester[Req, Rep any] struct {
 	svc svcCommon[Req, Rep]
-	w *DataWriter[Req]
-	r *DataReader[Rep]
+	w   *DataWriter[Req]
+	r   *DataReader[Rep]
 
 	p      *DomainParticipant
 	client uint64       // the client id of rmw_cyclonedds's headers
@@ -260,8 +260,8 @@ func (q *Requester[Req, Rep]) Close() error {
 // writes the reply related to the request.
 type Replier[Req, Rep any] struct {
 	svc svcCommon[Req, Rep]
-	r *DataReader[Req]
-	w *DataWriter[Rep]
+	r   *DataReader[Req]
+	w   *DataWriter[Rep]
 }
 
 // NewReplier creates a replier of service in p that answers each request with what
