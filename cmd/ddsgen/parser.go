@@ -140,6 +140,71 @@ func (p *parser) enter(at pos) error {
 	return nil
 }
 
+// expectAll takes the tokens texts, which must come in this order.
+func (p *parser) expectAll(texts ...string) error {
+	for _, text := range texts {
+		if _, err := p.expect(text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nested parses a construct that may nest (a type, an expression) with parse, given its
+// first token, one level deeper.
+func nested[T any](p *parser, parse func(t token) (T, error)) (T, error) {
+	var none T
+	t, err := p.peek()
+	if err != nil {
+		return none, err
+	}
+	if err := p.enter(t.at); err != nil {
+		return none, err
+	}
+	defer func() { p.depth-- }()
+	return parse(t)
+}
+
+// untilClose parses items with item until a '}', which it takes.
+func (p *parser) untilClose(item func() error) error {
+	for {
+		end, err := p.accept("}")
+		if err != nil || end {
+			return err
+		}
+		if err := item(); err != nil {
+			return err
+		}
+	}
+}
+
+// separated parses one or more items with item, separated by sep.
+func (p *parser) separated(sep string, item func() error) error {
+	for {
+		if err := item(); err != nil {
+			return err
+		}
+		if ok, err := p.accept(sep); err != nil || !ok {
+			return err
+		}
+	}
+}
+
+// forward takes the name of a struct or union (what) into name and reports whether a
+// ';' follows: a forward declaration, marked in fwd. It reports true on an error too.
+func (p *parser) forward(what string, name *string, fwd *bool) (bool, error) {
+	n, _, err := p.ident(what)
+	if err != nil {
+		return true, err
+	}
+	*name = n
+	if ok, err := p.is(";"); ok || err != nil {
+		*fwd = true
+		return true, err
+	}
+	return false, nil
+}
+
 // parseFile parses the whole preprocessed input.
 func (p *parser) parseFile() ([]decl, error) {
 	var decls []decl
@@ -220,26 +285,20 @@ func (p *parser) module(at pos, as annotations) (decl, error) {
 	if _, err := p.expect("{"); err != nil {
 		return nil, err
 	}
-	for {
-		end, err := p.accept("}")
-		if err != nil {
-			return nil, err
-		}
-		if end {
-			break
-		}
+	err = p.untilClose(func() error {
 		t, err := p.peek()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if t.kind == tEOF {
-			return nil, errAt(t.at, "module %s: missing '}'", name)
+			return errAt(t.at, "module %s: missing '}'", name)
 		}
 		d, err := p.definition()
-		if err != nil {
-			return nil, err
-		}
 		m.decls = append(m.decls, d)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(m.decls) == 0 {
 		return nil, errAt(at, "module %s is empty", name)
@@ -249,13 +308,8 @@ func (p *parser) module(at pos, as annotations) (decl, error) {
 }
 
 func (p *parser) structDecl(at pos, as annotations) (decl, error) {
-	name, _, err := p.ident("a struct name")
-	if err != nil {
-		return nil, err
-	}
-	s := &structDecl{at: at, name: name, annots: as}
-	if ok, err := p.is(";"); ok || err != nil {
-		s.fwd = true
+	s := &structDecl{at: at, annots: as}
+	if done, err := p.forward("a struct name", &s.name, &s.fwd); done {
 		return s, err
 	}
 	if ok, err := p.accept(":"); err != nil {
@@ -270,17 +324,15 @@ func (p *parser) structDecl(at pos, as annotations) (decl, error) {
 	if _, err := p.expect("{"); err != nil {
 		return nil, err
 	}
-	for {
-		end, err := p.accept("}")
-		if err != nil || end {
-			return s, err
-		}
+	err := p.untilClose(func() error {
 		ms, err := p.members()
-		if err != nil {
-			return nil, err
-		}
 		s.members = append(s.members, ms...)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return s, nil
 }
 
 // members parses one member line: annotations, a type, declarators and ';'.
@@ -301,17 +353,13 @@ func (p *parser) members() ([]member, error) {
 		return nil, err
 	}
 	var ms []member
-	for {
+	err = p.separated(",", func() error {
 		d, err := p.declarator()
-		if err != nil {
-			return nil, err
-		}
 		ms = append(ms, member{at: d.at, annots: as, typ: ts, decl: d})
-		if ok, err := p.accept(","); err != nil {
-			return nil, err
-		} else if !ok {
-			break
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	_, err = p.expect(";")
 	return ms, err
@@ -343,51 +391,40 @@ func (p *parser) declarator() (declarator, error) {
 }
 
 func (p *parser) unionDecl(at pos, as annotations) (decl, error) {
-	name, _, err := p.ident("a union name")
+	u := &unionDecl{at: at, annots: as}
+	if done, err := p.forward("a union name", &u.name, &u.fwd); done {
+		return u, err
+	}
+	if err := p.unionSwitch(u); err != nil {
+		return nil, err
+	}
+	err := p.untilClose(func() error {
+		c, err := p.unionCase()
+		u.cases = append(u.cases, c)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	u := &unionDecl{at: at, name: name, annots: as}
-	if ok, err := p.is(";"); ok || err != nil {
-		u.fwd = true
-		return u, err
-	}
-	if _, err := p.expect("switch"); err != nil {
-		return nil, err
-	}
-	if _, err := p.expect("("); err != nil {
-		return nil, err
-	}
-	if u.discAnn, err = p.annotations(); err != nil {
-		return nil, err
-	}
-	if u.discType, err = p.typeSpec(); err != nil {
-		return nil, err
-	}
-	if _, err := p.expect(")"); err != nil {
-		return nil, err
-	}
-	if _, err := p.expect("{"); err != nil {
-		return nil, err
-	}
-	for {
-		end, err := p.accept("}")
-		if err != nil {
-			return nil, err
-		}
-		if end {
-			break
-		}
-		c, err := p.unionCase()
-		if err != nil {
-			return nil, err
-		}
-		u.cases = append(u.cases, c)
-	}
 	if len(u.cases) == 0 {
-		return nil, errAt(at, "union %s has no cases", name)
+		return nil, errAt(at, "union %s has no cases", u.name)
 	}
 	return u, nil
+}
+
+// unionSwitch parses "switch (discriminator) {" of u.
+func (p *parser) unionSwitch(u *unionDecl) error {
+	if err := p.expectAll("switch", "("); err != nil {
+		return err
+	}
+	var err error
+	if u.discAnn, err = p.annotations(); err != nil {
+		return err
+	}
+	if u.discType, err = p.typeSpec(); err != nil {
+		return err
+	}
+	return p.expectAll(")", "{")
 }
 
 func (p *parser) unionCase() (unionCase, error) {
@@ -491,18 +528,15 @@ func (p *parser) typedef(at pos, as annotations) (decl, error) {
 		return nil, err
 	}
 	td := &typedefDecl{at: at, annots: as, typ: ts}
-	for {
+	err = p.separated(",", func() error {
 		d, err := p.declarator()
-		if err != nil {
-			return nil, err
-		}
 		td.decls = append(td.decls, d)
-		if ok, err := p.accept(","); err != nil {
-			return nil, err
-		} else if !ok {
-			return td, nil
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return td, nil
 }
 
 func (p *parser) constDecl(at pos, as annotations) (decl, error) {
@@ -613,18 +647,14 @@ func (p *parser) scopedName() (scopedName, error) {
 	} else if ok {
 		n.abs = true
 	}
-	for {
+	err = p.separated("::", func() error {
 		id, _, err := p.ident("a name")
-		if err != nil {
-			return n, err
+		if err == nil {
+			n.parts = append(n.parts, id)
 		}
-		n.parts = append(n.parts, id)
-		if ok, err := p.accept("::"); err != nil {
-			return n, err
-		} else if !ok {
-			return n, nil
-		}
-	}
+		return err
+	})
+	return n, err
 }
 
 // basic maps the first keyword of a basic type to the parse of the rest.
@@ -635,15 +665,10 @@ var basicOne = map[string]string{
 	"uint64": "unsigned long long",
 }
 
-func (p *parser) typeSpec() (*typeSpec, error) {
-	t, err := p.peek()
-	if err != nil {
-		return nil, err
-	}
-	if err := p.enter(t.at); err != nil {
-		return nil, err
-	}
-	defer func() { p.depth-- }()
+func (p *parser) typeSpec() (*typeSpec, error) { return nested(p, p.typeSpecAt) }
+
+// typeSpecAt parses a type whose first token is t.
+func (p *parser) typeSpecAt(t token) (*typeSpec, error) {
 	ts := &typeSpec{at: t.at}
 	if t.kind == tIdent && !strings.HasPrefix(t.text, "_") {
 		if prim, ok := basicOne[t.text]; ok {
@@ -758,15 +783,7 @@ func (p *parser) sequenceType(ts *typeSpec) (*typeSpec, error) {
 // Constant expressions, lowest precedence first: | ^ & << >> + - * / % unary.
 
 func (p *parser) constExpr() (expr, error) {
-	t, err := p.peek()
-	if err != nil {
-		return nil, err
-	}
-	if err := p.enter(t.at); err != nil {
-		return nil, err
-	}
-	defer func() { p.depth-- }()
-	return p.binary(0)
+	return nested(p, func(token) (expr, error) { return p.binary(0) })
 }
 
 var binLevels = [][]string{{"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}}
@@ -805,15 +822,10 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-func (p *parser) unary() (expr, error) {
-	t, err := p.peek()
-	if err != nil {
-		return nil, err
-	}
-	if err := p.enter(t.at); err != nil {
-		return nil, err
-	}
-	defer func() { p.depth-- }()
+func (p *parser) unary() (expr, error) { return nested(p, p.unaryAt) }
+
+// unaryAt parses a unary expression whose first token is t.
+func (p *parser) unaryAt(t token) (expr, error) {
 	if t.kind == tPunct && (t.text == "-" || t.text == "+" || t.text == "~") {
 		_, _ = p.take()
 		x, err := p.unary()
