@@ -165,12 +165,19 @@ func nested[T any](p *parser, parse func(t token) (T, error)) (T, error) {
 	return parse(t)
 }
 
-// untilClose parses items with item until a '}', which it takes.
-func (p *parser) untilClose(item func() error) error {
-	for {
+// untilClose parses items with item until a '}', which it takes. With no item, the
+// error is empty (at at) unless empty is "".
+func (p *parser) untilClose(at pos, empty string, item func() error) error {
+	for n := 0; ; n++ {
 		end, err := p.accept("}")
-		if err != nil || end {
+		if err != nil {
 			return err
+		}
+		if end && n == 0 && empty != "" {
+			return errAt(at, "%s", empty)
+		}
+		if end {
+			return nil
 		}
 		if err := item(); err != nil {
 			return err
@@ -188,6 +195,26 @@ func (p *parser) separated(sep string, item func() error) error {
 			return err
 		}
 	}
+}
+
+// appendTo returns an item function of untilClose or separated that parses an item
+// with parse and appends it to list.
+func appendTo[T any](list *[]T, parse func() (T, error)) func() error {
+	return func() error {
+		v, err := parse()
+		*list = append(*list, v)
+		return err
+	}
+}
+
+// blockHead takes the name of a module or enum (what) and the '{' after it.
+func (p *parser) blockHead(what string) (string, error) {
+	name, _, err := p.ident(what)
+	if err != nil {
+		return "", err
+	}
+	_, err = p.expect("{")
+	return name, err
 }
 
 // forward takes the name of a struct or union (what) into name and reports whether a
@@ -277,15 +304,12 @@ func (p *parser) module(at pos, as annotations) (decl, error) {
 		return nil, err
 	}
 	defer func() { p.depth-- }()
-	name, _, err := p.ident("a module name")
+	name, err := p.blockHead("a module name")
 	if err != nil {
 		return nil, err
 	}
 	m := &moduleDecl{at: at, name: name, annots: as}
-	if _, err := p.expect("{"); err != nil {
-		return nil, err
-	}
-	err = p.untilClose(func() error {
+	err = p.untilClose(at, "module "+name+" is empty", func() error {
 		t, err := p.peek()
 		if err != nil {
 			return err
@@ -299,9 +323,6 @@ func (p *parser) module(at pos, as annotations) (decl, error) {
 	})
 	if err != nil {
 		return nil, err
-	}
-	if len(m.decls) == 0 {
-		return nil, errAt(at, "module %s is empty", name)
 	}
 	_, err = p.expect(";")
 	return m, err
@@ -324,7 +345,7 @@ func (p *parser) structDecl(at pos, as annotations) (decl, error) {
 	if _, err := p.expect("{"); err != nil {
 		return nil, err
 	}
-	err := p.untilClose(func() error {
+	err := p.untilClose(at, "", func() error {
 		ms, err := p.members()
 		s.members = append(s.members, ms...)
 		return err
@@ -335,20 +356,27 @@ func (p *parser) structDecl(at pos, as annotations) (decl, error) {
 	return s, nil
 }
 
-// members parses one member line: annotations, a type, declarators and ';'.
-func (p *parser) members() ([]member, error) {
+// annotatedType parses annotations and a type. When the input ends before the type and
+// eof is not "", the error is eof.
+func (p *parser) annotatedType(eof string) (annotations, *typeSpec, error) {
 	as, err := p.annotations()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	t, err := p.peek()
-	if err != nil {
-		return nil, err
-	}
-	if t.kind == tEOF {
-		return nil, errAt(t.at, "missing '}'")
+	if eof != "" {
+		if t, err := p.peek(); err != nil {
+			return nil, nil, err
+		} else if t.kind == tEOF {
+			return nil, nil, errAt(t.at, "%s", eof)
+		}
 	}
 	ts, err := p.typeSpec()
+	return as, ts, err
+}
+
+// members parses one member line: annotations, a type, declarators and ';'.
+func (p *parser) members() ([]member, error) {
+	as, ts, err := p.annotatedType("missing '}'")
 	if err != nil {
 		return nil, err
 	}
@@ -398,16 +426,9 @@ func (p *parser) unionDecl(at pos, as annotations) (decl, error) {
 	if err := p.unionSwitch(u); err != nil {
 		return nil, err
 	}
-	err := p.untilClose(func() error {
-		c, err := p.unionCase()
-		u.cases = append(u.cases, c)
-		return err
-	})
+	err := p.untilClose(at, "union "+u.name+" has no cases", appendTo(&u.cases, p.unionCase))
 	if err != nil {
 		return nil, err
-	}
-	if len(u.cases) == 0 {
-		return nil, errAt(at, "union %s has no cases", u.name)
 	}
 	return u, nil
 }
@@ -418,10 +439,7 @@ func (p *parser) unionSwitch(u *unionDecl) error {
 		return err
 	}
 	var err error
-	if u.discAnn, err = p.annotations(); err != nil {
-		return err
-	}
-	if u.discType, err = p.typeSpec(); err != nil {
+	if u.discAnn, u.discType, err = p.annotatedType(""); err != nil {
 		return err
 	}
 	return p.expectAll(")", "{")
@@ -434,26 +452,11 @@ func (p *parser) unionCase() (unionCase, error) {
 	}
 	c := unionCase{at: t.at}
 	for {
-		t, err := p.peek()
+		ok, err := p.label(&c)
 		if err != nil {
 			return c, err
 		}
-		if ok, err := p.accept("case"); err != nil {
-			return c, err
-		} else if ok {
-			e, err := p.constExpr()
-			if err != nil {
-				return c, err
-			}
-			c.labels = append(c.labels, e)
-		} else if ok, err := p.accept("default"); err != nil {
-			return c, err
-		} else if ok {
-			if c.isDefault {
-				return c, errAt(t.at, "default label twice")
-			}
-			c.isDefault = true
-		} else {
+		if !ok {
 			break
 		}
 		if _, err := p.expect(":"); err != nil {
@@ -464,11 +467,7 @@ func (p *parser) unionCase() (unionCase, error) {
 		t, _ := p.peek()
 		return c, errAt(t.at, "expected case or default, found %s", t.describe())
 	}
-	as, err := p.annotations()
-	if err != nil {
-		return c, err
-	}
-	ts, err := p.typeSpec()
+	as, ts, err := p.annotatedType("")
 	if err != nil {
 		return c, err
 	}
@@ -481,38 +480,56 @@ func (p *parser) unionCase() (unionCase, error) {
 	return c, err
 }
 
+// label parses a case label ("case" and its value) or "default" of c, and reports false
+// when none comes.
+func (p *parser) label(c *unionCase) (bool, error) {
+	t, err := p.peek()
+	if err != nil {
+		return false, err
+	}
+	if t.kind != tIdent || (t.text != "case" && t.text != "default") {
+		return false, nil
+	}
+	_, _ = p.take()
+	if t.text == "case" {
+		return true, appendTo(&c.labels, p.constExpr)()
+	}
+	if c.isDefault {
+		return false, errAt(t.at, "default label twice")
+	}
+	c.isDefault = true
+	return true, nil
+}
+
 func (p *parser) enumDecl(at pos, as annotations) (decl, error) {
-	name, _, err := p.ident("an enum name")
+	name, err := p.blockHead("an enum name")
 	if err != nil {
 		return nil, err
 	}
 	e := &enumDecl{at: at, name: name, annots: as}
-	if _, err := p.expect("{"); err != nil {
+	err = p.separated(",", func() error {
+		if len(e.values) > 0 { // after a comma: it may be a trailing one
+			if ok, err := p.is("}"); ok || err != nil {
+				return err
+			}
+		}
+		return appendTo(&e.values, p.enumerator)()
+	})
+	if err != nil {
 		return nil, err
-	}
-	for {
-		eas, err := p.annotations()
-		if err != nil {
-			return nil, err
-		}
-		n, nat, err := p.ident("an enumerator")
-		if err != nil {
-			return nil, err
-		}
-		e.values = append(e.values, enumerator{at: nat, name: n, annots: eas})
-		if ok, err := p.accept(","); err != nil {
-			return nil, err
-		} else if !ok {
-			break
-		}
-		if ok, err := p.is("}"); err != nil {
-			return nil, err
-		} else if ok {
-			break // a trailing comma
-		}
 	}
 	_, err = p.expect("}")
 	return e, err
+}
+
+// enumerator parses an enumerator and its annotations.
+func (p *parser) enumerator() (enumerator, error) {
+	as, err := p.annotations()
+	if err != nil {
+		return enumerator{}, err
+	}
+	n, at, err := p.ident("an enumerator")
+	return enumerator{at: at, name: n, annots: as}, err
 }
 
 func (p *parser) typedef(at pos, as annotations) (decl, error) {
@@ -528,11 +545,7 @@ func (p *parser) typedef(at pos, as annotations) (decl, error) {
 		return nil, err
 	}
 	td := &typedefDecl{at: at, annots: as, typ: ts}
-	err = p.separated(",", func() error {
-		d, err := p.declarator()
-		td.decls = append(td.decls, d)
-		return err
-	})
+	err = p.separated(",", appendTo(&td.decls, p.declarator))
 	if err != nil {
 		return nil, err
 	}
