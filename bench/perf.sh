@@ -75,22 +75,33 @@ ddsping_rate() {
 	{ grep '"t":' "$1" || true; } | { grep -o '"samples_per_s":[0-9.e+]*' || true; } | cut -d: -f2 | trim | median
 }
 
+# pair SERVER_OUT CLIENT_OUT PAUSE SERVER... -- CLIENT...: runs the server in the
+# background, the client PAUSE seconds later, then waits for the server; each bounded
+# in time, with its output in its file.
+pair() {
+	local sout=$1 cout=$2 pause=$3 server=()
+	shift 3
+	while [ "$1" != "--" ]; do
+		server+=("$1")
+		shift
+	done
+	shift
+	timeout $BOUND "${server[@]}" >"$sout" 2>&1 &
+	local pid=$!
+	if [ "$pause" != 0 ]; then sleep "$pause"; fi
+	timeout $BOUND "$@" >"$cout" 2>&1 || true
+	wait $pid || true
+}
+
 rtt_ddsperf() { # SIZE MODE(listener|waitset) REP
 	local f="$OUT/rtt-ddsperf-$2-$1-$3.txt"
-	timeout $BOUND ddsperf -D$((SECS + 2)) pong "$2" >"$OUT/pong.txt" 2>&1 &
-	local pong=$!
-	sleep 0.3
-	timeout $BOUND ddsperf -D"$SECS" ping size "$1" "$2" >"$f" 2>&1 || true
-	wait $pong || true
+	pair "$OUT/pong.txt" "$f" 0.3 ddsperf -D$((SECS + 2)) pong "$2" -- ddsperf -D"$SECS" ping size "$1" "$2"
 	ddsperf_p50 "$f"
 }
 
 rtt_ddsping() { # SIZE PROCS(0: ddsping's default) REP
 	local f="$OUT/rtt-ddsping-p$2-$1-$3.txt"
-	timeout $BOUND "$BIN" pong -procs "$2" -duration $((SECS + 2))s >"$OUT/pong.txt" 2>&1 &
-	local pong=$!
-	timeout $BOUND "$BIN" ping -procs "$2" -size "$1" -duration "${SECS}s" -json >"$f" 2>&1 || true
-	wait $pong || true
+	pair "$OUT/pong.txt" "$f" 0 "$BIN" pong -procs "$2" -duration $((SECS + 2))s -- "$BIN" ping -procs "$2" -size "$1" -duration "${SECS}s" -json
 	ddsping_p50 "$f"
 }
 
@@ -98,41 +109,25 @@ rtt_ddsping() { # SIZE PROCS(0: ddsping's default) REP
 # pong (each finds the other with no flag).
 rtt_ping_ddsperf() { # SIZE REP
 	local f="$OUT/rtt-ping-ddsperf-$1-$2.txt"
-	timeout $BOUND ddsperf -D$((SECS + 2)) pong >"$OUT/pong.txt" 2>&1 &
-	local pong=$!
-	sleep 0.3
-	timeout $BOUND "$BIN" ping -size "$1" -duration "${SECS}s" -json >"$f" 2>&1 || true
-	wait $pong || true
+	pair "$OUT/pong.txt" "$f" 0.3 ddsperf -D$((SECS + 2)) pong -- "$BIN" ping -size "$1" -duration "${SECS}s" -json
 	ddsping_p50 "$f"
 }
 
 rtt_ddsperf_pong() { # SIZE REP
 	local f="$OUT/rtt-ddsperf-pong-$1-$2.txt"
-	timeout $BOUND "$BIN" pong -duration $((SECS + 2))s >"$OUT/pong.txt" 2>&1 &
-	local pong=$!
-	sleep 0.3
-	timeout $BOUND ddsperf -D"$SECS" ping size "$1" >"$f" 2>&1 || true
-	wait $pong || true
+	pair "$OUT/pong.txt" "$f" 0.3 "$BIN" pong -duration $((SECS + 2))s -- ddsperf -D"$SECS" ping size "$1"
 	ddsperf_p50 "$f"
 }
 
 tp_ddsperf() { # SIZE REP
 	local f="$OUT/tp-ddsperf-$1-$2.txt"
-	timeout $BOUND ddsperf -D$((SECS + 2)) sub >"$f" 2>&1 &
-	local sub=$!
-	sleep 0.3
-	timeout $BOUND ddsperf -D"$SECS" pub size "$1" >"$OUT/pub.txt" 2>&1 || true
-	wait $sub || true
+	pair "$f" "$OUT/pub.txt" 0.3 ddsperf -D$((SECS + 2)) sub -- ddsperf -D"$SECS" pub size "$1"
 	ddsperf_rate "$f"
 }
 
 tp_ddsping() { # SIZE PROCS REP
 	local f="$OUT/tp-ddsping-p$2-$1-$3.txt"
-	timeout $BOUND "$BIN" sub -procs "$2" -duration $((SECS + 2))s -json >"$f" 2>&1 &
-	local sub=$!
-	sleep 0.3
-	timeout $BOUND "$BIN" pub -procs "$2" -size "$1" -duration "${SECS}s" >"$OUT/pub.txt" 2>&1 || true
-	wait $sub || true
+	pair "$f" "$OUT/pub.txt" 0.3 "$BIN" sub -procs "$2" -duration $((SECS + 2))s -json -- "$BIN" pub -procs "$2" -size "$1" -duration "${SECS}s"
 	ddsping_rate "$f"
 }
 

@@ -73,6 +73,24 @@ func (s *settings) fail(name string) {
 	}
 }
 
+// onlyFor returns option name, which applies to the entities for which applies holds:
+// it runs set on their settings and fails on the others'.
+func onlyFor(name string, applies func(*settings) bool, set func(*settings)) Option {
+	return func(s *settings) {
+		if !applies(s) {
+			s.fail(name)
+			return
+		}
+		set(s)
+	}
+}
+
+// The kinds of entity an option may apply to.
+func isParticipant(s *settings) bool { return s.participant != nil }
+func isTopic(s *settings) bool       { return s.topic != nil }
+func isWriter(s *settings) bool      { return s.writer != nil }
+func isReader(s *settings) bool      { return s.reader != nil }
+
 // WithQos sets the whole QoS of the entity being created: a qos.DataWriterQos for
 // NewWriter, a qos.DataReaderQos for NewReader, and so on. Options after it change it
 // further. A QoS of another entity kind is ErrBadParameter.
@@ -134,13 +152,7 @@ func WithListener(l Listener, mask listener.StatusMask) Option {
 // interfaces, multicast, unicast peers, ports, limits, logger (package rtps documents
 // each setting).
 func WithRTPS(cfg rtps.Config) Option {
-	return func(s *settings) {
-		if s.participant == nil {
-			s.fail("WithRTPS")
-			return
-		}
-		s.rtps = cfg
-	}
+	return onlyFor("WithRTPS", isParticipant, func(s *settings) { s.rtps = cfg })
 }
 
 // withNet makes the participant open its sockets on n (tests: memnet).
@@ -157,37 +169,19 @@ func withEngine(f engineFactory) Option {
 // default it is what T's DDSTypeName method returns, or else "pkg::Type" from T's Go
 // package and type names.
 func TypeName(name string) Option {
-	return func(s *settings) {
-		if s.topic == nil {
-			s.fail("TypeName")
-			return
-		}
-		s.typeName = name
-	}
+	return onlyFor("TypeName", isTopic, func(s *settings) { s.typeName = name })
 }
 
 // WithPublisher makes NewWriter create the writer in pub instead of the participant's
 // default publisher.
 func WithPublisher(pub *Publisher) Option {
-	return func(s *settings) {
-		if s.writer == nil {
-			s.fail("WithPublisher")
-			return
-		}
-		s.pub = pub
-	}
+	return onlyFor("WithPublisher", isWriter, func(s *settings) { s.pub = pub })
 }
 
 // WithSubscriber makes NewReader create the reader in sub instead of the participant's
 // default subscriber.
 func WithSubscriber(sub *Subscriber) Option {
-	return func(s *settings) {
-		if s.reader == nil {
-			s.fail("WithSubscriber")
-			return
-		}
-		s.sub = sub
-	}
+	return onlyFor("WithSubscriber", isReader, func(s *settings) { s.sub = sub })
 }
 
 // endpointPolicies points at the policies a topic, a writer and a reader share, in the

@@ -502,15 +502,10 @@ func (p *DomainParticipant) SetDefaultTopicQos(q qos.TopicQos) error {
 // a PublisherListener. It is enabled when the participant is and its ENTITY_FACTORY QoS
 // autoenables. NewWriter without WithPublisher uses a default publisher instead.
 func (p *DomainParticipant) NewPublisher(opts ...Option) (*Publisher, error) {
-	pub := &Publisher{}
 	bind := func(s *settings, q *qos.PublisherQos) { s.publisher = q }
-	err := newGroup[qos.PublisherQos, PublisherListener](p, pub, kindPublisher, "publisher", bind,
+	return newGroup[*Publisher, qos.PublisherQos, PublisherListener](p, &Publisher{}, kindPublisher, "publisher", bind,
 		func(d participantDefaults) qos.PublisherQos { return d.Publisher },
 		publisherDefaults{qos.DefaultDataWriterQos()}, opts)
-	if err != nil {
-		return nil, err
-	}
-	return pub, nil
 }
 
 // NewSubscriber creates a subscriber (create_subscriber) with the participant's default
@@ -518,76 +513,79 @@ func (p *DomainParticipant) NewPublisher(opts ...Option) (*Publisher, error) {
 // with a SubscriberListener. NewReader without WithSubscriber uses a default subscriber
 // instead.
 func (p *DomainParticipant) NewSubscriber(opts ...Option) (*Subscriber, error) {
-	sub := &Subscriber{}
 	bind := func(s *settings, q *qos.SubscriberQos) { s.subscriber = q }
-	err := newGroup[qos.SubscriberQos, SubscriberListener](p, sub, kindSubscriber, "subscriber", bind,
+	return newGroup[*Subscriber, qos.SubscriberQos, SubscriberListener](p, &Subscriber{}, kindSubscriber, "subscriber", bind,
 		func(d participantDefaults) qos.SubscriberQos { return d.Subscriber },
 		subscriberDefaults{qos.DefaultDataReaderQos()}, opts)
-	if err != nil {
-		return nil, err
-	}
-	return sub, nil
 }
 
-// newGroup adds the publisher or subscriber o to p: its QoS is p's default for its kind
-// (dflt) changed by opts, its listener an L, and D the default QoS of its endpoints.
-func newGroup[Q qosValue[Q], L Listener, D any](p *DomainParticipant, o entityObject, kind entityKind, what string,
+// newGroup adds the publisher or subscriber o to p and returns it: its QoS is p's
+// default for its kind (dflt) changed by opts, its listener an L, and D the default QoS
+// of its endpoints.
+func newGroup[G entityObject, Q qosValue[Q], L Listener, D any](p *DomainParticipant, o G, kind entityKind, what string,
 	bind func(*settings, *Q), dflt func(participantDefaults) Q, endpoints D, opts []Option,
-) error {
+) (G, error) {
+	var none G
 	if err := p.alive(); err != nil {
-		return err
+		return none, err
 	}
 	q := dflt(p.defaults())
 	s := settings{what: what}
 	bind(&s, &q)
 	if err := s.apply(opts); err != nil {
-		return err
+		return none, err
 	}
 	if err := q.Validate(); err != nil {
-		return qosErr(err)
+		return none, qosErr(err)
 	}
 	l, err := listenerFor[L](s.listener, what)
 	if err != nil {
-		return err
+		return none, err
 	}
 	p.opMu.Lock()
 	defer p.opMu.Unlock()
 	e := o.core()
-	return p.create(o, &p.entity, func() {
+	err = p.create(o, &p.entity, func() {
 		e.init(p, &p.entity, kind, o, l, s.mask)
 		ecm.CreateComponent(p.m, e.ent, q)
 		ecm.CreateComponent(p.m, e.ent, endpoints)
 	})
+	if err != nil {
+		return none, err
+	}
+	return o, nil
 }
 
 // defaultPublisher returns the publisher of the writers made without WithPublisher,
 // creating it on first use.
 func (p *DomainParticipant) defaultPublisher() (*Publisher, error) {
-	p.defMu.Lock()
-	defer p.defMu.Unlock()
-	if p.defaultPub == nil || p.defaultPub.deleted.Load() {
-		pub, err := p.NewPublisher()
-		if err != nil {
-			return nil, err
-		}
-		p.defaultPub = pub
-	}
-	return p.defaultPub, nil
+	return defaultGroup(p, &p.defaultPub, p.NewPublisher)
 }
 
 // defaultSubscriber returns the subscriber of the readers made without WithSubscriber,
 // creating it on first use.
 func (p *DomainParticipant) defaultSubscriber() (*Subscriber, error) {
+	return defaultGroup(p, &p.defaultSub, p.NewSubscriber)
+}
+
+// defaultGroup returns the default publisher or subscriber in *g, creating it with
+// create when there is none or it was deleted.
+func defaultGroup[G interface {
+	comparable
+	entityObject
+}](p *DomainParticipant, g *G, create func(...Option) (G, error),
+) (G, error) {
 	p.defMu.Lock()
 	defer p.defMu.Unlock()
-	if p.defaultSub == nil || p.defaultSub.deleted.Load() {
-		sub, err := p.NewSubscriber()
+	var none G
+	if *g == none || (*g).core().deleted.Load() {
+		n, err := create()
 		if err != nil {
-			return nil, err
+			return none, err
 		}
-		p.defaultSub = sub
+		*g = n
 	}
-	return p.defaultSub, nil
+	return *g, nil
 }
 
 // lookupTopic returns the first topic named name.

@@ -23,13 +23,7 @@ import (
 // ("/gzserver/get_entities" gives rq/gzserver/get_entitiesRequest). Without it they are
 // NAME_Request and NAME_Reply.
 func ROSNames() Option {
-	return func(s *settings) {
-		if s.what != "service" {
-			s.fail("ROSNames")
-			return
-		}
-		s.ros = true
-	}
+	return onlyFor("ROSNames", func(s *settings) bool { return s.what == "service" }, func(s *settings) { s.ros = true })
 }
 
 // serviceTopics returns the request and reply topic names of service.
@@ -41,10 +35,20 @@ func serviceTopics(service string, s *settings) (string, string) {
 	return service + "_Request", service + "_Reply"
 }
 
-// serviceEndpoints creates the topics of a service and a writer of one and a reader of
-// the other: RELIABLE VOLATILE as ROS 2's services, but KEEP_ALL where ROS 2 keeps the
-// last 10, so that a burst of calls loses none (history is not a policy peers compare).
-func serviceEndpoints[W, R any](p *DomainParticipant, wName, rName string) (*Topic[W], *Topic[R], *DataWriter[W], *DataReader[R], error) {
+// serviceEndpoints applies the options of a requester (replier false) or replier and
+// creates the topics of service and a writer of one and a reader of the other: the
+// requester writes requests and reads replies, the replier the other way round. They are
+// RELIABLE VOLATILE as ROS 2's services, but KEEP_ALL where ROS 2 keeps the last 10, so
+// that a burst of calls loses none (history is not a policy peers compare).
+func serviceEndpoints[W, R any](p *DomainParticipant, service string, opts []Option, replier bool) (*Topic[W], *Topic[R], *DataWriter[W], *DataReader[R], error) {
+	s := &settings{what: "service"}
+	if err := s.apply(opts); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	wName, rName := serviceTopics(service, s)
+	if replier {
+		wName, rName = rName, wName
+	}
 	wt, err := NewTopic[W](p, wName)
 	if err != nil {
 		return nil, nil, nil, nil, err
@@ -78,50 +82,51 @@ func closeAll(es ...interface{ Close() error }) error {
 	return first
 }
 
-// serviceSettings applies the options of a requester or replier: ROSNames only.
-func serviceSettings(opts []Option) (*settings, error) {
-	s := &settings{what: "service"}
-	return s, s.apply(opts)
-}
-
-// Requester calls a service: Call writes a request and waits for its reply.
-type Requester[Req, Rep any] struct {
+// svcCommon is what a requester and a replier both keep: the service, its topics, the
+// rmw_cyclonedds headers their reader takes off the samples, and the stop and end of
+// the goroutine that reads.
+type svcCommon[Req, Rep any] struct {
 	service string
 	reqT    *Topic[Req]
 	repT    *Topic[Rep]
-	w       *DataWriter[Req]
-	r       *DataReader[Rep]
-
-	p       *DomainParticipant
 	headers *svcHeaders
-	client  uint64       // the client id of rmw_cyclonedds's headers
-	seq     atomic.Int64 // the last header sequence number
-
-	mu      sync.Mutex
-	pending map[SampleIdentity]chan Rep // by request identity; header calls by {SN: seq}
 	stop    context.CancelFunc
 	done    chan struct{}
 }
 
+// newSvcCommon returns the svcCommon of a requester or replier whose reader keeps its
+// headers in rh, and the context of its goroutine.
+func newSvcCommon[Req, Rep any](service string, reqT *Topic[Req], repT *Topic[Rep], rh *atomic.Pointer[svcHeaders]) (svcCommon[Req, Rep], context.Context) {
+	ctx, stop := context.WithCancel(context.Background())
+	c := svcCommon[Req, Rep]{service: service, reqT: reqT, repT: repT, headers: newSvcHeaders(), stop: stop, done: make(chan struct{})}
+	rh.Store(c.headers)
+	return c, ctx
+}
+
+// Requester calls a service: Call writes a request and waits for its reply.
+type Requester[Req, Rep any] struct {
+	svc svcCommon[Req, Rep]
+	w   *DataWriter[Req]
+	r   *DataReader[Rep]
+
+	p      *DomainParticipant
+	client uint64       // the client id of rmw_cyclonedds's headers
+	seq    atomic.Int64 // the last header sequence number
+
+	mu      sync.Mutex
+	pending map[SampleIdentity]chan Rep // by request identity; header calls by {SN: seq}
+}
+
 // NewRequester creates a requester of service in p.
 func NewRequester[Req, Rep any](p *DomainParticipant, service string, opts ...Option) (*Requester[Req, Rep], error) {
-	s, err := serviceSettings(opts)
+	reqT, repT, w, r, err := serviceEndpoints[Req, Rep](p, service, opts, false)
 	if err != nil {
 		return nil, err
 	}
-	reqName, repName := serviceTopics(service, s)
-	reqT, repT, w, r, err := serviceEndpoints[Req, Rep](p, reqName, repName)
-	if err != nil {
-		return nil, err
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	q := &Requester[Req, Rep]{
-		service: service, reqT: reqT, repT: repT, w: w, r: r, p: p, headers: newSvcHeaders(),
-		pending: map[SampleIdentity]chan Rep{}, stop: stop, done: make(chan struct{}),
-	}
+	c, ctx := newSvcCommon(service, reqT, repT, &r.headers)
+	q := &Requester[Req, Rep]{svc: c, w: w, r: r, p: p, pending: map[SampleIdentity]chan Rep{}}
 	g := guidBytes(w.ew.GUID())
 	q.client = binary.LittleEndian.Uint64(g[4:]) ^ binary.LittleEndian.Uint64(g[8:]) // unique enough: hostid^appid, entity
-	r.headers.Store(q.headers)
 	go q.route(ctx)
 	return q, nil
 }
@@ -129,13 +134,13 @@ func NewRequester[Req, Rep any](p *DomainParticipant, service string, opts ...Op
 // route hands each reply to the Call waiting for it; replies to nobody (another
 // requester's, or a call that gave up) are dropped.
 func (q *Requester[Req, Rep]) route(ctx context.Context) {
-	defer close(q.done)
+	defer close(q.svc.done)
 	for v, info := range q.r.Samples(ctx) {
 		if !info.ValidData {
 			continue
 		}
 		key := info.RelatedIdentity
-		if c, ok := q.headers.take(info.Identity); ok && key == (SampleIdentity{}) {
+		if c, ok := q.svc.headers.take(info.Identity); ok && key == (SampleIdentity{}) {
 			if c.client != q.client {
 				continue // another client's
 			}
@@ -159,7 +164,7 @@ func (q *Requester[Req, Rep]) WaitForService(ctx context.Context) error {
 	for !q.ready() {
 		select {
 		case <-ctx.Done():
-			return errs.Context(ctx.Err(), "waiting for a replier of service "+q.service)
+			return errs.Context(ctx.Err(), "waiting for a replier of service "+q.svc.service)
 		case <-tick.C:
 		}
 	}
@@ -181,7 +186,7 @@ func (q *Requester[Req, Rep]) ready() bool {
 func (q *Requester[Req, Rep]) Call(ctx context.Context, req *Req) (Rep, error) {
 	var zero Rep
 	if !q.ready() {
-		return zero, errorf(ErrPreconditionNotMet, "no replier of service %s", q.service)
+		return zero, errorf(ErrPreconditionNotMet, "no replier of service %s", q.svc.service)
 	}
 	ch := make(chan Rep, 1)
 	var id SampleIdentity
@@ -211,12 +216,12 @@ func (q *Requester[Req, Rep]) Call(ctx context.Context, req *Req) (Rep, error) {
 		case v := <-ch:
 			return v, nil
 		case <-ctx.Done():
-			return zero, errs.Context(ctx.Err(), "calling "+q.service)
+			return zero, errs.Context(ctx.Err(), "calling "+q.svc.service)
 		case <-tick.C:
 			if !q.ready() {
-				return zero, errorf(ErrPreconditionNotMet, "the replier of service %s went away", q.service)
+				return zero, errorf(ErrPreconditionNotMet, "the replier of service %s went away", q.svc.service)
 			}
-		case <-q.done:
+		case <-q.svc.done:
 			return zero, ErrAlreadyDeleted
 		}
 	}
@@ -245,23 +250,18 @@ func (q *Requester[Req, Rep]) cycloneServer() bool {
 // Close deletes the requester's endpoints and topics; pending calls return
 // ErrAlreadyDeleted.
 func (q *Requester[Req, Rep]) Close() error {
-	q.stop()
-	err := closeAll(q.w, q.r, q.reqT, q.repT)
-	<-q.done
+	q.svc.stop()
+	err := closeAll(q.w, q.r, q.svc.reqT, q.svc.repT)
+	<-q.svc.done
 	return err
 }
 
 // Replier serves a service: it calls its handler for each request, one at a time, and
 // writes the reply related to the request.
 type Replier[Req, Rep any] struct {
-	service string
-	reqT    *Topic[Req]
-	repT    *Topic[Rep]
-	r       *DataReader[Req]
-	w       *DataWriter[Rep]
-	headers *svcHeaders
-	stop    context.CancelFunc
-	done    chan struct{}
+	svc svcCommon[Req, Rep]
+	r   *DataReader[Req]
+	w   *DataWriter[Rep]
 }
 
 // NewReplier creates a replier of service in p that answers each request with what
@@ -272,29 +272,23 @@ func NewReplier[Req, Rep any](p *DomainParticipant, service string, handle func(
 	if handle == nil {
 		return nil, errorf(ErrBadParameter, "service %s: nil handler", service)
 	}
-	st, err := serviceSettings(opts)
+	repT, reqT, w, r, err := serviceEndpoints[Rep, Req](p, service, opts, true)
 	if err != nil {
 		return nil, err
 	}
-	reqName, repName := serviceTopics(service, st)
-	repT, reqT, w, r, err := serviceEndpoints[Rep, Req](p, repName, reqName)
-	if err != nil {
-		return nil, err
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	s := &Replier[Req, Rep]{service: service, reqT: reqT, repT: repT, r: r, w: w, headers: newSvcHeaders(), stop: stop, done: make(chan struct{})}
-	r.headers.Store(s.headers)
+	c, ctx := newSvcCommon(service, reqT, repT, &r.headers)
+	s := &Replier[Req, Rep]{svc: c, r: r, w: w}
 	go s.serve(ctx, handle)
 	return s, nil
 }
 
 func (s *Replier[Req, Rep]) serve(ctx context.Context, handle func(context.Context, *Req) (Rep, error)) {
-	defer close(s.done)
+	defer close(s.svc.done)
 	for v, info := range s.r.Samples(ctx) {
 		if !info.ValidData {
 			continue
 		}
-		call, cyclone := s.headers.take(info.Identity)
+		call, cyclone := s.svc.headers.take(info.Identity)
 		rep, err := handle(ctx, &v)
 		if err != nil {
 			continue
@@ -342,7 +336,7 @@ func (s *Replier[Req, Rep]) awaitReader(ctx context.Context, w InstanceHandle) {
 // Close stops serving, waits for the handler running, and deletes the replier's
 // endpoints and topics.
 func (s *Replier[Req, Rep]) Close() error {
-	s.stop()
-	<-s.done
-	return closeAll(s.w, s.r, s.reqT, s.repT)
+	s.svc.stop()
+	<-s.svc.done
+	return closeAll(s.w, s.r, s.svc.reqT, s.svc.repT)
 }

@@ -74,19 +74,31 @@ var (
 
 // NewStatePublisher creates the state topics and writers in p.
 func NewStatePublisher(p *dds.DomainParticipant) (*StatePublisher, error) {
-	s := &StatePublisher{}
-	var err error
-	if s.full, err = newPubTopic[worldState](p, stateTopic, fullQos...); err == nil {
-		s.changes, err = newPubTopic[worldState](p, changesTopic, changesQos...)
-	}
-	if err == nil {
-		s.requests, err = newSubTopic[stateRequest](p, requestTopic, requestQos...)
-	}
+	full, changes, err := newStateTopics(p, newPubTopic[worldState])
 	if err != nil {
+		return nil, err
+	}
+	s := &StatePublisher{full: full, changes: changes}
+	if s.requests, err = newSubTopic[stateRequest](p, requestTopic, requestQos...); err != nil {
 		_ = s.Close()
 		return nil, err
 	}
 	return s, nil
+}
+
+// newStateTopics creates the full state topic and the changes topic in p, each with an
+// endpoint made by create (newPubTopic or newSubTopic) with its QoS. On an error it
+// closes what it made.
+func newStateTopics[E interface{ Close() error }](p *dds.DomainParticipant,
+	create func(*dds.DomainParticipant, string, ...dds.Option) (E, error),
+) (full, changes E, err error) {
+	if full, err = create(p, stateTopic, fullQos...); err != nil {
+		return full, changes, err
+	}
+	if changes, err = create(p, changesTopic, changesQos...); err != nil {
+		_ = full.Close()
+	}
+	return full, changes, err
 }
 
 // PostUpdate publishes the step's changes, and the whole state when the step created or
@@ -158,13 +170,10 @@ func NewReplica(p *dds.DomainParticipant, register func(*ecm.Manager)) (*Replica
 	r := &Replica{pending: map[uint64][]byte{}, register: register}
 	r.m = r.newManager()
 	var err error
-	if r.full, err = newSubTopic[worldState](p, stateTopic, fullQos...); err == nil {
-		r.changes, err = newSubTopic[worldState](p, changesTopic, changesQos...)
+	if r.full, r.changes, err = newStateTopics(p, newSubTopic[worldState]); err != nil {
+		return nil, err
 	}
-	if err == nil {
-		r.request, err = newPubTopic[stateRequest](p, requestTopic, requestQos...)
-	}
-	if err != nil {
+	if r.request, err = newPubTopic[stateRequest](p, requestTopic, requestQos...); err != nil {
 		_ = r.Close()
 		return nil, err
 	}

@@ -195,6 +195,22 @@ func resultOK() si.Result { return si.Result{Result: si.Result_RESULT_OK} }
 
 func failed(code uint8, msg string) si.Result { return si.Result{Result: code, ErrorMessage: msg} }
 
+// onEntity runs fn in the runner on the entity of the services named name and returns
+// OK, or not found when there is no such entity.
+func (s *Services) onEntity(name string, fn func(m *ecm.Manager, e ecm.Entity)) si.Result {
+	var res si.Result
+	s.r.do(func(m *ecm.Manager) {
+		e, ok := topNamed(m, name)
+		if !ok {
+			res = notFound(name)
+			return
+		}
+		fn(m, e)
+		res = resultOK()
+	})
+	return res
+}
+
 // simState returns the state of the simulation, as Gazebo's bridge tells it: paused at
 // iteration 0 (loaded or reset, not stepped) is STOPPED; without a World entity it is
 // NO_WORLD. Called with s.mu held.
@@ -508,14 +524,8 @@ func entityState(m *ecm.Manager, e ecm.Entity, stamp builtin_interfaces.Time) si
 }
 
 func (s *Services) getEntityState(_ context.Context, q *si.GetEntityStateRequest) (rep si.GetEntityStateResponse) {
-	s.r.do(func(m *ecm.Manager) {
-		e, ok := topNamed(m, q.Entity)
-		if !ok {
-			rep.Result = notFound(q.Entity)
-			return
-		}
+	rep.Result = s.onEntity(q.Entity, func(m *ecm.Manager, e ecm.Entity) {
 		rep.State = entityState(m, e, rosTime(s.r.Info().SimTime))
-		rep.Result = resultOK()
 	})
 	return rep
 }
@@ -608,12 +618,7 @@ func (p Pose) inverse() Pose {
 }
 
 func (s *Services) getEntityInfo(_ context.Context, q *si.GetEntityInfoRequest) (rep si.GetEntityInfoResponse) {
-	s.r.do(func(m *ecm.Manager) {
-		e, ok := topNamed(m, q.Entity)
-		if !ok {
-			rep.Result = notFound(q.Entity)
-			return
-		}
+	rep.Result = s.onEntity(q.Entity, func(m *ecm.Manager, e ecm.Entity) {
 		cat, _ := ecm.ComponentData[Category](m, e)
 		tags, _ := ecm.ComponentData[Tags](m, e)
 		desc, _ := ecm.ComponentData[description](m, e)
@@ -622,7 +627,6 @@ func (s *Services) getEntityInfo(_ context.Context, q *si.GetEntityInfoRequest) 
 			Description: string(desc),
 			Tags:        slices.Clone([]string(tags)),
 		}
-		rep.Result = resultOK()
 	})
 	return rep
 }
@@ -634,16 +638,10 @@ func (s *Services) setEntityInfo(_ context.Context, q *si.SetEntityInfoRequest) 
 	default:
 		return si.SetEntityInfoResponse{Result: failed(si.Result_RESULT_OPERATION_FAILED, "unknown category "+itoa(int(cat)))}
 	}
-	s.r.do(func(m *ecm.Manager) {
-		e, ok := topNamed(m, q.Entity)
-		if !ok {
-			rep.Result = notFound(q.Entity)
-			return
-		}
+	rep.Result = s.onEntity(q.Entity, func(m *ecm.Manager, e ecm.Entity) {
 		set(m, e, cat)
 		set(m, e, Tags(slices.Clone(q.Info.Tags)))
 		set(m, e, description(q.Info.Description))
-		rep.Result = resultOK()
 	})
 	return rep
 }
@@ -658,18 +656,12 @@ func set[T any](m *ecm.Manager, e ecm.Entity, v T) {
 // getEntityBounds returns the Bounds of the entity, as they are in its frame; an
 // entity without Bounds is unbounded (TYPE_EMPTY).
 func (s *Services) getEntityBounds(_ context.Context, q *si.GetEntityBoundsRequest) (rep si.GetEntityBoundsResponse) {
-	s.r.do(func(m *ecm.Manager) {
-		e, ok := topNamed(m, q.Entity)
-		if !ok {
-			rep.Result = notFound(q.Entity)
-			return
-		}
+	rep.Result = s.onEntity(q.Entity, func(m *ecm.Manager, e ecm.Entity) {
 		b, _ := ecm.ComponentData[Bounds](m, e)
 		rep.Bounds.Type = uint8(b.Type)
 		for _, p := range b.Points {
 			rep.Bounds.Points = append(rep.Bounds.Points, geometry_msgs.Vector3{X: p.X, Y: p.Y, Z: p.Z})
 		}
-		rep.Result = resultOK()
 	})
 	return rep
 }

@@ -46,11 +46,12 @@ func (p *parser) peek() (token, error) {
 	return p.buf[0], nil
 }
 
-func (p *parser) peek2() (token, error) {
+// peek2 returns the next two tokens.
+func (p *parser) peek2() (token, token, error) {
 	if err := p.fill(2); err != nil {
-		return token{}, err
+		return token{}, token{}, err
 	}
-	return p.buf[1], nil
+	return p.buf[0], p.buf[1], nil
 }
 
 func (p *parser) take() (token, error) {
@@ -139,6 +140,98 @@ func (p *parser) enter(at pos) error {
 	return nil
 }
 
+// expectAll takes the tokens texts, which must come in this order.
+func (p *parser) expectAll(texts ...string) error {
+	for _, text := range texts {
+		if _, err := p.expect(text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nested parses a construct that may nest (a type, an expression) with parse, given its
+// first token, one level deeper.
+func nested[T any](p *parser, parse func(t token) (T, error)) (T, error) {
+	var none T
+	t, err := p.peek()
+	if err != nil {
+		return none, err
+	}
+	if err := p.enter(t.at); err != nil {
+		return none, err
+	}
+	defer func() { p.depth-- }()
+	return parse(t)
+}
+
+// untilClose parses items with item until a '}', which it takes. With no item, the
+// error is empty (at at) unless empty is "".
+func (p *parser) untilClose(at pos, empty string, item func() error) error {
+	for n := 0; ; n++ {
+		end, err := p.accept("}")
+		if err != nil {
+			return err
+		}
+		if end && n == 0 && empty != "" {
+			return errAt(at, "%s", empty)
+		}
+		if end {
+			return nil
+		}
+		if err := item(); err != nil {
+			return err
+		}
+	}
+}
+
+// separated parses one or more items with item, separated by sep.
+func (p *parser) separated(sep string, item func() error) error {
+	for {
+		if err := item(); err != nil {
+			return err
+		}
+		if ok, err := p.accept(sep); err != nil || !ok {
+			return err
+		}
+	}
+}
+
+// appendTo returns an item function of untilClose or separated that parses an item
+// with parse and appends it to list.
+func appendTo[T any](list *[]T, parse func() (T, error)) func() error {
+	return func() error {
+		v, err := parse()
+		*list = append(*list, v)
+		return err
+	}
+}
+
+// blockHead takes the name of a module or enum (what) and the '{' after it.
+func (p *parser) blockHead(what string) (string, error) {
+	name, _, err := p.ident(what)
+	if err != nil {
+		return "", err
+	}
+	_, err = p.expect("{")
+	return name, err
+}
+
+// forward takes the name of a struct or union (what) into name and reports whether a
+// ';' follows: a forward declaration, marked in fwd. It reports true on an error too.
+func (p *parser) forward(what string, name *string, fwd *bool) (bool, error) {
+	n, _, err := p.ident(what)
+	if err != nil {
+		return true, err
+	}
+	*name = n
+	if ok, err := p.is(";"); ok || err != nil {
+		*fwd = true
+		return true, err
+	}
+	return false, nil
+}
+
 // parseFile parses the whole preprocessed input.
 func (p *parser) parseFile() ([]decl, error) {
 	var decls []decl
@@ -211,50 +304,33 @@ func (p *parser) module(at pos, as annotations) (decl, error) {
 		return nil, err
 	}
 	defer func() { p.depth-- }()
-	name, _, err := p.ident("a module name")
+	name, err := p.blockHead("a module name")
 	if err != nil {
 		return nil, err
 	}
 	m := &moduleDecl{at: at, name: name, annots: as}
-	if _, err := p.expect("{"); err != nil {
-		return nil, err
-	}
-	for {
-		end, err := p.accept("}")
-		if err != nil {
-			return nil, err
-		}
-		if end {
-			break
-		}
+	err = p.untilClose(at, "module "+name+" is empty", func() error {
 		t, err := p.peek()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if t.kind == tEOF {
-			return nil, errAt(t.at, "module %s: missing '}'", name)
+			return errAt(t.at, "module %s: missing '}'", name)
 		}
 		d, err := p.definition()
-		if err != nil {
-			return nil, err
-		}
 		m.decls = append(m.decls, d)
-	}
-	if len(m.decls) == 0 {
-		return nil, errAt(at, "module %s is empty", name)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	_, err = p.expect(";")
 	return m, err
 }
 
 func (p *parser) structDecl(at pos, as annotations) (decl, error) {
-	name, _, err := p.ident("a struct name")
-	if err != nil {
-		return nil, err
-	}
-	s := &structDecl{at: at, name: name, annots: as}
-	if ok, err := p.is(";"); ok || err != nil {
-		s.fwd = true
+	s := &structDecl{at: at, annots: as}
+	if done, err := p.forward("a struct name", &s.name, &s.fwd); done {
 		return s, err
 	}
 	if ok, err := p.accept(":"); err != nil {
@@ -269,48 +345,49 @@ func (p *parser) structDecl(at pos, as annotations) (decl, error) {
 	if _, err := p.expect("{"); err != nil {
 		return nil, err
 	}
-	for {
-		end, err := p.accept("}")
-		if err != nil || end {
-			return s, err
-		}
+	err := p.untilClose(at, "", func() error {
 		ms, err := p.members()
-		if err != nil {
-			return nil, err
-		}
 		s.members = append(s.members, ms...)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return s, nil
+}
+
+// annotatedType parses annotations and a type. When the input ends before the type and
+// eof is not "", the error is eof.
+func (p *parser) annotatedType(eof string) (annotations, *typeSpec, error) {
+	as, err := p.annotations()
+	if err != nil {
+		return nil, nil, err
+	}
+	if eof != "" {
+		if t, err := p.peek(); err != nil {
+			return nil, nil, err
+		} else if t.kind == tEOF {
+			return nil, nil, errAt(t.at, "%s", eof)
+		}
+	}
+	ts, err := p.typeSpec()
+	return as, ts, err
 }
 
 // members parses one member line: annotations, a type, declarators and ';'.
 func (p *parser) members() ([]member, error) {
-	as, err := p.annotations()
-	if err != nil {
-		return nil, err
-	}
-	t, err := p.peek()
-	if err != nil {
-		return nil, err
-	}
-	if t.kind == tEOF {
-		return nil, errAt(t.at, "missing '}'")
-	}
-	ts, err := p.typeSpec()
+	as, ts, err := p.annotatedType("missing '}'")
 	if err != nil {
 		return nil, err
 	}
 	var ms []member
-	for {
+	err = p.separated(",", func() error {
 		d, err := p.declarator()
-		if err != nil {
-			return nil, err
-		}
 		ms = append(ms, member{at: d.at, annots: as, typ: ts, decl: d})
-		if ok, err := p.accept(","); err != nil {
-			return nil, err
-		} else if !ok {
-			break
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	_, err = p.expect(";")
 	return ms, err
@@ -342,51 +419,30 @@ func (p *parser) declarator() (declarator, error) {
 }
 
 func (p *parser) unionDecl(at pos, as annotations) (decl, error) {
-	name, _, err := p.ident("a union name")
+	u := &unionDecl{at: at, annots: as}
+	if done, err := p.forward("a union name", &u.name, &u.fwd); done {
+		return u, err
+	}
+	if err := p.unionSwitch(u); err != nil {
+		return nil, err
+	}
+	err := p.untilClose(at, "union "+u.name+" has no cases", appendTo(&u.cases, p.unionCase))
 	if err != nil {
 		return nil, err
 	}
-	u := &unionDecl{at: at, name: name, annots: as}
-	if ok, err := p.is(";"); ok || err != nil {
-		u.fwd = true
-		return u, err
-	}
-	if _, err := p.expect("switch"); err != nil {
-		return nil, err
-	}
-	if _, err := p.expect("("); err != nil {
-		return nil, err
-	}
-	if u.discAnn, err = p.annotations(); err != nil {
-		return nil, err
-	}
-	if u.discType, err = p.typeSpec(); err != nil {
-		return nil, err
-	}
-	if _, err := p.expect(")"); err != nil {
-		return nil, err
-	}
-	if _, err := p.expect("{"); err != nil {
-		return nil, err
-	}
-	for {
-		end, err := p.accept("}")
-		if err != nil {
-			return nil, err
-		}
-		if end {
-			break
-		}
-		c, err := p.unionCase()
-		if err != nil {
-			return nil, err
-		}
-		u.cases = append(u.cases, c)
-	}
-	if len(u.cases) == 0 {
-		return nil, errAt(at, "union %s has no cases", name)
-	}
 	return u, nil
+}
+
+// unionSwitch parses "switch (discriminator) {" of u.
+func (p *parser) unionSwitch(u *unionDecl) error {
+	if err := p.expectAll("switch", "("); err != nil {
+		return err
+	}
+	var err error
+	if u.discAnn, u.discType, err = p.annotatedType(""); err != nil {
+		return err
+	}
+	return p.expectAll(")", "{")
 }
 
 func (p *parser) unionCase() (unionCase, error) {
@@ -396,26 +452,11 @@ func (p *parser) unionCase() (unionCase, error) {
 	}
 	c := unionCase{at: t.at}
 	for {
-		t, err := p.peek()
+		ok, err := p.label(&c)
 		if err != nil {
 			return c, err
 		}
-		if ok, err := p.accept("case"); err != nil {
-			return c, err
-		} else if ok {
-			e, err := p.constExpr()
-			if err != nil {
-				return c, err
-			}
-			c.labels = append(c.labels, e)
-		} else if ok, err := p.accept("default"); err != nil {
-			return c, err
-		} else if ok {
-			if c.isDefault {
-				return c, errAt(t.at, "default label twice")
-			}
-			c.isDefault = true
-		} else {
+		if !ok {
 			break
 		}
 		if _, err := p.expect(":"); err != nil {
@@ -426,11 +467,7 @@ func (p *parser) unionCase() (unionCase, error) {
 		t, _ := p.peek()
 		return c, errAt(t.at, "expected case or default, found %s", t.describe())
 	}
-	as, err := p.annotations()
-	if err != nil {
-		return c, err
-	}
-	ts, err := p.typeSpec()
+	as, ts, err := p.annotatedType("")
 	if err != nil {
 		return c, err
 	}
@@ -443,38 +480,56 @@ func (p *parser) unionCase() (unionCase, error) {
 	return c, err
 }
 
+// label parses a case label ("case" and its value) or "default" of c, and reports false
+// when none comes.
+func (p *parser) label(c *unionCase) (bool, error) {
+	t, err := p.peek()
+	if err != nil {
+		return false, err
+	}
+	if t.kind != tIdent || (t.text != "case" && t.text != "default") {
+		return false, nil
+	}
+	_, _ = p.take()
+	if t.text == "case" {
+		return true, appendTo(&c.labels, p.constExpr)()
+	}
+	if c.isDefault {
+		return false, errAt(t.at, "default label twice")
+	}
+	c.isDefault = true
+	return true, nil
+}
+
 func (p *parser) enumDecl(at pos, as annotations) (decl, error) {
-	name, _, err := p.ident("an enum name")
+	name, err := p.blockHead("an enum name")
 	if err != nil {
 		return nil, err
 	}
 	e := &enumDecl{at: at, name: name, annots: as}
-	if _, err := p.expect("{"); err != nil {
+	err = p.separated(",", func() error {
+		if len(e.values) > 0 { // after a comma: it may be a trailing one
+			if ok, err := p.is("}"); ok || err != nil {
+				return err
+			}
+		}
+		return appendTo(&e.values, p.enumerator)()
+	})
+	if err != nil {
 		return nil, err
-	}
-	for {
-		eas, err := p.annotations()
-		if err != nil {
-			return nil, err
-		}
-		n, nat, err := p.ident("an enumerator")
-		if err != nil {
-			return nil, err
-		}
-		e.values = append(e.values, enumerator{at: nat, name: n, annots: eas})
-		if ok, err := p.accept(","); err != nil {
-			return nil, err
-		} else if !ok {
-			break
-		}
-		if ok, err := p.is("}"); err != nil {
-			return nil, err
-		} else if ok {
-			break // a trailing comma
-		}
 	}
 	_, err = p.expect("}")
 	return e, err
+}
+
+// enumerator parses an enumerator and its annotations.
+func (p *parser) enumerator() (enumerator, error) {
+	as, err := p.annotations()
+	if err != nil {
+		return enumerator{}, err
+	}
+	n, at, err := p.ident("an enumerator")
+	return enumerator{at: at, name: n, annots: as}, err
 }
 
 func (p *parser) typedef(at pos, as annotations) (decl, error) {
@@ -490,18 +545,11 @@ func (p *parser) typedef(at pos, as annotations) (decl, error) {
 		return nil, err
 	}
 	td := &typedefDecl{at: at, annots: as, typ: ts}
-	for {
-		d, err := p.declarator()
-		if err != nil {
-			return nil, err
-		}
-		td.decls = append(td.decls, d)
-		if ok, err := p.accept(","); err != nil {
-			return nil, err
-		} else if !ok {
-			return td, nil
-		}
+	err = p.separated(",", appendTo(&td.decls, p.declarator))
+	if err != nil {
+		return nil, err
 	}
+	return td, nil
 }
 
 func (p *parser) constDecl(at pos, as annotations) (decl, error) {
@@ -569,11 +617,7 @@ func (p *parser) annotationParams(a *annotation) error {
 		return err
 	}
 	for {
-		t, err := p.peek()
-		if err != nil {
-			return err
-		}
-		t2, err := p.peek2()
+		t, t2, err := p.peek2()
 		if err != nil {
 			return err
 		}
@@ -616,18 +660,14 @@ func (p *parser) scopedName() (scopedName, error) {
 	} else if ok {
 		n.abs = true
 	}
-	for {
+	err = p.separated("::", func() error {
 		id, _, err := p.ident("a name")
-		if err != nil {
-			return n, err
+		if err == nil {
+			n.parts = append(n.parts, id)
 		}
-		n.parts = append(n.parts, id)
-		if ok, err := p.accept("::"); err != nil {
-			return n, err
-		} else if !ok {
-			return n, nil
-		}
-	}
+		return err
+	})
+	return n, err
 }
 
 // basic maps the first keyword of a basic type to the parse of the rest.
@@ -638,15 +678,10 @@ var basicOne = map[string]string{
 	"uint64": "unsigned long long",
 }
 
-func (p *parser) typeSpec() (*typeSpec, error) {
-	t, err := p.peek()
-	if err != nil {
-		return nil, err
-	}
-	if err := p.enter(t.at); err != nil {
-		return nil, err
-	}
-	defer func() { p.depth-- }()
+func (p *parser) typeSpec() (*typeSpec, error) { return nested(p, p.typeSpecAt) }
+
+// typeSpecAt parses a type whose first token is t.
+func (p *parser) typeSpecAt(t token) (*typeSpec, error) {
 	ts := &typeSpec{at: t.at}
 	if t.kind == tIdent && !strings.HasPrefix(t.text, "_") {
 		if prim, ok := basicOne[t.text]; ok {
@@ -761,15 +796,7 @@ func (p *parser) sequenceType(ts *typeSpec) (*typeSpec, error) {
 // Constant expressions, lowest precedence first: | ^ & << >> + - * / % unary.
 
 func (p *parser) constExpr() (expr, error) {
-	t, err := p.peek()
-	if err != nil {
-		return nil, err
-	}
-	if err := p.enter(t.at); err != nil {
-		return nil, err
-	}
-	defer func() { p.depth-- }()
-	return p.binary(0)
+	return nested(p, func(token) (expr, error) { return p.binary(0) })
 }
 
 var binLevels = [][]string{{"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}}
@@ -808,15 +835,10 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-func (p *parser) unary() (expr, error) {
-	t, err := p.peek()
-	if err != nil {
-		return nil, err
-	}
-	if err := p.enter(t.at); err != nil {
-		return nil, err
-	}
-	defer func() { p.depth-- }()
+func (p *parser) unary() (expr, error) { return nested(p, p.unaryAt) }
+
+// unaryAt parses a unary expression whose first token is t.
+func (p *parser) unaryAt(t token) (expr, error) {
 	if t.kind == tPunct && (t.text == "-" || t.text == "+" || t.text == "~") {
 		_, _ = p.take()
 		x, err := p.unary()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -124,26 +125,22 @@ func perfTopic(n *node, name string) (*dds.Topic[keyedSeq], error) {
 
 // perfWriter creates a ddsperf writer on topic name in pub (the node's publisher when nil).
 func perfWriter(n *node, pub *dds.Publisher, name string, q qos.DataWriterQos) (*dds.DataWriter[keyedSeq], error) {
-	t, err := perfTopic(n, name)
-	if err != nil {
-		return nil, err
-	}
-	if pub == nil {
-		pub = n.pub
-	}
-	return dds.NewWriter(t, dds.WithPublisher(pub), dds.WithQos(q))
+	return perfEndpoint(n, name, dds.NewWriter[keyedSeq], dds.WithPublisher(cmp.Or(pub, n.pub)), dds.WithQos(q))
 }
 
 // perfReader creates a ddsperf reader on topic name in sub (the node's subscriber when nil).
 func perfReader(n *node, sub *dds.Subscriber, name string, q qos.DataReaderQos) (*dds.DataReader[keyedSeq], error) {
+	return perfEndpoint(n, name, dds.NewReader[keyedSeq], dds.WithSubscriber(cmp.Or(sub, n.sub)), dds.WithQos(q))
+}
+
+// perfEndpoint creates a writer or reader with create and opts on the ddsperf topic name.
+func perfEndpoint[E any](n *node, name string, create func(*dds.Topic[keyedSeq], ...dds.Option) (E, error), opts ...dds.Option) (E, error) {
 	t, err := perfTopic(n, name)
 	if err != nil {
-		return nil, err
+		var none E
+		return none, err
 	}
-	if sub == nil {
-		sub = n.sub
-	}
-	return dds.NewReader(t, dds.WithSubscriber(sub), dds.WithQos(q))
+	return create(t, opts...)
 }
 
 // perfPonger answers ddsperf's pingers, reliable and best-effort, as ddsperf does: one

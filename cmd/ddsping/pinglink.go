@@ -66,35 +66,71 @@ func matchConditions(w endpoints, r readerEndpoint) ([]waitset.Condition, error)
 	return []waitset.Condition{wc, rc}, nil
 }
 
-// nativeLink pings on ddsping's own topics.
-type nativeLink struct {
+// linkEnds are the ping and pong topic names, the ping writer, the pong reader with a
+// read condition of all its samples, and the take buffers of a link of samples T.
+type linkEnds[T any] struct {
 	ping, pong string
-	w          *dds.DataWriter[sample]
-	r          *dds.DataReader[sample]
-	rc         *dds.ReadCondition[sample]
-	data       []sample
+	w          *dds.DataWriter[T]
+	r          *dds.DataReader[T]
+	rc         *dds.ReadCondition[T]
+	data       []T
 	infos      []dds.SampleInfo
 }
 
+// open makes the take buffers, the writer and the reader with newW and newR, and the
+// read condition.
+func (e *linkEnds[T]) open(newW func() (*dds.DataWriter[T], error), newR func() (*dds.DataReader[T], error)) error {
+	e.data, e.infos = make([]T, takeBatch), make([]dds.SampleInfo, takeBatch)
+	var err error
+	if e.w, err = newW(); err != nil {
+		return err
+	}
+	if e.r, err = newR(); err != nil {
+		return err
+	}
+	e.rc, err = e.r.CreateReadCondition(dds.States{})
+	return err
+}
+
+func (e *linkEnds[T]) topics() string { return e.ping + " + " + e.pong }
+
+func (e *linkEnds[T]) readCondition() waitset.Condition { return e.rc }
+
+func (e *linkEnds[T]) matched() (int32, int32, error) { return matchedCounts(e.w, e.r) }
+
+func (e *linkEnds[T]) statusConditions() ([]waitset.Condition, error) {
+	return matchConditions(e.w, e.r)
+}
+
+// close deletes the read condition, the reader and the writer.
+func (e *linkEnds[T]) close() error {
+	if err := e.r.DeleteReadCondition(e.rc); err != nil {
+		return err
+	}
+	if err := e.r.Close(); err != nil {
+		return err
+	}
+	return e.w.Close()
+}
+
+// nativeLink pings on ddsping's own topics.
+type nativeLink struct {
+	linkEnds[sample]
+}
+
 func newNativeLink(n *node, reliable bool) (*nativeLink, error) {
-	l := &nativeLink{data: make([]sample, takeBatch), infos: make([]dds.SampleInfo, takeBatch)}
+	l := &nativeLink{}
 	l.ping, l.pong = pingTopics(reliable)
 	wq, rq := endpointQos(reliable, pingDepth)
-	var err error
-	if l.w, err = n.writer(l.ping, wq); err != nil {
-		return nil, err
-	}
-	if l.r, err = n.reader(l.pong, rq); err != nil {
-		return nil, err
-	}
-	if l.rc, err = l.r.CreateReadCondition(dds.States{}); err != nil {
+	err := l.open(func() (*dds.DataWriter[sample], error) { return n.writer(l.ping, wq) },
+		func() (*dds.DataReader[sample], error) { return n.reader(l.pong, rq) })
+	if err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-func (l *nativeLink) peer() string   { return "ddsping" }
-func (l *nativeLink) topics() string { return l.ping + " + " + l.pong }
+func (l *nativeLink) peer() string { return "ddsping" }
 
 func (l *nativeLink) write(ctx context.Context, s *sample) error { return l.w.Write(ctx, s) }
 
@@ -107,45 +143,22 @@ func (l *nativeLink) take(ctx context.Context, each func(*sample, *dds.SampleInf
 	})
 }
 
-func (l *nativeLink) readCondition() waitset.Condition { return l.rc }
-
-func (l *nativeLink) matched() (int32, int32, error) { return matchedCounts(l.w, l.r) }
-
-func (l *nativeLink) statusConditions() ([]waitset.Condition, error) {
-	return matchConditions(l.w, l.r)
-}
-
-func (l *nativeLink) close() error {
-	if err := l.r.DeleteReadCondition(l.rc); err != nil {
-		return err
-	}
-	if err := l.r.Close(); err != nil {
-		return err
-	}
-	return l.w.Close()
-}
-
 // perfLink pings a ddsperf pong (or ddsping's pong serving ddsperf's pingers): KeyedSeq
 // pings on DDSPerf?PingKS, pongs read in the partition of the participant's GUID. The
 // sample's Stamp travels as the source timestamp, its Payload as the baggage cut to
 // ddsperf's size.
 type perfLink struct {
-	ping, pong string
-	id         uint32
-	sub        *dds.Subscriber
-	w          *dds.DataWriter[keyedSeq]
-	r          *dds.DataReader[keyedSeq]
-	rc         *dds.ReadCondition[keyedSeq]
-	out        keyedSeq
-	in         sample
-	data       []keyedSeq
-	infos      []dds.SampleInfo
+	linkEnds[keyedSeq]
+	id  uint32
+	sub *dds.Subscriber
+	out keyedSeq
+	in  sample
 }
 
 // newPerfLink creates the ddsperf link of a pinger with id in n; n's participant must
 // announce perfUserData, or no ddsperf will answer.
 func newPerfLink(n *node, reliable bool, id uint32) (*perfLink, error) {
-	l := &perfLink{id: id, data: make([]keyedSeq, takeBatch), infos: make([]dds.SampleInfo, takeBatch)}
+	l := &perfLink{id: id}
 	l.ping, l.pong, _ = perfTopics(reliable)
 	// ddsperf keeps the last ping and pong only; history takes no part in matching, and
 	// the pinger keeps pingDepth, so that a paced pinger's pongs arriving together are
@@ -156,20 +169,15 @@ func newPerfLink(n *node, reliable bool, id uint32) (*perfLink, error) {
 	if l.sub, err = n.p.NewSubscriber(dds.Partition(perfPartition(n.p.InstanceHandle()))); err != nil {
 		return nil, err
 	}
-	if l.w, err = perfWriter(n, nil, l.ping, wq); err != nil {
-		return nil, err
-	}
-	if l.r, err = perfReader(n, l.sub, l.pong, rq); err != nil {
-		return nil, err
-	}
-	if l.rc, err = l.r.CreateReadCondition(dds.States{}); err != nil {
+	err = l.open(func() (*dds.DataWriter[keyedSeq], error) { return perfWriter(n, nil, l.ping, wq) },
+		func() (*dds.DataReader[keyedSeq], error) { return perfReader(n, l.sub, l.pong, rq) })
+	if err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-func (l *perfLink) peer() string   { return "ddsperf" }
-func (l *perfLink) topics() string { return l.ping + " + " + l.pong }
+func (l *perfLink) peer() string { return "ddsperf" }
 
 func (l *perfLink) write(ctx context.Context, s *sample) error {
 	l.out.Seq = uint32(s.Seq)
@@ -188,22 +196,8 @@ func (l *perfLink) take(ctx context.Context, each func(*sample, *dds.SampleInfo)
 	})
 }
 
-func (l *perfLink) readCondition() waitset.Condition { return l.rc }
-
-func (l *perfLink) matched() (int32, int32, error) { return matchedCounts(l.w, l.r) }
-
-func (l *perfLink) statusConditions() ([]waitset.Condition, error) {
-	return matchConditions(l.w, l.r)
-}
-
 func (l *perfLink) close() error {
-	if err := l.r.DeleteReadCondition(l.rc); err != nil {
-		return err
-	}
-	if err := l.r.Close(); err != nil {
-		return err
-	}
-	if err := l.w.Close(); err != nil {
+	if err := l.linkEnds.close(); err != nil {
 		return err
 	}
 	return l.sub.Close()

@@ -43,7 +43,18 @@ func (p *Participant) announceTick(now time.Time) time.Time {
 		p.mu.Unlock()
 		return time.Time{}
 	}
-	msg := p.spdpMessage(nil, now)
+	p.sendToAllUnlock(p.spdpMessage(nil, now))
+	if p.burst > 0 {
+		p.burst--
+		return now.Add(InitialAnnouncePeriod)
+	}
+	return now.Add(p.cfg.AnnouncePeriod)
+}
+
+// sendToAllUnlock sends msg to the SPDP destinations and to the metatraffic
+// unicast locators of the participants known. It is called with p.mu held
+// and releases it before sending.
+func (p *Participant) sendToAllUnlock(msg []byte) {
 	var locs []wire.Locator
 	for _, rp := range p.remotes {
 		locs = append(locs, metaDestination(&rp.data)...)
@@ -51,11 +62,6 @@ func (p *Participant) announceTick(now time.Time) time.Time {
 	p.mu.Unlock()
 	p.eng.SendTo(msg, p.eng.Transport().SPDPDestinations())
 	p.eng.Send(msg, dedupe(locs))
-	if p.burst > 0 {
-		p.burst--
-		return now.Add(InitialAnnouncePeriod)
-	}
-	return now.Add(p.cfg.AnnouncePeriod)
 }
 
 // A participant we discover gets our SPDP announcement at once, directed
@@ -107,11 +113,11 @@ func (p *Participant) knowsUs(rp *remoteParticipant) bool {
 // did not know us and dropped them, and Fast DDS's readers wait 70 ms
 // (initialAcknackDelay) before they ask on their own.
 func (p *Participant) nudgeBuiltins(pd *ParticipantData, now time.Time) {
-	for _, b := range builtinPairs {
-		if b.writer == nil || pd.BuiltinEndpoints&b.bit == 0 {
-			continue
+	for _, b := range builtinTopics {
+		if pd.BuiltinEndpoints&b.detector != 0 {
+			w, _ := b.ours(p)
+			w.Nudge(wire.GUID{Prefix: pd.GUIDPrefix, Entity: b.reader}, now)
 		}
-		b.writer(p).Nudge(wire.GUID{Prefix: pd.GUIDPrefix, Entity: b.remote}, now)
 	}
 }
 
@@ -309,14 +315,7 @@ func (p *Participant) sendSPDPDisposal() {
 		KeyFlag: true, ReaderID: wire.EntityIDSPDPReader, WriterID: wire.EntityIDSPDPWriter,
 		WriterSN: p.spdpSN + 1, InlineQoS: x.AppendInlineQoS(nil), SerializedPayload: x.AppendKey(nil),
 	}
-	b = d.Append(b)
-	var locs []wire.Locator
-	for _, rp := range p.remotes {
-		locs = append(locs, metaDestination(&rp.data)...)
-	}
-	p.mu.Unlock()
-	p.eng.SendTo(b, p.eng.Transport().SPDPDestinations())
-	p.eng.Send(b, dedupe(locs))
+	p.sendToAllUnlock(d.Append(b))
 }
 
 // startBuiltins creates the SEDP and participant message endpoints.
@@ -339,41 +338,26 @@ func (p *Participant) startBuiltins() {
 	p.msgR = p.eng.NewReader(rc(wire.EntityIDParticipantMessageReader), p.onParticipantMessage)
 }
 
-// builtinPair links a BUILTIN_ENDPOINT_SET bit of a remote participant to
-// the remote entity and our local endpoint that talks to it.
-type builtinPair struct {
-	bit    uint32
-	remote wire.EntityID
-	writer func(p *Participant) *rtps.Writer // our writer, for a remote reader
-	reader func(p *Participant) *rtps.Reader // our reader, for a remote writer
+// builtinTopic is a built-in topic our endpoints share with a remote
+// participant's: the BUILTIN_ENDPOINT_SET bits of a remote that has a reader
+// (detector) or a writer (announcer) of it, the entity ids of these, and our
+// writer (for the remote reader) and reader (for the remote writer) of it.
+type builtinTopic struct {
+	detector, announcer uint32
+	reader, writer      wire.EntityID
+	ours                func(p *Participant) (*rtps.Writer, *rtps.Reader)
 }
 
-var builtinPairs = []builtinPair{
-	{
-		bit: wire.BuiltinPublicationsDetector, remote: wire.EntityIDSEDPPublicationsReader,
-		writer: func(p *Participant) *rtps.Writer { return p.pubW },
-	},
-	{
-		bit: wire.BuiltinPublicationsAnnouncer, remote: wire.EntityIDSEDPPublicationsWriter,
-		reader: func(p *Participant) *rtps.Reader { return p.pubR },
-	},
-	{
-		bit: wire.BuiltinSubscriptionsDetector, remote: wire.EntityIDSEDPSubscriptionsReader,
-		writer: func(p *Participant) *rtps.Writer { return p.subW },
-	},
-	{
-		bit: wire.BuiltinSubscriptionsAnnouncer, remote: wire.EntityIDSEDPSubscriptionsWriter,
-		reader: func(p *Participant) *rtps.Reader { return p.subR },
-	},
-	{
-		bit: wire.BuiltinParticipantMessageReader, remote: wire.EntityIDParticipantMessageReader,
-		writer: func(p *Participant) *rtps.Writer { return p.msgW },
-	},
-	{
-		bit: wire.BuiltinParticipantMessageWriter, remote: wire.EntityIDParticipantMessageWriter,
-		reader: func(p *Participant) *rtps.Reader { return p.msgR },
-	},
+var builtinTopics = [...]builtinTopic{
+	{wire.BuiltinPublicationsDetector, wire.BuiltinPublicationsAnnouncer, wire.EntityIDSEDPPublicationsReader, wire.EntityIDSEDPPublicationsWriter, (*Participant).publications},
+	{wire.BuiltinSubscriptionsDetector, wire.BuiltinSubscriptionsAnnouncer, wire.EntityIDSEDPSubscriptionsReader, wire.EntityIDSEDPSubscriptionsWriter, (*Participant).subscriptions},
+	{wire.BuiltinParticipantMessageReader, wire.BuiltinParticipantMessageWriter, wire.EntityIDParticipantMessageReader, wire.EntityIDParticipantMessageWriter, (*Participant).messages},
 }
+
+// Our writer and reader of each built-in topic.
+func (p *Participant) publications() (*rtps.Writer, *rtps.Reader)  { return p.pubW, p.pubR }
+func (p *Participant) subscriptions() (*rtps.Writer, *rtps.Reader) { return p.subW, p.subR }
+func (p *Participant) messages() (*rtps.Writer, *rtps.Reader)      { return p.msgW, p.msgR }
 
 // connectBuiltins matches our built-in endpoints with those rp announces.
 // Adding a reader makes our writer send a HEARTBEAT, adding a writer makes
@@ -381,28 +365,25 @@ var builtinPairs = []builtinPair{
 // periodic HEARTBEAT (the 1 s stall between Cyclone DDS and Fast DDS).
 func (p *Participant) connectBuiltins(rp *remoteParticipant) {
 	uni, multi := rp.data.MetatrafficUnicastLocators, rp.data.MetatrafficMulticastLocators
-	for _, b := range builtinPairs {
-		if rp.data.BuiltinEndpoints&b.bit == 0 {
-			continue
+	for _, b := range builtinTopics {
+		w, r := b.ours(p)
+		if rp.data.BuiltinEndpoints&b.detector != 0 {
+			g := wire.GUID{Prefix: rp.data.GUIDPrefix, Entity: b.reader}
+			p.eng.MatchReader(w, rtps.ReaderProxyInfo{GUID: g, Reliable: true, Unicast: uni, Multicast: multi})
 		}
-		g := wire.GUID{Prefix: rp.data.GUIDPrefix, Entity: b.remote}
-		if b.writer != nil {
-			p.eng.MatchReader(b.writer(p), rtps.ReaderProxyInfo{GUID: g, Reliable: true, Unicast: uni, Multicast: multi})
-		} else {
-			p.eng.MatchWriter(b.reader(p), rtps.WriterProxyInfo{GUID: g, Reliable: true, Vendor: rp.vendor, Unicast: uni, Multicast: multi})
+		if rp.data.BuiltinEndpoints&b.announcer != 0 {
+			g := wire.GUID{Prefix: rp.data.GUIDPrefix, Entity: b.writer}
+			p.eng.MatchWriter(r, rtps.WriterProxyInfo{GUID: g, Reliable: true, Vendor: rp.vendor, Unicast: uni, Multicast: multi})
 		}
 	}
 }
 
 // disconnectBuiltins undoes connectBuiltins.
 func (p *Participant) disconnectBuiltins(rp *remoteParticipant) {
-	for _, b := range builtinPairs {
-		g := wire.GUID{Prefix: rp.data.GUIDPrefix, Entity: b.remote}
-		if b.writer != nil {
-			p.eng.UnmatchReader(b.writer(p), g)
-		} else {
-			p.eng.UnmatchWriter(b.reader(p), g)
-		}
+	for _, b := range builtinTopics {
+		w, r := b.ours(p)
+		p.eng.UnmatchReader(w, wire.GUID{Prefix: rp.data.GUIDPrefix, Entity: b.reader})
+		p.eng.UnmatchWriter(r, wire.GUID{Prefix: rp.data.GUIDPrefix, Entity: b.writer})
 	}
 }
 

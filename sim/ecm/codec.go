@@ -34,15 +34,35 @@ type scalarCodec struct {
 	size int
 }
 
+// intCodec, uintCodec and floatCodec are the codecs of the signed, unsigned and
+// floating-point kinds encoded with put and decoded with get as a T.
+func intCodec[T int8 | int16 | int32 | int64](put func(*cdr.Encoder, T), get func(*cdr.Decoder) T) scalarCodec {
+	return scalarCodec{
+		func(e *cdr.Encoder, v reflect.Value) { put(e, T(v.Int())) },
+		func(d *cdr.Decoder, v reflect.Value) { v.SetInt(int64(get(d))) }, sizeOf[T](),
+	}
+}
+
+func uintCodec[T uint8 | uint16 | uint32 | uint64](put func(*cdr.Encoder, T), get func(*cdr.Decoder) T) scalarCodec {
+	return scalarCodec{
+		func(e *cdr.Encoder, v reflect.Value) { put(e, T(v.Uint())) },
+		func(d *cdr.Decoder, v reflect.Value) { v.SetUint(uint64(get(d))) }, sizeOf[T](),
+	}
+}
+
+func floatCodec[T float32 | float64](put func(*cdr.Encoder, T), get func(*cdr.Decoder) T) scalarCodec {
+	return scalarCodec{
+		func(e *cdr.Encoder, v reflect.Value) { put(e, T(v.Float())) },
+		func(d *cdr.Decoder, v reflect.Value) { v.SetFloat(float64(get(d))) }, sizeOf[T](),
+	}
+}
+
+// sizeOf is the size of T's CDR encoding, that of its Go value for a number.
+func sizeOf[T any]() int { return int(reflect.TypeFor[T]().Size()) }
+
 var (
-	int64Codec = scalarCodec{
-		func(e *cdr.Encoder, v reflect.Value) { e.Int64(v.Int()) },
-		func(d *cdr.Decoder, v reflect.Value) { v.SetInt(d.Int64()) }, 8,
-	}
-	uint64Codec = scalarCodec{
-		func(e *cdr.Encoder, v reflect.Value) { e.Uint64(v.Uint()) },
-		func(d *cdr.Decoder, v reflect.Value) { v.SetUint(d.Uint64()) }, 8,
-	}
+	int64Codec  = intCodec((*cdr.Encoder).Int64, (*cdr.Decoder).Int64)
+	uint64Codec = uintCodec((*cdr.Encoder).Uint64, (*cdr.Decoder).Uint64)
 
 	// scalarCodecs are the codecs of the scalar kinds that have one.
 	scalarCodecs = map[reflect.Kind]scalarCodec{
@@ -50,43 +70,19 @@ var (
 			func(e *cdr.Encoder, v reflect.Value) { e.Bool(v.Bool()) },
 			func(d *cdr.Decoder, v reflect.Value) { v.SetBool(d.Bool()) }, 1,
 		},
-		reflect.Int8: {
-			func(e *cdr.Encoder, v reflect.Value) { e.Int8(int8(v.Int())) },
-			func(d *cdr.Decoder, v reflect.Value) { v.SetInt(int64(d.Int8())) }, 1,
-		},
-		reflect.Uint8: {
-			func(e *cdr.Encoder, v reflect.Value) { e.Uint8(uint8(v.Uint())) },
-			func(d *cdr.Decoder, v reflect.Value) { v.SetUint(uint64(d.Uint8())) }, 1,
-		},
-		reflect.Int16: {
-			func(e *cdr.Encoder, v reflect.Value) { e.Int16(int16(v.Int())) },
-			func(d *cdr.Decoder, v reflect.Value) { v.SetInt(int64(d.Int16())) }, 2,
-		},
-		reflect.Uint16: {
-			func(e *cdr.Encoder, v reflect.Value) { e.Uint16(uint16(v.Uint())) },
-			func(d *cdr.Decoder, v reflect.Value) { v.SetUint(uint64(d.Uint16())) }, 2,
-		},
-		reflect.Int32: {
-			func(e *cdr.Encoder, v reflect.Value) { e.Int32(int32(v.Int())) },
-			func(d *cdr.Decoder, v reflect.Value) { v.SetInt(int64(d.Int32())) }, 4,
-		},
-		reflect.Uint32: {
-			func(e *cdr.Encoder, v reflect.Value) { e.Uint32(uint32(v.Uint())) },
-			func(d *cdr.Decoder, v reflect.Value) { v.SetUint(uint64(d.Uint32())) }, 4,
-		},
+		reflect.Int8:    intCodec((*cdr.Encoder).Int8, (*cdr.Decoder).Int8),
+		reflect.Uint8:   uintCodec((*cdr.Encoder).Uint8, (*cdr.Decoder).Uint8),
+		reflect.Int16:   intCodec((*cdr.Encoder).Int16, (*cdr.Decoder).Int16),
+		reflect.Uint16:  uintCodec((*cdr.Encoder).Uint16, (*cdr.Decoder).Uint16),
+		reflect.Int32:   intCodec((*cdr.Encoder).Int32, (*cdr.Decoder).Int32),
+		reflect.Uint32:  uintCodec((*cdr.Encoder).Uint32, (*cdr.Decoder).Uint32),
 		reflect.Int:     int64Codec,
 		reflect.Int64:   int64Codec,
 		reflect.Uint:    uint64Codec,
 		reflect.Uint64:  uint64Codec,
 		reflect.Uintptr: uint64Codec,
-		reflect.Float32: {
-			func(e *cdr.Encoder, v reflect.Value) { e.Float32(float32(v.Float())) },
-			func(d *cdr.Decoder, v reflect.Value) { v.SetFloat(float64(d.Float32())) }, 4,
-		},
-		reflect.Float64: {
-			func(e *cdr.Encoder, v reflect.Value) { e.Float64(v.Float()) },
-			func(d *cdr.Decoder, v reflect.Value) { v.SetFloat(d.Float64()) }, 8,
-		},
+		reflect.Float32: floatCodec((*cdr.Encoder).Float32, (*cdr.Decoder).Float32),
+		reflect.Float64: floatCodec((*cdr.Encoder).Float64, (*cdr.Decoder).Float64),
 		reflect.String: {
 			func(e *cdr.Encoder, v reflect.Value) { e.String(v.String()) },
 			func(d *cdr.Decoder, v reflect.Value) { v.SetString(d.String(v.String())) }, 4,

@@ -104,10 +104,27 @@ func (c *Counter) TakeRequestedDeadlineMissed() listener.RequestedDeadlineMissed
 	return listener.RequestedDeadlineMissedStatus{TotalCount: t, TotalCountChange: ch, LastInstanceHandle: h}
 }
 
+// kept is a status kept as its listener type S, and its changed mark.
+type kept[S any] struct {
+	st      S
+	changed bool
+}
+
+// Changed reports whether the status changed since it was last taken.
+func (k *kept[S]) Changed() bool { return k.changed }
+
+// take returns the status, resets its *Change fields with reset and clears the changed
+// mark.
+func (k *kept[S]) take(reset func(*S)) S {
+	st := k.st
+	reset(&k.st)
+	k.changed = false
+	return st
+}
+
 // SampleRejectedCounter keeps SAMPLE_REJECTED.
 type SampleRejectedCounter struct {
-	st      listener.SampleRejectedStatus
-	changed bool
+	kept[listener.SampleRejectedStatus]
 }
 
 // Reject counts a sample of instance h rejected for reason.
@@ -119,15 +136,9 @@ func (c *SampleRejectedCounter) Reject(reason listener.SampleRejectedStatusKind,
 	c.changed = true
 }
 
-// Changed reports whether the status changed since it was last taken.
-func (c *SampleRejectedCounter) Changed() bool { return c.changed }
-
 // Take returns the status and resets its change.
 func (c *SampleRejectedCounter) Take() listener.SampleRejectedStatus {
-	st := c.st
-	c.st.TotalCountChange = 0
-	c.changed = false
-	return st
+	return c.take(func(s *listener.SampleRejectedStatus) { s.TotalCountChange = 0 })
 }
 
 // WriterLiveliness is what a reader knows of a matched writer's liveliness.
@@ -146,8 +157,7 @@ const (
 // LivelinessCounter keeps LIVELINESS_CHANGED: alive_count and not_alive_count are the
 // matched writers in each state.
 type LivelinessCounter struct {
-	st      listener.LivelinessChangedStatus
-	changed bool
+	kept[listener.LivelinessChangedStatus]
 }
 
 // Transition records that writer h went from one state to another; a transition to the
@@ -156,105 +166,75 @@ func (c *LivelinessCounter) Transition(h listener.InstanceHandle, from, to Write
 	if from == to {
 		return
 	}
-	switch from {
-	case WriterAlive:
-		dec(&c.st.AliveCount)
-		dec(&c.st.AliveCountChange)
-	case WriterNotAlive:
-		dec(&c.st.NotAliveCount)
-		dec(&c.st.NotAliveCountChange)
-	case WriterUnknown:
-	}
-	switch to {
-	case WriterAlive:
-		inc(&c.st.AliveCount)
-		inc(&c.st.AliveCountChange)
-	case WriterNotAlive:
-		inc(&c.st.NotAliveCount)
-		inc(&c.st.NotAliveCountChange)
-	case WriterUnknown:
-	}
+	c.count(from, dec)
+	c.count(to, inc)
 	c.st.LastPublicationHandle = h
 	c.changed = true
 }
 
-// Changed reports whether the status changed since it was last taken.
-func (c *LivelinessCounter) Changed() bool { return c.changed }
+// count applies op (inc or dec) to the count of the writers in state l and its change.
+func (c *LivelinessCounter) count(l WriterLiveliness, op func(*int32)) {
+	switch l {
+	case WriterAlive:
+		op(&c.st.AliveCount)
+		op(&c.st.AliveCountChange)
+	case WriterNotAlive:
+		op(&c.st.NotAliveCount)
+		op(&c.st.NotAliveCountChange)
+	case WriterUnknown:
+	}
+}
 
 // Take returns the status and resets its changes.
 func (c *LivelinessCounter) Take() listener.LivelinessChangedStatus {
-	st := c.st
-	c.st.AliveCountChange = 0
-	c.st.NotAliveCountChange = 0
-	c.changed = false
-	return st
+	return c.take(func(s *listener.LivelinessChangedStatus) { s.AliveCountChange, s.NotAliveCountChange = 0, 0 })
 }
 
 // MatchedCounter keeps PUBLICATION_MATCHED (of a writer, counting readers) or
-// SUBSCRIPTION_MATCHED (of a reader, counting writers).
+// SUBSCRIPTION_MATCHED (of a reader, counting writers), as the former: the latter differs
+// only in the name of its last handle.
 type MatchedCounter struct {
-	total, totalChange     int32
-	current, currentChange int32
-	last                   listener.InstanceHandle
-	changed                bool
+	kept[listener.PublicationMatchedStatus]
 }
 
 // Add counts a match with the remote endpoint h.
 func (c *MatchedCounter) Add(h listener.InstanceHandle) {
-	inc(&c.total)
-	inc(&c.totalChange)
-	inc(&c.current)
-	inc(&c.currentChange)
-	c.last = h
+	inc(&c.st.TotalCount)
+	inc(&c.st.TotalCountChange)
+	inc(&c.st.CurrentCount)
+	inc(&c.st.CurrentCountChange)
+	c.st.LastSubscriptionHandle = h
 	c.changed = true
 }
 
 // Remove counts the end of the match with h. With no current match it does nothing.
 func (c *MatchedCounter) Remove(h listener.InstanceHandle) {
-	if c.current == 0 {
+	if c.st.CurrentCount == 0 {
 		return
 	}
-	c.current--
-	dec(&c.currentChange)
-	c.last = h
+	c.st.CurrentCount--
+	dec(&c.st.CurrentCountChange)
+	c.st.LastSubscriptionHandle = h
 	c.changed = true
 }
 
 // Current returns current_count, the number of endpoints matched now.
-func (c *MatchedCounter) Current() int32 { return c.current }
-
-// Changed reports whether the status changed since it was last taken.
-func (c *MatchedCounter) Changed() bool { return c.changed }
-
-func (c *MatchedCounter) take() MatchedCounter {
-	old := *c
-	c.totalChange = 0
-	c.currentChange = 0
-	c.changed = false
-	return old
-}
+func (c *MatchedCounter) Current() int32 { return c.st.CurrentCount }
 
 // TakePublicationMatched returns the status of a writer and resets its changes.
 func (c *MatchedCounter) TakePublicationMatched() listener.PublicationMatchedStatus {
-	o := c.take()
-	return listener.PublicationMatchedStatus{
-		TotalCount:             o.total,
-		TotalCountChange:       o.totalChange,
-		CurrentCount:           o.current,
-		CurrentCountChange:     o.currentChange,
-		LastSubscriptionHandle: o.last,
-	}
+	return c.take(func(s *listener.PublicationMatchedStatus) { s.TotalCountChange, s.CurrentCountChange = 0, 0 })
 }
 
 // TakeSubscriptionMatched returns the status of a reader and resets its changes.
 func (c *MatchedCounter) TakeSubscriptionMatched() listener.SubscriptionMatchedStatus {
-	o := c.take()
+	st := c.TakePublicationMatched()
 	return listener.SubscriptionMatchedStatus{
-		TotalCount:            o.total,
-		TotalCountChange:      o.totalChange,
-		CurrentCount:          o.current,
-		CurrentCountChange:    o.currentChange,
-		LastPublicationHandle: o.last,
+		TotalCount:            st.TotalCount,
+		TotalCountChange:      st.TotalCountChange,
+		CurrentCount:          st.CurrentCount,
+		CurrentCountChange:    st.CurrentCountChange,
+		LastPublicationHandle: st.LastSubscriptionHandle,
 	}
 }
 
