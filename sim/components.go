@@ -108,8 +108,8 @@ func reg[T any](m *ecm.Manager, name string) {
 	}
 }
 
-// IdentityQuaternion is the rotation that does nothing.
-var IdentityQuaternion = Quaternion{W: 1}
+// identityQuaternion is the rotation that does nothing.
+var identityQuaternion = Quaternion{W: 1}
 
 // QuaternionFromEuler returns the rotation of roll about X, then pitch about Y, then
 // yaw about Z (fixed axes), the convention of SDF poses.
@@ -129,7 +129,7 @@ func QuaternionFromEuler(roll, pitch, yaw float64) Quaternion {
 func (q Quaternion) normalized() Quaternion {
 	n := math.Sqrt(q.X*q.X + q.Y*q.Y + q.Z*q.Z + q.W*q.W)
 	if n == 0 || math.IsNaN(n) || math.IsInf(n, 0) {
-		return IdentityQuaternion
+		return identityQuaternion
 	}
 	return Quaternion{q.X / n, q.Y / n, q.Z / n, q.W / n}
 }
@@ -196,7 +196,7 @@ type ParentSource interface {
 // of each ancestor (missing poses count as the identity), and whether e or an
 // ancestor has a Pose.
 func WorldPose(s ParentSource, e ecm.Entity) (Pose, bool) {
-	w := Pose{Orientation: IdentityQuaternion}
+	w := Pose{Orientation: identityQuaternion}
 	found := false
 	// Bounded by the number of entities: the parent graph of ecm is a forest.
 	for e != ecm.Null {

@@ -404,8 +404,8 @@ func TestDDSTriggeredPublisherDelay(t *testing.T) {
 	reg := Registry{}
 	RegisterTriggeredPublisher(reg, n.bus)
 	var tp *TriggeredPublisher
-	mk := reg[TriggeredPublisherName]
-	reg[TriggeredPublisherName] = func() System { tp = mk().(*TriggeredPublisher); return tp }
+	mk := reg[triggeredPublisherName]
+	reg[triggeredPublisherName] = func() System { tp = mk().(*TriggeredPublisher); return tp }
 	_, err = LoadWorld(r, strings.NewReader(`<sdf version="1.9"><world name="w">
 	  <plugin name="gz::sim::systems::TriggeredPublisher" filename="gz-sim-triggered-publisher-system">
 	    <input type="std_msgs/msg/Bool" topic="/start"><match>data: true</match></input>

@@ -151,7 +151,7 @@ func CompileFilter(f EntityFilters) (*Filter, error) {
 		return nil, err
 	}
 	if f.Bounds.Type != BoundsEmpty {
-		s := shapeOf(f.Bounds, Pose{Orientation: IdentityQuaternion})
+		s := shapeOf(f.Bounds, Pose{Orientation: identityQuaternion})
 		c.bounds = &s
 	}
 	return c, nil

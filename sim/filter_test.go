@@ -25,7 +25,7 @@ func filterWorld(t *testing.T) *ecm.Manager {
 	t.Helper()
 	m := ecm.New()
 	RegisterComponents(m)
-	at := func(x, y, z float64) Pose { return Pose{Position: Vector3{x, y, z}, Orientation: IdentityQuaternion} }
+	at := func(x, y, z float64) Pose { return Pose{Position: Vector3{x, y, z}, Orientation: identityQuaternion} }
 	add := func(name string, pose *Pose, cat *Category, tags Tags, b *Bounds) ecm.Entity {
 		e := m.CreateEntity()
 		ecm.CreateComponent(m, e, Name(name))
@@ -216,7 +216,7 @@ func TestPoseMath(t *testing.T) {
 	require.Equal(t, Vector3{1, 2, 3}, Quaternion{}.Rotate(Vector3{1, 2, 3}), "zero quaternion is the identity")
 
 	parent := Pose{Position: Vector3{1, 0, 0}, Orientation: QuaternionFromEuler(0, 0, math.Pi/2)}
-	child := Pose{Position: Vector3{1, 0, 0}, Orientation: IdentityQuaternion}
+	child := Pose{Position: Vector3{1, 0, 0}, Orientation: identityQuaternion}
 	w := parent.Compose(child)
 	require.InDelta(t, 1, w.Position.X, 1e-12)
 	require.InDelta(t, 1, w.Position.Y, 1e-12)

@@ -16,7 +16,7 @@ func FuzzParseMsg(f *testing.F) {
 		if m, err := ParseMsg(s); err == nil {
 			equalValues(m, m, 0)
 		}
-		_, _ = ParseValue(s)
+		_, _ = parseValue(s)
 	})
 }
 

@@ -26,9 +26,9 @@ func ParseMsg(text string) (Msg, error) {
 	return parseAll(text, func(p *msgParser) (Msg, error) { return p.fields(0) })
 }
 
-// ParseValue parses one value of the text format: a scalar, a [list] or a
+// parseValue parses one value of the text format: a scalar, a [list] or a
 // { message }.
-func ParseValue(text string) (any, error) {
+func parseValue(text string) (any, error) {
 	return parseAll(text, func(p *msgParser) (any, error) { return p.value(0) })
 }
 

@@ -173,8 +173,8 @@ func (r *Runner) AddSystem(s System, c SystemConfig) error {
 	return nil
 }
 
-// SystemCount returns the number of systems added.
-func (r *Runner) SystemCount() int { return len(r.systems) + len(r.pending) }
+// systemCount returns the number of systems added.
+func (r *Runner) systemCount() int { return len(r.systems) + len(r.pending) }
 
 // newEntry configures s and returns its entry; errors are Configure's, unwrapped.
 func (r *Runner) newEntry(s System, c SystemConfig) (*entry, error) {

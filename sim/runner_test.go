@@ -119,7 +119,7 @@ func requireLineError(t *testing.T, err error, line int, msg string) (file strin
 }
 
 func prioElement(p string) *Element {
-	return &Element{Name: "plugin", Children: []*Element{{Name: PriorityElement, Text: p, Line: 7}}}
+	return &Element{Name: "plugin", Children: []*Element{{Name: priorityElement, Text: p, Line: 7}}}
 }
 
 func TestPhaseOrderAndPriority(t *testing.T) {
@@ -139,7 +139,7 @@ func TestPhaseOrderAndPriority(t *testing.T) {
 	e := mk("e")
 	e.prio = &five
 	require.NoError(t, r.AddSystem(prioRecorder{e}, SystemConfig{Name: "e", Element: prioElement(" -20 ")}))
-	require.Equal(t, 5, r.SystemCount())
+	require.Equal(t, 5, r.systemCount())
 
 	_, err := r.RunOnce()
 	require.NoError(t, err)
@@ -156,7 +156,7 @@ func TestBadPriority(t *testing.T) {
 	r, _ := newRunner(t, Config{})
 	err := r.AddSystem(&recorder{}, SystemConfig{Element: prioElement("high")})
 	requireLineError(t, err, 7, "gz:system_priority")
-	require.Equal(t, 0, r.SystemCount())
+	require.Equal(t, 0, r.systemCount())
 }
 
 type failing struct{}
@@ -167,7 +167,7 @@ func TestConfigureError(t *testing.T) {
 	r, _ := newRunner(t, Config{})
 	err := r.AddSystem(failing{}, SystemConfig{Name: "f"})
 	require.EqualError(t, err, `sim: configuring system "f": boom`)
-	require.Equal(t, 0, r.SystemCount())
+	require.Equal(t, 0, r.systemCount())
 }
 
 // infoLog records the UpdateInfo of each phase call.

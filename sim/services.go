@@ -598,7 +598,7 @@ func framePose(m *ecm.Manager, frame string) Pose {
 		p, _ := WorldPose(m, e)
 		return p
 	}
-	return Pose{Orientation: IdentityQuaternion}
+	return Pose{Orientation: identityQuaternion}
 }
 
 // setWorldPose sets the Pose of e so that its world pose is w.

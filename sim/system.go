@@ -90,9 +90,9 @@ const (
 	PostPhysicsSensorPriority int32 = -32
 )
 
-// PriorityElement is the name of the configuration element that sets a system's
+// priorityElement is the name of the configuration element that sets a system's
 // priority, as in Gazebo.
-const PriorityElement = "gz:system_priority"
+const priorityElement = "gz:system_priority"
 
 // SystemConfig describes how a system is attached to a Runner.
 type SystemConfig struct {
@@ -113,10 +113,10 @@ func priorityOf(s System, el *Element) (int32, error) {
 	if pr, ok := s.(Prioritizer); ok {
 		p = pr.Priority()
 	}
-	if c := el.Child(PriorityElement); c != nil {
+	if c := el.Child(priorityElement); c != nil {
 		v, err := strconv.ParseInt(c.TrimmedText(), 10, 32)
 		if err != nil {
-			return 0, &LineError{Line: c.Line, Msg: "bad " + PriorityElement + " " + strconv.Quote(c.TrimmedText())}
+			return 0, &LineError{Line: c.Line, Msg: "bad " + priorityElement + " " + strconv.Quote(c.TrimmedText())}
 		}
 		p = int32(v)
 	}

@@ -16,8 +16,8 @@ import (
 
 // Plugin names of TriggeredPublisher, Gazebo's.
 const (
-	TriggeredPublisherName     = "gz::sim::systems::TriggeredPublisher"
-	TriggeredPublisherFilename = "gz-sim-triggered-publisher-system"
+	triggeredPublisherName     = "gz::sim::systems::TriggeredPublisher"
+	triggeredPublisherFilename = "gz-sim-triggered-publisher-system"
 )
 
 // TriggeredPublisher publishes output messages and calls services when an input message
@@ -42,7 +42,8 @@ const (
 // A message matches when its Type is the input type and every <match> matches: a
 // <match> without field compares the whole message with its text (a message in the
 // text format of ParseMsg); with field="a.b" it compares that field with its text (a
-// value, see ParseValue), and a repeated field matches if it contains the value.
+// value: a scalar, a [list] or a { message }), and a repeated field matches if it
+// contains the value.
 // Numbers compare within tol (default 1e-8); logic_type="negative" inverts a match.
 // Without <match>, every message of the input type matches.
 //
@@ -113,8 +114,8 @@ func NewTriggeredPublisher(bus Bus) *TriggeredPublisher { return &TriggeredPubli
 // and filename, with instances publishing on bus.
 func RegisterTriggeredPublisher(reg Registry, bus Bus) {
 	f := func() System { return NewTriggeredPublisher(bus) }
-	reg[TriggeredPublisherName] = f
-	reg[TriggeredPublisherFilename] = f
+	reg[triggeredPublisherName] = f
+	reg[triggeredPublisherFilename] = f
 }
 
 // Configure reads the configuration and subscribes to the input topic.
@@ -269,7 +270,7 @@ func (t *TriggeredPublisher) parseMatcher(el *Element) (tpMatcher, error) {
 		var msg Message
 		msg, err = t.message(t.inType, el.Text) // every field: a missing one is zero
 		m.want = msg.Data
-	} else if m.want, err = ParseValue(el.Text); err == nil {
+	} else if m.want, err = parseValue(el.Text); err == nil {
 		m.want, err = t.fieldValue(m.field, m.want)
 	}
 	if err != nil {
@@ -308,8 +309,8 @@ func (t *TriggeredPublisher) fieldValue(field string, v any) (any, error) {
 	return got, nil
 }
 
-// Match reports whether msg triggers the outputs.
-func (t *TriggeredPublisher) Match(msg Message) bool {
+// match reports whether msg triggers the outputs.
+func (t *TriggeredPublisher) match(msg Message) bool {
 	if msg.Type != t.inType {
 		return false
 	}
@@ -335,7 +336,7 @@ func (m *tpMatcher) match(data Msg) bool {
 }
 
 func (t *TriggeredPublisher) onInput(msg Message) {
-	if !t.Match(msg) {
+	if !t.match(msg) {
 		return
 	}
 	if t.delay > 0 {

@@ -38,10 +38,10 @@ func TestParseMsg(t *testing.T) {
 		require.Error(t, err, bad)
 		require.Contains(t, err.Error(), "sim: message text")
 	}
-	v, err := ParseValue(" { a: 1 } ")
+	v, err := parseValue(" { a: 1 } ")
 	require.NoError(t, err)
 	require.Equal(t, Msg{"a": 1.0}, v)
-	_, err = ParseValue("1 2")
+	_, err = parseValue("1 2")
 	require.Error(t, err)
 
 	m := Msg{"a": Msg{"b": 2.0}}
@@ -112,7 +112,7 @@ func TestTriggeredPublisherMatch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tp, err := configure(t, &MemBus{}, `<plugin><input type="T" topic="/in">`+tt.match+`</input><output type="E" topic="/out"/></plugin>`)
 			require.NoError(t, err)
-			require.Equal(t, tt.want, tp.Match(tt.in))
+			require.Equal(t, tt.want, tp.match(tt.in))
 		})
 	}
 }

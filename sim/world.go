@@ -217,7 +217,7 @@ func (l *loader) buildLink(el *Element, parent ecm.Entity, seen map[string]bool)
 
 // parsePose parses a <pose> element; nil or empty is the identity.
 func (l *loader) parsePose(el *Element) (Pose, error) {
-	p := Pose{Orientation: IdentityQuaternion}
+	p := Pose{Orientation: identityQuaternion}
 	fields := strings.Fields(el.TrimmedText())
 	if len(fields) == 0 {
 		return p, nil

@@ -98,11 +98,11 @@ func TestLoadWorld(t *testing.T) {
 	camera := entityNamed(t, m, robot, "camera")
 	require.True(t, ecm.Has[Model](m, camera))
 	p, _ = ecm.ComponentData[Pose](m, camera)
-	require.Equal(t, Pose{Position: Vector3{0, 0, 1}, Orientation: IdentityQuaternion}, p)
+	require.Equal(t, Pose{Position: Vector3{0, 0, 1}, Orientation: identityQuaternion}, p)
 	entityNamed(t, m, camera, "lens")
 
 	// Plugins: TriggeredPublisher on the world, Mover on the robot with priority -10.
-	require.Equal(t, 2, r.SystemCount())
+	require.Equal(t, 2, r.systemCount())
 	require.Len(t, *movers, 1)
 	mv := (*movers)[0]
 	require.Equal(t, robot, mv.model)
@@ -179,7 +179,7 @@ func TestLoadWorldSkipUnknown(t *testing.T) {
 	sdf := "<world name='w'><plugin name='gz::sim::systems::Physics' filename='gz-sim-physics-system'/></world>"
 	_, err := LoadWorld(r, strings.NewReader(sdf), LoadOptions{SkipUnknownPlugins: true})
 	require.NoError(t, err)
-	require.Equal(t, 0, r.SystemCount())
+	require.Equal(t, 0, r.systemCount())
 }
 
 func TestParseElement(t *testing.T) {
@@ -196,7 +196,7 @@ func TestParseElement(t *testing.T) {
 	v, ok := el.Attr("xmlns:gz")
 	require.True(t, ok)
 	require.Equal(t, "http://gazebosim.org/schema", v)
-	require.Equal(t, "3", el.Child(PriorityElement).TrimmedText())
+	require.Equal(t, "3", el.Child(priorityElement).TrimmedText())
 	a := el.Child("a")
 	require.Equal(t, 5, a.Line)
 	require.Equal(t, "one two<three>", strings.Replace(a.Text, "two", " two", 1))
