@@ -58,12 +58,12 @@ func (r Requested) Clone() Requested { return cloned(requestedPolicies, r) }
 // Partitions are not part of it (a partition mismatch means no match, not an incompatible
 // QoS): see PartitionsMatch. Type consistency is decided with the types, not here.
 func Compatible(o Offered, r Requested) []PolicyID {
-	return AppendIncompatible(nil, o, r)
+	return appendIncompatible(nil, o, r)
 }
 
-// AppendIncompatible appends the policies Compatible would return to dst and returns the
+// appendIncompatible appends the policies Compatible would return to dst and returns the
 // extended slice; it allocates nothing when dst has room.
-func AppendIncompatible(dst []PolicyID, o Offered, r Requested) []PolicyID {
+func appendIncompatible(dst []PolicyID, o Offered, r Requested) []PolicyID {
 	// The table's accessors make their argument escape; a pooled pair keeps o and r
 	// off the heap.
 	p := pairs.Get().(*pair)

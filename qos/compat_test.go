@@ -189,7 +189,7 @@ func TestAppendIncompatibleAllocs(t *testing.T) {
 	o.Writer.Reliability.Kind = BestEffort
 	dst := make([]PolicyID, 0, NumPolicyIDs)
 	allocs := testing.AllocsPerRun(100, func() {
-		dst = AppendIncompatible(dst[:0], o, r)
+		dst = appendIncompatible(dst[:0], o, r)
 	})
 	require.Zero(t, allocs)
 	require.Equal(t, []PolicyID{ReliabilityPolicyID}, dst)

@@ -33,7 +33,7 @@ func PartitionsMatch(a, b []string) bool {
 	}
 	for _, x := range a {
 		for _, y := range b {
-			if PartitionNameMatch(x, y) {
+			if partitionNameMatch(x, y) {
 				return true
 			}
 		}
@@ -41,10 +41,10 @@ func PartitionsMatch(a, b []string) bool {
 	return false
 }
 
-// PartitionNameMatch reports whether partition names x and y match: equal when neither is
+// partitionNameMatch reports whether partition names x and y match: equal when neither is
 // a pattern, the pattern matching the other name when one is, never when both are.
-func PartitionNameMatch(x, y string) bool {
-	xw, yw := IsPartitionPattern(x), IsPartitionPattern(y)
+func partitionNameMatch(x, y string) bool {
+	xw, yw := isPartitionPattern(x), isPartitionPattern(y)
 	switch {
 	case xw && yw:
 		return false
@@ -57,9 +57,9 @@ func PartitionNameMatch(x, y string) bool {
 	}
 }
 
-// IsPartitionPattern reports whether name contains a wildcard: '*', '?' or a complete
+// isPartitionPattern reports whether name contains a wildcard: '*', '?' or a complete
 // bracket expression.
-func IsPartitionPattern(name string) bool {
+func isPartitionPattern(name string) bool {
 	for i := 0; i < len(name); i++ {
 		switch name[i] {
 		case '*', '?':

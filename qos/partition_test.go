@@ -88,7 +88,7 @@ func TestIsPartitionPattern(t *testing.T) {
 		{`a\b`, false},
 	}
 	for _, tt := range tests {
-		require.Equal(t, tt.want, IsPartitionPattern(tt.name), tt.name)
+		require.Equal(t, tt.want, isPartitionPattern(tt.name), tt.name)
 	}
 }
 
@@ -148,17 +148,17 @@ func FuzzPartitionNameMatch(f *testing.F) {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, x, y string) {
-		got := PartitionNameMatch(x, y)
-		if got != PartitionNameMatch(y, x) {
+		got := partitionNameMatch(x, y)
+		if got != partitionNameMatch(y, x) {
 			t.Fatalf("not symmetric for %q %q", x, y)
 		}
-		if !IsPartitionPattern(x) && !IsPartitionPattern(y) && got != (x == y) {
+		if !isPartitionPattern(x) && !isPartitionPattern(y) && got != (x == y) {
 			t.Fatalf("plain names %q %q: %v", x, y, got)
 		}
-		if IsPartitionPattern(x) && IsPartitionPattern(y) && got {
+		if isPartitionPattern(x) && isPartitionPattern(y) && got {
 			t.Fatalf("two patterns matched: %q %q", x, y)
 		}
-		if !IsPartitionPattern(x) && !PartitionNameMatch(x, x) {
+		if !isPartitionPattern(x) && !partitionNameMatch(x, x) {
 			t.Fatalf("plain name %q does not match itself", x)
 		}
 		_ = fnmatch(x, y)

@@ -96,7 +96,7 @@ func input[T any](n *tpNet, name string, readers ...int32) *dds.DataWriter[T] {
 		s, err := w.PublicationMatchedStatus()
 		require.NoError(n.t, err)
 		return s.CurrentCount >= max(1, slices.Max(append(readers, 1)))
-	}, "input %s not matched", name)
+	}, func() string { return fmt.Sprintf("input %s not matched", name) })
 	return w
 }
 
@@ -116,15 +116,19 @@ func output[T any](n *tpNet, name, typ string) *dds.DataReader[T] {
 		w, err := pub.matched()
 		require.NoError(n.t, err)
 		return s.CurrentCount > 0 && w > 0
-	}, "output %s not matched", name)
+	}, func() string { return fmt.Sprintf("output %s not matched", name) })
 	return r
 }
 
-func waitFor(t *testing.T, cond func() bool, msg string, args ...any) {
+// waitFor waits up to 10 s for cond, failing with msg(), which says where things
+// stand when it fails.
+func waitFor(t *testing.T, cond func() bool, msg func() string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !cond() {
-		require.True(t, time.Now().Before(deadline), fmt.Sprintf(msg, args...))
+		if time.Now().After(deadline) {
+			require.Fail(t, msg())
+		}
 		time.Sleep(2 * time.Millisecond)
 	}
 }
@@ -147,7 +151,7 @@ func received[T any](t *testing.T, r *dds.DataReader[T], want int) []T {
 			got = append(got, data...)
 		}
 	}
-	waitFor(t, func() bool { take(); return len(got) >= want }, "%d of %d outputs", len(got), want)
+	waitFor(t, func() bool { take(); return len(got) >= want }, func() string { return fmt.Sprintf("%d of %d outputs", len(got), want) })
 	time.Sleep(50 * time.Millisecond)
 	take()
 	require.Len(t, got, want, "no more outputs than matches")
@@ -318,12 +322,15 @@ func TestDDSTriggeredPublisherServices(t *testing.T) {
 	write(t, input[emptyMsg](n, "/in_15"), make([]emptyMsg, 10)...)
 	write(t, input[emptyMsg](n, "/in_17"), make([]emptyMsg, 3)...)
 	write(t, input[emptyMsg](n, "/in_18"), make([]emptyMsg, 3)...)
-	waitFor(t, func() bool { return test.Load() == 10 && b0.Load() == 10 && b1.Load() == 10 }, "calls: %d %d %d", test.Load(), b0.Load(), b1.Load())
+	waitFor(t, func() bool { return test.Load() == 10 && b0.Load() == 10 && b1.Load() == 10 }, func() string { return fmt.Sprintf("calls: %d %d %d", test.Load(), b0.Load(), b1.Load()) })
 	for _, c := range []struct {
 		tp         *TriggeredPublisher
 		ok, failed uint64
 	}{{one, 10, 0}, {two, 20, 0}, {none, 0, 3}, {diff, 0, 3}} {
-		waitFor(t, func() bool { ok, failed := c.tp.Published(); return ok == c.ok && failed == c.failed }, "published")
+		waitFor(t, func() bool { ok, failed := c.tp.Published(); return ok == c.ok && failed == c.failed }, func() string {
+			ok, failed := c.tp.Published()
+			return fmt.Sprintf("published %d, failed %d", ok, failed)
+		})
 	}
 	require.Zero(t, other.Load(), "a server of other types is never called")
 
@@ -421,7 +428,7 @@ func TestDDSTriggeredPublisherDelay(t *testing.T) {
 		tp.mu.Lock()
 		defer tp.mu.Unlock()
 		return len(tp.pending) == 1
-	}, "the match is pending")
+	}, func() string { return "the match is pending" })
 	for range 19 {
 		_, err := r.RunOnce()
 		require.NoError(t, err)

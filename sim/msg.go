@@ -255,9 +255,9 @@ func isIdent(s string) bool {
 	return s != ""
 }
 
-// Field returns the value at a dot-separated path of nested messages ("pose.x"), and
+// field returns the value at a dot-separated path of nested messages ("pose.x"), and
 // whether it exists.
-func (m Msg) Field(path string) (any, bool) {
+func (m Msg) field(path string) (any, bool) {
 	var v any = m
 	for name := range strings.SplitSeq(path, ".") {
 		mm, ok := v.(Msg)

@@ -17,12 +17,45 @@ import (
 // changed state of every step on changesTopic (RELIABLE KEEP_ALL). Both are ecm's
 // serialized state format; component types are matched by name on the replica's side.
 // A replica that misses steps (it joined after them, or lost them) asks for a full state
-// on requestTopic, and the publisher publishes one after its next step.
+// on requestTopic, and the publisher publishes one after its next step. entitiesTopic
+// has one instance per entity (WorldEntity), for readers that want the structure and
+// its changes without an ECM.
 const (
-	stateTopic   = "ddsgo/world/state"
-	changesTopic = "ddsgo/world/changes"
-	requestTopic = "ddsgo/world/state_request"
+	stateTopic    = "ddsgo/world/state"
+	changesTopic  = "ddsgo/world/changes"
+	requestTopic  = "ddsgo/world/state_request"
+	entitiesTopic = "ddsgo/world/entities"
 )
+
+// WorldEntity is a sample of a StatePublisher's topic ddsgo/world/entities (type
+// sim::WorldEntity; IDL: struct WorldEntity {@key uint64 Entity; string Name; string
+// Kind;}): each entity of the world is an instance, written when the entity is created
+// and unregistered, so disposed, when it is removed. The topic is RELIABLE,
+// TRANSIENT_LOCAL, KEEP_LAST 1: a reader that joins late gets the live entities.
+type WorldEntity struct {
+	// Entity is the entity's id in the world's ECM, the key.
+	Entity uint64 `dds:"key"`
+	// Name is the scoped name, as in /tf: the entity's name after its ancestors' below
+	// the world, joined by "::" ("robot::arm").
+	Name string
+	// Kind is "world", "model", "link" or "frame"; "" for other entities.
+	Kind string
+}
+
+// entityKind returns the Kind of e.
+func entityKind(r ecm.Reader, e ecm.Entity) string {
+	switch {
+	case ecm.Has[World](r, e):
+		return "world"
+	case ecm.Has[Model](r, e):
+		return "model"
+	case ecm.Has[Link](r, e):
+		return "link"
+	case ecm.Has[frame](r, e):
+		return "frame"
+	}
+	return ""
+}
 
 // worldState is a sample of the state streams (IDL: struct ddsgo::sim::WorldState
 // {uint64 Step; Duration_t SimTime; sequence<octet> State;}).
@@ -53,6 +86,7 @@ func (stateRequest) DDSTypeName() string { return "ddsgo::sim::StateRequest" }
 // (SetComponentData, SetChanged): a value changed in place and not marked is not sent.
 type StatePublisher struct {
 	full, changes pubTopic[worldState]
+	entities      pubTopic[WorldEntity]
 	requests      subTopic[stateRequest]
 	req           [1]stateRequest
 	reqInfo       [1]dds.SampleInfo
@@ -79,7 +113,10 @@ func NewStatePublisher(p *dds.DomainParticipant) (*StatePublisher, error) {
 		return nil, err
 	}
 	s := &StatePublisher{full: full, changes: changes}
-	if s.requests, err = newSubTopic[stateRequest](p, requestTopic, requestQos...); err != nil {
+	if s.entities, err = newPubTopic[WorldEntity](p, entitiesTopic, fullQos...); err == nil {
+		s.requests, err = newSubTopic[stateRequest](p, requestTopic, requestQos...)
+	}
+	if err != nil {
 		_ = s.Close()
 		return nil, err
 	}
@@ -113,7 +150,9 @@ func (s *StatePublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
 		s.msg.State = b
 		_ = s.changes.w.Write(ctx, &s.msg)
 	}
-	if s.published && !s.requested() && !r.HasNewEntities() && !r.HasEntitiesMarkedForRemoval() {
+	first := !s.published
+	structure := r.HasNewEntities() || r.HasEntitiesMarkedForRemoval()
+	if !first && !structure && !s.requested() {
 		return
 	}
 	// The world after the step: without the entities the step removes.
@@ -126,6 +165,24 @@ func (s *StatePublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
 	if full, err := r.State(s.live, nil); err == nil {
 		s.msg.State = full
 		s.published = s.full.w.Write(ctx, &s.msg) == nil
+	}
+	if first || structure {
+		s.publishEntities(r, first)
+	}
+}
+
+// publishEntities writes the entities the step created (all of them when all) and
+// unregisters those it removes, on the entities topic.
+func (s *StatePublisher) publishEntities(r ecm.Reader, all bool) {
+	ctx := context.Background()
+	for _, e := range s.live {
+		if all || r.IsNewEntity(e) {
+			v := WorldEntity{Entity: uint64(e), Name: scopedName(r, e, nil), Kind: entityKind(r, e)}
+			_ = s.entities.w.Write(ctx, &v) // KEEP_LAST never blocks
+		}
+	}
+	for _, e := range r.MarkedForRemoval() {
+		_ = s.entities.w.Unregister(ctx, &WorldEntity{Entity: uint64(e)}) // not registered when new: refused
 	}
 }
 
@@ -144,7 +201,7 @@ func (s *StatePublisher) requested() bool {
 
 // Close deletes the writers, the reader and the topics.
 func (s *StatePublisher) Close() error {
-	return errors.Join(s.full.Close(), s.changes.Close(), s.requests.Close())
+	return errors.Join(s.full.Close(), s.changes.Close(), s.entities.Close(), s.requests.Close())
 }
 
 // Replica follows a world published by a StatePublisher in an ECM of its own: it starts

@@ -3,6 +3,7 @@ package sim
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -186,4 +187,78 @@ func TestReplicaAsksForState(t *testing.T) {
 		require.NoError(t, rep.WaitStep(ctx, step))
 		requireSameState(t, m, rep.Manager(), step)
 	}
+}
+
+// The entities topic follows the world's structure: an instance per entity, written when
+// it is created and disposed when it is removed, with its scoped name and kind; a reader
+// that joins late gets the live entities only.
+func TestWorldEntities(t *testing.T) {
+	world, node := loopbackParticipant(t, 72), loopbackParticipant(t, 72)
+	m := ecm.New()
+	RegisterComponents(m)
+	w := ecm.Create2(m, World{}, Name("demo"))
+	robot := ecm.Create3(m, Model{}, Name("robot"), Pose{})
+	m.SetParentEntity(robot, w)
+	arm := ecm.Create3(m, Link{}, Name("arm"), Pose{})
+	m.SetParentEntity(arm, robot)
+	r, err := NewRunner(m, Config{Clock: newFakeClock()})
+	require.NoError(t, err)
+	require.NoError(t, r.AddSystem(&churner{}, SystemConfig{Name: "churn"}))
+	pub, err := NewStatePublisher(world)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, pub.Close()) }()
+	require.NoError(t, r.AddSystem(pub, SystemConfig{Name: "state"}))
+
+	// follow takes what a reader of the entities topic received into seen.
+	follow := func(rd *dds.DataReader[WorldEntity], seen map[uint64]WorldEntity) {
+		for {
+			data, infos, err := rd.Take(context.Background(), dds.NoWait())
+			if err != nil {
+				return
+			}
+			for i, info := range infos {
+				// A disposed instance may come as its last sample, marked NOT_ALIVE, or
+				// as an invalid sample; either way the key is filled in.
+				if info.ValidData && info.InstanceState == dds.AliveInstanceState {
+					seen[data[i].Entity] = data[i]
+				} else {
+					delete(seen, data[i].Entity)
+				}
+			}
+		}
+	}
+	want := func() map[uint64]WorldEntity {
+		es := map[uint64]WorldEntity{}
+		rd := m.Reader()
+		for _, e := range rd.EntitiesByComponents() {
+			es[uint64(e)] = WorldEntity{Entity: uint64(e), Name: scopedName(rd, e, nil), Kind: entityKind(rd, e)}
+		}
+		return es
+	}
+	entities := func() (*dds.DataReader[WorldEntity], map[uint64]WorldEntity) {
+		topic, err := dds.NewTopic[WorldEntity](node, entitiesTopic)
+		require.NoError(t, err)
+		rd, err := dds.NewReader(topic, fullQos...)
+		require.NoError(t, err)
+		return rd, map[uint64]WorldEntity{}
+	}
+	early, seen := entities()
+	_, err = r.RunOnce()
+	require.NoError(t, err)
+	waitFor(t, func() bool { follow(early, seen); return len(seen) == 3 }, func() string { return fmt.Sprintf("the first step's entities: %d", len(seen)) })
+	require.Equal(t, WorldEntity{Entity: uint64(arm), Name: "robot::arm", Kind: "link"}, seen[uint64(arm)])
+	require.Equal(t, WorldEntity{Entity: uint64(w), Name: "demo", Kind: "world"}, seen[uint64(w)])
+	for range 40 { // the churner removes the robot and its arm at step 7
+		_, err := r.RunOnce()
+		require.NoError(t, err)
+	}
+	waitFor(t, func() bool { follow(early, seen); return len(seen) == len(want()) }, func() string {
+		return fmt.Sprintf("the early reader follows: %d of %d entities", len(seen), len(want()))
+	})
+	require.Equal(t, want(), seen)
+	require.NotContains(t, seen, uint64(arm))
+
+	late, lateSeen := entities()
+	waitFor(t, func() bool { follow(late, lateSeen); return len(lateSeen) == len(want()) }, func() string { return fmt.Sprintf("the late reader: %d of %d", len(lateSeen), len(want())) })
+	require.Equal(t, want(), lateSeen, "a late reader gets the live entities")
 }

@@ -83,17 +83,23 @@ func (c *TfPublisher) add(e ecm.Entity, _ Name, pose Pose) bool {
 	return true
 }
 
-// scoped returns e's name prefixed by its ancestors' below the world, joined by "::".
-func (c *TfPublisher) scoped(e ecm.Entity) string {
-	if s, ok := c.names[e]; ok {
+// scoped returns e's scoped name, kept for the next steps.
+func (c *TfPublisher) scoped(e ecm.Entity) string { return scopedName(c.r, e, c.names) }
+
+// scopedName returns e's name prefixed by its ancestors' below the world, joined by "::"
+// ("robot::arm", Gazebo's form). Names found are kept in cache, which may be nil.
+func scopedName(r ecm.Reader, e ecm.Entity, cache map[ecm.Entity]string) string {
+	if s, ok := cache[e]; ok {
 		return s
 	}
-	name, _ := ecm.ComponentData[Name](c.r, e)
+	name, _ := ecm.ComponentData[Name](r, e)
 	s := string(name)
-	if p := c.r.ParentEntity(e); p != ecm.Null && !ecm.Has[World](c.r, p) {
-		s = c.scoped(p) + "::" + s
+	if p := r.ParentEntity(e); p != ecm.Null && !ecm.Has[World](r, p) {
+		s = scopedName(r, p, cache) + "::" + s
 	}
-	c.names[e] = s
+	if cache != nil {
+		cache[e] = s
+	}
 	return s
 }
 

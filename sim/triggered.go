@@ -297,7 +297,7 @@ func (t *TriggeredPublisher) fieldValue(field string, v any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	got, ok := c.Field(field)
+	got, ok := c.field(field)
 	if !ok {
 		return v, nil
 	}
@@ -326,7 +326,7 @@ func (m *tpMatcher) match(data Msg) bool {
 	if m.field == "" {
 		return equalValues(m.want, data, m.tol)
 	}
-	got, _ := data.Field(m.field)
+	got, _ := data.field(m.field)
 	if l, ok := got.([]any); ok {
 		if _, wantList := m.want.([]any); !wantList {
 			return slices.ContainsFunc(l, func(v any) bool { return equalValues(m.want, v, m.tol) })

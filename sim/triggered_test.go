@@ -45,12 +45,12 @@ func TestParseMsg(t *testing.T) {
 	require.Error(t, err)
 
 	m := Msg{"a": Msg{"b": 2.0}}
-	v, ok := m.Field("a.b")
+	v, ok := m.field("a.b")
 	require.True(t, ok)
 	require.Equal(t, 2.0, v)
-	_, ok = m.Field("a.c")
+	_, ok = m.field("a.c")
 	require.False(t, ok)
-	_, ok = m.Field("a.b.c")
+	_, ok = m.field("a.b.c")
 	require.False(t, ok)
 }
 
