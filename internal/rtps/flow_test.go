@@ -426,6 +426,58 @@ func TestHeartbeatUntilHeard(t *testing.T) {
 	require.True(t, w.Deadline().IsZero())
 }
 
+// A volatile reader that has not spoken may not have matched the writer when the changes
+// written after its match went out, and Cyclone DDS starts such a reader after the first
+// HEARTBEAT's lastSN: so until it speaks, every HEARTBEAT that reaches it (directed,
+// periodic, piggy-backed on data to every reader) announces only what was written before
+// it matched, and the reader asks for the rest. Once it has spoken, HEARTBEATs announce
+// everything again.
+func TestHeartbeatBeforeUnheardReader(t *testing.T) {
+	var rec recorder
+	now := time.Unix(1_700_000_000, 0)
+	w := NewWriter(WriterConfig{GUID: localWriterID, Reliable: true, History: HistoryConfig{KeepAll: true}, PiggybackEvery: 1}, &rec)
+	for i := range 3 { // written before the reader matched
+		_, err := w.Write(Change{Payload: payload(uint64(i), 10)}, now)
+		require.NoError(t, err)
+	}
+	other := wire.GUID{Prefix: wire.GuidPrefix{0x01, 0x10, 10}, Entity: remoteReader.Entity}
+	w.AddReader(ReaderProxyInfo{GUID: other, Reliable: true, Volatile: true, Unicast: []wire.Locator{testLoc}}, now)
+	w.HandleAckNack(other.Prefix, nack(1, 4), now) // a reader that has spoken
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Volatile: true, Unicast: []wire.Locator{testLoc}}, now)
+	rec.msgs = nil
+	for i := range 5 { // written after it matched, the reader not knowing the writer yet
+		_, err := w.Write(Change{Payload: payload(uint64(3+i), 10)}, now)
+		require.NoError(t, err)
+	}
+	for range 3 { // the introductory and periodic HEARTBEATs
+		now = w.Deadline()
+		w.Tick(now)
+	}
+	_, datas, _, hbs := rec.all(t)
+	require.Len(t, datas, 5)
+	require.NotEmpty(t, hbs)
+	for _, hb := range hbs {
+		require.Equal(t, wire.SequenceNumber(3), hb.LastSN, "only what was written before it matched: %+v", hb)
+		require.LessOrEqual(t, hb.FirstSN, hb.LastSN+1)
+	}
+
+	// It speaks: asks for what it missed, and from then on HEARTBEATs announce all.
+	rec.msgs = nil
+	w.HandleAckNack(remotePrefix, nack(1, 4, 4, 5, 6, 7, 8), now)
+	now = now.Add(time.Second)
+	w.Tick(now)
+	_, datas, _, hbs = rec.all(t)
+	require.Len(t, datas, 5, "the changes it missed")
+	require.NotEmpty(t, hbs)
+	require.Equal(t, wire.SequenceNumber(8), hbs[len(hbs)-1].LastSN)
+	rec.msgs = nil
+	_, err := w.Write(Change{Payload: payload(8, 10)}, now)
+	require.NoError(t, err)
+	_, _, _, hbs = rec.all(t)
+	require.Len(t, hbs, 1)
+	require.Equal(t, wire.SequenceNumber(9), hbs[0].LastSN, "piggy-backed, announcing all")
+}
+
 // A reader that never answers gets the introductory HEARTBEATs and then
 // maxUnheardHBs periodic ones, not more.
 func TestHeartbeatUntilHeardBounded(t *testing.T) {

@@ -593,7 +593,7 @@ func (w *Writer) piggybackHeartbeat(first wire.SequenceNumber, sent int, track b
 	// is unacknowledged to matter (and the periodic HEARTBEAT always
 	// does), so a KEEP_ALL history frees space and the flow-control
 	// window opens before they fill.
-	w.appendHeartbeatFinal(wire.EntityIDUnknown, w.hbFirst(1), now, !w.needAcks())
+	w.appendHeartbeatFinal(wire.EntityIDUnknown, w.hbFirst(1), w.hbLast(nil), now, !w.needAcks())
 }
 
 // gapRun gathers consecutive sequence numbers a reader is to be told are
@@ -711,18 +711,53 @@ func (w *Writer) RequestAcks(now time.Time) {
 	}
 }
 
-func (w *Writer) appendHeartbeat(reader wire.EntityID, first wire.SequenceNumber, now time.Time) {
-	w.appendHeartbeatFinal(reader, first, now, false)
+// hbLast returns the lastSN of a HEARTBEAT to p, or to every reader when p is nil.
+//
+// A volatile reader that has not spoken yet may not have matched this writer when the
+// changes it was sent went out, and one that first hears of the writer through a
+// HEARTBEAT takes every change it announces as written before it joined (Cyclone DDS
+// starts a volatile reader after the first HEARTBEAT's lastSN, ddsi_receive.c): the
+// changes it missed while it did not know the writer would never be asked for, although
+// the writer matched it before writing them. So until such a reader speaks, the
+// HEARTBEATs that reach it announce only the changes written before it matched (its
+// firstRelevant - 1): it starts there and asks for the rest. The readers that have
+// spoken lose nothing: they learn of later changes from the changes themselves and from
+// the HEARTBEATs after that reader speaks (at most maxUnheardHBs periods for one that
+// never does).
+func (w *Writer) hbLast(p *readerProxy) wire.SequenceNumber {
+	last := w.sentSN
+	limit := func(q *readerProxy) {
+		if q.firstRelevant > 1 && q.waitsForHB() {
+			last = min(last, q.firstRelevant-1)
+		}
+	}
+	if p != nil {
+		limit(p)
+		return last
+	}
+	for _, q := range w.readers {
+		limit(q)
+	}
+	return last
 }
 
-func (w *Writer) appendHeartbeatFinal(reader wire.EntityID, first wire.SequenceNumber, now time.Time, final bool) {
+// appendHeartbeat adds a HEARTBEAT that asks for an answer, to p (nil: to every reader).
+func (w *Writer) appendHeartbeat(p *readerProxy, first wire.SequenceNumber, now time.Time) {
+	reader := wire.EntityIDUnknown
+	if p != nil {
+		reader = p.info.GUID.Entity
+	}
+	w.appendHeartbeatFinal(reader, first, w.hbLast(p), now, false)
+}
+
+func (w *Writer) appendHeartbeatFinal(reader wire.EntityID, first, last wire.SequenceNumber, now time.Time, final bool) {
 	w.hbCount++
 	hb := wire.Heartbeat{
 		Final:    final,
 		ReaderID: reader,
 		WriterID: w.cfg.GUID.Entity,
-		FirstSN:  first,
-		LastSN:   w.sentSN,
+		FirstSN:  min(first, last+1), // first = last + 1: nothing is announced
+		LastSN:   last,
 		Count:    w.hbCount,
 	}
 	w.mb.reserve(hb.Len())
@@ -990,7 +1025,7 @@ func (w *Writer) repair(p *readerProxy, now time.Time) {
 	// HEARTBEAT, would feed a storm of requests while the repairs travel.
 	if p.info.Reliable && (p.hbDue || intro || w.stats.Retransmits+w.stats.GapsSent != sent) {
 		p.hbDue = false
-		w.appendHeartbeat(reader, w.hbFirst(p.firstRelevant), now)
+		w.appendHeartbeat(p, w.hbFirst(p.firstRelevant), now)
 	}
 	w.mb.flush()
 	w.scheduleIntro(p, now)
@@ -1200,10 +1235,10 @@ func (w *Writer) sendHeartbeats(now time.Time) {
 		return
 	case 1:
 		w.mb.start(lag.dest, lag.info.GUID.Prefix, true)
-		w.appendHeartbeat(lag.info.GUID.Entity, w.hbFirst(lag.firstRelevant), now)
+		w.appendHeartbeat(lag, w.hbFirst(lag.firstRelevant), now)
 	default:
 		w.mb.start(w.dataDest, wire.GuidPrefix{}, false)
-		w.appendHeartbeat(wire.EntityIDUnknown, w.hbFirst(1), now)
+		w.appendHeartbeat(nil, w.hbFirst(1), now)
 	}
 	w.mb.flush()
 }
