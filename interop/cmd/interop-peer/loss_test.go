@@ -175,9 +175,10 @@ func TestLoss(t *testing.T) {
 		// until the subscriber is done (its namespace, and with it the link, goes when it
 		// exits). 5 s, not 2: once in CI (load average above 6), Cyclone DDS had not
 		// matched the ddsgo writer after 2 s of the lossy SEDP exchange and took the
-		// first 32 samples for history. Open: a writer's directed HEARTBEATs to a reader
-		// it has not heard from could announce only what was written before the reader
-		// matched, so that such a reader asks for the rest (docs/interop.md).
+		// first 32 samples for history. A ddsgo writer now also announces to a reader it
+		// has not heard from only what was written before that reader matched, so that
+		// it asks for the rest (docs/interop.md); the settling stays for the other side
+		// of the match, and for the vendors' writers.
 		return append([]string{"-settle", "5s", "-linger", "2s"}, linkArgs(pub)...),
 			append([]string{"-linger", "0.5s"}, linkArgs(sub)...)
 	}, func(t *testing.T, a args, pr, sr result) {
