@@ -262,6 +262,19 @@ type Replier[Req, Rep any] struct {
 	svc svcCommon[Req, Rep]
 	r   *DataReader[Req]
 	w   *DataWriter[Rep]
+
+	lateMu sync.Mutex
+	late   []lateReply[Rep] // replies written before the client's reader matched
+	lateOn bool             // the goroutine that writes them again runs
+}
+
+// lateReply is a reply written before the reply writer matched a reader of the client's
+// participant: it went nowhere, and is written again when one matches.
+type lateReply[Rep any] struct {
+	client InstanceHandle // the participant
+	rep    Rep
+	opts   []WriteOption
+	until  time.Time
 }
 
 // NewReplier creates a replier of service in p that answers each request with what
@@ -293,12 +306,15 @@ func (s *Replier[Req, Rep]) serve(ctx context.Context, handle func(context.Conte
 		if err != nil {
 			continue
 		}
-		s.awaitReader(ctx, info.Identity.Writer)
+		client, matched := s.awaitReader(ctx, info.Identity.Writer)
 		opts := []WriteOption{RelatedTo(info.Identity)}
 		if cyclone { // an rmw_cyclonedds client: the reply carries its header back
 			opts = append(opts, withHeader(call.header(), nil, 0))
 		}
 		_ = s.w.Write(ctx, &rep, opts...)
+		if !matched && !client.IsNil() {
+			s.keepLate(ctx, lateReply[Rep]{client: client, rep: rep, opts: opts, until: time.Now().Add(lateReplyKeep)})
+		}
 	}
 }
 
@@ -307,29 +323,93 @@ func (s *Replier[Req, Rep]) serve(ctx context.Context, handle func(context.Conte
 const replyReaderWait = 100 * time.Millisecond
 
 // awaitReader waits, at most replyReaderWait, until the reply writer matches a reader
-// in the participant of the request writer w: discovery is not symmetric, and a reply
-// written before that reader is known is lost (the reply writer is VOLATILE).
-func (s *Replier[Req, Rep]) awaitReader(ctx context.Context, w InstanceHandle) {
+// in the participant of the request writer w, and returns that participant and whether
+// one matched: discovery is not symmetric, and a reply written before that reader is
+// known is lost (the reply writer is VOLATILE).
+func (s *Replier[Req, Rep]) awaitReader(ctx context.Context, w InstanceHandle) (InstanceHandle, bool) {
 	pub, err := s.r.MatchedPublicationData(w)
 	if err != nil {
-		return
+		return HandleNil, false
 	}
 	ctx, cancel := context.WithTimeout(ctx, replyReaderWait)
 	defer cancel()
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
 	for {
-		hs, _ := s.w.MatchedSubscriptions()
-		for _, h := range hs {
-			if d, err := s.w.MatchedSubscriptionData(h); err == nil && d.ParticipantKey == pub.ParticipantKey {
-				return
-			}
+		if s.matches(pub.ParticipantKey) {
+			return pub.ParticipantKey, true
 		}
 		select {
 		case <-ctx.Done():
-			return
+			return pub.ParticipantKey, false
 		case <-tick.C:
 		}
+	}
+}
+
+// matches reports whether the reply writer matches a reader in participant client.
+func (s *Replier[Req, Rep]) matches(client InstanceHandle) bool {
+	hs, _ := s.w.MatchedSubscriptions()
+	for _, h := range hs {
+		if d, err := s.w.MatchedSubscriptionData(h); err == nil && d.ParticipantKey == client {
+			return true
+		}
+	}
+	return false
+}
+
+// A reply written before the client's reply reader matched is kept lateReplyKeep, at
+// most maxLateReplies of them, and written again as soon as that reader matches: under
+// load the replier's side of the match can come later than replyReaderWait (seen in CI
+// with the race detector on), and the client would wait for the reply in vain.
+const (
+	lateReplyKeep  = 5 * time.Second
+	maxLateReplies = 64
+)
+
+// keepLate keeps l, and starts the goroutine that writes the late replies again.
+func (s *Replier[Req, Rep]) keepLate(ctx context.Context, l lateReply[Rep]) {
+	s.lateMu.Lock()
+	defer s.lateMu.Unlock()
+	if len(s.late) >= maxLateReplies {
+		s.late = s.late[1:]
+	}
+	s.late = append(s.late, l)
+	if !s.lateOn {
+		s.lateOn = true
+		go s.resendLate(ctx)
+	}
+}
+
+// resendLate writes each late reply again once its client's reader matches, dropping
+// those kept too long, until none is left or ctx ends.
+func (s *Replier[Req, Rep]) resendLate(ctx context.Context) {
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+		case <-tick.C:
+		}
+		s.lateMu.Lock()
+		now, rest := time.Now(), s.late[:0]
+		for _, l := range s.late {
+			switch {
+			case ctx.Err() != nil || now.After(l.until):
+			case s.matches(l.client):
+				_ = s.w.Write(ctx, &l.rep, l.opts...)
+			default:
+				rest = append(rest, l)
+			}
+		}
+		clear(s.late[len(rest):])
+		s.late = rest
+		if len(s.late) == 0 {
+			s.lateOn = false
+			s.lateMu.Unlock()
+			return
+		}
+		s.lateMu.Unlock()
 	}
 }
 

@@ -223,3 +223,42 @@ func TestServiceOptions(t *testing.T) {
 	_, err = NewReplier(p, "calc", add, KeepAll())
 	require.ErrorIs(t, err, ErrBadParameter)
 }
+
+// A reply written before the replier matched the client's reply reader (the client made
+// it late, or its side of discovery came late) is written again when that reader
+// matches: the call still gets its answer.
+func TestReplyToLateReader(t *testing.T) {
+	client, server := memPair(t, 47)
+	s, err := NewReplier(server, "/calc/add", add, ROSNames())
+	require.NoError(t, err)
+	defer func() { require.NoError(t, s.Close()) }()
+	reqT, err := NewTopic[addRequest](client, "rq/calc/addRequest")
+	require.NoError(t, err)
+	w, err := NewWriter(reqT, Reliable(), KeepAll())
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	for {
+		st, err := w.PublicationMatchedStatus()
+		require.NoError(t, err)
+		if st.CurrentCount > 0 {
+			break
+		}
+		require.NoError(t, ctx.Err())
+		time.Sleep(time.Millisecond)
+	}
+	var asked SampleIdentity
+	require.NoError(t, w.Write(bg, &addRequest{2, 3}, WrittenAs(&asked)))
+	time.Sleep(3 * replyReaderWait) // the replier gave up waiting and wrote the reply to nobody
+
+	repT, err := NewTopic[addReply](client, "rr/calc/addReply")
+	require.NoError(t, err)
+	r, err := NewReader(repT, Reliable(), KeepAll())
+	require.NoError(t, err)
+	for rep, info := range r.Samples(ctx) {
+		require.Equal(t, asked, info.RelatedIdentity)
+		require.Equal(t, addReply{5}, rep)
+		return
+	}
+	t.Fatal("no reply:", ctx.Err())
+}
