@@ -18,7 +18,7 @@ import (
 
 // loopbackParticipant creates a participant that discovers its peers by unicast on
 // 127.0.0.1 and is closed when the test ends.
-func loopbackParticipant(t *testing.T, domain int) *dds.DomainParticipant {
+func loopbackParticipant(t testing.TB, domain int) *dds.DomainParticipant {
 	t.Helper()
 	netns.Require(t)
 	p, err := dds.NewParticipant(domain, dds.WithRTPS(rtps.Config{
