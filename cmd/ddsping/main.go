@@ -68,10 +68,13 @@
 // overwritten by the next. ddsperf prints half the round trip as its latency; ddsping
 // prints whole round trips.
 //
+// `ddsping -version` prints the version ddsping was built from.
+//
 // # Exit status
 //
 // 0 when the run worked; 1 when no peer matched in time, a reliable run lost samples
-// or the selftest failed; 2 for bad arguments.
+// or the selftest failed; 2 when the middleware failed (a participant or an endpoint
+// could not be made, a profile not written); 3 for bad arguments.
 package main
 
 import (
@@ -84,6 +87,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"time"
@@ -97,7 +101,15 @@ func main() {
 }
 
 // errFailed reports a run that worked as a program but failed its purpose (exit 1).
-var errFailed = errors.New("ddsping: failed")
+var errFailed = errors.New("failed")
+
+// Exit statuses.
+const (
+	exitOK         = 0
+	exitFailed     = 1 // no peer, losses, a failed selftest
+	exitMiddleware = 2
+	exitUsage      = 3
+)
 
 // options are the flags every subcommand has.
 type options struct {
@@ -164,30 +176,53 @@ var commands = []command{
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: ddsping COMMAND [flags]   (ddsping COMMAND -h for its flags)")
+	fmt.Fprintln(w, "       ddsping -version")
 	fmt.Fprintln(w)
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, exitHelp)
+}
+
+// exitHelp documents the exit statuses in every -h.
+const exitHelp = "exit status: 0 ok, 1 no peer or samples lost, 2 middleware error, 3 usage"
+
+// version is the module version ddsping was built from ("(devel)" in a checkout).
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.Main.Version
+	}
+	return "(unknown)"
 }
 
 // run runs the subcommand args[0] and returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		usage(stderr)
-		return 2
+		return exitUsage
 	}
 	cmd := findCommand(args[0])
 	if cmd == nil {
-		if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		switch args[0] {
+		case "help", "-h", "--help":
 			usage(stdout)
-			return 0
+			return exitOK
+		case "version", "-version", "--version":
+			fmt.Fprintln(stdout, "ddsping", version())
+			return exitOK
 		}
 		fmt.Fprintf(stderr, "ddsping: unknown command %q\n", args[0])
 		usage(stderr)
-		return 2
+		return exitUsage
 	}
 	fs := flag.NewFlagSet("ddsping "+cmd.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: ddsping %s [flags]: %s\n", cmd.name, cmd.summary)
+		fs.PrintDefaults()
+		fmt.Fprintln(stderr, exitHelp)
+	}
 	o := &options{out: stdout}
 	o.register(fs)
 	body := cmd.setup(fs, o)
@@ -204,7 +239,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		stop, err := startCPUProfile(o.cpuProfile)
 		if err != nil {
 			fmt.Fprintln(stderr, "ddsping:", err)
-			return 2
+			return exitMiddleware
 		}
 		defer stop()
 	}
@@ -215,13 +250,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if err == nil {
-		return 0
+		return exitOK
 	}
 	fmt.Fprintf(stderr, "ddsping %s: %v\n", cmd.name, err)
-	if errors.Is(err, errUsage) {
-		return 2
+	switch {
+	case errors.Is(err, errUsage):
+		return exitUsage
+	case errors.Is(err, errFailed):
+		return exitFailed
 	}
-	return 1
+	return exitMiddleware
 }
 
 // findCommand returns the command named name, or nil.
@@ -239,19 +277,19 @@ func findCommand(name string) *command {
 func parseArgs(fs *flag.FlagSet, name string, o *options, args []string, stderr io.Writer) (int, bool) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0, false
+			return exitOK, false
 		}
-		return 2, false
+		return exitUsage, false
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "ddsping %s: unexpected argument %q\n", name, fs.Arg(0))
-		return 2, false
+		return exitUsage, false
 	}
 	if o.procs < 0 {
 		fmt.Fprintf(stderr, "ddsping %s: -procs %d: must not be negative\n", name, o.procs)
-		return 2, false
+		return exitUsage, false
 	}
-	return 0, true
+	return exitOK, true
 }
 
 // startCPUProfile starts profiling into file path and returns what stops it.
@@ -270,7 +308,7 @@ func startCPUProfile(path string) (func(), error) {
 	}, nil
 }
 
-// errUsage reports a bad combination of flags (exit 2).
+// errUsage reports a bad combination of flags (exit 3).
 var errUsage = errors.New("bad arguments")
 
 func writeMemProfile(name string) error {

@@ -39,18 +39,31 @@ func background(t *testing.T, args ...string) *testutil.SyncBuffer {
 	return &out
 }
 
+// Bad arguments exit 3, help and -version 0; every -h says what the exit statuses are.
 func TestUsage(t *testing.T) {
 	code, _, stderr := runCmd(t, context.Background())
-	require.Equal(t, 2, code)
+	require.Equal(t, exitUsage, code)
 	require.Contains(t, stderr, "selftest")
 	code, _, stderr = runCmd(t, context.Background(), "nonsense")
-	require.Equal(t, 2, code)
+	require.Equal(t, exitUsage, code)
 	require.Contains(t, stderr, `unknown command "nonsense"`)
 	code, _, _ = runCmd(t, context.Background(), "ping", "-size", "-1")
-	require.Equal(t, 2, code)
+	require.Equal(t, exitUsage, code)
+	code, _, _ = runCmd(t, context.Background(), "ping", "-nonsense")
+	require.Equal(t, exitUsage, code)
 	code, stdout, _ := runCmd(t, context.Background(), "help")
-	require.Equal(t, 0, code)
+	require.Equal(t, exitOK, code)
 	require.Contains(t, stdout, "watch")
+	require.Contains(t, stdout, "exit status: 0 ok, 1 no peer or samples lost, 2 middleware error, 3 usage")
+	code, _, stderr = runCmd(t, context.Background(), "ping", "-h")
+	require.Equal(t, exitOK, code)
+	require.Contains(t, stderr, "-size")
+	require.Contains(t, stderr, "exit status: 0 ok")
+	code, stdout, _ = runCmd(t, context.Background(), "-version")
+	require.Equal(t, exitOK, code)
+	require.True(t, strings.HasPrefix(stdout, "ddsping "), stdout)
+	code, _, stderr = runCmd(t, context.Background(), "list", "-cpuprofile", "/nonexistent/dir/cpu.prof")
+	require.Equal(t, exitMiddleware, code, stderr)
 }
 
 func TestSelftest(t *testing.T) {
@@ -117,8 +130,10 @@ func TestPingPong(t *testing.T) {
 func TestPingNoPong(t *testing.T) {
 	netns.Require(t)
 	code, stdout, stderr := runCmd(t, context.Background(), "ping", "-domain", "44", "-wait", "300ms")
-	require.Equal(t, 1, code, stdout)
-	require.Contains(t, stderr, "no match within")
+	require.Equal(t, exitFailed, code, stdout)
+	require.Contains(t, stderr, "ddsping ping: failed: no match within")
+	require.Equal(t, 1, strings.Count(stderr, "ddsping ping:"), "no doubled prefix: %s", stderr)
+	require.NotContains(t, stderr, "ddsping: ")
 }
 
 func TestPubSub(t *testing.T) {
