@@ -26,7 +26,7 @@ import (
 
 // testDomain is a domain of its own: the other packages' tests run beside these in the
 // same network namespace.
-const testDomain = 171
+const testDomain = 181
 
 // lockedBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
 type lockedBuffer struct {
@@ -88,12 +88,12 @@ func TestBuiltInWorld(t *testing.T) {
 	var out lockedBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"-domain", "171", "-paused", "-ns", "/sim1", "-tf-rate", "100"}, &out, &out)
+		done <- run(ctx, []string{"-domain", "181", "-paused", "-ns", "/sim1", "-tf-rate", "100"}, &out, &out)
 	}()
 	defer func() {
 		cancel()
 		require.Equal(t, exitOK, <-done, out.String())
-		require.Contains(t, out.String(), `ddsim: world "warehouse" on domain 171: 6 models, 8 links; /clock, /tf at 100 Hz, world state; paused; services /sim1/gzserver/*`)
+		require.Contains(t, out.String(), `ddsim: world "warehouse" on domain 181: 6 models, 8 links; /clock, /tf at 100 Hz, world state; paused; services /sim1/gzserver/*`)
 		require.Contains(t, out.String(), "ddsim: stopped at")
 	}()
 
@@ -164,9 +164,9 @@ func TestWorldFileAndIterations(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "one.sdf")
 	require.NoError(t, os.WriteFile(f, []byte(`<sdf version="1.9"><world name="one"><plugin name="x::Unknown" filename="x"/><model name="m"><link name="l"/></model></world></sdf>`), 0o600))
 	var out lockedBuffer
-	code := run(context.Background(), []string{"-domain", "171", "-rtf", "0", "-iterations", "500", "-state=false", "-tf-rate", "0", f}, &out, &out)
+	code := run(context.Background(), []string{"-domain", "181", "-rtf", "0", "-iterations", "500", "-state=false", "-tf-rate", "0", f}, &out, &out)
 	require.Equal(t, exitOK, code, out.String())
-	require.Contains(t, out.String(), `world "one" on domain 171: 1 models, 1 links; /clock; services /gzserver/*`)
+	require.Contains(t, out.String(), `world "one" on domain 181: 1 models, 1 links; /clock; services /gzserver/*`)
 	require.Contains(t, out.String(), "stopped at 500ms simulation time, 500 steps")
 	require.Contains(t, out.String(), `msg="sim: unknown plugin skipped" name=x::Unknown filename=x line=1`)
 }

@@ -5,7 +5,7 @@
 //
 //	ddsping selftest [-size N] [-multicast]   pong and ping in one process on loopback
 //	ddsping pong                              echo the pings of every pinger
-//	ddsping ping [-size N] [-rate HZ] [-count N | -duration D] [-best-effort]
+//	ddsping ping [-size N] [-rate HZ] [-count N | -duration D] [-best-effort] [-svg FILE]
 //	ddsping sub                               count the samples of every publisher
 //	ddsping pub [-size N] [-rate HZ] [-duration D] [-best-effort]
 //	ddsping list                              participants and endpoints of the domain
@@ -41,7 +41,9 @@
 // serves too. With -rate 0 (the default) ping keeps one sample outstanding and sends
 // the next as soon as the answer arrives, like Cyclone DDS's ddsperf ping. Every second,
 // and at the end, it prints the round-trip statistics: mean, min, 50 %, 90 %, 99 %,
-// max and count, plus the pongs lost and the memory allocated per round trip.
+// max and count, plus the pongs lost and the memory allocated per round trip. -svg FILE
+// also writes the histogram of the round trips as an SVG plot (a logarithmic time axis,
+// the 50, 90 and 99 % percentiles marked).
 //
 // # Throughput
 //

@@ -1,8 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -125,6 +131,31 @@ func TestPingPong(t *testing.T) {
 		require.Zero(t, res.Lost, "%v", mode)
 	}
 	require.Eventually(t, func() bool { return strings.Contains(pong.String(), "answering") }, time.Second, 10*time.Millisecond)
+
+	// -svg plots the histogram: a well-formed SVG with a bar per occupied bucket and the
+	// percentiles marked.
+	plot := filepath.Join(t.TempDir(), "rtt.svg")
+	code, stdout, stderr := runCmd(t, context.Background(), "ping", "-domain", "43", "-count", "300", "-interval", "0", "-svg", plot)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	svg, err := os.ReadFile(plot)
+	require.NoError(t, err)
+	rects := 0
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(t, err, "well-formed XML")
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "rect" {
+			rects++
+		}
+	}
+	require.Greater(t, rects, 1, "the background and at least one bar")
+	require.Contains(t, string(svg), "300 round trips, 16 B payload, reliable, against ddsping pong")
+	for _, p := range []string{">50% ", ">90% ", ">99% "} {
+		require.Contains(t, string(svg), p)
+	}
 }
 
 func TestPingNoPong(t *testing.T) {

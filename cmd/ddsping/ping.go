@@ -218,6 +218,8 @@ type pingResult struct {
 	Lost         uint64   `json:"lost"`
 	Seconds      float64  `json:"seconds"`
 	AllocsPerRTT float64  `json:"allocs_per_roundtrip"`
+	// hist is the histogram of the round trips, for -svg.
+	hist *hist
 }
 
 // newPinger creates the writers and readers of a pinger in n: on ddsping's topics, and
@@ -415,6 +417,8 @@ func (p *pinger) run(ctx context.Context, report intervalFunc) (pingResult, erro
 		report(time.Since(m.start), m.iv.stats())
 	}
 	res.RTT = m.total.stats()
+	total := m.total
+	res.hist = &total
 	res.Received = m.total.n
 	res.Seconds = m.seconds
 	res.AllocsPerRTT = m.allocsPerRTT
@@ -644,6 +648,7 @@ func setupPing(fs *flag.FlagSet, o *options) func(context.Context) error {
 	fs.DurationVar(&cfg.wait, "wait", 10*time.Second, "how long to wait for pong to match")
 	fs.IntVar(&cfg.warmup, "warmup", 10, "round trips not counted at the start")
 	fs.DurationVar(&cfg.interval, "interval", time.Second, "period of the statistics lines (0: only the summary)")
+	svg := fs.String("svg", "", "write the round-trip histogram as an SVG plot to `file`")
 	return func(ctx context.Context) error {
 		cfg.reliable = !*bestEffort
 		if cfg.size < 0 || cfg.rate < 0 || cfg.count < 0 || cfg.warmup < 0 {
@@ -687,6 +692,12 @@ func setupPing(fs *flag.FlagSet, o *options) func(context.Context) error {
 			printInterval(o, el, cfg.size, s)
 		})
 		printPingResult(o, res)
+		if *svg != "" && res.hist != nil && res.hist.n > 0 {
+			title := fmt.Sprintf("ddsping ping: %d round trips, %s payload, %s, against %s pong", res.Received, bytesString(cfg.size), reliability(cfg.reliable), res.Peer)
+			if serr := writeSVGFile(*svg, title, res.hist); serr != nil {
+				return fmt.Errorf("writing the plot: %w", serr)
+			}
+		}
 		// ddsperf's ping reader and pong writer keep the last sample only (KEEP_LAST 1):
 		// reliable, they may still overwrite a ping with the next when paced, so losses
 		// against ddsperf are counted but do not fail the run.
