@@ -12,14 +12,14 @@ type Clock interface {
 	NewTimer(d time.Duration) (c <-chan time.Time, stop func() bool)
 }
 
-// SystemClock is the Clock of package time.
-type SystemClock struct{}
+// systemClock is the Clock of package time, the default.
+type systemClock struct{}
 
 // Now returns time.Now().
-func (SystemClock) Now() time.Time { return time.Now() }
+func (systemClock) Now() time.Time { return time.Now() }
 
 // NewTimer returns a time.Timer's channel and Stop.
-func (SystemClock) NewTimer(d time.Duration) (<-chan time.Time, func() bool) {
+func (systemClock) NewTimer(d time.Duration) (<-chan time.Time, func() bool) {
 	t := time.NewTimer(d)
 	return t.C, t.Stop
 }

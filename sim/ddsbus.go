@@ -114,7 +114,7 @@ func AddBusType[T any](b *DDSBus) error {
 		return busPub{close: pt.Close, matched: matched, write: func(m Msg) error {
 			var v T
 			if err := fromMsg(reflect.ValueOf(&v).Elem(), m, ""); err != nil {
-				return fmt.Errorf("sim: %s: %w", rosName, err)
+				return fmt.Errorf("sim: %s: %w", rosName, badMsg{err})
 			}
 			return pt.w.Write(context.Background(), &v) // KEEP_LAST never blocks
 		}}, nil
@@ -137,7 +137,7 @@ func AddBusType[T any](b *DDSBus) error {
 	t.canonical = func(m Msg) (Msg, error) {
 		var v T
 		if err := fromMsg(reflect.ValueOf(&v).Elem(), m, ""); err != nil {
-			return nil, fmt.Errorf("sim: %s: %w", rosName, err)
+			return nil, fmt.Errorf("sim: %s: %w", rosName, badMsg{err})
 		}
 		return toMsg(reflect.ValueOf(&v).Elem()).(Msg), nil
 	}
@@ -163,7 +163,7 @@ func AddBusService[Req, Rep any](b *DDSBus) error {
 		return busCall{close: q.Close, call: func(ctx context.Context, m Msg) (Msg, error) {
 			var r Req
 			if err := fromMsg(reflect.ValueOf(&r).Elem(), m, ""); err != nil {
-				return nil, fmt.Errorf("sim: %s: %w", req, err)
+				return nil, fmt.Errorf("sim: %s: %w", req, badMsg{err})
 			}
 			if err := q.WaitForService(ctx); err != nil {
 				return nil, fmt.Errorf("sim: no server of %s: %w", service, err)
@@ -266,8 +266,10 @@ func (b *DDSBus) check(typ string, m Msg) (string, Msg, error) {
 	return t.name, c, err
 }
 
-// call calls service with req and returns its reply, of type repType.
-func (b *DDSBus) call(ctx context.Context, service string, req Message, repType string) (Message, error) {
+// Call calls service with req, a message of a request type registered with
+// AddBusService, as a ROS 2 client does, and returns the reply, of type repType. It
+// waits for a server of the service within ctx.
+func (b *DDSBus) Call(ctx context.Context, service string, req Message, repType string) (Message, error) {
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"unicode"
+
+	"github.com/ddsgo/ddsgo/dds"
 )
 
 // The conversions between a Msg and a Go value of a topic type, used by DDSBus. Field
@@ -13,6 +15,12 @@ import (
 // ddsgen gives them (CamelCase): "child_frame_id" is ChildFrameID. Numbers are float64 in
 // a Msg; a repeated field is a []any, and a single value where a list is expected is a
 // list of one (as the text format writes a repeated field given once).
+
+// badMsg is the error of a message that does not fit its Go type: a bad parameter.
+type badMsg struct{ error }
+
+func (badMsg) Is(target error) bool { return target == dds.ErrBadParameter }
+func (e badMsg) Unwrap() error      { return e.error }
 
 // fieldKey is the name of a field as compared: lower case, without underscores.
 func fieldKey(name string) string {

@@ -34,7 +34,7 @@ type Config struct {
 	// PausedPeriod is the wall time between two paused steps of Run; 0 means 10 ms.
 	// Paused steps still call the systems (with Dt 0), as in Gazebo.
 	PausedPeriod time.Duration
-	// Clock is the wall clock; nil means SystemClock.
+	// Clock is the wall clock; nil means the time package's.
 	Clock Clock
 	// Logger receives warnings; nil discards them.
 	Logger *slog.Logger
@@ -131,7 +131,7 @@ func NewRunner(m *ecm.Manager, cfg Config) (*Runner, error) {
 		stepped:      make(chan struct{}),
 	}
 	if r.clock == nil {
-		r.clock = SystemClock{}
+		r.clock = systemClock{}
 	}
 	if r.log == nil {
 		r.log = slog.New(slog.DiscardHandler)

@@ -92,7 +92,7 @@ type tpService struct {
 
 // serviceCaller is a Bus that calls services (DDSBus).
 type serviceCaller interface {
-	call(ctx context.Context, service string, req Message, repType string) (Message, error)
+	Call(ctx context.Context, service string, req Message, repType string) (Message, error)
 }
 
 // typedBus is a Bus that knows its message types (DDSBus): it names them one way,
@@ -375,7 +375,7 @@ func (t *TriggeredPublisher) callServices() {
 	for range t.calls {
 		for _, s := range t.services {
 			ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
-			_, err := caller.call(ctx, s.name, s.req, s.repType)
+			_, err := caller.Call(ctx, s.name, s.req, s.repType)
 			cancel()
 			t.count(err)
 		}

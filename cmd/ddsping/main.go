@@ -10,6 +10,7 @@
 //	ddsping pub [-size N] [-rate HZ] [-duration D] [-best-effort]
 //	ddsping list                              participants and endpoints of the domain
 //	ddsping watch                             list, then every change as it happens
+//	ddsping call SERVICE [REQUEST]            call a ROS 2 service, print the reply
 //
 // list ends with the statistics of its own participant (dds.DomainParticipant.Statistics):
 // datagrams received and sent, the remote participants (unconfirmed ones: only
@@ -69,6 +70,17 @@
 // run: ddsperf keeps only the last ping and pong (KEEP_LAST 1), so a paced ping may be
 // overwritten by the next. ddsperf prints half the round trip as its latency; ddsping
 // prints whole round trips.
+//
+// # Calling services
+//
+// call calls a ROS 2 service as a ROS 2 client does (rq/NAMERequest, rr/NAMEReply,
+// either rmw's request identity) and prints the reply as JSON. It knows the services of
+// simulation_interfaces, which ddsim serves: the type comes from the last element of the
+// name (/gzserver/get_entities is simulation_interfaces/srv/GetEntities) or from -type.
+// The request is written in the text format of Gazebo's plugin configurations:
+//
+//	ddsping call /gzserver/get_entities 'filters: {filter: "robot.*"}'
+//	ddsping call /gzserver/set_simulation_state 'state: {state: 1}'
 //
 // `ddsping -version` prints the version ddsping was built from.
 //
@@ -160,20 +172,23 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.memProfile, "memprofile", "", "write an allocation profile to `file` at the end")
 }
 
-// command is a subcommand: its flags are registered on fs, then run runs it.
+// command is a subcommand: its flags are registered on fs, then run runs it. args
+// names its arguments after the flags; "" means it takes none.
 type command struct {
 	name, summary string
 	setup         func(fs *flag.FlagSet, o *options) func(ctx context.Context) error
+	args          string
 }
 
 var commands = []command{
-	{"selftest", "run pong and ping in this process on loopback and report discovery and round trips", setupSelftest},
-	{"ping", "send timestamped samples to pong and report round-trip times", setupPing},
-	{"pong", "echo the samples of every pinger", setupPong},
-	{"pub", "publish samples as fast as possible (throughput)", setupPub},
-	{"sub", "receive samples and report throughput and losses", setupSub},
-	{"list", "list the participants and endpoints of the domain and why they match or not", setupList},
-	{"watch", "list, then report participants and endpoints as they come and go", setupWatch},
+	{"selftest", "run pong and ping in this process on loopback and report discovery and round trips", setupSelftest, ""},
+	{"ping", "send timestamped samples to pong and report round-trip times", setupPing, ""},
+	{"pong", "echo the samples of every pinger", setupPong, ""},
+	{"pub", "publish samples as fast as possible (throughput)", setupPub, ""},
+	{"sub", "receive samples and report throughput and losses", setupSub, ""},
+	{"list", "list the participants and endpoints of the domain and why they match or not", setupList, ""},
+	{"watch", "list, then report participants and endpoints as they come and go", setupWatch, ""},
+	{"call", "call a ROS 2 service (simulation_interfaces' by name) and print the reply", setupCall, "SERVICE [REQUEST]"},
 }
 
 func usage(w io.Writer) {
@@ -221,14 +236,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ddsping "+cmd.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: ddsping %s [flags]: %s\n", cmd.name, cmd.summary)
+		fmt.Fprintf(stderr, "usage: ddsping %s [flags] %s: %s\n", cmd.name, cmd.args, cmd.summary)
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, exitHelp)
 	}
 	o := &options{out: stdout}
 	o.register(fs)
 	body := cmd.setup(fs, o)
-	if code, ok := parseArgs(fs, cmd.name, o, args[1:], stderr); !ok {
+	if code, ok := parseArgs(fs, cmd, o, args[1:], stderr); !ok {
 		return code
 	}
 	if o.procs > 0 || os.Getenv("GOMAXPROCS") == "" {
@@ -276,14 +291,15 @@ func findCommand(name string) *command {
 
 // parseArgs parses the command's flags; when the run must stop it reports false and
 // the exit code.
-func parseArgs(fs *flag.FlagSet, name string, o *options, args []string, stderr io.Writer) (int, bool) {
+func parseArgs(fs *flag.FlagSet, cmd *command, o *options, args []string, stderr io.Writer) (int, bool) {
+	name := cmd.name
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK, false
 		}
 		return exitUsage, false
 	}
-	if fs.NArg() > 0 {
+	if fs.NArg() > 0 && cmd.args == "" {
 		fmt.Fprintf(stderr, "ddsping %s: unexpected argument %q\n", name, fs.Arg(0))
 		return exitUsage, false
 	}

@@ -692,11 +692,8 @@ func setupPing(fs *flag.FlagSet, o *options) func(context.Context) error {
 			printInterval(o, el, cfg.size, s)
 		})
 		printPingResult(o, res)
-		if *svg != "" && res.hist != nil && res.hist.n > 0 {
-			title := fmt.Sprintf("ddsping ping: %d round trips, %s payload, %s, against %s pong", res.Received, bytesString(cfg.size), reliability(cfg.reliable), res.Peer)
-			if serr := writeSVGFile(*svg, title, res.hist); serr != nil {
-				return fmt.Errorf("writing the plot: %w", serr)
-			}
+		if serr := plotPing(*svg, res); serr != nil {
+			return serr
 		}
 		// ddsperf's ping reader and pong writer keep the last sample only (KEEP_LAST 1):
 		// reliable, they may still overwrite a ping with the next when paced, so losses
@@ -706,6 +703,19 @@ func setupPing(fs *flag.FlagSet, o *options) func(context.Context) error {
 		}
 		return err
 	}
+}
+
+// plotPing writes the histogram of res to the SVG file path, if path is set and there
+// were round trips.
+func plotPing(path string, res pingResult) error {
+	if path == "" || res.hist == nil || res.hist.n == 0 {
+		return nil
+	}
+	title := fmt.Sprintf("ddsping ping: %d round trips, %s payload, %s, against %s pong", res.Received, bytesString(res.Size), reliability(res.Reliable), res.Peer)
+	if err := writeSVGFile(path, title, res.hist); err != nil {
+		return fmt.Errorf("writing the plot: %w", err)
+	}
+	return nil
 }
 
 // printInterval prints the statistics of one interval.
