@@ -20,7 +20,6 @@ func startRTPS(domain int, s *settings, q qos.DomainParticipantQos) (engine, err
 		Domain:   domain,
 		Net:      s.net,
 		UserData: q.UserData.Value,
-		Now:      s.now,
 	})
 	if err != nil {
 		return nil, err

@@ -39,7 +39,7 @@ type settings struct {
 	// Participant only.
 	rtps   rtps.Config
 	net    transport.Net
-	now    func() time.Time
+	clock  clock
 	engine engineFactory
 
 	// Topic only: the type name, and the options the topic's endpoints inherit.
@@ -158,6 +158,11 @@ func WithRTPS(cfg rtps.Config) Option {
 // withNet makes the participant open its sockets on n (tests: memnet).
 func withNet(n transport.Net) Option {
 	return func(s *settings) { s.net = n }
+}
+
+// withClock makes the participant keep time with c (tests: a virtual clock).
+func withClock(c clock) Option {
+	return func(s *settings) { s.clock = c }
 }
 
 // withEngine makes the participant use another engine (tests).

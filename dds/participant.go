@@ -47,6 +47,7 @@ type DomainParticipant struct {
 	domain  int
 	opts    settings
 	now     func() time.Time
+	clk     clock // the timers' clock (deadlines)
 
 	// defMu guards the default publisher and subscriber, made on first use.
 	defMu      sync.Mutex
@@ -71,13 +72,14 @@ func newParticipant(f *DomainParticipantFactory, domain int, q qos.DomainPartici
 		factory: f,
 		domain:  domain,
 		opts:    o,
-		now:     o.now,
+		clk:     o.clock,
 		m:       ecm.New(),
 		disp:    dispatch.New(),
 	}
-	if p.now == nil {
-		p.now = time.Now
+	if p.clk == nil {
+		p.clk = realClock{}
 	}
+	p.now = p.clk.Now
 	p.mu.Lock()
 	p.init(p, nil, kindParticipant, p, l, o.mask)
 	ecm.CreateComponent(p.m, p.ent, q)

@@ -41,6 +41,8 @@ type DataReader[T any] struct {
 
 	cache atomic.Pointer[rhc.Cache[T]]
 	er    engineReader // set by enableSelf, before enabled
+	// deadline watches the DEADLINE (nil without a finite one); set when enabled.
+	deadline atomic.Pointer[deadlineMonitor]
 	// retrier is er for the cache's OnSpaceAvailable hook, which may run before
 	// enableSelf sets er (on the engine's goroutine).
 	retrier atomic.Pointer[engineReader]
@@ -219,6 +221,9 @@ func (r *DataReader[T]) enableSelf() error {
 	}
 	r.er = er
 	r.retrier.Store(&er)
+	r.deadline.Store(newDeadlineMonitor(rq.Deadline.Period, p.clk, func(h InstanceHandle) {
+		r.event(listener.RequestedDeadlineMissed, func(s *statusBlock) { s.deadline.Increment(h) })
+	}))
 	p.mu.Lock()
 	ecm.SetComponentData(p.m, r.ent, handleComp{status.GUIDHandle(guidBytes(er.GUID()))})
 	p.mu.Unlock()
@@ -236,6 +241,7 @@ func (r *DataReader[T]) reannounce() error {
 }
 
 func (r *DataReader[T]) teardown() {
+	r.deadline.Load().close()
 	r.wakeReaders()
 	r.cmu.Lock()
 	r.forget(r.conds, true)
@@ -339,12 +345,19 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 		return true
 	}
 	out := cache.Insert(ch, r.p.now())
-	kh := ch.KeyHash
+	kh, kind := ch.KeyHash, ch.Kind
 	r.recycleAfterInsert(ch, out)
 	counted := out.Rejected() && r.firstRejection(s)
 	r.dmu.Unlock()
 	if !out.Rejected() {
 		r.lost(s.Lost) // what the protocol knows never came before it
+		if d := r.deadline.Load(); d != nil {
+			if h := status.KeyHandle(kh); kind == rhc.Write {
+				d.touch(h)
+			} else {
+				d.forget(h) // not alive: no deadline
+			}
+		}
 		return true
 	}
 	if counted { // a sample refused again when resent counted the first time
@@ -1013,7 +1026,8 @@ func (r *DataReader[T]) LivelinessChangedStatus() (listener.LivelinessChangedSta
 }
 
 // RequestedDeadlineMissedStatus returns and resets the REQUESTED_DEADLINE_MISSED
-// status. Deadlines are not monitored yet: it stays zero.
+// status: with a finite DEADLINE period, one miss per alive instance and period without
+// a sample (the period the reader was enabled with), the last instance that missed.
 func (r *DataReader[T]) RequestedDeadlineMissedStatus() (listener.RequestedDeadlineMissedStatus, error) {
 	return readStatus(&r.entity, (*statusBlock).takeRequestedDeadlineMissed)
 }

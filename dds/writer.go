@@ -44,6 +44,8 @@ type DataWriter[T any] struct {
 	mu        sync.Mutex
 	kenc      cdr.Encoder
 	instances map[cdr.KeyHash][]byte // registered instances: their serialized keys
+
+	deadline *deadlineMonitor // nil without a finite DEADLINE
 }
 
 // NewWriter creates a writer of topic t (create_datawriter), in the participant's
@@ -158,6 +160,9 @@ func (w *DataWriter[T]) enableSelf() error {
 		return wrapErr(ErrError, err, "creating the RTPS writer")
 	}
 	w.ew = ew
+	w.deadline = newDeadlineMonitor(wq.Deadline.Period, p.clk, func(h InstanceHandle) {
+		w.event(listener.OfferedDeadlineMissed, func(s *statusBlock) { s.deadline.Increment(h) })
+	})
 	p.mu.Lock()
 	ecm.SetComponentData(p.m, w.ent, handleComp{status.GUIDHandle(guidBytes(ew.GUID()))})
 	p.mu.Unlock()
@@ -180,6 +185,7 @@ func (w *DataWriter[T]) teardown() {
 	if w.ew == nil {
 		return
 	}
+	w.deadline.close()
 	kind := w.unregisterKind()
 	now := wire.TimeFromTime(w.p.now())
 	w.mu.Lock()
@@ -332,7 +338,11 @@ func (w *DataWriter[T]) Write(ctx context.Context, v *T, opts ...WriteOption) er
 	if a.header != nil {
 		payload = prependHeader(payload, a.header)
 	}
-	return w.send(ctx, rtps.Alive, kh, payload, &a)
+	if err := w.send(ctx, rtps.Alive, kh, payload, &a); err != nil {
+		return err
+	}
+	w.deadline.touch(status.KeyHandle(kh))
+	return nil
 }
 
 // send hands a change to the engine.
@@ -399,6 +409,7 @@ func (w *DataWriter[T]) instanceChange(ctx context.Context, kind rtps.ChangeKind
 	}
 	payload := w.keyPayload(key)
 	w.mu.Unlock()
+	w.deadline.forget(status.KeyHandle(kh)) // no longer promised
 	return w.send(ctx, kind, kh, payload, a)
 }
 
@@ -522,8 +533,9 @@ func (w *DataWriter[T]) OfferedIncompatibleQosStatus() (listener.OfferedIncompat
 	return readStatus(&w.entity, (*statusBlock).takeOfferedIncompatibleQos)
 }
 
-// OfferedDeadlineMissedStatus returns and resets the OFFERED_DEADLINE_MISSED status.
-// Deadlines are not monitored yet: it stays zero.
+// OfferedDeadlineMissedStatus returns and resets the OFFERED_DEADLINE_MISSED status: with
+// a finite DEADLINE period, one miss per registered instance and period without a write
+// (the period the writer was enabled with), the last instance that missed.
 func (w *DataWriter[T]) OfferedDeadlineMissedStatus() (listener.OfferedDeadlineMissedStatus, error) {
 	return readStatus(&w.entity, (*statusBlock).takeOfferedDeadlineMissed)
 }
