@@ -68,6 +68,13 @@ func TestCall(t *testing.T) {
 		require.Equal(t, exitUsage, code, "%v: %s", bad.args, stderr)
 		require.Contains(t, stderr, bad.why)
 	}
+	// list shows the ROS 2 view of the domain: the services with their types and server.
+	code, stdout, stderr = runCmd(t, context.Background(), "list", "-domain", "47", "-wait", "500ms")
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, stdout, "ROS 2 services (")
+	require.Regexp(t, `\n  /gzserver/get_entities  simulation_interfaces/srv/GetEntities  served by "?\S+`, stdout)
+	require.Contains(t, stdout, "/gzserver/simulate_steps/_action/send_goal  simulation_interfaces/action/SimulateSteps_SendGoal")
+
 	code, _, stderr = runCmd(t, context.Background(), "call", "-domain", "47", "-timeout", "300ms", "/elsewhere/get_entities")
 	require.Equal(t, exitFailed, code, stderr)
 	require.Contains(t, stderr, "no answer from /elsewhere/get_entities within 300ms")

@@ -210,6 +210,7 @@ func printEndpoints(o *options, p *dds.DomainParticipant, rows []partRow) error 
 	if pairs == 0 {
 		fmt.Fprintln(o.out, "  no topic has both a writer and a reader")
 	}
+	printROS(o.out, pubs, subs, names)
 	return nil
 }
 
