@@ -46,7 +46,13 @@ func rosView(pubs, subs []dds.EndpointBuiltinTopicData, names map[dds.InstanceHa
 		}
 		return t
 	}
-	service := func(name string) *rosService {
+	// service returns the service of topic name when it is a request or reply topic,
+	// rq/NAMERequest or rr/NAMEReply (prefix and suffix).
+	service := func(name, prefix, suffix string) *rosService {
+		if !strings.HasPrefix(name, prefix) || !strings.HasSuffix(name, suffix) {
+			return nil
+		}
+		name = "/" + strings.TrimSuffix(strings.TrimPrefix(name, prefix), suffix)
 		s := services[name]
 		if s == nil {
 			s = &rosService{name: name}
@@ -55,23 +61,19 @@ func rosView(pubs, subs []dds.EndpointBuiltinTopicData, names map[dds.InstanceHa
 		return s
 	}
 	for _, w := range pubs {
-		switch {
-		case strings.HasPrefix(w.TopicName, "rt/"):
+		who := orDash(names[w.ParticipantKey])
+		if strings.HasPrefix(w.TopicName, "rt/") {
 			topic(w).writers++
-		case strings.HasPrefix(w.TopicName, "rr/") && strings.HasSuffix(w.TopicName, "Reply"):
-			s := service("/" + strings.TrimSuffix(strings.TrimPrefix(w.TopicName, "rr/"), "Reply"))
-			s.servers = appendOnce(s.servers, orDash(names[w.ParticipantKey]))
-		case strings.HasPrefix(w.TopicName, "rq/") && strings.HasSuffix(w.TopicName, "Request"):
-			s := service("/" + strings.TrimSuffix(strings.TrimPrefix(w.TopicName, "rq/"), "Request"))
-			s.client = appendOnce(s.client, orDash(names[w.ParticipantKey]))
+		} else if s := service(w.TopicName, "rr/", "Reply"); s != nil {
+			s.servers = appendOnce(s.servers, who)
+		} else if s := service(w.TopicName, "rq/", "Request"); s != nil {
+			s.client = appendOnce(s.client, who)
 		}
 	}
 	for _, r := range subs {
-		switch {
-		case strings.HasPrefix(r.TopicName, "rt/"):
+		if strings.HasPrefix(r.TopicName, "rt/") {
 			topic(r).readers++
-		case strings.HasPrefix(r.TopicName, "rq/") && strings.HasSuffix(r.TopicName, "Request"):
-			s := service("/" + strings.TrimSuffix(strings.TrimPrefix(r.TopicName, "rq/"), "Request"))
+		} else if s := service(r.TopicName, "rq/", "Request"); s != nil {
 			s.typ = strings.TrimSuffix(rosType(r.TypeName), "_Request")
 		}
 	}
