@@ -2,6 +2,7 @@ package dds
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ddsgo/ddsgo/qos"
@@ -28,9 +29,9 @@ func (realClock) AfterFunc(d time.Duration, f func()) func() bool { return time.
 // REQUESTED_DEADLINE_MISSED) misses its deadline, and misses it again every period
 // after that until it is written or received again. Instances that are unregistered or
 // disposed are no longer watched. One timer serves all instances, armed at the
-// earliest deadline.
+// earliest deadline. An infinite period watches nothing; SetQos may change it.
 type deadlineMonitor struct {
-	period time.Duration
+	period atomic.Int64 // a time.Duration; 0: infinite, nothing watched
 	clk    clock
 	miss   func(h InstanceHandle) // raises the status; called with no lock held
 
@@ -41,34 +42,54 @@ type deadlineMonitor struct {
 	closed bool
 }
 
-// newDeadlineMonitor returns the monitor of a deadline period, or nil when the period
-// is infinite (nothing to watch).
+// newDeadlineMonitor returns the monitor of a deadline period.
 func newDeadlineMonitor(period time.Duration, clk clock, miss func(InstanceHandle)) *deadlineMonitor {
-	if period <= 0 || period >= qos.Infinite {
-		return nil
+	d := &deadlineMonitor{clk: clk, miss: miss, due: map[InstanceHandle]time.Time{}}
+	d.setPeriod(period)
+	return d
+}
+
+// setPeriod changes the period: the deadlines already set stand, the next ones follow
+// the new period. An infinite period stops the watch.
+func (d *deadlineMonitor) setPeriod(period time.Duration) {
+	if d == nil {
+		return
 	}
-	return &deadlineMonitor{period: period, clk: clk, miss: miss, due: map[InstanceHandle]time.Time{}}
+	if period <= 0 || period >= qos.Infinite {
+		period = 0
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.period.Store(int64(period))
+	if period == 0 {
+		clear(d.due)
+		if d.stop != nil {
+			d.stop()
+			d.stop = nil
+		}
+	}
 }
 
 // touch notes a write or a sample of instance h now: its next deadline is a period
 // away.
 func (d *deadlineMonitor) touch(h InstanceHandle) {
-	if d == nil {
+	if d == nil || d.period.Load() == 0 {
 		return
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed {
+	period := time.Duration(d.period.Load())
+	if d.closed || period == 0 {
 		return
 	}
-	due := d.clk.Now().Add(d.period)
+	due := d.clk.Now().Add(period)
 	d.due[h] = due
 	d.armLocked(due)
 }
 
 // forget stops watching instance h (unregistered or disposed).
 func (d *deadlineMonitor) forget(h InstanceHandle) {
-	if d == nil {
+	if d == nil || d.period.Load() == 0 {
 		return
 	}
 	d.mu.Lock()
@@ -91,7 +112,8 @@ func (d *deadlineMonitor) armLocked(due time.Time) {
 // timer for the next one.
 func (d *deadlineMonitor) fire() {
 	d.mu.Lock()
-	if d.closed {
+	period := time.Duration(d.period.Load())
+	if d.closed || period == 0 {
 		d.mu.Unlock()
 		return
 	}
@@ -102,7 +124,7 @@ func (d *deadlineMonitor) fire() {
 	for h, due := range d.due {
 		for !due.After(now) {
 			missed = append(missed, h)
-			due = due.Add(d.period)
+			due = due.Add(period)
 		}
 		d.due[h] = due
 		if next.IsZero() || due.Before(next) {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/qos"
 )
 
 // fakeClock is a virtual clock: time moves only with Advance, which runs the timers
@@ -130,6 +131,23 @@ func TestDeadline(t *testing.T) {
 	rs, err = r.RequestedDeadlineMissedStatus()
 	require.NoError(t, err)
 	require.Equal(t, int32(6), rs.TotalCount, "the reader missed what the writer missed, and nothing after")
+	// The period is changeable: a shorter one applies from the next write; an infinite
+	// one stops the watch.
+	wq := w.Qos()
+	wq.Deadline.Period = 30 * time.Millisecond
+	require.NoError(t, w.SetQos(wq))
+	require.NoError(t, w.Write(bg, &a))
+	clk.Advance(40 * time.Millisecond)
+	ws, err = w.OfferedDeadlineMissedStatus()
+	require.NoError(t, err)
+	require.Equal(t, int32(7), ws.TotalCount)
+	wq.Deadline.Period = qos.Infinite
+	require.NoError(t, w.SetQos(wq))
+	clk.Advance(time.Second)
+	ws, err = w.OfferedDeadlineMissedStatus()
+	require.NoError(t, err)
+	require.Equal(t, int32(7), ws.TotalCount)
+
 	require.Eventually(t, func() bool {
 		mu.Lock()
 		defer mu.Unlock()

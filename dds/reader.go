@@ -232,8 +232,9 @@ func (r *DataReader[T]) enableSelf() error {
 
 func (r *DataReader[T]) reannounce() error {
 	r.p.mu.Lock()
-	eq, _ := r.endpointQosLocked()
+	eq, rq := r.endpointQosLocked()
 	r.p.mu.Unlock()
+	r.deadline.Load().setPeriod(rq.Deadline.Period)
 	if err := r.er.UpdateQos(eq); err != nil {
 		return wrapErr(ErrError, err, "announcing the reader")
 	}
@@ -351,7 +352,7 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 	r.dmu.Unlock()
 	if !out.Rejected() {
 		r.lost(s.Lost) // what the protocol knows never came before it
-		if d := r.deadline.Load(); d != nil {
+		if d := r.deadline.Load(); d != nil && d.period.Load() != 0 {
 			if h := status.KeyHandle(kh); kind == rhc.Write {
 				d.touch(h)
 			} else {
@@ -1027,7 +1028,7 @@ func (r *DataReader[T]) LivelinessChangedStatus() (listener.LivelinessChangedSta
 
 // RequestedDeadlineMissedStatus returns and resets the REQUESTED_DEADLINE_MISSED
 // status: with a finite DEADLINE period, one miss per alive instance and period without
-// a sample (the period the reader was enabled with), the last instance that missed.
+// a sample (the current period), the last instance that missed.
 func (r *DataReader[T]) RequestedDeadlineMissedStatus() (listener.RequestedDeadlineMissedStatus, error) {
 	return readStatus(&r.entity, (*statusBlock).takeRequestedDeadlineMissed)
 }

@@ -171,8 +171,9 @@ func (w *DataWriter[T]) enableSelf() error {
 
 func (w *DataWriter[T]) reannounce() error {
 	w.p.mu.Lock()
-	eq, _ := w.endpointQosLocked()
+	eq, wq := w.endpointQosLocked()
 	w.p.mu.Unlock()
+	w.deadline.setPeriod(wq.Deadline.Period)
 	if err := w.ew.UpdateQos(eq); err != nil {
 		return wrapErr(ErrError, err, "announcing the writer")
 	}
@@ -535,7 +536,7 @@ func (w *DataWriter[T]) OfferedIncompatibleQosStatus() (listener.OfferedIncompat
 
 // OfferedDeadlineMissedStatus returns and resets the OFFERED_DEADLINE_MISSED status: with
 // a finite DEADLINE period, one miss per registered instance and period without a write
-// (the period the writer was enabled with), the last instance that missed.
+// (the current period), the last instance that missed.
 func (w *DataWriter[T]) OfferedDeadlineMissedStatus() (listener.OfferedDeadlineMissedStatus, error) {
 	return readStatus(&w.entity, (*statusBlock).takeOfferedDeadlineMissed)
 }
