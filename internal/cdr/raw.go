@@ -1,0 +1,103 @@
+package cdr
+
+import "unsafe"
+
+// rawLayout describes a struct whose CDR encoding in one XCDR version is a copy of its
+// memory: fixed-size primitives (no bool) and nested such structs or arrays, each at the
+// offset the CDR alignment rules give it when the struct starts at a multiple of align.
+// size 0: the struct is not encoded this way.
+type rawLayout struct {
+	size  int // bytes of the encoding (the memory up to the end of the last primitive)
+	first int // CDR alignment of the first primitive, the one the encoder pads to
+	align int // largest CDR alignment of its primitives
+	elems bool
+}
+
+// computeRaw fills t.raw for both XCDR versions; t is a built struct.
+func (t *typ) computeRaw() {
+	for v, v2 := range []bool{false, true} {
+		w := rawWalk{v2: v2}
+		if w.structAt(t, 0) && w.end > 0 {
+			l := rawLayout{size: w.end, first: w.first, align: w.align}
+			// Consecutive elements are consecutive encodings when the memory has no trailing
+			// padding and each element starts aligned as the first.
+			l.elems = uintptr(w.end) == t.rt.Size() && w.end%w.align == 0
+			t.raw[v] = l
+		}
+	}
+}
+
+// rawWalk follows the primitives of a struct in declaration order, checking that the CDR
+// offset of each equals its memory offset.
+type rawWalk struct {
+	v2           bool
+	end          int // CDR offset after the last primitive seen
+	first, align int
+}
+
+func (w *rawWalk) structAt(t *typ, off uintptr) bool {
+	if t.kind != kStruct || t.ext == Mutable || (t.ext == Appendable && w.v2) {
+		return false
+	}
+	for i := range t.fields {
+		f := &t.fields[i]
+		if f.optional || !w.at(f.t, off+f.off) {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *rawWalk) at(t *typ, off uintptr) bool {
+	switch {
+	case t.kind == kStruct:
+		return w.structAt(t, off)
+	case t.kind == kArray && (t.elem.primitive() || !w.v2): // XCDR2: a DHEADER otherwise
+		sz := t.elem.rt.Size()
+		for i := range t.n {
+			if !w.at(t.elem, off+uintptr(i)*sz) {
+				return false
+			}
+		}
+		return true
+	case !t.primitive() || t.kind == kBool:
+		return false
+	}
+	a := t.size
+	if w.v2 {
+		a = min(a, 4)
+	}
+	if w.first == 0 {
+		w.first = a
+	}
+	w.align = max(w.align, a)
+	o := w.end + -w.end&(a-1)
+	if uintptr(o) != off {
+		return false
+	}
+	w.end = o + t.size
+	return true
+}
+
+// encRaw writes n consecutive values of struct t at p as one copy of their memory when
+// their layout allows it in e's version and byte order, and reports whether it did.
+func (t *typ) encRaw(e *Encoder, p unsafe.Pointer, n int) bool {
+	v := 0
+	if e.v2 {
+		v = 1
+	}
+	l := &t.raw[v]
+	if l.size == 0 || (n > 1 && !l.elems) || e.be == hostLE {
+		return false
+	}
+	e.Align(l.first)
+	if (len(e.buf)-e.origin)&(l.align-1) != 0 {
+		return false // the offsets would differ from the memory's: field by field
+	}
+	size := l.size
+	if n > 1 {
+		size *= n
+	}
+	e.buf = append(e.buf, unsafe.Slice((*byte)(p), size)...)
+	return true
+}
