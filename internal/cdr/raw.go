@@ -82,22 +82,30 @@ func (w *rawWalk) at(t *typ, off uintptr) bool {
 // encRaw writes n consecutive values of struct t at p as one copy of their memory when
 // their layout allows it in e's version and byte order, and reports whether it did.
 func (t *typ) encRaw(e *Encoder, p unsafe.Pointer, n int) bool {
-	v := 0
+	l := &t.raw[0]
 	if e.v2 {
-		v = 1
+		l = &t.raw[1]
 	}
-	l := &t.raw[v]
-	if l.size == 0 || (n > 1 && !l.elems) || e.be == hostLE {
+	if l.size == 0 || (n > 1 && !l.elems) {
 		return false
 	}
-	e.Align(l.first)
-	if (len(e.buf)-e.origin)&(l.align-1) != 0 {
-		return false // the offsets would differ from the memory's: field by field
+	return e.AppendMemory(unsafe.Slice((*byte)(p), l.size*n), l.first, l.align, e.v2)
+}
+
+// AppendMemory appends b, the memory of values whose encoding in XCDR2 (v2) or XCDR1 is
+// that memory when it starts at a multiple of align: fixed-size numbers in the host's
+// byte order, each at the offset the CDR alignment rules give it. It first pads to first,
+// the alignment of the first number, as encoding it would. It reports whether it
+// appended: not when the stream is of the other version or byte order, nor when after the
+// padding it is not at a multiple of align (the values must then be encoded one by one).
+func (e *Encoder) AppendMemory(b []byte, first, align int, v2 bool) bool {
+	if e.v2 != v2 || e.be == hostLE {
+		return false
 	}
-	size := l.size
-	if n > 1 {
-		size *= n
+	e.Align(first)
+	if (len(e.buf)-e.origin)&(align-1) != 0 {
+		return false
 	}
-	e.buf = append(e.buf, unsafe.Slice((*byte)(p), size)...)
+	e.buf = append(e.buf, b...)
 	return true
 }
