@@ -28,8 +28,11 @@ type TfPublisher struct {
 	msg    tf2_msgs.TFMessage
 	names  nameCache  // scoped names, computed once per entity
 	r      ecm.Reader // of the step being published
-	stamp  geometry_msgs.TransformStamped
-	each   func(ecm.Entity, Name, Pose) bool
+	// ids of Model, Link and World in r: EntityHasComponentType with them is cheaper than
+	// Has, which looks the type up each time (in a map when its cache slot is taken)
+	model, link, world ecm.ComponentID
+	stamp              geometry_msgs.TransformStamped
+	each               func(ecm.Entity, Name, Pose) bool
 }
 
 // NewTfPublisher creates the /tf topic and writer in p; period 0 publishes every step.
@@ -53,6 +56,7 @@ func (c *TfPublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
 		c.names.reset() // entities were removed: forget their names
 	}
 	c.r = r
+	c.model, c.link, c.world = typeID[Model](r), typeID[Link](r), typeID[World](r)
 	c.stamp.Header.Stamp = rosTime(info.SimTime)
 	c.msg.Transforms = c.msg.Transforms[:0]
 	ecm.EachRO2(r, c.each)
@@ -61,13 +65,13 @@ func (c *TfPublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
 
 // add appends the transform of e if it is a model or a link.
 func (c *TfPublisher) add(e ecm.Entity, _ Name, pose Pose) bool {
-	if !ecm.Has[Model](c.r, e) && !ecm.Has[Link](c.r, e) {
+	if !c.r.EntityHasComponentType(e, c.model) && !c.r.EntityHasComponentType(e, c.link) {
 		return true
 	}
 	parent := c.r.ParentEntity(e)
 	ts := c.stamp
 	ts.Header.FrameID = worldFrame
-	if parent != ecm.Null && !ecm.Has[World](c.r, parent) {
+	if parent != ecm.Null && !c.r.EntityHasComponentType(parent, c.world) {
 		ts.Header.FrameID = c.scoped(parent)
 	}
 	ts.ChildFrameID = c.scoped(e)
@@ -81,6 +85,15 @@ func (c *TfPublisher) add(e ecm.Entity, _ Name, pose Pose) bool {
 	}
 	c.msg.Transforms = append(c.msg.Transforms, ts)
 	return true
+}
+
+// typeID returns the id of component type T in r, or one no entity has if T is not
+// registered.
+func typeID[T any](r ecm.Reader) ecm.ComponentID {
+	if id, ok := ecm.LookupID[T](r); ok {
+		return id
+	}
+	return ecm.MaxComponentTypes
 }
 
 // scoped returns e's scoped name, kept for the next steps.
