@@ -92,8 +92,16 @@ func (t *typ) encElems(e *Encoder, p unsafe.Pointer, n int) {
 }
 
 func (t *typ) encStruct(e *Encoder, p unsafe.Pointer, keyOnly bool) {
-	if !keyOnly && t.encRaw(e, p, 1) {
-		return
+	if !keyOnly {
+		if t.encRaw(e, p, 1) {
+			return
+		}
+		if ls := t.flat[b2i(e.v2)]; ls != nil {
+			for i := range ls {
+				ls[i].t.enc(e, unsafe.Add(p, ls[i].off))
+			}
+			return
+		}
 	}
 	idx := t.members(keyOnly)
 	switch {

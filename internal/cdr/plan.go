@@ -53,7 +53,8 @@ type typ struct {
 
 	minWire int // fewest bytes a value can take on the wire (bounds allocation on decode)
 
-	raw [2]rawLayout // kStruct: encoded as a copy of its memory, XCDR1 and XCDR2
+	raw  [2]rawLayout // kStruct: encoded as a copy of its memory, XCDR1 and XCDR2
+	flat [2][]leaf    // kStruct: the leaves when inline, XCDR1 and XCDR2
 }
 
 // field is one member of a struct or union.

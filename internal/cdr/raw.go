@@ -13,9 +13,12 @@ type rawLayout struct {
 	elems bool
 }
 
-// computeRaw fills t.raw for both XCDR versions; t is a built struct.
+// computeRaw fills t.raw and t.flat for both XCDR versions; t is a built struct.
 func (t *typ) computeRaw() {
 	for v, v2 := range []bool{false, true} {
+		if t.inline(v2) {
+			t.flat[v] = t.appendLeaves(nil, 0, v2)
+		}
 		w := rawWalk{v2: v2}
 		if w.structAt(t, 0) && w.end > 0 {
 			l := rawLayout{size: w.end, first: w.first, align: w.align}
@@ -25,6 +28,47 @@ func (t *typ) computeRaw() {
 			t.raw[v] = l
 		}
 	}
+}
+
+// leaf is a member of a struct whose encoding is that of its members in order, nested
+// such structs replaced by their members: one call each instead of a descent per level.
+type leaf struct {
+	off uintptr
+	t   *typ
+}
+
+// inline reports whether struct t is encoded (in XCDR2 when v2) as its members one after
+// the other, with no header and no optional member.
+func (t *typ) inline(v2 bool) bool {
+	if t.kind != kStruct || t.ext == Mutable || (t.ext == Appendable && v2) {
+		return false
+	}
+	for i := range t.fields {
+		if t.fields[i].optional {
+			return false
+		}
+	}
+	return true
+}
+
+// appendLeaves appends the leaves of struct t at offset off.
+func (t *typ) appendLeaves(ls []leaf, off uintptr, v2 bool) []leaf {
+	for i := range t.fields {
+		f := &t.fields[i]
+		if f.t.inline(v2) && f.t.raw[b2i(v2)].size == 0 {
+			ls = f.t.appendLeaves(ls, off+f.off, v2)
+		} else {
+			ls = append(ls, leaf{off + f.off, f.t})
+		}
+	}
+	return ls
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // rawWalk follows the primitives of a struct in declaration order, checking that the CDR
@@ -82,10 +126,7 @@ func (w *rawWalk) at(t *typ, off uintptr) bool {
 // encRaw writes n consecutive values of struct t at p as one copy of their memory when
 // their layout allows it in e's version and byte order, and reports whether it did.
 func (t *typ) encRaw(e *Encoder, p unsafe.Pointer, n int) bool {
-	l := &t.raw[0]
-	if e.v2 {
-		l = &t.raw[1]
-	}
+	l := &t.raw[b2i(e.v2)]
 	if l.size == 0 || (n > 1 && !l.elems) {
 		return false
 	}

@@ -39,6 +39,18 @@ type rawFlag struct {
 	N  int32
 }
 
+type rawStamped struct { // inline, not raw: its members are leaves of rawOuter
+	Stamp rawSmall
+	Frame string
+	App   rawApp
+	Opt   *rawVec
+}
+
+type rawHeader struct {
+	S    rawStamped
+	Kids []rawHeader
+}
+
 type rawOuter struct {
 	Tag    uint8 // shifts what follows off its alignment
 	Pose   rawPose
@@ -55,6 +67,7 @@ type rawOuter struct {
 	Arr    [3]rawSmall
 	Name   string
 	Last   rawPose
+	Head   rawHeader
 }
 
 // rawPlans returns the struct plans reachable from t.
@@ -80,15 +93,19 @@ func TestEncRaw(t *testing.T) {
 	require.False(t, MustCodec[rawTail]().t.raw[0].elems)
 	seen := map[*typ]bool{}
 	rawPlans(c.t, seen)
-	saved := map[*typ][2]rawLayout{}
+	type plans struct {
+		raw  [2]rawLayout
+		flat [2][]leaf
+	}
+	saved := map[*typ]plans{}
 	for p := range seen {
-		saved[p] = p.raw
+		saved[p] = plans{p.raw, p.flat}
 	}
 	encodeAll := func(fast bool) [][]byte {
 		for p := range seen {
-			p.raw = [2]rawLayout{}
+			p.raw, p.flat = [2]rawLayout{}, [2][]leaf{}
 			if fast {
-				p.raw = saved[p]
+				p.raw, p.flat = saved[p].raw, saved[p].flat
 			}
 		}
 		var out [][]byte
@@ -102,6 +119,9 @@ func TestEncRaw(t *testing.T) {
 				Smalls: []rawSmall{{1, 2, 3, 4}, {5, 6, 7, 8}}, Apps: []rawApp{{1, 2}, {3, 4}},
 				Arr: [3]rawSmall{{1, 2, 3, 4}}, Name: "ab"[:tag%3], Last: rawPose{Q: [4]float64{0, 0, 0, 1}},
 			}
+			v.Head = rawHeader{S: rawStamped{Stamp: v.Small, Frame: v.Name, App: v.App}, Kids: []rawHeader{{
+				S: rawStamped{Frame: "k", Opt: &rawVec{1, 2, 3}},
+			}}}
 			for _, id := range []EncapsulationID{CDRBE, CDRLE, CDR2BE, CDR2LE, DCDR2LE} {
 				b, err := c.Marshal(nil, id, &v)
 				require.NoError(t, err)
@@ -112,8 +132,10 @@ func TestEncRaw(t *testing.T) {
 	}
 	defer func() {
 		for p := range seen {
-			p.raw = saved[p]
+			p.raw, p.flat = saved[p].raw, saved[p].flat
 		}
 	}()
+	require.NotEmpty(t, c.t.flat[0])
+	require.Nil(t, MustCodec[rawStamped]().t.flat[0]) // an optional member
 	require.Equal(t, encodeAll(false), encodeAll(true))
 }
