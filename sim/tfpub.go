@@ -26,10 +26,13 @@ type TfPublisher struct {
 	period time.Duration
 	next   time.Duration
 	msg    tf2_msgs.TFMessage
-	names  map[ecm.Entity]string // scoped names, computed once per entity
-	r      ecm.Reader            // of the step being published
-	stamp  geometry_msgs.TransformStamped
-	each   func(ecm.Entity, Name, Pose) bool
+	names  nameCache  // scoped names, computed once per entity
+	r      ecm.Reader // of the step being published
+	// ids of Model, Link and World in r: EntityHasComponentType with them is cheaper than
+	// Has, which looks the type up each time (in a map when its cache slot is taken)
+	model, link, world ecm.ComponentID
+	stamp              geometry_msgs.TransformStamped
+	each               func(ecm.Entity, Name, Pose) bool
 }
 
 // NewTfPublisher creates the /tf topic and writer in p; period 0 publishes every step.
@@ -38,7 +41,7 @@ func NewTfPublisher(p *dds.DomainParticipant, period time.Duration) (*TfPublishe
 	if err != nil {
 		return nil, err
 	}
-	c := &TfPublisher{pubTopic: pt, period: period, names: map[ecm.Entity]string{}}
+	c := &TfPublisher{pubTopic: pt, period: period}
 	c.each = c.add
 	return c, nil
 }
@@ -49,10 +52,11 @@ func (c *TfPublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
 		return
 	}
 	c.next = info.SimTime + c.period
-	if len(c.names) > 2*r.EntityCount()+16 {
-		clear(c.names) // entities were removed: forget their names
+	if c.names.n > 2*r.EntityCount()+16 {
+		c.names.reset() // entities were removed: forget their names
 	}
 	c.r = r
+	c.model, c.link, c.world = typeID[Model](r), typeID[Link](r), typeID[World](r)
 	c.stamp.Header.Stamp = rosTime(info.SimTime)
 	c.msg.Transforms = c.msg.Transforms[:0]
 	ecm.EachRO2(r, c.each)
@@ -61,13 +65,13 @@ func (c *TfPublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
 
 // add appends the transform of e if it is a model or a link.
 func (c *TfPublisher) add(e ecm.Entity, _ Name, pose Pose) bool {
-	if !ecm.Has[Model](c.r, e) && !ecm.Has[Link](c.r, e) {
+	if !c.r.EntityHasComponentType(e, c.model) && !c.r.EntityHasComponentType(e, c.link) {
 		return true
 	}
 	parent := c.r.ParentEntity(e)
 	ts := c.stamp
 	ts.Header.FrameID = worldFrame
-	if parent != ecm.Null && !ecm.Has[World](c.r, parent) {
+	if parent != ecm.Null && !c.r.EntityHasComponentType(parent, c.world) {
 		ts.Header.FrameID = c.scoped(parent)
 	}
 	ts.ChildFrameID = c.scoped(e)
@@ -83,13 +87,22 @@ func (c *TfPublisher) add(e ecm.Entity, _ Name, pose Pose) bool {
 	return true
 }
 
+// typeID returns the id of component type T in r, or one no entity has if T is not
+// registered.
+func typeID[T any](r ecm.Reader) ecm.ComponentID {
+	if id, ok := ecm.LookupID[T](r); ok {
+		return id
+	}
+	return ecm.MaxComponentTypes
+}
+
 // scoped returns e's scoped name, kept for the next steps.
-func (c *TfPublisher) scoped(e ecm.Entity) string { return scopedName(c.r, e, c.names) }
+func (c *TfPublisher) scoped(e ecm.Entity) string { return scopedName(c.r, e, &c.names) }
 
 // scopedName returns e's name prefixed by its ancestors' below the world, joined by "::"
 // ("robot::arm", Gazebo's form). Names found are kept in cache, which may be nil.
-func scopedName(r ecm.Reader, e ecm.Entity, cache map[ecm.Entity]string) string {
-	if s, ok := cache[e]; ok {
+func scopedName(r ecm.Reader, e ecm.Entity, cache *nameCache) string {
+	if s, ok := cache.get(e); ok {
 		return s
 	}
 	name, _ := ecm.ComponentData[Name](r, e)
@@ -98,9 +111,64 @@ func scopedName(r ecm.Reader, e ecm.Entity, cache map[ecm.Entity]string) string 
 		s = scopedName(r, p, cache) + "::" + s
 	}
 	if cache != nil {
-		cache[e] = s
+		cache.put(e, s, r.EntityCount())
 	}
 	return s
+}
+
+// nameCache keeps a string per entity: in a slice indexed by entity id for ids up to a
+// few times the entity count (a map lookup per entity and step was a tenth of a /tf
+// step at 10,000 entities), in a map for ids beyond.
+type nameCache struct {
+	dense []cachedName
+	far   map[ecm.Entity]string
+	n     int // names kept
+}
+
+type cachedName struct {
+	s  string
+	ok bool
+}
+
+// get returns the name kept for e, if any; c may be nil.
+func (c *nameCache) get(e ecm.Entity) (string, bool) {
+	switch {
+	case c == nil:
+		return "", false
+	case e < ecm.Entity(len(c.dense)):
+		return c.dense[e].s, c.dense[e].ok
+	default:
+		s, ok := c.far[e]
+		return s, ok
+	}
+}
+
+// put keeps s as the name of e, in a world of count entities.
+func (c *nameCache) put(e ecm.Entity, s string, count int) {
+	if limit := ecm.Entity(4*count + 64); e >= ecm.Entity(len(c.dense)) && e < limit {
+		c.dense = append(c.dense, make([]cachedName, int(limit)-len(c.dense))...)
+	}
+	if e < ecm.Entity(len(c.dense)) {
+		if !c.dense[e].ok {
+			c.n++
+		}
+		c.dense[e] = cachedName{s: s, ok: true}
+		return
+	}
+	if c.far == nil {
+		c.far = map[ecm.Entity]string{}
+	}
+	if _, ok := c.far[e]; !ok {
+		c.n++
+	}
+	c.far[e] = s
+}
+
+// reset forgets every name.
+func (c *nameCache) reset() {
+	clear(c.dense)
+	clear(c.far)
+	c.n = 0
 }
 
 // Close deletes the writer and the topic.

@@ -76,3 +76,25 @@ func TestTfPublisher(t *testing.T) {
 		}))
 	}
 }
+
+// TestNameCache keeps names of near ids in the slice and of far ones in the map.
+func TestNameCache(t *testing.T) {
+	var c nameCache
+	for _, e := range []ecm.Entity{0, 3, 1 << 40, 3} {
+		c.put(e, "n", 10)
+	}
+	require.Equal(t, 3, c.n)
+	require.Len(t, c.far, 1)
+	for _, e := range []ecm.Entity{0, 3, 1 << 40} {
+		s, ok := c.get(e)
+		require.True(t, ok)
+		require.Equal(t, "n", s)
+	}
+	_, ok := c.get(7)
+	require.False(t, ok)
+	c.reset()
+	_, ok = c.get(3)
+	require.False(t, ok)
+	_, ok = (*nameCache)(nil).get(3)
+	require.False(t, ok)
+}

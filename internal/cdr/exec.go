@@ -82,6 +82,9 @@ func (t *typ) encElems(e *Encoder, p unsafe.Pointer, n int) {
 		e.buf = append(e.buf, unsafe.Slice((*byte)(p), n*t.size)...)
 		return
 	}
+	if t.kind == kStruct && t.encRaw(e, p, n) {
+		return
+	}
 	sz := t.rt.Size()
 	for i := range n {
 		t.enc(e, unsafe.Add(p, uintptr(i)*sz))
@@ -89,6 +92,17 @@ func (t *typ) encElems(e *Encoder, p unsafe.Pointer, n int) {
 }
 
 func (t *typ) encStruct(e *Encoder, p unsafe.Pointer, keyOnly bool) {
+	if !keyOnly {
+		if t.encRaw(e, p, 1) {
+			return
+		}
+		if ls := t.flat[b2i(e.v2)]; ls != nil {
+			for i := range ls {
+				ls[i].t.enc(e, unsafe.Add(p, ls[i].off))
+			}
+			return
+		}
+	}
 	idx := t.members(keyOnly)
 	switch {
 	case t.ext == Mutable:

@@ -52,6 +52,9 @@ type typ struct {
 	all    []int // 0..len(fields)-1, for keyFields
 
 	minWire int // fewest bytes a value can take on the wire (bounds allocation on decode)
+
+	raw  [2]rawLayout // kStruct: encoded as a copy of its memory, XCDR1 and XCDR2
+	flat [2][]leaf    // kStruct: the leaves when inline, XCDR1 and XCDR2
 }
 
 // field is one member of a struct or union.
@@ -327,6 +330,7 @@ func (b *builder) buildStruct(rt reflect.Type) (*typ, error) {
 		return t, b.checkUnion(t)
 	}
 	t.minWire = t.structMinWire()
+	t.computeRaw()
 	return t, nil
 }
 

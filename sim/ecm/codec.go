@@ -2,6 +2,7 @@ package ecm
 
 import (
 	"reflect"
+	"unsafe"
 
 	"github.com/ddsgo/ddsgo/internal/cdr"
 )
@@ -22,9 +23,59 @@ func defaultCodec[T any]() (func(*cdr.Encoder, *T), func(*cdr.Decoder, *T), bool
 	if !ok {
 		return nil, nil, false
 	}
-	return func(e *cdr.Encoder, v *T) { enc(e, reflect.ValueOf(v).Elem()) },
-		func(d *cdr.Decoder, v *T) { dec(d, reflect.ValueOf(v).Elem()) },
-		true
+	encode := func(e *cdr.Encoder, v *T) { enc(e, reflect.ValueOf(v).Elem()) }
+	if l := (memLayout{}); l.at(reflect.TypeFor[T](), 0) {
+		// One copy instead of a reflective call per number (the state of 10,000 moving
+		// poses is 70,000 doubles a step).
+		slow := encode
+		encode = func(e *cdr.Encoder, v *T) {
+			if !e.AppendMemory(unsafe.Slice((*byte)(unsafe.Pointer(v)), l.end), l.first, l.align, false) {
+				slow(e, v)
+			}
+		}
+	}
+	return encode, func(d *cdr.Decoder, v *T) { dec(d, reflect.ValueOf(v).Elem()) }, true
+}
+
+// memLayout is the layout of a type whose encoding (XCDR1) is its memory up to end when
+// it starts at a multiple of align: fixed-size numbers other than int, uint and uintptr,
+// and arrays and structs of them, each at a multiple of its size. first is the size of
+// the first number.
+type memLayout struct{ end, first, align int }
+
+// at adds the numbers of a value of type t at offset off, reporting false when they are
+// not at the offsets the encoding would give them.
+func (l *memLayout) at(t reflect.Type, off uintptr) bool {
+	switch t.Kind() {
+	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		n := int(t.Size())
+		if l.first == 0 {
+			l.first = n
+		}
+		l.align = max(l.align, n)
+		l.end += -l.end & (n - 1)
+		ok := uintptr(l.end) == off
+		l.end += n
+		return ok
+	case reflect.Array:
+		for i := range t.Len() {
+			if !l.at(t.Elem(), off+uintptr(i)*t.Elem().Size()) {
+				return false
+			}
+		}
+		return t.Len() > 0
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if f := t.Field(i); !l.at(f.Type, off+f.Offset) {
+				return false
+			}
+		}
+		return t.NumField() > 0
+	default:
+		return false
+	}
 }
 
 // scalarCodec is the codec of a kind of plain scalar value and the size of its encoding.

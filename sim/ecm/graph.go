@@ -17,13 +17,13 @@ func (m *Manager) SetParentEntity(child, parent Entity) bool {
 		if rp = m.rec(parent); rp == nil || parent == child {
 			return false
 		}
-		for p := m.parents[parent]; p != Null; p = m.parents[p] {
+		for p := rp.parent; p != Null; p = m.ParentEntity(p) {
 			if p == child {
 				return false
 			}
 		}
 	}
-	old, had := m.parents[child]
+	old, had := rc.parent, rc.ai&flagParent != 0
 	if had && old == parent || !had && parent == Null {
 		return true
 	}
@@ -32,13 +32,13 @@ func (m *Manager) SetParentEntity(child, parent Entity) bool {
 	}
 	if had {
 		m.unlinkChild(old, child)
-		delete(m.parents, child)
+		rc.parent = Null
 		rc.ai &^= flagParent
 	}
 	if parent == Null {
 		return true
 	}
-	m.parents[child] = parent
+	rc.parent = parent
 	rc.ai |= flagParent
 	kids := m.children[parent]
 	i, _ := slices.BinarySearch(kids, child)
@@ -66,13 +66,13 @@ func (m *Manager) unlinkChild(parent, child Entity) {
 // detach removes e from the parent graph: its children lose their parent.
 func (m *Manager) detach(e Entity, r *record) {
 	if r.ai&flagParent != 0 {
-		m.unlinkChild(m.parents[e], e)
-		delete(m.parents, e)
+		m.unlinkChild(r.parent, e)
+		r.parent = Null
 	}
 	if r.ai&flagChildren != 0 {
 		for _, c := range m.children[e] {
-			delete(m.parents, c)
 			if rc := m.rec(c); rc != nil {
+				rc.parent = Null
 				rc.ai &^= flagParent
 			}
 		}
@@ -82,7 +82,12 @@ func (m *Manager) detach(e Entity, r *record) {
 }
 
 // ParentEntity returns the parent of e, or Null.
-func (m *Manager) ParentEntity(e Entity) Entity { return m.parents[e] }
+func (m *Manager) ParentEntity(e Entity) Entity {
+	if r := m.index.get(e); r != nil {
+		return r.parent
+	}
+	return Null
+}
 
 // Children returns the children of e in ascending order.
 func (m *Manager) Children(e Entity) []Entity { return slices.Clone(m.children[e]) }

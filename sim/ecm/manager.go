@@ -12,11 +12,14 @@ type Entity uint64
 const Null Entity = 0
 
 // record locates a live entity: its archetype's index plus one (0 for an id that is not
-// a live entity) in the low 24 bits of ai, flags in the high bits, and its row. Records
-// hold no pointers, so the garbage collector does not scan the entity index.
+// a live entity) in the low 24 bits of ai, flags in the high bits, its row, and its
+// parent (kept here rather than in a map: the state and /tf read every entity's parent
+// each step). Records hold no pointers, so the garbage collector does not scan the
+// entity index.
 type record struct {
-	ai  uint32
-	row uint32
+	ai     uint32
+	row    uint32
+	parent Entity // Null without flagParent
 }
 
 const (
@@ -130,7 +133,6 @@ type Manager struct {
 	reparent  []Entity // entities (not new) whose parent changed this step
 
 	// Parent graph.
-	parents  map[Entity]Entity
 	children map[Entity][]Entity
 }
 
@@ -149,7 +151,6 @@ func New() *Manager {
 		epoch:      1,
 		archByMask: make(map[mask]*archetype),
 		views:      make(map[mask]*view),
-		parents:    make(map[Entity]Entity),
 		children:   make(map[Entity][]Entity),
 	}
 	m.empty = m.archetypeFor(mask{})

@@ -98,7 +98,7 @@ func (w *stateWriter) begin(b []byte, kind uint8, types []ComponentID) {
 func (w *stateWriter) entity(e Entity, op uint8) {
 	w.count++
 	w.enc.Uint64(uint64(e))
-	w.enc.Uint64(uint64(w.m.parents[e]))
+	w.enc.Uint64(uint64(w.m.ParentEntity(e)))
 	w.enc.Uint8(op)
 }
 

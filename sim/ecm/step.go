@@ -239,7 +239,6 @@ func (m *Manager) removeEverything() {
 	m.removeAll = false
 	clear(m.removeQueue)
 	m.removeQueue = m.removeQueue[:0]
-	clear(m.parents)
 	clear(m.children)
 	clear(m.newOld)
 	m.oneTime = 0
