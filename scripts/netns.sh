@@ -11,6 +11,10 @@ exec unshare -n -- bash -c '
 	ip link set lo up
 	ip link set lo multicast on
 	ip route add 224.0.0.0/4 dev lo
+	# Ephemeral ports above the RTPS ports of the domains the tests use (7400 + 250 d + 2 i:
+	# up to 59,000 for domain 206): by default Linux hands out 32768-60999, and a socket of
+	# one test package bound to, say, 35900 took domain 114'"'"'s port from another.
+	echo "59500 60999" > /proc/sys/net/ipv4/ip_local_port_range
 	export DDSGO_NETNS=1 GOPROXY=off GOFLAGS=-mod=readonly
 	exec "$@"
 ' netns "$@"
