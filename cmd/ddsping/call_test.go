@@ -75,6 +75,19 @@ func TestCall(t *testing.T) {
 	require.Regexp(t, `\n  /gzserver/get_entities  simulation_interfaces/srv/GetEntities  served by "?\S+`, stdout)
 	require.Contains(t, stdout, "/gzserver/simulate_steps/_action/send_goal  simulation_interfaces/action/SimulateSteps_SendGoal")
 
+	code, stdout, stderr = runCmd(t, context.Background(), "list", "-domain", "47", "-wait", "500ms", "-json")
+	require.Equal(t, exitOK, code, stderr)
+	var listed struct {
+		ROS struct {
+			Services []rosService
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &listed), stdout)
+	require.Contains(t, listed.ROS.Services, rosService{
+		Name: "/gzserver/get_entities", Type: "simulation_interfaces/srv/GetEntities",
+		Servers: listed.ROS.Services[0].Servers,
+	})
+
 	code, _, stderr = runCmd(t, context.Background(), "call", "-domain", "47", "-timeout", "300ms", "/elsewhere/get_entities")
 	require.Equal(t, exitFailed, code, stderr)
 	require.Contains(t, stderr, "no answer from /elsewhere/get_entities within 300ms")

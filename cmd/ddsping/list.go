@@ -227,7 +227,11 @@ func setupList(fs *flag.FlagSet, o *options) func(context.Context) error {
 		}
 		if o.json {
 			st := n.p.Statistics()
-			return json.NewEncoder(o.out).Encode(map[string]any{"domain": o.domain, "participants": rows, "stats": statsJSON(&st)})
+			ros, err := rosJSON(n.p, rows)
+			if err != nil {
+				return err
+			}
+			return json.NewEncoder(o.out).Encode(map[string]any{"domain": o.domain, "participants": rows, "ros": ros, "stats": statsJSON(&st)})
 		}
 		fmt.Fprintf(o.out, "domain %d: %d participants (listened %v)\n", o.domain, len(rows), *wait)
 		for _, r := range rows {

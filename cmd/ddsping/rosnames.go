@@ -21,15 +21,37 @@ func rosType(t string) string {
 
 // rosTopic is a ROS 2 topic seen on the domain: its writers and readers.
 type rosTopic struct {
-	name, typ        string
-	writers, readers int
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Writers int    `json:"writers"`
+	Readers int    `json:"readers"`
 }
 
-// rosService is a ROS 2 service seen on the domain: who serves it (a reader of its
-// requests and a writer of its replies in one participant) and who calls it.
+// rosService is a ROS 2 service seen on the domain: who serves it (a writer of its
+// replies) and who calls it (a writer of its requests), by participant.
 type rosService struct {
-	name, typ       string
-	servers, client []string
+	Name    string   `json:"name"`
+	Type    string   `json:"type"`
+	Servers []string `json:"servers"`
+	Clients []string `json:"clients"`
+}
+
+// rosJSON is the ROS 2 view of what p discovered, for list -json.
+func rosJSON(p *dds.DomainParticipant, rows []partRow) (map[string]any, error) {
+	pubs, err := p.DiscoveredPublications()
+	if err != nil {
+		return nil, err
+	}
+	subs, err := p.DiscoveredSubscriptions()
+	if err != nil {
+		return nil, err
+	}
+	names := map[dds.InstanceHandle]string{}
+	for _, r := range rows {
+		names[r.handle] = r.label()
+	}
+	topics, services := rosView(pubs, subs, names)
+	return map[string]any{"topics": topics, "services": services}, nil
 }
 
 // rosView sorts the discovered endpoints with ROS 2's names into topics (rt/NAME) and
@@ -41,7 +63,7 @@ func rosView(pubs, subs []dds.EndpointBuiltinTopicData, names map[dds.InstanceHa
 		name := "/" + strings.TrimPrefix(e.TopicName, "rt/")
 		t := topics[name]
 		if t == nil {
-			t = &rosTopic{name: name, typ: rosType(e.TypeName)}
+			t = &rosTopic{Name: name, Type: rosType(e.TypeName)}
 			topics[name] = t
 		}
 		return t
@@ -55,7 +77,7 @@ func rosView(pubs, subs []dds.EndpointBuiltinTopicData, names map[dds.InstanceHa
 		name = "/" + strings.TrimSuffix(strings.TrimPrefix(name, prefix), suffix)
 		s := services[name]
 		if s == nil {
-			s = &rosService{name: name}
+			s = &rosService{Name: name}
 			services[name] = s
 		}
 		return s
@@ -63,18 +85,18 @@ func rosView(pubs, subs []dds.EndpointBuiltinTopicData, names map[dds.InstanceHa
 	for _, w := range pubs {
 		who := orDash(names[w.ParticipantKey])
 		if strings.HasPrefix(w.TopicName, "rt/") {
-			topic(w).writers++
+			topic(w).Writers++
 		} else if s := service(w.TopicName, "rr/", "Reply"); s != nil {
-			s.servers = appendOnce(s.servers, who)
+			s.Servers = appendOnce(s.Servers, who)
 		} else if s := service(w.TopicName, "rq/", "Request"); s != nil {
-			s.client = appendOnce(s.client, who)
+			s.Clients = appendOnce(s.Clients, who)
 		}
 	}
 	for _, r := range subs {
 		if strings.HasPrefix(r.TopicName, "rt/") {
-			topic(r).readers++
+			topic(r).Readers++
 		} else if s := service(r.TopicName, "rq/", "Request"); s != nil {
-			s.typ = strings.TrimSuffix(rosType(r.TypeName), "_Request")
+			s.Type = strings.TrimSuffix(rosType(r.TypeName), "_Request")
 		}
 	}
 	return sortedValues(topics), sortedValues(services)
@@ -107,15 +129,15 @@ func printROS(w io.Writer, pubs, subs []dds.EndpointBuiltinTopicData, names map[
 	if len(topics) > 0 {
 		fmt.Fprintf(w, "ROS 2 topics (%d):\n", len(topics))
 		for _, t := range topics {
-			fmt.Fprintf(w, "  %s  %s  %d writers, %d readers\n", t.name, t.typ, t.writers, t.readers)
+			fmt.Fprintf(w, "  %s  %s  %d writers, %d readers\n", t.Name, t.Type, t.Writers, t.Readers)
 		}
 	}
 	if len(services) > 0 {
 		fmt.Fprintf(w, "ROS 2 services (%d):\n", len(services))
 		for _, s := range services {
-			fmt.Fprintf(w, "  %s  %s  served by %s", s.name, orDash(s.typ), orDash(strings.Join(s.servers, ", ")))
-			if len(s.client) > 0 {
-				fmt.Fprintf(w, "; clients %s", strings.Join(s.client, ", "))
+			fmt.Fprintf(w, "  %s  %s  served by %s", s.Name, orDash(s.Type), orDash(strings.Join(s.Servers, ", ")))
+			if len(s.Clients) > 0 {
+				fmt.Fprintf(w, "; clients %s", strings.Join(s.Clients, ", "))
 			}
 			fmt.Fprintln(w)
 		}
