@@ -48,13 +48,7 @@ func TestReplica(t *testing.T) {
 		e := ecm.Create3(m, Model{}, Name("box"), Pose{Position: Vector3{Z: float64(i)}})
 		m.SetParentEntity(e, w)
 	}
-	r, err := NewRunner(m, Config{Clock: newFakeClock()})
-	require.NoError(t, err)
-	require.NoError(t, r.AddSystem(&churner{}, SystemConfig{Name: "churn"}))
-	pub, err := NewStatePublisher(world)
-	require.NoError(t, err)
-	defer func() { require.NoError(t, pub.Close()) }()
-	require.NoError(t, r.AddSystem(pub, SystemConfig{Name: "state"}))
+	r, pub := publishedRunner(t, m, world, &churner{})
 
 	rep, err := NewReplica(node, nil)
 	require.NoError(t, err)
@@ -97,6 +91,20 @@ func TestReplica(t *testing.T) {
 			m.EndStep()
 		}))
 	}
+}
+
+// publishedRunner returns a runner of m on a virtual clock with sys and a
+// StatePublisher on p, which is closed when the test ends.
+func publishedRunner(t *testing.T, m *ecm.Manager, p *dds.DomainParticipant, sys System) (*Runner, *StatePublisher) {
+	t.Helper()
+	r, err := NewRunner(m, Config{Clock: newFakeClock()})
+	require.NoError(t, err)
+	require.NoError(t, r.AddSystem(sys, SystemConfig{Name: "world"}))
+	pub, err := NewStatePublisher(p)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, pub.Close()) })
+	require.NoError(t, r.AddSystem(pub, SystemConfig{Name: "state"}))
+	return r, pub
 }
 
 func requireSameState(t *testing.T, world, replica *ecm.Manager, step uint64) {
@@ -145,13 +153,7 @@ func TestReplicaAsksForState(t *testing.T) {
 	for i := range 3 {
 		ecm.Create3(m, Model{}, Name("box"), Pose{Position: Vector3{Z: float64(i)}})
 	}
-	r, err := NewRunner(m, Config{Clock: newFakeClock()})
-	require.NoError(t, err)
-	require.NoError(t, r.AddSystem(modelMover{}, SystemConfig{Name: "move"}))
-	pub, err := NewStatePublisher(world)
-	require.NoError(t, err)
-	defer func() { require.NoError(t, pub.Close()) }()
-	require.NoError(t, r.AddSystem(pub, SystemConfig{Name: "state"}))
+	r, pub := publishedRunner(t, m, world, modelMover{})
 	for range 30 {
 		_, err := r.RunOnce()
 		require.NoError(t, err)
@@ -201,13 +203,7 @@ func TestWorldEntities(t *testing.T) {
 	m.SetParentEntity(robot, w)
 	arm := ecm.Create3(m, Link{}, Name("arm"), Pose{})
 	m.SetParentEntity(arm, robot)
-	r, err := NewRunner(m, Config{Clock: newFakeClock()})
-	require.NoError(t, err)
-	require.NoError(t, r.AddSystem(&churner{}, SystemConfig{Name: "churn"}))
-	pub, err := NewStatePublisher(world)
-	require.NoError(t, err)
-	defer func() { require.NoError(t, pub.Close()) }()
-	require.NoError(t, r.AddSystem(pub, SystemConfig{Name: "state"}))
+	r, _ := publishedRunner(t, m, world, &churner{})
 
 	// follow takes what a reader of the entities topic received into seen.
 	follow := func(rd *dds.DataReader[WorldEntity], seen map[uint64]WorldEntity) {
@@ -243,7 +239,7 @@ func TestWorldEntities(t *testing.T) {
 		return rd, map[uint64]WorldEntity{}
 	}
 	early, seen := entities()
-	_, err = r.RunOnce()
+	_, err := r.RunOnce()
 	require.NoError(t, err)
 	waitFor(t, func() bool { follow(early, seen); return len(seen) == 3 }, func() string { return fmt.Sprintf("the first step's entities: %d", len(seen)) })
 	require.Equal(t, WorldEntity{Entity: uint64(arm), Name: "robot::arm", Kind: "link"}, seen[uint64(arm)])

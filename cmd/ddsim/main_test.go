@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +14,7 @@ import (
 
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/internal/netns"
+	"github.com/ddsgo/ddsgo/internal/testutil"
 	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
 	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
 	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
@@ -27,24 +26,6 @@ import (
 // testDomain is a domain of its own: the other packages' tests run beside these in the
 // same network namespace.
 const testDomain = 181
-
-// lockedBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *lockedBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *lockedBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // call calls the service NAME of ddsim's world as a ROS 2 node does.
 func call[Req, Rep any](t *testing.T, p *dds.DomainParticipant, name string, req Req) Rep {
@@ -85,7 +66,7 @@ func take[T any](t *testing.T, p *dds.DomainParticipant, name string, ok func(*T
 func TestBuiltInWorld(t *testing.T) {
 	netns.Require(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	var out lockedBuffer
+	var out testutil.SyncBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"-domain", "181", "-paused", "-ns", "/sim1", "-tf-rate", "100"}, &out, &out)
@@ -163,7 +144,7 @@ func TestWorldFileAndIterations(t *testing.T) {
 	netns.Require(t)
 	f := filepath.Join(t.TempDir(), "one.sdf")
 	require.NoError(t, os.WriteFile(f, []byte(`<sdf version="1.9"><world name="one"><plugin name="x::Unknown" filename="x"/><model name="m"><link name="l"/></model></world></sdf>`), 0o600))
-	var out lockedBuffer
+	var out testutil.SyncBuffer
 	code := run(context.Background(), []string{"-domain", "181", "-rtf", "0", "-iterations", "500", "-state=false", "-tf-rate", "0", f}, &out, &out)
 	require.Equal(t, exitOK, code, out.String())
 	require.Contains(t, out.String(), `world "one" on domain 181: 1 models, 1 links; /clock; services /gzserver/*`)
@@ -192,7 +173,7 @@ func TestArguments(t *testing.T) {
 		{[]string{"-version"}, exitOK, "ddsim "},
 		{[]string{"-h"}, exitOK, "exit status: 0 ended, 2 world or middleware error, 3 usage"},
 	} {
-		var out lockedBuffer
+		var out testutil.SyncBuffer
 		code := run(context.Background(), tc.args, &out, &out)
 		require.Equal(t, tc.code, code, "%v: %s", tc.args, out.String())
 		require.Contains(t, out.String(), tc.want, "%v", tc.args)
