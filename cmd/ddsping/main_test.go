@@ -181,7 +181,11 @@ func TestPubSub(t *testing.T) {
 
 func TestList(t *testing.T) {
 	netns.Require(t)
-	background(t, "pong", "-domain", "46")
+	// list's window starts when list starts: pong must be up by then. Under a load of 8
+	// on two CPUs pong's start once took longer than the whole window.
+	pong := background(t, "pong", "-domain", "46")
+	require.Eventually(t, func() bool { return strings.Contains(pong.String(), "pong: domain 46") },
+		10*time.Second, 10*time.Millisecond)
 	code, stdout, stderr := runCmd(t, context.Background(), "list", "-domain", "46", "-wait", "500ms")
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, "domain 46: 1 participants")
