@@ -158,9 +158,25 @@ func TestROSIDLAcceptedByIdlc(t *testing.T) {
 	defs := filepath.Join("..", "..", "ros", "defs")
 	pkgs, err := filepath.Glob(filepath.Join(defs, "*_*"))
 	require.NoError(t, err)
+	var sets [][]string
 	for _, pkg := range append(pkgs, filepath.Join(rosTestdata, "defs", "test_msgs")) {
-		src, err := generateROS(options{incDirs: []string{defs}}, []string{pkg}, true)
+		sets = append(sets, []string{pkg})
+	}
+	// Several packages in one IDL (what the interop clients of ddsim are built from):
+	// what two of them use is defined once.
+	sets = append(sets, []string{
+		filepath.Join(defs, "simulation_interfaces", "srv", "GetEntities.srv"),
+		filepath.Join(defs, "rosgraph_msgs", "msg", "Clock.msg"),
+		filepath.Join(defs, "tf2_msgs", "msg", "TFMessage.msg"),
+	})
+	for _, args := range sets {
+		pkg := args[0]
+		src, err := generateROS(options{incDirs: []string{defs}}, args, true)
 		require.NoError(t, err)
+		if len(args) > 1 {
+			require.Equal(t, 1, strings.Count(string(src), "// geometry_msgs/msg/Vector3.msg\n"), "%s", src)
+			require.Contains(t, string(src), "// rosgraph_msgs/msg/Clock.msg\n")
+		}
 		dir := t.TempDir() // idlc writes its C files there
 		f := filepath.Join(dir, filepath.Base(pkg)+".idl")
 		require.NoError(t, os.WriteFile(f, src, 0o644))
@@ -236,7 +252,7 @@ func TestROSRun(t *testing.T) {
 		want string
 	}{
 		{[]string{filepath.Join(solo, "A.msg")}, "A.msg:2:1: unknown type nope_msgs/X: no nope_msgs/msg/X.msg in "},
-		{[]string{filepath.Join(defs, "test_msgs"), filepath.Join(defs, "dep_msgs")}, "one package at a time"},
+		{[]string{filepath.Join(defs, "test_msgs"), filepath.Join(defs, "dep_msgs")}, "one package at a time (several only with -idl)"},
 		{[]string{filepath.Join(defs, "test_msgs", "Prims.msg")}, "want PKG/msg/NAME.msg"},
 		{[]string{rosTestdata}, "has no msg/*.msg"},
 		{[]string{filepath.Join(defs, "test_msgs", "msg", "Missing.msg")}, "Missing.msg"},
