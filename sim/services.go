@@ -31,8 +31,9 @@ const stepWait = 5 * time.Second
 // step_simulation, reset_simulation, get_entities, get_entities_states,
 // get_entity_state, set_entity_state, get_entity_info, set_entity_info,
 // get_entity_bounds, delete_entity, spawn_entity, spawn_entities, get_named_poses
-// (the <frame> elements of the world), get_current_world, load_world and
-// unload_world, and the action PREFIX/simulate_steps (ROS 2's action protocol:
+// (the <frame> elements of the world), get_named_pose_bounds, get_spawnables,
+// get_available_worlds (the resource path: SetResourcePath), get_current_world,
+// load_world and unload_world, and the action PREFIX/simulate_steps (ROS 2's action protocol:
 // send_goal, get_result and cancel_goal services, feedback after each step, goal
 // statuses). Services that are not served are not listed by get_simulator_features;
 // every reply carries a result code set on purpose.
@@ -58,8 +59,9 @@ type Services struct {
 	mu       sync.Mutex // serializes the simulation state changes
 	leftStop bool       // paused out of STATE_STOPPED, still at iteration 0
 
-	spawned []spawnedEntity  // used between steps only (in Runner.do)
-	current si.WorldResource // the world LoadWorld loaded; guarded by mu
+	spawned   []spawnedEntity  // used between steps only (in Runner.do)
+	current   si.WorldResource // the world LoadWorld loaded; guarded by mu
+	resources []string         // the resource path (SetResourcePath); guarded by mu
 
 	closeOnce sync.Once
 	closeErr  error
@@ -74,7 +76,7 @@ func NewServices(p *dds.DomainParticipant, r *Runner, prefix string) (*Services,
 	if prefix == "" {
 		prefix = defaultServicePrefix
 	}
-	s := &Services{p: p, r: r, prefix: prefix}
+	s := &Services{p: p, r: r, prefix: prefix, resources: defaultResourceDirs()}
 	for _, add := range []func() error{
 		func() error { return serve(s, "get_simulator_features", s.getFeatures) },
 		func() error { return serve(s, "get_simulation_state", s.getSimulationState) },
@@ -94,6 +96,9 @@ func NewServices(p *dds.DomainParticipant, r *Runner, prefix string) (*Services,
 		func() error { return serve(s, "get_current_world", s.getCurrentWorld) },
 		func() error { return serve(s, "load_world", s.loadWorld) },
 		func() error { return serve(s, "get_named_poses", s.getNamedPoses) },
+		func() error { return serve(s, "get_named_pose_bounds", s.getNamedPoseBounds) },
+		func() error { return serve(s, "get_spawnables", s.getSpawnables) },
+		func() error { return serve(s, "get_available_worlds", s.getAvailableWorlds) },
 		func() error { return serve(s, "unload_world", s.unloadWorld) },
 		func() (err error) {
 			if s.action, err = newStepsAction(s, prefix+"/simulate_steps"); err != nil {
@@ -147,7 +152,8 @@ func (s *Services) Close() error {
 }
 
 // features are what the services support, truthfully: resetting is whole (no single
-// scope but SPAWNED), spawning takes SDF in resource_string only.
+// scope but SPAWNED), spawning and loading take SDF only; named poses have no bounds,
+// worlds no tags.
 var features = []uint8{
 	si.SimulatorFeatures_SPAWNING,
 	si.SimulatorFeatures_DELETING,
@@ -158,6 +164,7 @@ var features = []uint8{
 	si.SimulatorFeatures_ENTITY_BOUNDS_CONVEX,
 	si.SimulatorFeatures_ENTITY_CATEGORIES,
 	si.SimulatorFeatures_SPAWNING_RESOURCE_STRING,
+	si.SimulatorFeatures_SPAWNABLES,
 	si.SimulatorFeatures_ENTITY_STATE_GETTING,
 	si.SimulatorFeatures_ENTITY_STATE_SETTING,
 	si.SimulatorFeatures_ENTITY_INFO_GETTING,
@@ -175,6 +182,7 @@ var features = []uint8{
 	si.SimulatorFeatures_WORLD_RESOURCE_STRING,
 	si.SimulatorFeatures_WORLD_UNLOADING,
 	si.SimulatorFeatures_WORLD_INFO_GETTING,
+	si.SimulatorFeatures_AVAILABLE_WORLDS,
 }
 
 func (s *Services) getFeatures(context.Context, *si.GetSimulatorFeaturesRequest) si.GetSimulatorFeaturesResponse {
@@ -185,7 +193,8 @@ func (s *Services) getFeatures(context.Context, *si.GetSimulatorFeaturesRequest)
 	return si.GetSimulatorFeaturesResponse{Features: si.SimulatorFeatures{
 		Features:     fs,
 		SpawnFormats: []string{"sdf"},
-		CustomInfo: "ddsgo sim: SDF models in resource_string (no uri, no plugins); poses only " +
+		CustomInfo: "ddsgo sim: SDF models and worlds in resource_string or by uri (file://, model://, " +
+			"paths in the resource path, " + resourcePathEnv + "; no plugins); poses only " +
 			"(velocities are not simulated); ResetSimulation resets all at once or de-spawns",
 	}}
 }

@@ -3,6 +3,9 @@ package sim
 import (
 	"context"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -143,11 +146,12 @@ func TestServicesFeatures(t *testing.T) {
 	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_STEP_SIMULATION_MULTIPLE))
 	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_STEP_SIMULATION_ACTION))
 	for _, absent := range []uint8{
-		si.SimulatorFeatures_POSE_BOUNDS, si.SimulatorFeatures_SPAWNABLES, si.SimulatorFeatures_SIMULATION_RESET_TIME,
-		si.SimulatorFeatures_WORLD_TAGS, si.SimulatorFeatures_AVAILABLE_WORLDS,
+		si.SimulatorFeatures_POSE_BOUNDS, si.SimulatorFeatures_SIMULATION_RESET_TIME, si.SimulatorFeatures_WORLD_TAGS,
 	} {
 		require.NotContains(t, rep.Features.Features, uint16(absent), "not implemented, not listed")
 	}
+	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_SPAWNABLES))
+	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_AVAILABLE_WORLDS))
 	require.Equal(t, []string{"sdf"}, rep.Features.SpawnFormats)
 }
 
@@ -402,7 +406,8 @@ func TestServicesSpawn(t *testing.T) {
 		code uint8
 	}{
 		{si.SpawnEntityRequest{Name: "a", InitialPose: at(0)}, si.SpawnEntityResponse_NO_RESOURCE},
-		{si.SpawnEntityRequest{Name: "a", EntityResource: si.Resource{URI: "model://crate"}, InitialPose: at(0)}, si.Result_RESULT_FEATURE_UNSUPPORTED},
+		{si.SpawnEntityRequest{Name: "a", EntityResource: si.Resource{URI: "model://crate"}, InitialPose: at(0)}, si.SpawnEntityResponse_RESOURCE_PARSE_ERROR},
+		{si.SpawnEntityRequest{Name: "a", EntityResource: si.Resource{URI: "https://example.com/crate.sdf"}, InitialPose: at(0)}, si.SpawnEntityResponse_UNSUPPORTED_FORMAT},
 		{si.SpawnEntityRequest{Name: "a", EntityResource: sdf("<sdf><model name='x'>"), InitialPose: at(0)}, si.SpawnEntityResponse_RESOURCE_PARSE_ERROR},
 		{si.SpawnEntityRequest{Name: "a", EntityResource: sdf("not xml at all"), InitialPose: at(0)}, si.SpawnEntityResponse_RESOURCE_PARSE_ERROR},
 		{si.SpawnEntityRequest{Name: "a", EntityResource: sdf("<sdf><model name='x'><link name='l'><pose>1 2</pose></link></model></sdf>"), InitialPose: at(0)}, si.SpawnEntityResponse_RESOURCE_PARSE_ERROR},
@@ -592,7 +597,8 @@ func TestServicesLoadUnloadWorld(t *testing.T) {
 		code   uint8
 	}{
 		{si.Resource{}, false, si.LoadWorldResponse_NO_RESOURCE},
-		{si.Resource{URI: "file:///worlds/w2.sdf"}, false, si.Result_RESULT_FEATURE_UNSUPPORTED},
+		{si.Resource{URI: "file:///worlds/w2.sdf"}, false, si.LoadWorldResponse_RESOURCE_PARSE_ERROR},
+		{si.Resource{URI: "https://example.com/w2.sdf"}, false, si.LoadWorldResponse_UNSUPPORTED_FORMAT},
 		{sdf("<robot name='r'/>"), false, si.LoadWorldResponse_UNSUPPORTED_FORMAT},
 		{sdf("<sdf><world name='x'>"), false, si.LoadWorldResponse_RESOURCE_PARSE_ERROR},
 		{sdf("<sdf><world><model name='m'/></world></sdf>"), false, si.LoadWorldResponse_RESOURCE_PARSE_ERROR},
@@ -648,4 +654,83 @@ func TestServicesNamedPoses(t *testing.T) {
 	requireResult(t, si.Result_RESULT_OK, rep.Result)
 	require.Empty(t, rep.Poses)
 	requireResult(t, si.Result_RESULT_OPERATION_FAILED, get(si.TagsFilter{FilterMode: 2}).Result)
+}
+
+// resourceDir makes a resource directory as Gazebo's are laid out: a model directory
+// with model.sdf and model.config, a model file, a world file and a file of neither.
+func resourceDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name, content string) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+	}
+	write("crate/model.sdf", `<sdf version="1.9"><model name="crate"><link name="body"/></model></sdf>`)
+	write("crate/model.config", `<model><name>crate</name><description> A wooden crate. </description></model>`)
+	write("barrel.sdf", `<model name="barrel"><link name="l"/></model>`)
+	write("yard.sdf", `<sdf version="1.9"><world name="yard"><model name="post"><link name="l"/></model></world></sdf>`)
+	write("notes.sdf", `not sdf`)
+	return dir
+}
+
+// Models and worlds by uri: GetSpawnables and GetAvailableWorlds list the resource
+// path, SpawnEntity and LoadWorld read what they list.
+func TestServicesResources(t *testing.T) {
+	f := newSvcFixture(t, "")
+	dir := resourceDir(t)
+	f.s.SetResourcePath(dir)
+	fileURI := func(name string) string { return "file://" + filepath.ToSlash(filepath.Join(dir, name)) }
+
+	sp := call[si.GetSpawnablesRequest, si.GetSpawnablesResponse](f, "get_spawnables", si.GetSpawnablesRequest{Sources: []string{filepath.Join(dir, "missing")}})
+	requireResult(t, si.Result_RESULT_OK, sp.Result)
+	require.Contains(t, sp.Result.ErrorMessage, "missing", "an unreadable source is named, not fatal")
+	require.Equal(t, []si.Spawnable{
+		{EntityResource: si.Resource{URI: fileURI("barrel.sdf")}},
+		{EntityResource: si.Resource{URI: "model://crate"}, Description: "A wooden crate."},
+	}, sp.Spawnables)
+
+	at := geometry_msgs.PoseStamped{Pose: geometry_msgs.Pose{Position: geometry_msgs.Point{Y: 7}, Orientation: geometry_msgs.Quaternion{W: 1}}}
+	for name, uri := range map[string]string{"c1": "model://crate", "b1": fileURI("barrel.sdf"), "b2": "barrel.sdf"} {
+		rep := call[si.SpawnEntityRequest, si.SpawnEntityResponse](f, "spawn_entity", si.SpawnEntityRequest{Name: name, EntityResource: si.Resource{URI: uri}, InitialPose: at})
+		requireResult(t, si.Result_RESULT_OK, rep.Result, uri)
+	}
+	require.Equal(t, []string{"b1", "b2", "box1", "box2", "c1", "robot"}, sortedNames(f))
+	rep := call[si.SpawnEntityRequest, si.SpawnEntityResponse](f, "spawn_entity", si.SpawnEntityRequest{Name: "y", EntityResource: si.Resource{URI: fileURI("yard.sdf")}, InitialPose: at})
+	requireResult(t, si.SpawnEntityResponse_RESOURCE_PARSE_ERROR, rep.Result, "a world is no model")
+
+	worlds := func(q si.GetAvailableWorldsRequest) si.GetAvailableWorldsResponse {
+		return call[si.GetAvailableWorldsRequest, si.GetAvailableWorldsResponse](f, "get_available_worlds", q)
+	}
+	wr := worlds(si.GetAvailableWorldsRequest{})
+	requireResult(t, si.Result_RESULT_OK, wr.Result)
+	require.Equal(t, []si.WorldResource{{Name: "yard", WorldResource: si.Resource{URI: fileURI("yard.sdf")}}}, wr.Worlds)
+	requireResult(t, si.Result_RESULT_OPERATION_FAILED, worlds(si.GetAvailableWorldsRequest{AdditionalSources: []string{"/nonexistent"}}).Result)
+	wr = worlds(si.GetAvailableWorldsRequest{AdditionalSources: []string{"/nonexistent"}, ContinueOnError: true})
+	requireResult(t, si.Result_RESULT_OK, wr.Result)
+	require.Len(t, wr.Worlds, 1)
+	requireResult(t, si.Result_RESULT_FEATURE_UNSUPPORTED, worlds(si.GetAvailableWorldsRequest{Filter: si.TagsFilter{Tags: []string{"indoor"}}}).Result)
+	f.s.SetResourcePath(filepath.Join(dir, "gone"))
+	requireResult(t, si.GetAvailableWorldsResponse_DEFAULT_SOURCES_FAILED, worlds(si.GetAvailableWorldsRequest{}).Result)
+
+	load := call[si.LoadWorldRequest, si.LoadWorldResponse](f, "load_world", si.LoadWorldRequest{WorldResource: si.Resource{URI: fileURI("yard.sdf")}})
+	requireResult(t, si.Result_RESULT_OK, load.Result)
+	require.Equal(t, si.WorldResource{Name: "yard", WorldResource: si.Resource{URI: fileURI("yard.sdf")}}, load.World)
+	require.Equal(t, []string{"post"}, sortedNames(f))
+}
+
+func sortedNames(f *svcFixture) []string {
+	n := names(f, si.EntityFilters{})
+	slices.Sort(n)
+	return n
+}
+
+// An SDF frame is a point: GetNamedPoseBounds knows the named poses and has no bounds.
+func TestServicesNamedPoseBounds(t *testing.T) {
+	f := newSvcFixture(t, "")
+	get := func(name string) si.GetNamedPoseBoundsResponse {
+		return call[si.GetNamedPoseBoundsRequest, si.GetNamedPoseBoundsResponse](f, "get_named_pose_bounds", si.GetNamedPoseBoundsRequest{Name: name})
+	}
+	requireResult(t, si.Result_RESULT_NOT_FOUND, get("nowhere").Result)
+	requireResult(t, si.Result_RESULT_FEATURE_UNSUPPORTED, get("dock").Result)
 }

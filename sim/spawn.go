@@ -37,9 +37,16 @@ func (s *Services) spawnEntities(_ context.Context, q *si.SpawnEntitiesRequest) 
 	return rep
 }
 
-// spawn spawns the entity of q in m (between steps) and remembers it.
+// spawn spawns the entity of q in m (between steps) and remembers it. A uri resource
+// is read first.
 func (s *Services) spawn(m *ecm.Manager, q *si.SpawnEntity) si.SpawnResult {
-	res := spawn(m, q)
+	doc, err := s.readResource(q.EntityResource)
+	if err != nil {
+		return si.SpawnResult{Result: resourceResult(err, si.SpawnResult_UNSUPPORTED_FORMAT, si.SpawnResult_RESOURCE_PARSE_ERROR)}
+	}
+	withDoc := *q
+	withDoc.EntityResource.ResourceString = doc
+	res := spawn(m, &withDoc)
 	if e, ok := topNamed(m, res.EntityName); ok && res.Result.Result == si.Result_RESULT_OK {
 		s.r.mu.Lock()
 		resets := s.r.resetsDone
@@ -57,7 +64,7 @@ func spawn(m *ecm.Manager, q *si.SpawnEntity) si.SpawnResult {
 	case q.EntityResource.ResourceString == "" && q.EntityResource.URI == "":
 		return fail(si.SpawnResult_NO_RESOURCE, "both uri and resource_string are empty")
 	case q.EntityResource.ResourceString == "":
-		return fail(si.Result_RESULT_FEATURE_UNSUPPORTED, "spawning from a uri is not supported: pass the SDF in resource_string")
+		return fail(si.SpawnResult_RESOURCE_PARSE_ERROR, "the uri was not read") // Services.spawn reads it
 	case q.EntityNamespace != "" && !rosNamespace.MatchString(q.EntityNamespace):
 		return fail(si.SpawnResult_NAMESPACE_INVALID, "invalid namespace "+strconv.Quote(q.EntityNamespace))
 	}

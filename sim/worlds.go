@@ -43,7 +43,7 @@ func checkWorld(q *si.LoadWorldRequest) si.Result {
 	case res.ResourceString == "" && res.URI == "":
 		return failed(si.LoadWorldResponse_NO_RESOURCE, "both uri and resource_string are empty")
 	case res.ResourceString == "":
-		return failed(si.Result_RESULT_FEATURE_UNSUPPORTED, "loading from a uri is not supported: pass the SDF in resource_string")
+		return failed(si.LoadWorldResponse_RESOURCE_PARSE_ERROR, "the uri was not read") // loadWorld reads it
 	}
 	root, err := ParseElement(strings.NewReader(res.ResourceString))
 	if err != nil {
@@ -69,8 +69,15 @@ func checkWorld(q *si.LoadWorldRequest) si.Result {
 // the simulation STOPPED: paused, the new world as its initial state, time rewound.
 // Systems already added to the runner stay (a runner cannot drop them); the
 // <plugin> elements of the new world are skipped.
-func (s *Services) loadWorld(ctx context.Context, q *si.LoadWorldRequest) (rep si.LoadWorldResponse) {
-	if rep.Result = checkWorld(q); rep.Result.Result != si.Result_RESULT_OK {
+func (s *Services) loadWorld(ctx context.Context, req *si.LoadWorldRequest) (rep si.LoadWorldResponse) {
+	doc, err := s.readResource(req.WorldResource)
+	if err != nil {
+		rep.Result = resourceResult(err, si.LoadWorldResponse_UNSUPPORTED_FORMAT, si.LoadWorldResponse_RESOURCE_PARSE_ERROR)
+		return rep
+	}
+	q := *req
+	q.WorldResource.ResourceString = doc
+	if rep.Result = checkWorld(&q); rep.Result.Result != si.Result_RESULT_OK {
 		return rep
 	}
 	s.mu.Lock()
@@ -99,7 +106,7 @@ func (s *Services) loadWorld(ctx context.Context, q *si.LoadWorldRequest) (rep s
 		rep.Result = failed(si.Result_RESULT_OPERATION_FAILED, err.Error())
 		return rep
 	}
-	s.current = si.WorldResource{Name: string(name), WorldResource: q.WorldResource}
+	s.current = si.WorldResource{Name: string(name), WorldResource: req.WorldResource}
 	rep.World = s.current
 	return rep
 }

@@ -42,6 +42,10 @@
 //	-iterations N   stop after N unpaused steps (default 0: run until interrupted)
 //	-tf-rate HZ     /tf messages per second of simulation time (default 50; 0: no /tf)
 //	-state          publish the world state streams (default true)
+//	-resources DIR  where the services find models and worlds by uri (model://NAME,
+//	                relative paths) and what get_spawnables and get_available_worlds
+//	                list (repeatable; after the directories of $GZ_SIM_RESOURCE_PATH and
+//	                the directory of WORLD.sdf)
 //	-interface NAME, -peer HOST (repeatable), -no-multicast: the network (rtps.Config)
 //	-v              log to stderr at debug level
 //	-version        print the version and exit
@@ -62,6 +66,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -113,12 +118,28 @@ type options struct {
 	iterations  uint64
 	tfRate      float64
 	state       bool
+	resources   stringList
 	interfaces  stringList
 	peers       stringList
 	noMulticast bool
 	verbose     bool
 	version     bool
 	world       string // file name; "" for the built-in world
+}
+
+// resourcePath is where the services look for models and worlds: Gazebo's
+// $GZ_SIM_RESOURCE_PATH, the world file's directory, then -resources.
+func (o *options) resourcePath() []string {
+	var dirs []string
+	for _, d := range filepath.SplitList(os.Getenv("GZ_SIM_RESOURCE_PATH")) {
+		if d != "" {
+			dirs = append(dirs, d)
+		}
+	}
+	if o.world != "" {
+		dirs = append(dirs, filepath.Dir(o.world))
+	}
+	return append(dirs, o.resources...)
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -133,6 +154,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.Uint64Var(&o.iterations, "iterations", 0, "stop after this many unpaused steps; 0 runs until interrupted")
 	fs.Float64Var(&o.tfRate, "tf-rate", 50, "/tf messages per second of simulation time; 0 publishes no /tf")
 	fs.BoolVar(&o.state, "state", true, "publish the world state streams for replicas")
+	fs.Var(&o.resources, "resources", "`dir`ectory of models and worlds for the services (repeatable; after $GZ_SIM_RESOURCE_PATH and WORLD.sdf's directory)")
 	fs.Var(&o.interfaces, "interface", "network interface to use (repeatable; default all)")
 	fs.Var(&o.peers, "peer", "unicast peer HOST or HOST:PORT (repeatable)")
 	fs.BoolVar(&o.noMulticast, "no-multicast", false, "no multicast: discovery through -peer only")
@@ -322,6 +344,7 @@ func serve(p *dds.DomainParticipant, r *sim.Runner, o *options) ([]io.Closer, er
 	if err == nil {
 		var s *sim.Services
 		if s, err = sim.NewServices(p, r, o.ns+"/gzserver"); err == nil {
+			s.SetResourcePath(o.resourcePath()...)
 			closers = append(closers, s)
 		}
 	}

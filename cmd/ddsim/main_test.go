@@ -65,11 +65,15 @@ func take[T any](t *testing.T, p *dds.DomainParticipant, name string, ok func(*T
 // and stops cleanly when interrupted.
 func TestBuiltInWorld(t *testing.T) {
 	netns.Require(t)
+	t.Setenv("GZ_SIM_RESOURCE_PATH", "")
+	models := t.TempDir()
+	pallet := filepath.Join(models, "pallet.sdf")
+	require.NoError(t, os.WriteFile(pallet, []byte(`<model name="pallet"><link name="deck"/></model>`), 0o644))
 	ctx, cancel := context.WithCancel(context.Background())
 	var out testutil.SyncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"-domain", "181", "-paused", "-ns", "/sim1", "-tf-rate", "100"}, &out, &out)
+		done <- run(ctx, []string{"-domain", "181", "-paused", "-ns", "/sim1", "-tf-rate", "100", "-resources", models}, &out, &out)
 	}()
 	defer func() {
 		cancel()
@@ -92,6 +96,15 @@ func TestBuiltInWorld(t *testing.T) {
 	poses := call[si.GetNamedPosesRequest, si.GetNamedPosesResponse](t, node, svc+"get_named_poses", si.GetNamedPosesRequest{})
 	require.Len(t, poses.Poses, 2)
 	require.Equal(t, "dock", poses.Poses[0].Name)
+
+	// Models by uri from -resources.
+	sp := call[si.GetSpawnablesRequest, si.GetSpawnablesResponse](t, node, svc+"get_spawnables", si.GetSpawnablesRequest{})
+	require.Equal(t, []si.Spawnable{{EntityResource: si.Resource{URI: "file://" + filepath.ToSlash(pallet)}}}, sp.Spawnables)
+	spawned := call[si.SpawnEntityRequest, si.SpawnEntityResponse](t, node, svc+"spawn_entity", si.SpawnEntityRequest{
+		Name: "p1", EntityResource: si.Resource{URI: "pallet.sdf"},
+		InitialPose: geometry_msgs.PoseStamped{Pose: geometry_msgs.Pose{Orientation: geometry_msgs.Quaternion{W: 1}}},
+	})
+	require.Equal(t, si.Result_RESULT_OK, spawned.Result.Result, spawned.Result.ErrorMessage)
 
 	set := call[si.SetSimulationStateRequest, si.SetSimulationStateResponse](t, node, svc+"set_simulation_state",
 		si.SetSimulationStateRequest{State: si.SimulationState{State: si.SimulationState_STATE_PLAYING}})
