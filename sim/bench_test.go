@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -78,5 +80,75 @@ func BenchmarkStep(b *testing.B) {
 				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
 			})
 		}
+	}
+}
+
+// BenchmarkReplicaLag measures how far a replica in another participant (over loopback
+// UDP) trails a world of n moving models stepped at 100 Hz in real time with the state
+// streams published: for each step, the time from the end of the world's step to the
+// replica having applied it. It reports the p50 and p99 in milliseconds and in steps
+// (10 ms each). One op is one step.
+func BenchmarkReplicaLag(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("models=%d", n), func(b *testing.B) {
+			m := ecm.New()
+			RegisterComponents(m)
+			w := ecm.Create2(m, World{}, Name("bench"))
+			for i := range n {
+				e := ecm.Create3(m, Model{}, Name(fmt.Sprintf("m%d", i)), Pose{Orientation: identityQuaternion})
+				m.SetParentEntity(e, w)
+			}
+			world, node := loopbackParticipant(b, 75), loopbackParticipant(b, 75)
+			r, pub := publishedRunner(b, m, world, &worldMover{pose: ecm.ID[Pose](m)})
+			rep, err := NewReplica(node, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { _ = rep.Close() })
+			waitMatched(b, pub.changes.w, 1)
+			waitMatched(b, pub.full.w, 1)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if _, err := r.RunOnce(); err != nil || rep.WaitStep(ctx, 1) != nil {
+				b.Fatal("the replica did not start", err)
+			}
+			const period = 10 * time.Millisecond
+			done := make([]time.Time, b.N+2)
+			ready := make(chan uint64, b.N+1)
+			lags := make([]time.Duration, 0, b.N)
+			follow := make(chan error, 1)
+			go func() {
+				for step := range ready {
+					if err := rep.WaitStep(ctx, step); err != nil {
+						follow <- err
+						return
+					}
+					lags = append(lags, time.Since(done[step]))
+				}
+				follow <- nil
+			}()
+			b.ResetTimer()
+			next := time.Now()
+			for i := range b.N {
+				step := uint64(i + 2)
+				if _, err := r.RunOnce(); err != nil {
+					b.Fatal(err)
+				}
+				done[step] = time.Now()
+				ready <- step
+				next = next.Add(period)
+				time.Sleep(time.Until(next))
+			}
+			close(ready)
+			if err := <-follow; err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			slices.Sort(lags)
+			p50, p99 := lags[len(lags)/2], lags[len(lags)*99/100]
+			b.ReportMetric(float64(p50.Microseconds())/1000, "lag-p50-ms")
+			b.ReportMetric(float64(p99.Microseconds())/1000, "lag-p99-ms")
+			b.ReportMetric(float64(p99)/float64(period), "lag-p99-steps")
+		})
 	}
 }

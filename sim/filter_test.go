@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -220,4 +221,20 @@ func TestPoseMath(t *testing.T) {
 	w := parent.Compose(child)
 	require.InDelta(t, 1, w.Position.X, 1e-12)
 	require.InDelta(t, 1, w.Position.Y, 1e-12)
+}
+
+// The literal-prefix shortcut of name filters agrees with running the regular
+// expression on every name.
+func TestFilterNameShortcut(t *testing.T) {
+	names := []string{"", "a", "ab", "abab", "abc", "abcd", "m1", "m12", "m123", "xm12", "x1y", "x12y", "x12", "a.b", "axb"}
+	for _, pat := range []string{"m12.*", "abc", "a|ab", "(ab)+", "x[0-9]+y", "a.b", "a\\.b", "m1|m12", ".*"} {
+		c, err := CompileFilter(EntityFilters{Name: pat})
+		require.NoError(t, err, pat)
+		re := regexp.MustCompilePOSIX(pat)
+		for _, n := range names {
+			loc := re.FindStringIndex(n)
+			want := loc != nil && loc[0] == 0 && loc[1] == len(n)
+			require.Equal(t, want, c.nameMatches(n), "%q on %q", pat, n)
+		}
+	}
 }

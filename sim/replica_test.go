@@ -95,7 +95,7 @@ func TestReplica(t *testing.T) {
 
 // publishedRunner returns a runner of m on a virtual clock with sys and a
 // StatePublisher on p, which is closed when the test ends.
-func publishedRunner(t *testing.T, m *ecm.Manager, p *dds.DomainParticipant, sys System) (*Runner, *StatePublisher) {
+func publishedRunner(t testing.TB, m *ecm.Manager, p *dds.DomainParticipant, sys System) (*Runner, *StatePublisher) {
 	t.Helper()
 	r, err := NewRunner(m, Config{Clock: newFakeClock()})
 	require.NoError(t, err)
@@ -117,7 +117,7 @@ func requireSameState(t *testing.T, world, replica *ecm.Manager, step uint64) {
 }
 
 // waitMatched waits until w has n matched readers (at least n, for n > 0).
-func waitMatched(t *testing.T, w *dds.DataWriter[worldState], n int32) {
+func waitMatched(t testing.TB, w *dds.DataWriter[worldState], n int32) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {

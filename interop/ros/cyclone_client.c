@@ -4,6 +4,10 @@
  * (ddsim), printing one JSON line per result on stdout.
  *
  *   cyclone-rosclient [-domain N] [-prefix /gzserver] [-filter REGEX] [-timeout SEC]
+ *                     [-repeat N]
+ *
+ * With -repeat N, get_entities is called N times and a line with the round trips' p50
+ * and p99 in microseconds follows its reply (a benchmark of the server).
  *
  * What rmw_cyclonedds does, from its sources (rmw_cyclonedds_cpp/src rmw_node.cpp,
  * serdata.hpp, Serialization.cpp): topic /a is "rt/a", service /s is "rq/sRequest" and
@@ -37,6 +41,7 @@ struct args {
   const char *prefix;
   const char *filter;
   double timeout;
+  int repeat;
 };
 
 static dds_time_t deadline;
@@ -101,42 +106,18 @@ struct service {
   const char *rr_type;
 };
 
-/* call sends req (a struct starting with struct header) to the service and waits for its
- * reply, which it hands to print. */
-static int call(dds_entity_t pp, const struct args *a, const struct service *s, void *req,
-                void (*print)(const void *reply))
+static int cmp_time(const void *x, const void *y)
+{
+  dds_duration_t a = *(const dds_duration_t *)x, b = *(const dds_duration_t *)y;
+  return (a > b) - (a < b);
+}
+
+/* exchange writes req with the next sequence number and waits for the reply to it, which
+ * it hands to print when print is not NULL. */
+static int exchange(dds_entity_t w, dds_entity_t r, dds_entity_t ws, const char *name, void *req,
+                    void (*print)(const void *reply))
 {
   static int64_t seq;
-  char name[512];
-  dds_topic_descriptor_t *rqd = renamed(s->rq, s->rq_type), *rrd = renamed(s->rr, s->rr_type);
-  if (rqd == NULL || rrd == NULL)
-    return failed("malloc", DDS_RETCODE_OUT_OF_RESOURCES);
-  snprintf(name, sizeof name, "rq%s/%sRequest", a->prefix, s->name);
-  dds_entity_t rqt = dds_create_topic(pp, rqd, name, NULL, NULL);
-  snprintf(name, sizeof name, "rr%s/%sReply", a->prefix, s->name);
-  dds_entity_t rrt = dds_create_topic(pp, rrd, name, NULL, NULL);
-  if (rqt < 0 || rrt < 0)
-    return failed("create topic", rqt < 0 ? rqt : rrt);
-  dds_qos_t *q = ros_qos();
-  dds_entity_t w = dds_create_writer(pp, rqt, q, NULL);
-  dds_entity_t r = dds_create_reader(pp, rrt, q, NULL);
-  dds_delete_qos(q);
-  if (w < 0 || r < 0)
-    return failed("create writer/reader", w < 0 ? w : r);
-
-  /* A client sees the service when both of its endpoints match the server's. */
-  for (;;) {
-    dds_publication_matched_status_t pm;
-    dds_subscription_matched_status_t sm;
-    dds_get_publication_matched_status(w, &pm);
-    dds_get_subscription_matched_status(r, &sm);
-    if (pm.current_count > 0 && sm.current_count > 0)
-      break;
-    if (dds_time() > deadline)
-      return timed_out(s->name);
-    dds_sleepfor(DDS_MSECS(10));
-  }
-
   struct header *h = req;
   dds_instance_handle_t ih;
   dds_get_instance_handle(w, &ih);
@@ -154,17 +135,81 @@ static int call(dds_entity_t pp, const struct args *a, const struct service *s, 
     if (rc > 0) {
       const struct header *rh = buf[0];
       int mine = info.valid_data && rh->guid == h->guid && rh->seq == h->seq;
-      if (mine)
+      if (mine && print != NULL)
         print(buf[0]);
       dds_return_loan(r, buf, rc);
       if (mine)
-        break;
+        return 0;
       continue;
     }
     if (dds_time() > deadline)
-      return timed_out(s->name);
-    dds_sleepfor(DDS_MSECS(5));
+      return timed_out(name);
+    (void)dds_waitset_wait(ws, NULL, 0, DDS_MSECS(100)); /* until the reader has data */
   }
+}
+
+/* call sends req (a struct starting with struct header) to the service and waits for its
+ * reply, which it hands to print; with repeat > 1 it then calls repeat times more and
+ * prints the round trips' p50 and p99. */
+static int call(dds_entity_t pp, const struct args *a, const struct service *s, void *req,
+                void (*print)(const void *reply), int repeat)
+{
+  char name[512];
+  dds_topic_descriptor_t *rqd = renamed(s->rq, s->rq_type), *rrd = renamed(s->rr, s->rr_type);
+  if (rqd == NULL || rrd == NULL)
+    return failed("malloc", DDS_RETCODE_OUT_OF_RESOURCES);
+  snprintf(name, sizeof name, "rq%s/%sRequest", a->prefix, s->name);
+  dds_entity_t rqt = dds_create_topic(pp, rqd, name, NULL, NULL);
+  snprintf(name, sizeof name, "rr%s/%sReply", a->prefix, s->name);
+  dds_entity_t rrt = dds_create_topic(pp, rrd, name, NULL, NULL);
+  if (rqt < 0 || rrt < 0)
+    return failed("create topic", rqt < 0 ? rqt : rrt);
+  dds_qos_t *q = ros_qos();
+  dds_entity_t w = dds_create_writer(pp, rqt, q, NULL);
+  dds_entity_t r = dds_create_reader(pp, rrt, q, NULL);
+  dds_delete_qos(q);
+  if (w < 0 || r < 0)
+    return failed("create writer/reader", w < 0 ? w : r);
+
+  dds_entity_t ws = dds_create_waitset(pp);
+  if (ws < 0)
+    return failed("create waitset", ws);
+  dds_set_status_mask(r, DDS_DATA_AVAILABLE_STATUS);
+  dds_waitset_attach(ws, r, r);
+
+  /* A client sees the service when both of its endpoints match the server's. */
+  for (;;) {
+    dds_publication_matched_status_t pm;
+    dds_subscription_matched_status_t sm;
+    dds_get_publication_matched_status(w, &pm);
+    dds_get_subscription_matched_status(r, &sm);
+    if (pm.current_count > 0 && sm.current_count > 0)
+      break;
+    if (dds_time() > deadline)
+      return timed_out(s->name);
+    dds_sleepfor(DDS_MSECS(10));
+  }
+
+  int rc = exchange(w, r, ws, s->name, req, print);
+  if (rc == 0 && repeat > 1) {
+    dds_duration_t *rtt = malloc(sizeof *rtt * (size_t)repeat);
+    if (rtt == NULL)
+      return failed("malloc", DDS_RETCODE_OUT_OF_RESOURCES);
+    for (int i = 0; i < repeat && rc == 0; i++) {
+      dds_time_t t0 = dds_time();
+      rc = exchange(w, r, ws, s->name, req, NULL);
+      rtt[i] = dds_time() - t0;
+    }
+    if (rc == 0) {
+      qsort(rtt, (size_t)repeat, sizeof *rtt, cmp_time);
+      printf("{\"call\":\"%s\",\"repeat\":%d,\"p50_us\":%.1f,\"p99_us\":%.1f}\n", s->name, repeat,
+             (double)rtt[repeat / 2] / 1e3, (double)rtt[repeat * 99 / 100] / 1e3);
+    }
+    free(rtt);
+  }
+  if (rc != 0)
+    return rc;
+  dds_delete(ws);
   dds_delete(w);
   dds_delete(r);
   dds_delete(rqt);
@@ -270,7 +315,7 @@ static void print_tf(const void *p)
 
 static int parse(int argc, char **argv, struct args *a)
 {
-  *a = (struct args){.domain = 0, .prefix = "/gzserver", .filter = "", .timeout = 20};
+  *a = (struct args){.domain = 0, .prefix = "/gzserver", .filter = "", .timeout = 20, .repeat = 1};
   for (int i = 1; i < argc; i++) {
     if (i + 1 >= argc) {
       fprintf(stderr, "cyclone-rosclient: %s needs a value\n", argv[i]);
@@ -285,6 +330,8 @@ static int parse(int argc, char **argv, struct args *a)
       a->filter = v;
     else if (strcmp(argv[i - 1], "-timeout") == 0)
       a->timeout = atof(v);
+    else if (strcmp(argv[i - 1], "-repeat") == 0)
+      a->repeat = atoi(v);
     else {
       fprintf(stderr, "cyclone-rosclient: unknown flag %s\n", argv[i - 1]);
       return EXIT_USAGE;
@@ -330,10 +377,10 @@ int main(int argc, char **argv)
 
   if ((rc = first(pp, &rosgraph_msgs_msg_dds__Clock__desc, "/clock", print_clock)) != 0 ||
       (rc = first(pp, &tf2_msgs_msg_dds__TFMessage__desc, "/tf", print_tf)) != 0 ||
-      (rc = call(pp, &a, &entities, &eq, print_entities)) != 0 ||
-      (rc = call(pp, &a, &get_state, &gq, print_get_state)) != 0 ||
-      (rc = call(pp, &a, &set_state, &sq, print_set_state)) != 0 ||
-      (rc = call(pp, &a, &get_state, &gq, print_get_state)) != 0) {
+      (rc = call(pp, &a, &entities, &eq, print_entities, a.repeat)) != 0 ||
+      (rc = call(pp, &a, &get_state, &gq, print_get_state, 1)) != 0 ||
+      (rc = call(pp, &a, &set_state, &sq, print_set_state, 1)) != 0 ||
+      (rc = call(pp, &a, &get_state, &gq, print_get_state, 1)) != 0) {
     dds_delete(pp);
     return rc;
   }
