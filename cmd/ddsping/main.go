@@ -11,6 +11,8 @@
 //	ddsping list                              participants and endpoints of the domain
 //	ddsping watch                             list, then every change as it happens
 //	ddsping call SERVICE [REQUEST]            call a ROS 2 service, print the reply
+//	ddsping echo TOPIC                        print the samples of a topic as JSON
+//	ddsping hz TOPIC                          the rate of a topic's samples
 //
 // list ends with the statistics of its own participant (dds.DomainParticipant.Statistics):
 // datagrams received and sent, the remote participants (unconfirmed ones: only
@@ -81,6 +83,19 @@
 //
 //	ddsping call /gzserver/get_entities 'filters: {filter: "robot.*"}'
 //	ddsping call /gzserver/set_simulation_state 'state: {state: 1}'
+//
+// # Reading any topic
+//
+// echo prints each sample of TOPIC as one JSON line, hz its rate every second (mean rate,
+// min, max and standard deviation of the intervals over the last -window samples, as
+// `ros2 topic hz` does). A name starting with / is a ROS 2 topic (/clock is rt/clock).
+// The type comes from what the topic's writer announces: ddsping decodes the ROS 2
+// messages of the packages under ros/ (rosgraph_msgs/Clock, tf2_msgs/TFMessage,
+// geometry_msgs, std_msgs, ...), ddsgo's world entities and its own samples; other types
+// need XTypes type discovery, which ddsgo does not have yet, and are refused with the
+// list of known ones. The reader takes the writer's reliability, durability up to
+// TRANSIENT_LOCAL (a topic written once shows its history) and partitions, as `ros2
+// topic echo` adapts to its publisher.
 //
 // `ddsping -version` prints the version ddsping was built from.
 //
@@ -189,6 +204,8 @@ var commands = []command{
 	{"list", "list the participants and endpoints of the domain and why they match or not", setupList, ""},
 	{"watch", "list, then report participants and endpoints as they come and go", setupWatch, ""},
 	{"call", "call a ROS 2 service (simulation_interfaces' by name) and print the reply", setupCall, "SERVICE [REQUEST]"},
+	{"echo", "print the samples of a topic (ROS 2 names: /clock) as JSON, typed by what its writer announces", setupEcho, "TOPIC"},
+	{"hz", "report the rate of a topic's samples every second", setupHz, "TOPIC"},
 }
 
 func usage(w io.Writer) {

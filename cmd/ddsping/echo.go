@@ -1,0 +1,282 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/qos"
+	"github.com/ddsgo/ddsgo/ros/action_msgs"
+	"github.com/ddsgo/ddsgo/ros/builtin_interfaces"
+	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
+	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
+	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
+	"github.com/ddsgo/ddsgo/ros/std_msgs"
+	"github.com/ddsgo/ddsgo/ros/tf2_msgs"
+	"github.com/ddsgo/ddsgo/sim"
+)
+
+// follower reads a topic with a Go type and hands each sample, as a JSON-able value, to fn.
+type follower func(ctx context.Context, p *dds.DomainParticipant, topic, typeName string, opts []dds.Option, fn func(v any)) error
+
+// follow returns the follower of T.
+func follow[T any]() follower {
+	return func(ctx context.Context, p *dds.DomainParticipant, topic, typeName string, opts []dds.Option, fn func(v any)) error {
+		t, err := dds.NewTopic[T](p, topic, dds.TypeName(typeName))
+		if err != nil {
+			return err
+		}
+		r, err := dds.NewReader(t, opts...)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = r.Close() }()
+		for v, info := range r.Samples(ctx) {
+			if ctx.Err() != nil { // fn ended the run: not the rest of the batch
+				break
+			}
+			if info.ValidData {
+				fn(&v)
+			}
+		}
+		return nil
+	}
+}
+
+// typeName returns the DDS type name of T (its DDSTypeName method).
+func typeNameOf[T interface{ DDSTypeName() string }]() string {
+	var zero T
+	return zero.DDSTypeName()
+}
+
+// entry is a known type: its DDS name and its follower.
+func entry[T interface{ DDSTypeName() string }]() (string, follower) {
+	return typeNameOf[T](), follow[T]()
+}
+
+// echoTypes are the types echo and hz read, by DDS type name: the ROS 2 messages of the
+// packages under ros/ (what ddsim publishes and more), ddsgo's world entities and
+// ddsping's own samples. Others need XTypes type discovery, which ddsgo does not have yet.
+var echoTypes = func() map[string]follower {
+	m := map[string]follower{
+		typeName:           follow[sample](),
+		"sim::WorldEntity": follow[sim.WorldEntity](), // its name is the default, from the Go type
+	}
+	for _, add := range []func() (string, follower){
+		entry[rosgraph_msgs.Clock], entry[tf2_msgs.TFMessage],
+		entry[geometry_msgs.Twist], entry[geometry_msgs.Pose], entry[geometry_msgs.PoseStamped],
+		entry[geometry_msgs.Transform], entry[geometry_msgs.TransformStamped], entry[geometry_msgs.Accel],
+		entry[geometry_msgs.Vector3], entry[geometry_msgs.Point], entry[geometry_msgs.Quaternion],
+		entry[std_msgs.Bool], entry[std_msgs.Empty], entry[std_msgs.Float64], entry[std_msgs.Header],
+		entry[std_msgs.Int32], entry[std_msgs.String],
+		entry[builtin_interfaces.Time], entry[builtin_interfaces.Duration],
+		entry[action_msgs.GoalStatusArray], entry[si.SimulateStepsFeedbackMessage],
+		entry[si.EntityState], entry[si.SimulationState],
+	} {
+		n, f := add()
+		m[n] = f
+	}
+	return m
+}()
+
+// ddsTopic returns the DDS topic of name: a ROS 2 name (/clock) is rt/clock.
+func ddsTopic(name string) string {
+	if strings.HasPrefix(name, "/") {
+		return "rt" + name
+	}
+	return name
+}
+
+// findWriter waits until a writer of topic is discovered and returns what it announced.
+func findWriter(ctx context.Context, p *dds.DomainParticipant, topic string) (dds.EndpointBuiltinTopicData, error) {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		pubs, err := p.DiscoveredPublications()
+		if err != nil {
+			return dds.EndpointBuiltinTopicData{}, err
+		}
+		for _, w := range pubs {
+			if w.TopicName == topic {
+				return w, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return dds.EndpointBuiltinTopicData{}, fmt.Errorf("%w: no writer of %q on the domain", errFailed, topic)
+		case <-tick.C:
+		}
+	}
+}
+
+// readerFor returns the options of a reader that gets what w offers, as `ros2 topic
+// echo` adapts to its publisher: w's reliability, TRANSIENT_LOCAL when w keeps data for
+// late joiners (so that a topic written once, such as the world's entities, shows), and
+// w's partitions.
+func readerFor(w dds.EndpointBuiltinTopicData) []dds.Option {
+	opts := []dds.Option{dds.BestEffort()}
+	if w.Offered.Writer.Reliability.Kind == qos.Reliable {
+		opts = []dds.Option{dds.Reliable()}
+		if w.Offered.Writer.Durability.Kind >= qos.TransientLocal {
+			opts = append(opts, dds.TransientLocal())
+		}
+	}
+	if ps := w.Offered.Publisher.Partition.Name; len(ps) > 0 {
+		opts = append(opts, dds.Partition(ps...))
+	}
+	return opts
+}
+
+// typedWriter finds a writer of topic and the follower of its type.
+func typedWriter(ctx context.Context, n *node, topic string, wait time.Duration) (dds.EndpointBuiltinTopicData, follower, error) {
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	w, err := findWriter(wctx, n.p, topic)
+	cancel()
+	if err != nil {
+		return w, nil, err
+	}
+	f, ok := echoTypes[w.TypeName]
+	if !ok {
+		known := make([]string, 0, len(echoTypes))
+		for k := range echoTypes {
+			known = append(known, k)
+		}
+		sort.Strings(known)
+		return w, nil, fmt.Errorf("%w: %q has type %s, which ddsping cannot decode (no XTypes type discovery yet); it knows %s",
+			errFailed, topic, w.TypeName, strings.Join(known, ", "))
+	}
+	return w, f, nil
+}
+
+func setupEcho(fs *flag.FlagSet, o *options) func(context.Context) error {
+	wait := fs.Duration("wait", 5*time.Second, "how long to wait for a writer of the topic")
+	count := fs.Int("count", 0, "stop after this many samples (0: until interrupted)")
+	dur := fs.Duration("duration", 0, "stop after this long (0: until interrupted)")
+	return func(ctx context.Context) error {
+		if fs.NArg() != 1 {
+			return fmt.Errorf("%w: echo TOPIC, as in: echo /clock", errUsage)
+		}
+		topic := ddsTopic(fs.Arg(0))
+		return onNode(o, "ddsping echo", func(ctx context.Context, n *node) error {
+			ctx, cancel := durationUntil(ctx, *dur)
+			defer cancel()
+			ctx, stop := context.WithCancel(ctx)
+			defer stop()
+			w, f, err := typedWriter(ctx, n, topic, *wait)
+			if err != nil {
+				return err
+			}
+			got := 0
+			err = f(ctx, n.p, topic, w.TypeName, readerFor(w), func(v any) {
+				b, err := json.Marshal(v)
+				if err != nil {
+					b = []byte(fmt.Sprintf("%q", err.Error()))
+				}
+				fmt.Fprintf(o.out, "%s\n", b)
+				got++
+				if *count > 0 && got >= *count {
+					stop()
+				}
+			})
+			if err != nil {
+				return err
+			}
+			if got == 0 {
+				return fmt.Errorf("%w: no sample on %q", errFailed, topic)
+			}
+			return nil
+		})(ctx)
+	}
+}
+
+// rate is what hz prints for one window: samples per second and the intervals.
+type rate struct {
+	Topic   string  `json:"topic"`
+	Type    string  `json:"type"`
+	Rate    float64 `json:"rate_hz"`
+	Min     float64 `json:"min_s"`
+	Max     float64 `json:"max_s"`
+	StdDev  float64 `json:"std_dev_s"`
+	Samples int     `json:"samples"`
+}
+
+// rateOf computes the rate of the arrival times at (at least two).
+func rateOf(at []time.Time) rate {
+	iv := make([]float64, 0, len(at)-1)
+	for i := 1; i < len(at); i++ {
+		iv = append(iv, at[i].Sub(at[i-1]).Seconds())
+	}
+	mean := at[len(at)-1].Sub(at[0]).Seconds() / float64(len(iv))
+	var sq float64
+	for _, d := range iv {
+		sq += (d - mean) * (d - mean)
+	}
+	r := rate{Min: slices.Min(iv), Max: slices.Max(iv), StdDev: math.Sqrt(sq / float64(len(iv))), Samples: len(at)}
+	if mean > 0 {
+		r.Rate = 1 / mean
+	}
+	return r
+}
+
+func setupHz(fs *flag.FlagSet, o *options) func(context.Context) error {
+	wait := fs.Duration("wait", 5*time.Second, "how long to wait for a writer of the topic")
+	window := fs.Int("window", 1000, "the rate over at most this many last samples")
+	dur := fs.Duration("duration", 0, "stop after this long (0: until interrupted)")
+	return func(ctx context.Context) error {
+		if fs.NArg() != 1 || *window < 2 {
+			return fmt.Errorf("%w: hz [-window N >= 2] TOPIC, as in: hz /tf", errUsage)
+		}
+		topic := ddsTopic(fs.Arg(0))
+		return onNode(o, "ddsping hz", func(ctx context.Context, n *node) error {
+			ctx, cancel := durationUntil(ctx, *dur)
+			defer cancel()
+			w, f, err := typedWriter(ctx, n, topic, *wait)
+			if err != nil {
+				return err
+			}
+			var at []time.Time
+			printed := time.Now()
+			show := func() {
+				r := rateOf(at)
+				r.Topic, r.Type = topic, w.TypeName
+				printRate(o, r)
+			}
+			err = f(ctx, n.p, topic, w.TypeName, readerFor(w), func(any) {
+				now := time.Now()
+				if at = append(at, now); len(at) > *window {
+					at = at[len(at)-*window:]
+				}
+				if now.Sub(printed) >= time.Second && len(at) >= 2 {
+					printed = now
+					show()
+				}
+			})
+			if err != nil {
+				return err
+			}
+			if len(at) < 2 {
+				return fmt.Errorf("%w: fewer than two samples on %q", errFailed, topic)
+			}
+			show() // the last window
+			return nil
+		})(ctx)
+	}
+}
+
+// printRate prints one rate line.
+func printRate(o *options, r rate) {
+	if o.json {
+		b, _ := json.Marshal(r)
+		fmt.Fprintf(o.out, "%s\n", b)
+		return
+	}
+	fmt.Fprintf(o.out, "%s: average rate %.3f Hz, min %.4fs max %.4fs std dev %.5fs, window %d\n",
+		r.Topic, r.Rate, r.Min, r.Max, r.StdDev, r.Samples)
+}
