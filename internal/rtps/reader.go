@@ -178,6 +178,7 @@ const (
 	slotEmpty = iota
 	slotSample
 	slotIrrelevant
+	slotLost // irrelevant, and counted lost when passed (a GAP of changes the writer no longer has)
 )
 
 type slot struct {
@@ -592,6 +593,10 @@ func (r *Reader) drain(p *writerProxy) {
 // reports whether the sample (if delivered) was accepted.
 func (r *Reader) release(p *writerProxy, s *slot, deliver bool) bool {
 	ok := true
+	if s.state == slotLost {
+		r.stats.Lost++
+		p.lost++
+	}
 	if s.state == slotSample {
 		if deliver {
 			ok = r.deliverOne(p, s.sn, &s.meta, s.buf)
@@ -644,8 +649,9 @@ func (r *Reader) advanceTo(p *writerProxy, target wire.SequenceNumber, lost bool
 	r.drain(p)
 }
 
-// markIrrelevant records that sn will not come (GAP).
-func (r *Reader) markIrrelevant(p *writerProxy, sn wire.SequenceNumber) {
+// markIrrelevant records that sn will not come (GAP); with lost, it counts
+// as lost when the reader passes it.
+func (r *Reader) markIrrelevant(p *writerProxy, sn wire.SequenceNumber, lost bool) {
 	if sn < p.next || sn >= p.next+wire.SequenceNumber(r.cfg.Window) {
 		return
 	}
@@ -654,9 +660,17 @@ func (r *Reader) markIrrelevant(p *writerProxy, sn wire.SequenceNumber) {
 		return
 	}
 	s.state, s.sn = slotIrrelevant, sn
+	if lost {
+		s.state = slotLost
+	}
 }
 
-// HandleGap processes a GAP from the participant src.
+// HandleGap processes a GAP from the participant src. Once the reader has
+// started with the writer (a HEARTBEAT or a change came), the changes of a
+// GAP it has not received count as lost (SAMPLE_LOST): the writer no
+// longer has them (KEEP_LAST replaced them, their LIFESPAN passed). A GAP
+// before that only says where the reader starts: a volatile reader's
+// [1, first change written after the match).
 func (r *Reader) HandleGap(src wire.GuidPrefix, g *wire.Gap, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -664,20 +678,21 @@ func (r *Reader) HandleGap(src wire.GuidPrefix, g *wire.Gap, now time.Time) {
 	if p == nil {
 		return
 	}
+	lost := p.hbs.seen || p.next > 1
 	start, end := g.GapStart, g.GapList.Base
 	if start <= p.next && end > p.next {
-		r.advanceTo(p, end, false)
+		r.advanceTo(p, end, lost)
 	} else if start > p.next {
 		end := min(end, p.next+wire.SequenceNumber(r.cfg.Window))
 		for sn := start; sn < end; sn++ {
-			r.markIrrelevant(p, sn)
+			r.markIrrelevant(p, sn, lost)
 		}
 	}
 	for sn := range g.GapList.All {
 		if sn > p.maxSeen {
 			p.maxSeen = sn
 		}
-		r.markIrrelevant(p, sn)
+		r.markIrrelevant(p, sn, lost)
 	}
 	if g.GapList.Base-1 > p.maxSeen {
 		p.maxSeen = g.GapList.Base - 1
