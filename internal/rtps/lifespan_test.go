@@ -201,3 +201,29 @@ func TestWriterLifespanAllocs(t *testing.T) {
 	require.Zero(t, testing.AllocsPerRun(1000, step))
 	require.LessOrEqual(t, w.HistoryLen(), 11, "changes older than the lifespan are gone")
 }
+
+// TestSampleLostKeepLast: changes a KEEP_LAST writer replaced before the reader got
+// them are lost for that reader, counted exactly, whether the writer's HEARTBEAT or a
+// GAP tells it.
+func TestSampleLostKeepLast(t *testing.T) {
+	net := newSimNet(t, 9)
+	wn, rn := net.node(1), net.node(2)
+	w := wn.writer(testWriterID, WriterConfig{Reliable: true, History: HistoryConfig{Depth: 1}})
+	var got collector
+	r := rn.reader(testReaderID, ReaderConfig{Reliable: true}, got.deliver)
+	net.match(w, wn, r, rn)
+	require.True(t, net.run(time.Millisecond, time.Second, func() bool { return w.HeardFrom(r.GUID()) }))
+	net.loss = 1
+	for i := range 3 {
+		_, err := w.Write(at(net.now, 0, uint64(i)), net.now)
+		require.NoError(t, err)
+	}
+	net.step(time.Millisecond)
+	net.loss = 0
+	_, err := w.Write(at(net.now, 0, 3), net.now)
+	require.NoError(t, err)
+	require.True(t, net.run(time.Millisecond, 10*time.Second, func() bool { return w.AckedByAll(4) }))
+	require.Equal(t, []uint64{3}, got.seqs)
+	require.Equal(t, uint64(3), r.Stats().Lost)
+	require.Equal(t, uint64(3), got.samples[0].Lost)
+}
