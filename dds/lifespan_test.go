@@ -51,4 +51,13 @@ func TestWriterLifespan(t *testing.T) {
 	lost, err := r.SampleLostStatus()
 	require.NoError(t, err)
 	require.Zero(t, lost.TotalCount, "a late joiner has lost nothing that expired before it joined")
+
+	// SetQos: the samples written from then on have the new lifespan, infinite here.
+	wq := w.Qos()
+	wq.Lifespan.Duration = qos.Infinite
+	require.NoError(t, w.SetQos(wq))
+	require.NoError(t, w.Write(bg, &message{ID: 3, Text: "kept"}, Timestamp(old)))
+	require.NoError(t, w.Write(bg, &message{ID: 4, Text: "kept"})) // expiry runs before a write
+	require.Equal(t, 3, ew.HistoryLen())
+	require.Equal(t, uint64(2), ew.Stats().Expired)
 }
