@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ddsgo/ddsgo/internal/discovery"
+	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
 )
@@ -60,4 +61,17 @@ func TestWriterLifespan(t *testing.T) {
 	require.NoError(t, w.Write(bg, &message{ID: 4, Text: "kept"})) // expiry runs before a write
 	require.Equal(t, 3, ew.HistoryLen())
 	require.Equal(t, uint64(2), ew.Stats().Expired)
+}
+
+// TestSampleLostAlone: losses the engine reports without a sample (a GAP or HEARTBEAT
+// after the writer's last sample) count in SAMPLE_LOST and deliver nothing.
+func TestSampleLostAlone(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	w, r := endpoints[message](t, p, "lost", nil, reliableReader())
+	require.True(t, r.deliver(&rtps.Sample{Writer: w.ew.GUID(), Lost: 3, LostOnly: true}))
+	st, err := r.SampleLostStatus()
+	require.NoError(t, err)
+	require.Equal(t, listener.SampleLostStatus{TotalCount: 3, TotalCountChange: 3}, st)
+	_, _, err = r.Take(bg, NoWait())
+	require.ErrorIs(t, err, ErrNoData)
 }

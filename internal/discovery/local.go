@@ -120,6 +120,7 @@ func (p *Participant) NewReader(cfg EndpointConfig, deliver rtps.DeliverFunc) (*
 	rc := rtps.ReaderConfig{
 		Reliable:      cfg.Requested.Reader.Reliability.Kind == qos.Reliable,
 		MaxSampleSize: p.cfg.MaxSampleSize,
+		ReportLost:    true,
 	}
 	l, err := p.newLocal(cfg, kind, func(g wire.GUID) (*rtps.Writer, *rtps.Reader) {
 		rc.GUID = g

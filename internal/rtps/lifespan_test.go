@@ -227,3 +227,35 @@ func TestSampleLostKeepLast(t *testing.T) {
 	require.Equal(t, uint64(3), r.Stats().Lost)
 	require.Equal(t, uint64(3), got.samples[0].Lost)
 }
+
+// TestReaderReportLost: with ReportLost, the losses a GAP or a HEARTBEAT tells a
+// reliable reader of reach the deliver callback at once, alone, when no change follows
+// to carry them; a change delivered right after carries them instead.
+func TestReaderReportLost(t *testing.T) {
+	var got collector
+	now := time.Unix(1_700_000_000, 0)
+	r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true, ReportLost: true}, got.deliver, &recorder{})
+	r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	data := func(sn int) {
+		d := wire.Data{WriterID: remoteWriter.Entity, WriterSN: wire.SequenceNumber(sn), DataFlag: true, SerializedPayload: payload(uint64(sn), 0)}
+		r.HandleData(remotePrefix, &d, wire.TimeInvalid, now)
+	}
+	data(1)
+	g := wire.Gap{WriterID: remoteWriter.Entity, GapStart: 2, GapList: wire.SequenceNumberSet{Base: 4}}
+	r.HandleGap(remotePrefix, &g, now)
+	require.Len(t, got.samples, 2)
+	require.True(t, got.samples[1].LostOnly)
+	require.Equal(t, uint64(2), got.samples[1].Lost, "2 and 3")
+	hb := wire.Heartbeat{WriterID: remoteWriter.Entity, FirstSN: 6, LastSN: 6, Count: 1}
+	r.HandleHeartbeat(remotePrefix, &hb, now)
+	require.Len(t, got.samples, 3)
+	require.Equal(t, Sample{Writer: remoteWriter, Lost: 2, LostOnly: true}, got.samples[2], "4 and 5")
+	// 7 held, then a GAP for 6: 7 is delivered and carries the loss.
+	data(7)
+	g = wire.Gap{WriterID: remoteWriter.Entity, GapStart: 6, GapList: wire.SequenceNumberSet{Base: 7}}
+	r.HandleGap(remotePrefix, &g, now)
+	require.Len(t, got.samples, 4)
+	require.False(t, got.samples[3].LostOnly)
+	require.Equal(t, uint64(1), got.samples[3].Lost)
+	require.Equal(t, uint64(5), r.Stats().Lost)
+}

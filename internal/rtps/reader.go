@@ -58,6 +58,10 @@ type ReaderConfig struct {
 	// writer may take. When a reassembly does not fit, the writer holding
 	// the most in reassemblies gives up its last one.
 	MaxHeldBytes int
+	// ReportLost makes a reliable reader pass the losses a GAP or a
+	// HEARTBEAT tells it of at once, in a Sample with LostOnly set, when no
+	// change delivered right after carries them.
+	ReportLost bool
 	// Schedule, if not nil, is called (with the reader's lock held) when
 	// the reader's earliest deadline becomes earlier than the one it last
 	// reported; the event loop must then call Tick at that time. It must
@@ -127,6 +131,9 @@ type Sample struct {
 	// in the sequence numbers (counted from the first change it received),
 	// a HEARTBEAT whose firstSN moved past changes not received.
 	Lost uint64
+	// LostOnly says the sample carries no change, only Lost (see
+	// ReaderConfig.ReportLost); the deliver callback's answer is ignored.
+	LostOnly bool
 	// Payload is the serialized payload, encapsulation header included.
 	// It aliases the receive buffer or a reader buffer: it is valid only
 	// during the deliver callback.
@@ -698,6 +705,18 @@ func (r *Reader) HandleGap(src wire.GuidPrefix, g *wire.Gap, now time.Time) {
 		p.maxSeen = g.GapList.Base - 1
 	}
 	r.drain(p)
+	r.reportLost(p)
+}
+
+// reportLost passes the losses of p that no delivered change carried, with
+// ReportLost.
+func (r *Reader) reportLost(p *writerProxy) {
+	if !r.cfg.ReportLost || p.lost == 0 || r.deliver == nil {
+		return
+	}
+	r.sample = Sample{Writer: p.info.GUID, Vendor: p.info.Vendor, Lost: p.lost, LostOnly: true}
+	r.deliver(&r.sample)
+	p.lost = 0
 }
 
 // HandleHeartbeat processes a HEARTBEAT from the participant src.
@@ -718,6 +737,7 @@ func (r *Reader) HandleHeartbeat(src wire.GuidPrefix, h *wire.Heartbeat, now tim
 	}
 	if h.FirstSN > p.next {
 		r.advanceTo(p, h.FirstSN, started)
+		r.reportLost(p)
 	}
 	if !h.Final || r.missing(p) {
 		r.scheduleAck(p, now)
