@@ -26,6 +26,9 @@ type engine interface {
 	// OnParticipant registers the function called when a remote participant is
 	// discovered (alive) or lost, on the engine's dispatcher goroutine.
 	OnParticipant(fn func(p discovery.ParticipantData, alive bool))
+	// OnEndpoint registers the function called when an endpoint of a remote participant
+	// is first discovered, on the engine's dispatcher goroutine.
+	OnEndpoint(fn func(d discovery.EndpointData))
 	Close() error
 }
 

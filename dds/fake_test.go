@@ -49,6 +49,7 @@ type fakeEngine struct {
 	mu     sync.Mutex
 	key    uint32
 	onPart func(discovery.ParticipantData, bool)
+	onEnd  func(discovery.EndpointData)
 	// endpoints of this engine
 	writers []*fakeWriter
 	readers []*fakeReader
@@ -75,6 +76,30 @@ func (e *fakeEngine) OnParticipant(fn func(discovery.ParticipantData, bool)) {
 	for _, o := range others {
 		if o != e {
 			fn(discovery.ParticipantData{GUIDPrefix: o.prefix, VendorID: o.vendor}, true)
+		}
+	}
+}
+
+// OnEndpoint reports the endpoints of the other engines, those there are and those
+// created later (announced).
+func (e *fakeEngine) OnEndpoint(fn func(discovery.EndpointData)) {
+	e.locked(func() { e.onEnd = fn })
+	for _, d := range e.Endpoints() {
+		fn(d)
+	}
+}
+
+// announce reports the new endpoint d to the other engines.
+func (e *fakeEngine) announce(d *discovery.EndpointData) {
+	e.net.mu.Lock()
+	others := append([]*fakeEngine(nil), e.net.engines...)
+	e.net.mu.Unlock()
+	for _, o := range others {
+		o.mu.Lock()
+		fn := o.onEnd
+		o.mu.Unlock()
+		if o != e && fn != nil {
+			fn(*d)
 		}
 	}
 }
@@ -153,6 +178,7 @@ func (e *fakeEngine) endpointData(cfg endpointConfig, noKey, withKey byte) *disc
 func (e *fakeEngine) NewWriter(cfg endpointConfig) (engineWriter, error) {
 	w := &fakeWriter{e: e, cfg: cfg, data: e.endpointData(cfg, wire.EntityKindWriterNoKey, wire.EntityKindWriterWithKey)}
 	e.locked(func() { e.writers = append(e.writers, w) })
+	e.announce(w.data)
 	e.net.matchAll([]*fakeWriter{w}, e.net.readers())
 	return w, nil
 }
@@ -160,6 +186,7 @@ func (e *fakeEngine) NewWriter(cfg endpointConfig) (engineWriter, error) {
 func (e *fakeEngine) NewReader(cfg endpointConfig, deliver rtps.DeliverFunc) (engineReader, error) {
 	r := &fakeReader{e: e, cfg: cfg, deliver: deliver, data: e.endpointData(cfg, wire.EntityKindReaderNoKey, wire.EntityKindReaderWithKey)}
 	e.locked(func() { e.readers = append(e.readers, r) })
+	e.announce(r.data)
 	e.net.matchAll(e.net.writers(), []*fakeReader{r})
 	return r, nil
 }

@@ -117,6 +117,7 @@ func (p *DomainParticipant) enableSelf() error {
 	ecm.SetComponentData(p.m, p.ent, handleComp{status.GUIDHandle(guidBytes(wire.GUID{Prefix: p.prefix, Entity: wire.EntityIDParticipant}))})
 	p.mu.Unlock()
 	eng.OnParticipant(p.onParticipant)
+	eng.OnEndpoint(p.onEndpoint)
 	return nil
 }
 

@@ -329,11 +329,15 @@ func (r *DataReader[T]) SetListener(l ReaderListener[T], mask listener.StatusMas
 // runs on the engine's receive goroutine and does not block. It refuses (false) a
 // change the cache rejects for its resource limits: a reliable reader leaves it
 // unacknowledged and asks for it again when onSpace says there is room. Changes that
-// cannot be decoded are accepted and counted lost, and so are, with the change accepted,
-// those the protocol reports never to come (s.Lost).
+// cannot be decoded are accepted and counted lost, and so are, with the change accepted
+// or alone (s.LostOnly), those the protocol reports never to come (s.Lost).
 func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 	cache := r.cache.Load()
 	if cache == nil || r.deleted.Load() {
+		return true
+	}
+	if s.LostOnly {
+		r.lost(s.Lost)
 		return true
 	}
 	r.dmu.Lock()

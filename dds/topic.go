@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ddsgo/ddsgo/internal/cdr"
+	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
 	"github.com/ddsgo/ddsgo/sim/ecm"
@@ -49,6 +50,9 @@ type Topic[T any] struct {
 	// inherit are the QoS options the topic was made with, which its writers and
 	// readers apply first.
 	inherit []Option
+	// inconsistentSeen are the remote endpoints counted in INCONSISTENT_TOPIC; guarded
+	// by status.mu.
+	inconsistentSeen map[wire.GUID]struct{}
 }
 
 // typeNamer is implemented by types that know their IDL name.
@@ -162,8 +166,9 @@ func (t *Topic[T]) Enable() error {
 
 func (t *Topic[T]) enableSelf() error {
 	t.p.mu.Lock()
-	defer t.p.mu.Unlock()
 	ecm.SetComponentData(t.p.m, t.ent, handleComp{t.p.localHandle(topicEntityKind)})
+	t.p.mu.Unlock()
+	t.checkInconsistent()
 	return nil
 }
 
@@ -192,8 +197,8 @@ func (t *Topic[T]) SetListener(l TopicListener[T], mask listener.StatusMask) err
 }
 
 // InconsistentTopicStatus returns and resets the INCONSISTENT_TOPIC status
-// (get_inconsistent_topic_status). Discovery does not report remote topics yet, so it
-// stays zero.
+// (get_inconsistent_topic_status): the endpoints of other participants discovered with
+// the topic's name and another type name, each counted once.
 func (t *Topic[T]) InconsistentTopicStatus() (listener.InconsistentTopicStatus, error) {
 	return readStatus(&t.entity, (*statusBlock).takeInconsistentTopic)
 }

@@ -92,6 +92,7 @@ func (p *Participant) NewWriter(cfg EndpointConfig) (*LocalWriter, error) {
 			KeepAll: q.History.Kind == qos.KeepAll, Depth: int(q.History.Depth),
 			MaxSamples: int(q.ResourceLimits.MaxSamples), MaxInstances: int(q.ResourceLimits.MaxInstances),
 			MaxSamplesPerInstance: int(q.ResourceLimits.MaxSamplesPerInstance),
+			Lifespan:              lifespan(q),
 		},
 		MaxMessageSize: p.cfg.MaxMessageSize, FragmentSize: p.cfg.FragmentSize,
 		Release: cfg.Release,
@@ -119,6 +120,7 @@ func (p *Participant) NewReader(cfg EndpointConfig, deliver rtps.DeliverFunc) (*
 	rc := rtps.ReaderConfig{
 		Reliable:      cfg.Requested.Reader.Reliability.Kind == qos.Reliable,
 		MaxSampleSize: p.cfg.MaxSampleSize,
+		ReportLost:    true,
 	}
 	l, err := p.newLocal(cfg, kind, func(g wire.GUID) (*rtps.Writer, *rtps.Reader) {
 		rc.GUID = g
@@ -387,7 +389,16 @@ func (w *LocalWriter) WaitForAcknowledgments(ctx context.Context) error {
 // UpdateQos changes the QoS announced (the mutable policies) and
 // re-evaluates the matches.
 func (w *LocalWriter) UpdateQos(q qos.Offered) error {
+	w.w.SetLifespan(lifespan(&q.Writer))
 	return w.p.updateLocal(w.l, func(e *EndpointData) { e.Offered = q })
+}
+
+// lifespan returns the LIFESPAN of a writer's history: 0 for infinite.
+func lifespan(q *qos.DataWriterQos) time.Duration {
+	if d := q.Lifespan.Duration; d > 0 && d < qos.Infinite {
+		return d
+	}
+	return 0
 }
 
 // Close withdraws the writer (SEDP dispose) and unmatches it, once its

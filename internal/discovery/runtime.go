@@ -123,6 +123,7 @@ type Participant struct {
 	locals     map[wire.GUID]*localEndpoint
 	nextEntity uint32
 	onPart     []func(ParticipantData, bool)
+	onEndpoint []func(EndpointData)
 	closed     bool
 	// unconfirmed queues the remote participants in the order they were
 	// admitted, to evict the oldest unconfirmed one first; it may still
@@ -280,6 +281,24 @@ func (p *Participant) OnParticipant(fn func(ParticipantData, bool)) {
 	}
 	// Posted under p.mu, like every participant event, so that fn sees
 	// them in the order they happened.
+	p.disp.post(fns...)
+}
+
+// OnEndpoint registers fn to be called, on the participant's serial
+// dispatcher goroutine, when an endpoint of a remote participant is first
+// announced (matched or not: INCONSISTENT_TOPIC looks at every one). The
+// endpoints already known are reported to fn first.
+func (p *Participant) OnEndpoint(fn func(EndpointData)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.onEndpoint = append(p.onEndpoint, fn)
+	var fns []func()
+	for _, rp := range p.remotes {
+		for _, re := range rp.endpoints {
+			ed := re.data
+			fns = append(fns, func() { fn(ed) })
+		}
+	}
 	p.disp.post(fns...)
 }
 

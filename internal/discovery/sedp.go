@@ -103,14 +103,17 @@ func (p *Participant) addRemoteEndpoint(ed EndpointData, size int) {
 		p.ctr.epLimited.Add(1)
 		return
 	}
+	var fns []func()
 	if re == nil {
 		re = &remoteEndpoint{}
 		rp.endpoints[ed.GUID] = re
 		p.nEndpoints++
+		for _, fn := range p.onEndpoint {
+			fns = append(fns, func() { fn(ed) })
+		}
 	}
 	p.epBytes += size - re.size
 	re.data, re.size = ed, size
-	var fns []func()
 	for _, l := range p.locals {
 		fns = p.evaluate(l, rp, re, fns)
 	}

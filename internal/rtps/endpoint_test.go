@@ -391,7 +391,9 @@ func TestWriterGapForRemovedChanges(t *testing.T) {
 }
 
 // TestReaderGap: GAPs make the reader skip irrelevant changes and deliver
-// what follows.
+// what follows. The first GAP, before anything told the reader where the
+// writer stands, only sets where it starts; the later ones cover changes the
+// writer no longer has: lost.
 func TestReaderGap(t *testing.T) {
 	var got collector
 	var rec recorder
@@ -409,10 +411,13 @@ func TestReaderGap(t *testing.T) {
 	g := wire.Gap{WriterID: remoteWriter.Entity, GapStart: 1, GapList: wire.SequenceNumberSet{Base: 5}}
 	r.HandleGap(remotePrefix, &g, now)
 	require.Equal(t, []uint64{5}, got.seqs)
+	require.Zero(t, r.Stats().Lost, "a GAP before the reader started is not a loss")
 	g = wire.Gap{WriterID: remoteWriter.Entity, GapStart: 6, GapList: wire.SequenceNumberSet{Base: 7}}
 	g.GapList.Add(7)
 	r.HandleGap(remotePrefix, &g, now)
 	require.Equal(t, []uint64{5, 8}, got.seqs)
+	require.Equal(t, uint64(2), r.Stats().Lost, "6 and 7")
+	require.Equal(t, uint64(2), got.samples[1].Lost, "reported with 8")
 	// A GAP in the future: 10..12 irrelevant, 9 still missing.
 	g = wire.Gap{WriterID: remoteWriter.Entity, GapStart: 10, GapList: wire.SequenceNumberSet{Base: 13}}
 	r.HandleGap(remotePrefix, &g, now)
@@ -420,10 +425,12 @@ func TestReaderGap(t *testing.T) {
 	require.Equal(t, []uint64{5, 8}, got.seqs)
 	data(9)
 	require.Equal(t, []uint64{5, 8, 9, 13}, got.seqs)
+	require.Equal(t, uint64(5), r.Stats().Lost, "and 10..12")
+	require.Equal(t, uint64(3), got.samples[3].Lost, "reported with 13")
 	// A HEARTBEAT whose firstSN skipped changes counts them lost.
 	hb := wire.Heartbeat{WriterID: remoteWriter.Entity, FirstSN: 20, LastSN: 21, Count: 1}
 	r.HandleHeartbeat(remotePrefix, &hb, now)
-	require.Equal(t, uint64(6), r.Stats().Lost)
+	require.Equal(t, uint64(11), r.Stats().Lost, "and 14..19")
 	// The ACKNACK answering it asks for 20 and 21.
 	var rd wire.Reader
 	require.NoError(t, rd.Reset(rec.msgs[len(rec.msgs)-1]))

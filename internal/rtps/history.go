@@ -2,6 +2,7 @@ package rtps
 
 import (
 	"errors"
+	"time"
 
 	"github.com/ddsgo/ddsgo/internal/wire"
 )
@@ -107,12 +108,18 @@ type HistoryConfig struct {
 	MaxSamples            int
 	MaxInstances          int
 	MaxSamplesPerInstance int
+	// Lifespan is the writer's LIFESPAN: an alive change expires at its
+	// Timestamp plus Lifespan, and Expire drops it. Disposes and
+	// unregisters never expire (Cyclone DDS keeps them too: readers need
+	// them to clean up). 0 or negative: changes never expire.
+	Lifespan time.Duration
 }
 
 // histEntry is one slot of the history; removed slots are skipped and
 // compacted away.
 type histEntry struct {
 	c       Change
+	exp     int64 // expiry in Unix nanoseconds; 0: never
 	removed bool
 }
 
@@ -143,6 +150,25 @@ func (in *instance) pop() {
 	in.n--
 }
 
+// drop removes sn from the FIFO wherever it is (an expired change need not
+// be the oldest of its instance).
+func (in *instance) drop(sn wire.SequenceNumber) {
+	if in.n > 0 && in.oldest() == sn {
+		in.pop()
+		return
+	}
+	for i := 1; i < in.n; i++ {
+		if in.ring[(in.head+i)%len(in.ring)] != sn {
+			continue
+		}
+		for j := i; j < in.n-1; j++ {
+			in.ring[(in.head+j)%len(in.ring)] = in.ring[(in.head+j+1)%len(in.ring)]
+		}
+		in.n--
+		return
+	}
+}
+
 // WriterHistory is the history cache of a writer (RTPS 2.5 §8.2.9): the
 // changes it still holds, in SN order, with KEEP_LAST / KEEP_ALL rules
 // applied per instance. Changes whose sequence number is at or below the
@@ -157,6 +183,12 @@ type WriterHistory struct {
 	free      []*instance // recycled instance records
 	reclaim   wire.SequenceNumber
 	release   func([]byte)
+	// nextExp is the earliest expiry of the changes held (Unix
+	// nanoseconds; 0: none), or earlier; lastExp is the latest expiry added
+	// and inOrder says the expiries grow with the SNs, so that Expire stops
+	// at the first change not expired.
+	nextExp, lastExp int64
+	inOrder          bool
 }
 
 // NewWriterHistory returns an empty history. release, if not nil, is called
@@ -166,7 +198,7 @@ func NewWriterHistory(cfg HistoryConfig, release func([]byte)) *WriterHistory {
 	if cfg.Depth <= 0 {
 		cfg.Depth = 1
 	}
-	return &WriterHistory{cfg: cfg, instances: make(map[wire.KeyHash]*instance), release: release}
+	return &WriterHistory{cfg: cfg, instances: make(map[wire.KeyHash]*instance), release: release, inOrder: true}
 }
 
 // Len returns the number of changes held.
@@ -314,9 +346,101 @@ func (h *WriterHistory) Add(c Change) error {
 	if h.head > 0 && len(h.entries) == cap(h.entries) {
 		h.compact()
 	}
-	h.entries = append(h.entries, histEntry{c: c})
+	exp := h.expiry(&c)
+	h.entries = append(h.entries, histEntry{c: c, exp: exp})
 	h.live++
+	h.noteExpiry(exp)
 	return nil
+}
+
+// expiry returns when c expires (Unix nanoseconds), 0 for never: alive
+// changes with a valid timestamp of a history with a lifespan.
+func (h *WriterHistory) expiry(c *Change) int64 {
+	if h.cfg.Lifespan <= 0 || c.Kind != Alive {
+		return 0
+	}
+	switch c.Timestamp {
+	case wire.TimeZero, wire.TimeInvalid, wire.TimeInfinite:
+		return 0
+	}
+	ts := c.Timestamp.Time().UnixNano()
+	exp := ts + int64(h.cfg.Lifespan)
+	if exp < ts { // overflow: never
+		return 0
+	}
+	return max(exp, 1)
+}
+
+// noteExpiry records the expiry of a change added.
+func (h *WriterHistory) noteExpiry(exp int64) {
+	if exp == 0 {
+		return
+	}
+	if h.nextExp == 0 || exp < h.nextExp {
+		h.nextExp = exp
+	}
+	if exp < h.lastExp {
+		h.inOrder = false
+	}
+	h.lastExp = exp
+}
+
+// NextExpiry returns when the next change held expires (or earlier); zero
+// when none will.
+func (h *WriterHistory) NextExpiry() time.Time {
+	if h.nextExp == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, h.nextExp)
+}
+
+// Expire drops the changes whose lifespan has passed at now and reports
+// how many it dropped. It is cheap when nothing is due.
+func (h *WriterHistory) Expire(now time.Time) int {
+	t := now.UnixNano()
+	if h.nextExp == 0 || t < h.nextExp {
+		return 0
+	}
+	dropped := 0
+	next := int64(0)
+	for i := h.head; i < len(h.entries); i++ {
+		e := &h.entries[i]
+		if e.removed || e.exp == 0 {
+			continue
+		}
+		if e.exp > t {
+			if next == 0 || e.exp < next {
+				next = e.exp
+			}
+			if h.inOrder {
+				break
+			}
+			continue
+		}
+		sn := e.c.SN
+		h.dropChange(e.c.KeyHash, sn)
+		dropped++
+		i = h.search(sn) - 1 // remove may have compacted the entries
+	}
+	h.nextExp = next
+	if h.live == 0 {
+		h.inOrder, h.lastExp = true, 0
+	}
+	return dropped
+}
+
+// dropChange removes the change sn of instance k, and the instance when it
+// has no change left.
+func (h *WriterHistory) dropChange(k wire.KeyHash, sn wire.SequenceNumber) {
+	in := h.instances[k]
+	if in != nil {
+		in.drop(sn)
+	}
+	h.remove(sn)
+	if in != nil && in.n == 0 {
+		delete(h.instances, k)
+		h.free = append(h.free, in)
+	}
 }
 
 // compact moves the entries in use to the start of the slice.
@@ -344,6 +468,7 @@ func (h *WriterHistory) remove(sn wire.SequenceNumber) {
 	if in := h.instances[e.c.KeyHash]; in != nil && in.n > 0 && in.oldest() == sn {
 		in.pop()
 	}
+	e.exp = 0
 	if h.release != nil && e.c.Payload != nil {
 		h.release(e.c.Payload)
 	}

@@ -58,6 +58,10 @@ type ReaderConfig struct {
 	// writer may take. When a reassembly does not fit, the writer holding
 	// the most in reassemblies gives up its last one.
 	MaxHeldBytes int
+	// ReportLost makes a reliable reader pass the losses a GAP or a
+	// HEARTBEAT tells it of at once, in a Sample with LostOnly set, when no
+	// change delivered right after carries them.
+	ReportLost bool
 	// Schedule, if not nil, is called (with the reader's lock held) when
 	// the reader's earliest deadline becomes earlier than the one it last
 	// reported; the event loop must then call Tick at that time. It must
@@ -127,6 +131,9 @@ type Sample struct {
 	// in the sequence numbers (counted from the first change it received),
 	// a HEARTBEAT whose firstSN moved past changes not received.
 	Lost uint64
+	// LostOnly says the sample carries no change, only Lost (see
+	// ReaderConfig.ReportLost); the deliver callback's answer is ignored.
+	LostOnly bool
 	// Payload is the serialized payload, encapsulation header included.
 	// It aliases the receive buffer or a reader buffer: it is valid only
 	// during the deliver callback.
@@ -178,6 +185,7 @@ const (
 	slotEmpty = iota
 	slotSample
 	slotIrrelevant
+	slotLost // irrelevant, and counted lost when passed (a GAP of changes the writer no longer has)
 )
 
 type slot struct {
@@ -592,6 +600,10 @@ func (r *Reader) drain(p *writerProxy) {
 // reports whether the sample (if delivered) was accepted.
 func (r *Reader) release(p *writerProxy, s *slot, deliver bool) bool {
 	ok := true
+	if s.state == slotLost {
+		r.stats.Lost++
+		p.lost++
+	}
 	if s.state == slotSample {
 		if deliver {
 			ok = r.deliverOne(p, s.sn, &s.meta, s.buf)
@@ -644,8 +656,9 @@ func (r *Reader) advanceTo(p *writerProxy, target wire.SequenceNumber, lost bool
 	r.drain(p)
 }
 
-// markIrrelevant records that sn will not come (GAP).
-func (r *Reader) markIrrelevant(p *writerProxy, sn wire.SequenceNumber) {
+// markIrrelevant records that sn will not come (GAP); with lost, it counts
+// as lost when the reader passes it.
+func (r *Reader) markIrrelevant(p *writerProxy, sn wire.SequenceNumber, lost bool) {
 	if sn < p.next || sn >= p.next+wire.SequenceNumber(r.cfg.Window) {
 		return
 	}
@@ -654,9 +667,17 @@ func (r *Reader) markIrrelevant(p *writerProxy, sn wire.SequenceNumber) {
 		return
 	}
 	s.state, s.sn = slotIrrelevant, sn
+	if lost {
+		s.state = slotLost
+	}
 }
 
-// HandleGap processes a GAP from the participant src.
+// HandleGap processes a GAP from the participant src. Once the reader has
+// started with the writer (a HEARTBEAT or a change came), the changes of a
+// GAP it has not received count as lost (SAMPLE_LOST): the writer no
+// longer has them (KEEP_LAST replaced them, their LIFESPAN passed). A GAP
+// before that only says where the reader starts: a volatile reader's
+// [1, first change written after the match).
 func (r *Reader) HandleGap(src wire.GuidPrefix, g *wire.Gap, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -664,25 +685,38 @@ func (r *Reader) HandleGap(src wire.GuidPrefix, g *wire.Gap, now time.Time) {
 	if p == nil {
 		return
 	}
+	lost := p.hbs.seen || p.next > 1
 	start, end := g.GapStart, g.GapList.Base
 	if start <= p.next && end > p.next {
-		r.advanceTo(p, end, false)
+		r.advanceTo(p, end, lost)
 	} else if start > p.next {
 		end := min(end, p.next+wire.SequenceNumber(r.cfg.Window))
 		for sn := start; sn < end; sn++ {
-			r.markIrrelevant(p, sn)
+			r.markIrrelevant(p, sn, lost)
 		}
 	}
 	for sn := range g.GapList.All {
 		if sn > p.maxSeen {
 			p.maxSeen = sn
 		}
-		r.markIrrelevant(p, sn)
+		r.markIrrelevant(p, sn, lost)
 	}
 	if g.GapList.Base-1 > p.maxSeen {
 		p.maxSeen = g.GapList.Base - 1
 	}
 	r.drain(p)
+	r.reportLost(p)
+}
+
+// reportLost passes the losses of p that no delivered change carried, with
+// ReportLost.
+func (r *Reader) reportLost(p *writerProxy) {
+	if !r.cfg.ReportLost || p.lost == 0 || r.deliver == nil {
+		return
+	}
+	r.sample = Sample{Writer: p.info.GUID, Vendor: p.info.Vendor, Lost: p.lost, LostOnly: true}
+	r.deliver(&r.sample)
+	p.lost = 0
 }
 
 // HandleHeartbeat processes a HEARTBEAT from the participant src.
@@ -703,6 +737,7 @@ func (r *Reader) HandleHeartbeat(src wire.GuidPrefix, h *wire.Heartbeat, now tim
 	}
 	if h.FirstSN > p.next {
 		r.advanceTo(p, h.FirstSN, started)
+		r.reportLost(p)
 	}
 	if !h.Final || r.missing(p) {
 		r.scheduleAck(p, now)

@@ -171,6 +171,7 @@ type WriterStats struct {
 	Deferred          uint64 // changes whose first transmission waited for the flow-control window
 	Messages          uint64 // datagrams sent
 	Unresponsive      uint64 // reliable readers no longer waited for: silent for UnresponsiveTimeout
+	Expired           uint64 // changes dropped from the history because their LIFESPAN passed
 }
 
 // maxFragRequests bounds the NACK_FRAG requests pending per reader.
@@ -302,6 +303,7 @@ func (w *Writer) AddReader(r ReaderProxyInfo, now time.Time) {
 	if w.findReader(r.GUID) != nil {
 		return
 	}
+	w.expire(now) // a late joiner gets no expired change
 	p := &readerProxy{info: r, dest: destination(r.Unicast, r.Multicast)}
 	p.info.Reliable = r.Reliable && w.cfg.Reliable
 	if w.cfg.TransientLocal && !r.Volatile {
@@ -464,11 +466,13 @@ func (w *Writer) Write(c Change, now time.Time) (wire.SequenceNumber, error) {
 		c.KeyHash = wire.KeyHash{}
 	}
 	c.SN = w.lastSN + 1
+	w.expire(now)
 	if err := w.hist.Add(c); err != nil {
 		return 0, err
 	}
 	w.lastSN = c.SN
 	w.stats.Written++
+	w.schedule(w.hist.NextExpiry())
 	w.sendPending(now)
 	if w.sentSN < c.SN {
 		w.stats.Deferred++
@@ -1007,6 +1011,7 @@ func (w *Writer) requestRepair(p *readerProxy, now time.Time) {
 func (w *Writer) repair(p *readerProxy, now time.Time) {
 	intro := p.introDue && !p.heard && !p.acks.seen // an introductory HEARTBEAT is due
 	p.repairAt, p.introDue = time.Time{}, false
+	w.expire(now) // expired changes are not repaired: GAPs stand for them
 	reader := p.info.GUID.Entity
 	sent := w.stats.Retransmits + w.stats.GapsSent
 	w.mb.startBatch(p.dest, p.info.GUID.Prefix, true)
@@ -1190,6 +1195,7 @@ func (w *Writer) appendFragRun(c *Change, reader wire.EntityID, from, to int) {
 func (w *Writer) Tick(now time.Time) time.Time {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.expire(now)
 	w.sendPending(now)
 	var next time.Time
 	for _, p := range w.readers {
@@ -1210,6 +1216,7 @@ func (w *Writer) Tick(now time.Time) time.Time {
 		w.nextHB = time.Time{}
 	}
 	next = deadlineMin(next, w.nextHB)
+	next = deadlineMin(next, w.hist.NextExpiry())
 	w.reported = next
 	return next
 }
@@ -1247,11 +1254,35 @@ func (w *Writer) sendHeartbeats(now time.Time) {
 func (w *Writer) Deadline() time.Time {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	next := w.nextHB
+	next := deadlineMin(w.nextHB, w.hist.NextExpiry())
 	for _, p := range w.readers {
 		next = deadlineMin(next, p.repairAt)
 	}
 	return next
+}
+
+// SetLifespan changes the LIFESPAN of the changes written from now on (0:
+// they never expire); those held keep theirs, as with Cyclone DDS, which
+// computes the expiry when a change is written.
+func (w *Writer) SetLifespan(d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.hist.cfg.Lifespan = d
+}
+
+// expire drops the changes whose LIFESPAN has passed at now (RTPS: they are
+// no longer in the history; readers that ask for them get GAPs, a late
+// joiner never hears of them). A writer blocked on a full history is woken.
+func (w *Writer) expire(now time.Time) {
+	n := w.hist.Expire(now)
+	if n == 0 {
+		return
+	}
+	w.stats.Expired += uint64(n)
+	if w.waitCh != nil {
+		close(w.waitCh)
+		w.waitCh = nil
+	}
 }
 
 // schedule reports a deadline earlier than the last one reported.

@@ -58,6 +58,8 @@ static dds_qos_t *make_qos(const struct peer_args *a)
   }
   /* deleting the writer must not dispose: only -dispose disposes */
   dds_qset_writer_data_lifecycle(qos, false);
+  if (a->pub && a->lifespan > 0)
+    dds_qset_lifespan(qos, to_duration(a->lifespan));
   return qos;
 }
 

@@ -281,6 +281,9 @@ int main(int argc, char** argv)
         set_common(a, q);
         // deleting the writer must not dispose: only -dispose disposes
         q.writer_data_lifecycle().autodispose_unregistered_instances = false;
+        if (a.lifespan > 0) {
+            q.lifespan().duration = to_duration(a.lifespan);
+        }
         // Heartbeat every 100 ms (default 3 s): a writer sends no HEARTBEAT
         // right after DATA, and readers acknowledge only when asked.
         q.reliable_writer_qos().times.heartbeatPeriod = Duration_t(0, 100000000);

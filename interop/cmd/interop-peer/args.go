@@ -42,6 +42,7 @@ type args struct {
 	linger         time.Duration // -linger DUR: stay after the last write or sample
 	quiet          bool          // -quiet: do not print samples
 	maxMessageSize int           // -max-message-size BYTES: datagram bound, 0 = ddsgo's default
+	lifespan       time.Duration // -lifespan DUR: the writer's LIFESPAN, 0 = infinite
 	// ddsgo only, for best effort under loss:
 	idle       time.Duration // -idle DUR: the subscriber also ends, successfully, DUR after its last sample
 	sampleLost bool          // -sample-lost: the subscriber prints its SAMPLE_LOST total last
@@ -153,7 +154,7 @@ const usage = `usage: interop-peer -role pub|sub [-domain N] [-topic T] [-count 
   [-keys N] [-payload BYTES] [-timeout DUR] [-dispose] [-unregister] [-xcdr2]
   [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]
   [-quiet] [-max-message-size BYTES] [-idle DUR] [-sample-lost] [-stats DUR]
-  [-stats-file PATH]
+  [-stats-file PATH] [-lifespan DUR]
 DUR is seconds ("2.5") or Go form ("500ms", "5s", "1m").
 `
 
@@ -202,6 +203,7 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 	fs.Var(setFlag{&a.sampleLost, true}, "sample-lost", "subscriber: print the SAMPLE_LOST total")
 	fs.Var(durFlag{&a.stats}, "stats", "print runtime figures every DUR")
 	fs.StringVar(&a.statsFile, "stats-file", "", "file for -stats lines")
+	fs.Var(durFlag{&a.lifespan}, "lifespan", "writer LIFESPAN, 0 = infinite")
 	if err := fs.Parse(argv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return a, exitOK, false

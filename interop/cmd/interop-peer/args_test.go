@@ -38,6 +38,7 @@ func TestParseArgs(t *testing.T) {
 		topic: "ddsgo_interop", count: 10, reliable: true, keys: 1, payload: 16, timeout: 10 * time.Second,
 		waitReaders: 1, settle: 500 * time.Millisecond,
 	}, a)
+	require.Equal(t, 2500*time.Millisecond, mustParseArgs(t, "-role", "pub", "-lifespan", "2.5s").lifespan)
 
 	for _, bad := range []string{
 		"", "-domain 1", "-role both", "-role pub -domain 233", "-role pub -keys 0", "-role pub -timeout -1",

@@ -235,6 +235,9 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to f
 	wq.DurabilityService.HistoryKind, wq.DurabilityService.HistoryDepth = wq.History.Kind, wq.History.Depth
 	// Deleting the writer must not dispose: only -dispose disposes.
 	wq.WriterDataLifecycle.AutodisposeUnregisteredInstances = false
+	if a.lifespan > 0 {
+		wq.Lifespan.Duration = a.lifespan
+	}
 	w, err := dds.NewWriter(topic, dds.WithPublisher(pub), dds.WithQos(wq))
 	if err != nil {
 		return pr.failf("creating the writer: %v", err)

@@ -261,6 +261,9 @@ var scenarios = []scenario{
 		pub: "-wait-readers 0 -linger 10s", sub: "-count 3", late: true,
 		subWant: func(pub []string) []string { return pub[len(pub)-3:] },
 	},
+	// Every peer takes -lifespan; within it a late joiner loses nothing (writer-side
+	// expiry: TestLifespanLateJoiner).
+	{name: "lifespan_late", args: "-reliable -transient-local -keys 3 -count 12 -lifespan 30s", pub: "-wait-readers 0 -linger 10s", late: true},
 	// Fast DDS (fastddsgen 2.3.0, Fast CDR 1.x) has no XCDR2.
 	{name: "xcdr2", args: "-keys 3 -count 6 -xcdr2", only: "cyclone"},
 	{name: "appendable", args: "-keys 3 -count 6 -appendable", only: "cyclone"},
