@@ -273,8 +273,19 @@ func (w *fakeWriter) Write(_ context.Context, c rtps.Change) (wire.SequenceNumbe
 
 func (w *fakeWriter) WaitForAcknowledgments(context.Context) error { return nil }
 
+// UpdateQos changes the writer's announcement and tells the readers matched with it, as
+// discovery does.
 func (w *fakeWriter) UpdateQos(q qos.Offered) error {
+	w.mu.Lock()
 	w.data.Offered = q
+	d := *w.data
+	matched := slices.Clone(w.matched)
+	w.mu.Unlock()
+	for _, r := range matched {
+		if u, ok := r.cfg.Listener.(discovery.MatchUpdateListener); ok {
+			u.OnMatchUpdate(r.data.GUID, &d)
+		}
+	}
 	return nil
 }
 

@@ -18,6 +18,12 @@ type matchHooks interface {
 	unmatched(remote wire.GUID)
 }
 
+// updateHook is implemented by endpoints that use the QoS of the endpoints they are
+// matched with: updated gets a matched endpoint's new announcement.
+type updateHook interface {
+	updated(remote *discovery.EndpointData)
+}
+
 // matcher is the engine's match listener of one local endpoint: it keeps the matched
 // endpoints in the ECM and the matched and incompatible statuses.
 type matcher struct {
@@ -81,6 +87,16 @@ func (m *matcher) OnUnmatch(_ wire.GUID, remote wire.GUID) {
 	}
 	k, _ := m.kinds()
 	e.event(k, func(s *statusBlock) { s.matched.Remove(h) })
+}
+
+// OnMatchUpdate passes a matched endpoint's new announcement to the hooks.
+func (m *matcher) OnMatchUpdate(_ wire.GUID, remote *discovery.EndpointData) {
+	if m.e.deleted.Load() {
+		return
+	}
+	if u, ok := m.hooks.(updateHook); ok {
+		u.updated(remote)
+	}
 }
 
 // OnIncompatible counts a remote endpoint whose QoS is incompatible.

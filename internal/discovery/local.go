@@ -49,6 +49,16 @@ type MatchListener interface {
 	OnIncompatible(local wire.GUID, remote *EndpointData, policies []qos.PolicyID)
 }
 
+// MatchUpdateListener is a MatchListener that also learns of the new
+// announcements (QoS changes that keep the match) of the endpoints its local
+// endpoint is matched with, on the same goroutine and in order with the other
+// calls.
+type MatchUpdateListener interface {
+	MatchListener
+	// OnMatchUpdate: remote, matched with local, announced remote.
+	OnMatchUpdate(local wire.GUID, remote *EndpointData)
+}
+
 // localEndpoint is a writer or reader of this participant.
 type localEndpoint struct {
 	data     EndpointData

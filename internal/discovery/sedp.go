@@ -181,7 +181,12 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 			local, remote := l.data.GUID, re.data
 			fns = append(fns, func() { ls.OnMatch(local, &remote) })
 		}
-	case !res.Matched() && was:
+	case res.Matched():
+		if ls, ok := l.listener.(MatchUpdateListener); ok {
+			local, remote := l.data.GUID, re.data
+			fns = append(fns, func() { ls.OnMatchUpdate(local, &remote) })
+		}
+	case was:
 		fns = p.disconnect(l, re.data.GUID, fns)
 	}
 	if !res.Matched() && len(res.Incompatible) > 0 && l.listener != nil {
