@@ -48,6 +48,8 @@ struct peer_args {
   double linger;       /* -linger DUR, seconds: stay after the last write (pub) or sample (sub) */
   int quiet;           /* -quiet: do not print samples */
   long max_message_size; /* -max-message-size BYTES: datagram bound, 0 = the implementation's */
+  int exclusive;       /* -ownership-strength given: OWNERSHIP EXCLUSIVE */
+  long strength;       /* -ownership-strength N: the writer's OWNERSHIP_STRENGTH */
 };
 
 static void peer_usage(const char *prog)
@@ -57,7 +59,7 @@ static void peer_usage(const char *prog)
           "  [-reliable|-best-effort] [-transient-local|-volatile] [-keep-last N (0 = keep all)]\n"
           "  [-keys N] [-payload BYTES] [-timeout DUR] [-dispose] [-unregister] [-xcdr2]\n"
           "  [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]\n"
-          "  [-quiet] [-max-message-size BYTES]\n"
+          "  [-quiet] [-max-message-size BYTES] [-ownership-strength N]\n"
           "DUR is seconds (\"2.5\") or Go form (\"500ms\", \"5s\", \"1m\").\n",
           prog);
 }
@@ -214,6 +216,9 @@ static int peer_parse_args(int argc, char **argv, struct peer_args *a)
       if (peer_parse_duration(val, &a->linger)) goto bad;
     } else if (strcmp(name, "max-message-size") == 0) {
       if (peer_parse_long(val, 0, 65500, &a->max_message_size)) goto bad;
+    } else if (strcmp(name, "ownership-strength") == 0) {
+      if (peer_parse_long(val, -2147483647L - 1, 2147483647L, &a->strength)) goto bad;
+      a->exclusive = 1;
     } else {
       goto bad;
     }

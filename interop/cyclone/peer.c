@@ -58,6 +58,11 @@ static dds_qos_t *make_qos(const struct peer_args *a)
   }
   /* deleting the writer must not dispose: only -dispose disposes */
   dds_qset_writer_data_lifecycle(qos, false);
+  if (a->exclusive) {
+    dds_qset_ownership(qos, DDS_OWNERSHIP_EXCLUSIVE);
+    if (a->pub)
+      dds_qset_ownership_strength(qos, (int32_t)a->strength);
+  }
   return qos;
 }
 

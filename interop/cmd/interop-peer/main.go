@@ -235,6 +235,10 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to f
 	wq.DurabilityService.HistoryKind, wq.DurabilityService.HistoryDepth = wq.History.Kind, wq.History.Depth
 	// Deleting the writer must not dispose: only -dispose disposes.
 	wq.WriterDataLifecycle.AutodisposeUnregisteredInstances = false
+	if a.exclusive {
+		wq.Ownership.Kind = qos.Exclusive
+		wq.OwnershipStrength.Value = a.strength
+	}
 	w, err := dds.NewWriter(topic, dds.WithPublisher(pub), dds.WithQos(wq))
 	if err != nil {
 		return pr.failf("creating the writer: %v", err)
@@ -360,6 +364,9 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 	}
 	rq := qos.DefaultDataReaderQos()
 	setCommon(a, &rq.Reliability, &rq.Durability, &rq.History, &rq.DataRepresentation)
+	if a.exclusive {
+		rq.Ownership.Kind = qos.Exclusive
+	}
 	r, err := dds.NewReader(topic, dds.WithSubscriber(sub), dds.WithQos(rq))
 	if err != nil {
 		return pr.failf("creating the reader: %v", err)
