@@ -206,6 +206,9 @@ func (n *fakeNet) match(w *fakeWriter, r *fakeReader) {
 	res := discovery.Match(w.data, r.data)
 	switch {
 	case res.Matched():
+		if u, ok := r.cfg.Listener.(discovery.WriterInfoListener); ok {
+			u.WriterAnnounced(r.data.GUID, w.data)
+		}
 		w.mu.Lock()
 		w.matched = append(w.matched, r)
 		w.mu.Unlock()
@@ -282,8 +285,8 @@ func (w *fakeWriter) UpdateQos(q qos.Offered) error {
 	matched := slices.Clone(w.matched)
 	w.mu.Unlock()
 	for _, r := range matched {
-		if u, ok := r.cfg.Listener.(discovery.MatchUpdateListener); ok {
-			u.OnMatchUpdate(r.data.GUID, &d)
+		if u, ok := r.cfg.Listener.(discovery.WriterInfoListener); ok {
+			u.WriterAnnounced(r.data.GUID, &d)
 		}
 	}
 	return nil

@@ -19,7 +19,8 @@ type matchHooks interface {
 }
 
 // updateHook is implemented by endpoints that use the QoS of the endpoints they are
-// matched with: updated gets a matched endpoint's new announcement.
+// matched with: updated gets a matched endpoint's announcement, when the match is
+// made and when it changes, before the endpoint's samples can arrive.
 type updateHook interface {
 	updated(remote *discovery.EndpointData)
 }
@@ -89,8 +90,9 @@ func (m *matcher) OnUnmatch(_ wire.GUID, remote wire.GUID) {
 	e.event(k, func(s *statusBlock) { s.matched.Remove(h) })
 }
 
-// OnMatchUpdate passes a matched endpoint's new announcement to the hooks.
-func (m *matcher) OnMatchUpdate(_ wire.GUID, remote *discovery.EndpointData) {
+// WriterAnnounced passes what a matched writer announced to the hooks, before its
+// samples can arrive: discovery calls it under its lock, so the hook must be quick.
+func (m *matcher) WriterAnnounced(_ wire.GUID, remote *discovery.EndpointData) {
 	if m.e.deleted.Load() {
 		return
 	}

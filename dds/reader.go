@@ -288,8 +288,10 @@ func (r *DataReader[T]) matched(remote *discovery.EndpointData) {
 	})
 }
 
-// updated takes in the new QoS of a matched writer: a new OWNERSHIP_STRENGTH applies at
-// once to the instances the writer owns, and to its later samples.
+// updated takes in the QoS of a writer being matched, or matched and announcing a
+// change, before its samples can arrive: a new OWNERSHIP_STRENGTH applies at once to
+// the instances the writer owns, and to its later samples. It runs under discovery's
+// lock, and takes dmu and the cache's lock only.
 func (r *DataReader[T]) updated(remote *discovery.EndpointData) {
 	if !remote.IsWriter() {
 		return
@@ -297,9 +299,7 @@ func (r *DataReader[T]) updated(remote *discovery.EndpointData) {
 	wi := writerInfoOf(remote)
 	r.dmu.Lock()
 	old, ok := r.writers[remote.GUID]
-	if ok {
-		r.writers[remote.GUID] = wi
-	}
+	r.writers[remote.GUID] = wi
 	r.dmu.Unlock()
 	if c := r.cache.Load(); ok && c != nil && old.strength != wi.strength {
 		c.SetStrength(rhc.GUID(guidBytes(remote.GUID)), wi.strength)

@@ -49,14 +49,17 @@ type MatchListener interface {
 	OnIncompatible(local wire.GUID, remote *EndpointData, policies []qos.PolicyID)
 }
 
-// MatchUpdateListener is a MatchListener that also learns of the new
-// announcements (QoS changes that keep the match) of the endpoints its local
-// endpoint is matched with, on the same goroutine and in order with the other
-// calls.
-type MatchUpdateListener interface {
+// WriterInfoListener is the MatchListener of a reader that needs what its
+// writers announce before their samples reach it (OWNERSHIP_STRENGTH,
+// LIFESPAN).
+type WriterInfoListener interface {
 	MatchListener
-	// OnMatchUpdate: remote, matched with local, announced remote.
-	OnMatchUpdate(local wire.GUID, remote *EndpointData)
+	// WriterAnnounced: the writer remote, matched with the reader local,
+	// announced remote: when the two are matched, before the reader can
+	// receive from it, and at each announcement that keeps them matched. It
+	// runs under the participant's lock, on whatever goroutine discovery runs
+	// on: it must be quick and must not call the Participant.
+	WriterAnnounced(local wire.GUID, remote *EndpointData)
 }
 
 // localEndpoint is a writer or reader of this participant.
