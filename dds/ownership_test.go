@@ -123,13 +123,12 @@ func TestOwnershipHandOver(t *testing.T) {
 
 	require.NoError(t, mid.Close())
 	say(t, weak, 1, "w4")
-	require.Equal(t, []string{"w4"}, heard(t, r, 1))
-	_, infos, err := r.Read(bg, NoWait())
-	if err == nil {
-		for _, in := range infos {
-			require.Equal(t, AliveInstanceState, in.InstanceState)
-		}
-	}
+	vs, infos, err := r.Take(bg, NoWait())
+	require.NoError(t, err)
+	require.Len(t, vs, 1)
+	require.Equal(t, "w4", vs[0].Text)
+	require.Equal(t, AliveInstanceState, infos[0].InstanceState)
+	require.Equal(t, weak.InstanceHandle(), infos[0].PublicationHandle)
 }
 
 // An owner that misses the reader's DEADLINE for an instance loses it: the next sample
