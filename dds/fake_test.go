@@ -233,6 +233,9 @@ func (n *fakeNet) match(w *fakeWriter, r *fakeReader) {
 	res := discovery.Match(w.data, r.data)
 	switch {
 	case res.Matched():
+		if u, ok := r.cfg.Listener.(discovery.WriterInfoListener); ok {
+			u.WriterAnnounced(r.data.GUID, w.data)
+		}
 		w.mu.Lock()
 		w.matched = append(w.matched, r)
 		w.mu.Unlock()
@@ -300,8 +303,19 @@ func (w *fakeWriter) Write(_ context.Context, c rtps.Change) (wire.SequenceNumbe
 
 func (w *fakeWriter) WaitForAcknowledgments(context.Context) error { return nil }
 
+// UpdateQos changes the writer's announcement and tells the readers matched with it, as
+// discovery does.
 func (w *fakeWriter) UpdateQos(q qos.Offered) error {
+	w.mu.Lock()
 	w.data.Offered = q
+	d := *w.data
+	matched := slices.Clone(w.matched)
+	w.mu.Unlock()
+	for _, r := range matched {
+		if u, ok := r.cfg.Listener.(discovery.WriterInfoListener); ok {
+			u.WriterAnnounced(r.data.GUID, &d)
+		}
+	}
 	return nil
 }
 

@@ -18,6 +18,13 @@ type matchHooks interface {
 	unmatched(remote wire.GUID)
 }
 
+// updateHook is implemented by endpoints that use the QoS of the endpoints they are
+// matched with: updated gets a matched endpoint's announcement, when the match is
+// made and when it changes, before the endpoint's samples can arrive.
+type updateHook interface {
+	updated(remote *discovery.EndpointData)
+}
+
 // matcher is the engine's match listener of one local endpoint: it keeps the matched
 // endpoints in the ECM and the matched and incompatible statuses.
 type matcher struct {
@@ -81,6 +88,17 @@ func (m *matcher) OnUnmatch(_ wire.GUID, remote wire.GUID) {
 	}
 	k, _ := m.kinds()
 	e.event(k, func(s *statusBlock) { s.matched.Remove(h) })
+}
+
+// WriterAnnounced passes what a matched writer announced to the hooks, before its
+// samples can arrive: discovery calls it under its lock, so the hook must be quick.
+func (m *matcher) WriterAnnounced(_ wire.GUID, remote *discovery.EndpointData) {
+	if m.e.deleted.Load() {
+		return
+	}
+	if u, ok := m.hooks.(updateHook); ok {
+		u.updated(remote)
+	}
 }
 
 // OnIncompatible counts a remote endpoint whose QoS is incompatible.

@@ -292,7 +292,10 @@ func Lifespan(d time.Duration) Option {
 	})
 }
 
-// ExclusiveOwnership makes the topic, writer or reader's OWNERSHIP EXCLUSIVE.
+// ExclusiveOwnership makes the topic, writer or reader's OWNERSHIP EXCLUSIVE: a reader
+// then takes each instance's samples from one writer only, the one with the greatest
+// OWNERSHIP_STRENGTH (set it in a writer's qos.DataWriterQos with WithQos), until that
+// writer unregisters the instance, goes away or misses the reader's DEADLINE.
 func ExclusiveOwnership() Option {
 	return endpointOption("ExclusiveOwnership", func(p endpointPolicies) bool {
 		p.ownership.Kind = qos.Exclusive

@@ -51,10 +51,11 @@ type DataReader[T any] struct {
 	dataCh atomic.Pointer[chan struct{}]
 
 	// dmu guards the delivery scratch state.
-	dmu       sync.Mutex
-	scratch   rhc.Change[T]
-	dec       cdr.Decoder
-	lifespans map[wire.GUID]time.Duration
+	dmu     sync.Mutex
+	scratch rhc.Change[T]
+	dec     cdr.Decoder
+	// writers holds what deliver needs of each matched writer.
+	writers map[wire.GUID]writerInfo
 	// recycled holds values given back with ReturnLoan; deliver decodes into them so
 	// that their slices are reused.
 	recycled []T
@@ -107,7 +108,7 @@ func NewReader[T any](t *Topic[T], opts ...Option) (*DataReader[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &DataReader[T]{sub: sub, topic: t, codec: t.codec, keyed: t.codec.Keyed(), lifespans: map[wire.GUID]time.Duration{}}
+	r := &DataReader[T]{sub: sub, topic: t, codec: t.codec, keyed: t.codec.Keyed(), writers: map[wire.GUID]writerInfo{}}
 	r.match = matcher{e: &r.entity, hooks: r}
 	if err := createEndpoint(t, r, &sub.entity, kindReader, l, s.mask, rq); err != nil {
 		return nil, err
@@ -187,6 +188,7 @@ func cacheConfig(q qos.DataReaderQos) rhc.Config {
 		MaxInstances:                  limit(q.ResourceLimits.MaxInstances),
 		MaxSamplesPerInstance:         limit(q.ResourceLimits.MaxSamplesPerInstance),
 		BySourceTimestamp:             q.DestinationOrder.Kind == qos.BySourceTimestamp,
+		ExclusiveOwnership:            q.Ownership.Kind == qos.Exclusive,
 		MinimumSeparation:             q.TimeBasedFilter.MinimumSeparation,
 		AutopurgeNoWriterSamplesDelay: purge(q.ReaderDataLifecycle.AutopurgeNoWriterSamplesDelay),
 		AutopurgeDisposedSamplesDelay: purge(q.ReaderDataLifecycle.AutopurgeDisposedSamplesDelay),
@@ -221,9 +223,7 @@ func (r *DataReader[T]) enableSelf() error {
 	}
 	r.er = er
 	r.retrier.Store(&er)
-	r.deadline.Store(newDeadlineMonitor(rq.Deadline.Period, p.clk, func(h InstanceHandle) {
-		r.event(listener.RequestedDeadlineMissed, func(s *statusBlock) { s.deadline.Increment(h) })
-	}))
+	r.deadline.Store(newDeadlineMonitor(rq.Deadline.Period, p.clk, r.deadlineMissed))
 	p.mu.Lock()
 	ecm.SetComponentData(p.m, r.ent, handleComp{status.GUIDHandle(guidBytes(er.GUID()))})
 	p.mu.Unlock()
@@ -259,17 +259,28 @@ func (r *DataReader[T]) busy() bool {
 	return len(r.conds) > 0
 }
 
-// matched records the lifespan of a matched writer and its liveliness.
-func (r *DataReader[T]) matched(remote *discovery.EndpointData) {
-	if !remote.IsWriter() {
-		return
-	}
+// writerInfo is what a reader uses of a matched writer's QoS.
+type writerInfo struct {
+	lifespan time.Duration // 0: infinite
+	strength int32         // OWNERSHIP_STRENGTH
+}
+
+// writerInfoOf returns what a reader uses of the QoS the writer remote announced.
+func writerInfoOf(remote *discovery.EndpointData) writerInfo {
 	ls := remote.Offered.Writer.Lifespan.Duration
 	if ls == qos.Infinite || ls < 0 {
 		ls = 0
 	}
+	return writerInfo{lifespan: ls, strength: remote.Offered.Writer.OwnershipStrength.Value}
+}
+
+// matched records the lifespan and strength of a matched writer and its liveliness.
+func (r *DataReader[T]) matched(remote *discovery.EndpointData) {
+	if !remote.IsWriter() {
+		return
+	}
 	r.dmu.Lock()
-	r.lifespans[remote.GUID] = ls
+	r.writers[remote.GUID] = writerInfoOf(remote)
 	r.dmu.Unlock()
 	h := status.GUIDHandle(guidBytes(remote.GUID))
 	r.event(listener.LivelinessChanged, func(s *statusBlock) {
@@ -277,23 +288,59 @@ func (r *DataReader[T]) matched(remote *discovery.EndpointData) {
 	})
 }
 
+// updated takes in the QoS of a writer being matched, or matched and announcing a
+// change, before its samples can arrive: a new OWNERSHIP_STRENGTH applies at once to
+// the instances the writer owns, and to its later samples. It runs under discovery's
+// lock, and takes dmu and the cache's lock only.
+func (r *DataReader[T]) updated(remote *discovery.EndpointData) {
+	if !remote.IsWriter() {
+		return
+	}
+	wi := writerInfoOf(remote)
+	r.dmu.Lock()
+	old, ok := r.writers[remote.GUID]
+	r.writers[remote.GUID] = wi
+	r.dmu.Unlock()
+	if c := r.cache.Load(); ok && c != nil && old.strength != wi.strength {
+		c.SetStrength(rhc.GUID(guidBytes(remote.GUID)), wi.strength)
+	}
+}
+
 // unmatched forgets a writer: its instances lose it.
 func (r *DataReader[T]) unmatched(remote wire.GUID) {
 	r.dmu.Lock()
-	_, ok := r.lifespans[remote]
-	delete(r.lifespans, remote)
+	_, ok := r.writers[remote]
+	delete(r.writers, remote)
 	delete(r.rejectedSN, remote)
 	r.dmu.Unlock()
 	if !ok {
 		return
 	}
-	if c := r.cache.Load(); c != nil {
-		c.WriterLost(rhc.GUID(guidBytes(remote)), r.p.now())
-	}
+	r.writerNotAlive(remote)
 	h := status.GUIDHandle(guidBytes(remote))
 	r.event(listener.LivelinessChanged, func(s *statusBlock) {
 		s.liveliness.Transition(h, status.WriterAlive, status.WriterUnknown)
 	})
+}
+
+// writerNotAlive takes the writer g out of the reader's instances, as when it loses its
+// liveliness or is no longer matched: it unregisters from each (an instance left
+// without writers becomes NOT_ALIVE_NO_WRITERS) and, with EXCLUSIVE ownership, gives
+// up those it owns, so that the next sample of another writer takes them. Its next
+// sample registers it again.
+func (r *DataReader[T]) writerNotAlive(g wire.GUID) {
+	if c := r.cache.Load(); c != nil {
+		c.WriterLost(rhc.GUID(guidBytes(g)), r.p.now())
+	}
+}
+
+// deadlineMissed counts a missed REQUESTED_DEADLINE of instance h; with EXCLUSIVE
+// ownership its owner loses it (DDS 1.4 §2.2.3.9: the owner must keep the deadline).
+func (r *DataReader[T]) deadlineMissed(h InstanceHandle) {
+	if c := r.cache.Load(); c != nil {
+		c.ReleaseOwnership(rhc.KeyHash(keyHashOf(h)))
+	}
+	r.event(listener.RequestedDeadlineMissed, func(s *statusBlock) { s.deadline.Increment(h) })
 }
 
 // Qos returns the reader's QoS (get_qos).
@@ -356,7 +403,9 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 	r.dmu.Unlock()
 	if !out.Rejected() {
 		r.lost(s.Lost) // what the protocol knows never came before it
-		if d := r.deadline.Load(); d != nil && d.period.Load() != 0 {
+		// A non-owner's sample is not one the reader receives: it neither keeps the
+		// instance's deadline nor ends it.
+		if d := r.deadline.Load(); d != nil && d.period.Load() != 0 && out != rhc.DroppedNotOwner {
 			if h := status.KeyHandle(kh); kind == rhc.Write {
 				d.touch(h)
 			} else {
@@ -382,7 +431,8 @@ func (r *DataReader[T]) decodeChange(ch *rhc.Change[T], s *rtps.Sample) bool {
 	if ts := s.SourceTimestamp; ts != wire.TimeZero && ts != wire.TimeInvalid && ts != wire.TimeInfinite {
 		ch.SourceTimestamp = ts.Time()
 	}
-	ch.Lifespan = r.lifespans[s.Writer]
+	wi := r.writers[s.Writer]
+	ch.Lifespan, ch.Strength = wi.lifespan, wi.strength
 	ch.SN, ch.Related = int64(s.SN), rhc.Identity{}
 	if s.Related.WriterGUID != (wire.GUID{}) {
 		ch.Related = rhc.Identity{Writer: rhc.GUID(guidBytes(s.Related.WriterGUID)), SN: int64(s.Related.SN)}

@@ -49,6 +49,19 @@ type MatchListener interface {
 	OnIncompatible(local wire.GUID, remote *EndpointData, policies []qos.PolicyID)
 }
 
+// WriterInfoListener is the MatchListener of a reader that needs what its
+// writers announce before their samples reach it (OWNERSHIP_STRENGTH,
+// LIFESPAN).
+type WriterInfoListener interface {
+	MatchListener
+	// WriterAnnounced: the writer remote, matched with the reader local,
+	// announced remote: when the two are matched, before the reader can
+	// receive from it, and at each announcement that keeps them matched. It
+	// runs under the participant's lock, on whatever goroutine discovery runs
+	// on: it must be quick and must not call the Participant.
+	WriterAnnounced(local wire.GUID, remote *EndpointData)
+}
+
 // localEndpoint is a writer or reader of this participant.
 type localEndpoint struct {
 	data     EndpointData

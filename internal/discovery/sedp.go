@@ -166,6 +166,7 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 	p.logDecision(&l.data, &re.data, res, was)
 	switch {
 	case res.Matched() && !was:
+		p.writerAnnounced(l, re)
 		uni, multi := re.data.Locators(&rp.data)
 		if l.w != nil {
 			p.eng.MatchReader(l.w, rtps.ReaderProxyInfo{
@@ -184,7 +185,9 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 			local, remote := l.data.GUID, re.data
 			fns = append(fns, func() { ls.OnMatch(local, &remote) })
 		}
-	case !res.Matched() && was:
+	case res.Matched():
+		p.writerAnnounced(l, re)
+	case was:
 		fns = p.disconnect(l, re.data.GUID, fns)
 	}
 	if !res.Matched() && len(res.Incompatible) > 0 && l.listener != nil {
@@ -192,6 +195,17 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 		fns = append(fns, func() { ls.OnIncompatible(local, &remote, pol) })
 	}
 	return fns
+}
+
+// writerAnnounced passes the announcement of the writer re to the reader l's
+// WriterInfoListener, if it has one. The caller holds p.mu.
+func (p *Participant) writerAnnounced(l *localEndpoint, re *remoteEndpoint) {
+	if l.r == nil {
+		return
+	}
+	if wl, ok := l.listener.(WriterInfoListener); ok {
+		wl.WriterAnnounced(l.data.GUID, &re.data)
+	}
 }
 
 // disconnect unmatches the remote endpoint g from l. The caller holds p.mu.

@@ -49,6 +49,8 @@ struct peer_args {
   int quiet;           /* -quiet: do not print samples */
   long max_message_size; /* -max-message-size BYTES: datagram bound, 0 = the implementation's */
   double lifespan;     /* -lifespan DUR, seconds: writer LIFESPAN, 0 = infinite */
+  int exclusive;       /* -ownership-strength given: OWNERSHIP EXCLUSIVE */
+  long strength;       /* -ownership-strength N: the writer's OWNERSHIP_STRENGTH */
 };
 
 static void peer_usage(const char *prog)
@@ -59,6 +61,7 @@ static void peer_usage(const char *prog)
           "  [-keys N] [-payload BYTES] [-timeout DUR] [-dispose] [-unregister] [-xcdr2]\n"
           "  [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]\n"
           "  [-quiet] [-max-message-size BYTES] [-lifespan DUR]\n"
+          "  [-ownership-strength N]\n"
           "DUR is seconds (\"2.5\") or Go form (\"500ms\", \"5s\", \"1m\").\n",
           prog);
 }
@@ -217,6 +220,9 @@ static int peer_parse_args(int argc, char **argv, struct peer_args *a)
       if (peer_parse_long(val, 0, 65500, &a->max_message_size)) goto bad;
     } else if (strcmp(name, "lifespan") == 0) {
       if (peer_parse_duration(val, &a->lifespan)) goto bad;
+    } else if (strcmp(name, "ownership-strength") == 0) {
+      if (peer_parse_long(val, -2147483647L - 1, 2147483647L, &a->strength)) goto bad;
+      a->exclusive = 1;
     } else {
       goto bad;
     }

@@ -60,6 +60,11 @@ static dds_qos_t *make_qos(const struct peer_args *a)
   dds_qset_writer_data_lifecycle(qos, false);
   if (a->pub && a->lifespan > 0)
     dds_qset_lifespan(qos, to_duration(a->lifespan));
+  if (a->exclusive) {
+    dds_qset_ownership(qos, DDS_OWNERSHIP_EXCLUSIVE);
+    if (a->pub)
+      dds_qset_ownership_strength(qos, (int32_t)a->strength);
+  }
   return qos;
 }
 

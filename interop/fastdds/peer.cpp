@@ -287,6 +287,12 @@ int main(int argc, char** argv)
         // Heartbeat every 100 ms (default 3 s): a writer sends no HEARTBEAT
         // right after DATA, and readers acknowledge only when asked.
         q.reliable_writer_qos().times.heartbeatPeriod = Duration_t(0, 100000000);
+        if (a.exclusive) {
+            q.ownership().kind = EXCLUSIVE_OWNERSHIP_QOS;
+            // Fast DDS holds the strength in a uint32_t: the bits go on the wire as
+            // announced, but it compares them unsigned.
+            q.ownership_strength().value = static_cast<uint32_t>(a.strength);
+        }
         DataWriter* writer = publisher->create_datawriter(topic, q);
         if (writer == nullptr) {
             return fail("create_datawriter");
@@ -299,6 +305,9 @@ int main(int argc, char** argv)
         }
         DataReaderQos q = DATAREADER_QOS_DEFAULT;
         set_common(a, q);
+        if (a.exclusive) {
+            q.ownership().kind = EXCLUSIVE_OWNERSHIP_QOS;
+        }
         DataReader* reader = subscriber->create_datareader(topic, q);
         if (reader == nullptr) {
             return fail("create_datareader");

@@ -57,6 +57,11 @@ type instance[T any] struct {
 	lastSource   time.Time
 	lastWriter   GUID
 	lastAccepted time.Time
+	// owner is the writer that owns the instance while owned (EXCLUSIVE ownership),
+	// of strength strength: the writer of the latest accepted write or dispose.
+	owner    GUID
+	strength int32
+	owned    bool
 	// purgeAt is the autopurge deadline while heapIdx >= 0.
 	purgeAt time.Time
 	heapIdx int
@@ -77,8 +82,28 @@ func (in *instance[T]) unregister(w GUID) bool {
 		return false
 	}
 	in.writers = slices.Delete(in.writers, i, i+1)
+	if in.owner == w {
+		in.owned = false
+	}
 	return true
 }
+
+// mayChange reports whether writer w of strength s may write or dispose the instance
+// under EXCLUSIVE ownership: it owns it, nobody does, or it is stronger than the owner.
+// Of equal strengths the smaller GUID wins, as in Cyclone DDS, so that readers of both
+// elect the same owner.
+func (in *instance[T]) mayChange(w GUID, s int32) bool {
+	switch {
+	case !in.owned || in.owner == w:
+		return true
+	case s != in.strength:
+		return s > in.strength
+	}
+	return bytes.Compare(w[:], in.owner[:]) < 0
+}
+
+// own makes writer w of strength s the owner.
+func (in *instance[T]) own(w GUID, s int32) { in.owner, in.strength, in.owned = w, s, true }
 
 // needsInvalid reports whether a state change must be reported with an invalid sample:
 // no unread valid sample carries it (Cyclone DDS does the same).
@@ -184,6 +209,28 @@ func (c *Cache[T]) WriterLost(w GUID, now time.Time) {
 		}
 	}
 	c.unlockNotify(nda)
+}
+
+// ReleaseOwnership ends the ownership of the instance with key hash k, as when its owner
+// misses the reader's DEADLINE: the next write or dispose of any writer takes it.
+func (c *Cache[T]) ReleaseOwnership(k KeyHash) {
+	c.mu.Lock()
+	if in := c.byKey[k]; in != nil {
+		in.owned = false
+	}
+	c.mu.Unlock()
+}
+
+// SetStrength records that writer w's OWNERSHIP_STRENGTH is now s in the instances it
+// owns; its later changes carry the new strength themselves.
+func (c *Cache[T]) SetStrength(w GUID, s int32) {
+	c.mu.Lock()
+	for _, in := range c.order {
+		if in.owned && in.owner == w {
+			in.strength = s
+		}
+	}
+	c.mu.Unlock()
 }
 
 // ReadsNeedTime reports whether the read and take operations use their now argument:
@@ -318,6 +365,7 @@ func (c *Cache[T]) write(ch *Change[T], src, now time.Time) (Outcome, bool) {
 		c.timed.Store(true)
 	}
 	in.lastSource, in.lastWriter, in.lastAccepted = src, ch.Writer, now
+	in.own(ch.Writer, ch.Strength)
 	return Accepted, true
 }
 
@@ -337,9 +385,10 @@ func (c *Cache[T]) admit(in *instance[T], alive bool, ch *Change[T], src, now ti
 	if in == nil {
 		return c.admitNew(), expiry
 	}
+	if o := c.admitChange(in, ch, src); o != Accepted {
+		return o, expiry
+	}
 	switch {
-	case c.cfg.BySourceTimestamp && !in.accepts(src, ch.Writer):
-		return DroppedOutOfOrder, expiry
 	case alive && c.cfg.MinimumSeparation > 0 && now.Sub(in.lastAccepted) < c.cfg.MinimumSeparation:
 		return DroppedByTimeFilter, expiry
 	case c.depth > 0 && in.samples.len() >= c.depth:
@@ -350,6 +399,19 @@ func (c *Cache[T]) admit(in *instance[T], alive bool, ch *Change[T], src, now ti
 		return RejectedBySamplesPerInstanceLimit, expiry
 	}
 	return Accepted, expiry
+}
+
+// admitChange returns whether a write or dispose ch with source time src may change the
+// instance in, Accepted, or why not: EXCLUSIVE ownership or DESTINATION_ORDER by source
+// timestamp.
+func (c *Cache[T]) admitChange(in *instance[T], ch *Change[T], src time.Time) Outcome {
+	switch {
+	case c.cfg.ExclusiveOwnership && !in.mayChange(ch.Writer, ch.Strength):
+		return DroppedNotOwner
+	case c.cfg.BySourceTimestamp && !in.accepts(src, ch.Writer):
+		return DroppedOutOfOrder
+	}
+	return Accepted
 }
 
 // admitNew returns whether a sample of a new instance may be stored, Accepted, or
@@ -390,21 +452,23 @@ func (c *Cache[T]) dispose(ch *Change[T], src, now time.Time) (Outcome, bool) {
 		}
 		in = c.newInstance(ch.KeyHash, NotAliveDisposedInstanceState)
 	} else {
-		if c.cfg.BySourceTimestamp && !in.accepts(src, ch.Writer) {
+		if o := c.admitChange(in, ch, src); o != Accepted {
 			if in.state == AliveInstanceState {
 				in.register(ch.Writer)
 			}
-			return DroppedOutOfOrder, false
+			return o, false
 		}
 		if in.state == NotAliveDisposedInstanceState {
 			in.register(ch.Writer)
 			in.lastSource, in.lastWriter = src, ch.Writer
+			in.own(ch.Writer, ch.Strength)
 			return Ignored, false
 		}
 		in.state = NotAliveDisposedInstanceState
 	}
 	in.register(ch.Writer)
 	in.lastSource, in.lastWriter = src, ch.Writer
+	in.own(ch.Writer, ch.Strength)
 	c.queuePurge(in, now)
 	if in.needsInvalid() {
 		c.setInvalid(in, ch.Writer, src, &ch.Value)

@@ -30,6 +30,14 @@ type Config struct {
 	// from different writers, the writer with the smaller GUID wins (as in Cyclone DDS,
 	// so that readers of both converge on the same value).
 	BySourceTimestamp bool
+	// ExclusiveOwnership selects OWNERSHIP EXCLUSIVE (DDS 1.4 §2.2.3.9): each instance
+	// has at most one owner, the writer of its latest accepted write or dispose. A write
+	// or dispose of another writer is dropped (DroppedNotOwner) unless its
+	// Change.Strength is greater than the owner's, or equal with a smaller GUID (the tie
+	// rule of Cyclone DDS); then that writer becomes the owner. Ownership is released when
+	// the owner unregisters or is lost (WriterLost), and by ReleaseOwnership; the next
+	// write or dispose of any writer then takes it.
+	ExclusiveOwnership bool
 	// MinimumSeparation is TIME_BASED_FILTER: a sample that arrives (reception time)
 	// less than this after the previous accepted sample of an alive instance is dropped.
 	// Zero means no filter. A sample that makes an instance alive again always passes.

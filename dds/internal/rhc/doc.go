@@ -41,6 +41,10 @@
 // Config.OnSpaceAvailable. DESTINATION_ORDER BY_SOURCE_TIMESTAMP drops changes older
 // than the instance's latest, TIME_BASED_FILTER drops samples that arrive too soon, and
 // a sample whose LIFESPAN has ended is dropped on arrival or when it would be read.
+// OWNERSHIP EXCLUSIVE drops the writes and disposes of writers that do not own their
+// instance and are not stronger than its owner (Change.Strength; the smaller GUID wins
+// a tie); the owner's unregister or loss, and ReleaseOwnership (a missed DEADLINE),
+// leave the instance to the next writer.
 // Config.OnDataAvailable is called after an insert that made something available.
 //
 // # Read and take

@@ -22,6 +22,9 @@ const (
 	DroppedByTimeFilter
 	// DroppedExpired: the sample's lifespan had already ended when it arrived.
 	DroppedExpired
+	// DroppedNotOwner: with ExclusiveOwnership, the write or dispose came from a writer
+	// that does not own the instance and is not stronger than its owner.
+	DroppedNotOwner
 	// RejectedByInstancesLimit: a new instance would exceed MaxInstances.
 	RejectedByInstancesLimit
 	// RejectedBySamplesLimit: the sample would exceed MaxSamples.
@@ -58,6 +61,7 @@ var outcomeNames = [...]string{
 	DroppedOutOfOrder:                 "dropped: out of order",
 	DroppedByTimeFilter:               "dropped: time-based filter",
 	DroppedExpired:                    "dropped: lifespan expired",
+	DroppedNotOwner:                   "dropped: not the owner",
 	RejectedByInstancesLimit:          "rejected: max_instances",
 	RejectedBySamplesLimit:            "rejected: max_samples",
 	RejectedBySamplesPerInstanceLimit: "rejected: max_samples_per_instance",

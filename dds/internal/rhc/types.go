@@ -63,6 +63,8 @@ type Change[T any] struct {
 	// the sample it answers (zero: none); both are returned with valid samples.
 	SN      int64
 	Related Identity
+	// Strength is the writer's OWNERSHIP_STRENGTH, used with Config.ExclusiveOwnership.
+	Strength int32
 	// Lifespan is the writer's LIFESPAN duration: the sample expires at SourceTimestamp +
 	// Lifespan and is dropped when it is read after that. Zero means infinite.
 	Lifespan time.Duration

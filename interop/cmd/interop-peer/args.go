@@ -43,6 +43,8 @@ type args struct {
 	quiet          bool          // -quiet: do not print samples
 	maxMessageSize int           // -max-message-size BYTES: datagram bound, 0 = ddsgo's default
 	lifespan       time.Duration // -lifespan DUR: the writer's LIFESPAN, 0 = infinite
+	exclusive      bool          // -ownership-strength given: OWNERSHIP EXCLUSIVE
+	strength       int32         // -ownership-strength N: the writer's OWNERSHIP_STRENGTH
 	// ddsgo only, for best effort under loss:
 	idle       time.Duration // -idle DUR: the subscriber also ends, successfully, DUR after its last sample
 	sampleLost bool          // -sample-lost: the subscriber prints its SAMPLE_LOST total last
@@ -154,7 +156,7 @@ const usage = `usage: interop-peer -role pub|sub [-domain N] [-topic T] [-count 
   [-keys N] [-payload BYTES] [-timeout DUR] [-dispose] [-unregister] [-xcdr2]
   [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]
   [-quiet] [-max-message-size BYTES] [-idle DUR] [-sample-lost] [-stats DUR]
-  [-stats-file PATH] [-lifespan DUR]
+  [-stats-file PATH] [-lifespan DUR] [-ownership-strength N]
 DUR is seconds ("2.5") or Go form ("500ms", "5s", "1m").
 `
 
@@ -171,7 +173,7 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 		waitReaders: 1,
 		settle:      500 * time.Millisecond,
 	}
-	var domain, keepLast, keys, waitReaders, maxMsg int64 = 0, 0, 1, 1, 0
+	var domain, keepLast, keys, waitReaders, maxMsg, strength int64 = 0, 0, 1, 1, 0, 0
 	var role bool
 	fs := flag.NewFlagSet("interop-peer", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -204,6 +206,7 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 	fs.Var(durFlag{&a.stats}, "stats", "print runtime figures every DUR")
 	fs.StringVar(&a.statsFile, "stats-file", "", "file for -stats lines")
 	fs.Var(durFlag{&a.lifespan}, "lifespan", "writer LIFESPAN, 0 = infinite")
+	fs.Var(intFlag{&strength, math.MinInt32, math.MaxInt32}, "ownership-strength", "EXCLUSIVE ownership, the writer's strength")
 	if err := fs.Parse(argv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return a, exitOK, false
@@ -228,5 +231,7 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 	}
 	a.domain, a.keepLast, a.keys, a.waitReaders = int(domain), int(keepLast), int(keys), int(waitReaders)
 	a.maxMessageSize = int(maxMsg)
+	fs.Visit(func(f *flag.Flag) { a.exclusive = a.exclusive || f.Name == "ownership-strength" })
+	a.strength = int32(strength)
 	return a, exitOK, true
 }

@@ -40,7 +40,14 @@ func TestParseArgs(t *testing.T) {
 	}, a)
 	require.Equal(t, 2500*time.Millisecond, mustParseArgs(t, "-role", "pub", "-lifespan", "2.5s").lifespan)
 
+	a = mustParseArgs(t, "-role", "pub", "-ownership-strength", "-3")
+	require.True(t, a.exclusive)
+	require.Equal(t, int32(-3), a.strength)
+	a = mustParseArgs(t, "-role", "sub", "-ownership-strength=0")
+	require.True(t, a.exclusive, "any strength, 0 included, selects EXCLUSIVE")
+
 	for _, bad := range []string{
+		"-role pub -ownership-strength 2147483648", "-role pub -ownership-strength x",
 		"", "-domain 1", "-role both", "-role pub -domain 233", "-role pub -keys 0", "-role pub -timeout -1",
 		"-role pub -timeout 1x", "-role pub -dispose -unregister", "-role pub -reliable=false",
 		"-role pub extra", "-role pub -rate -1", "-role pub -nosuch", "-role pub -count",

@@ -238,6 +238,10 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to f
 	if a.lifespan > 0 {
 		wq.Lifespan.Duration = a.lifespan
 	}
+	if a.exclusive {
+		wq.Ownership.Kind = qos.Exclusive
+		wq.OwnershipStrength.Value = a.strength
+	}
 	w, err := dds.NewWriter(topic, dds.WithPublisher(pub), dds.WithQos(wq))
 	if err != nil {
 		return pr.failf("creating the writer: %v", err)
@@ -363,6 +367,9 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 	}
 	rq := qos.DefaultDataReaderQos()
 	setCommon(a, &rq.Reliability, &rq.Durability, &rq.History, &rq.DataRepresentation)
+	if a.exclusive {
+		rq.Ownership.Kind = qos.Exclusive
+	}
 	r, err := dds.NewReader(topic, dds.WithSubscriber(sub), dds.WithQos(rq))
 	if err != nil {
 		return pr.failf("creating the reader: %v", err)
