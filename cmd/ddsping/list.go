@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
+	"net/netip"
 	"slices"
 	"strings"
 	"time"
@@ -40,7 +42,41 @@ type partRow struct {
 	Process string `json:"process,omitempty"`
 	Domain  string `json:"domain,omitempty"`
 	Lease   string `json:"lease"`
-	handle  dds.InstanceHandle
+	// RTPS is the protocol version it speaks ("2.3"), Tag its domain tag.
+	RTPS string `json:"rtps"`
+	Tag  string `json:"domain_tag,omitempty"`
+	// Locators are where it receives: user data unicast and multicast, discovery
+	// unicast and multicast.
+	Locators locators `json:"locators"`
+	handle   dds.InstanceHandle
+}
+
+// locators are a participant's announced addresses.
+type locators struct {
+	Unicast       []string `json:"unicast"`
+	Multicast     []string `json:"multicast,omitempty"`
+	MetaUnicast   []string `json:"metatraffic_unicast"`
+	MetaMulticast []string `json:"metatraffic_multicast,omitempty"`
+}
+
+func addrs(a []netip.AddrPort) []string {
+	out := make([]string, len(a))
+	for i, x := range a {
+		out[i] = x.String()
+	}
+	return out
+}
+
+// String lists the locators in one line.
+func (l locators) String() string {
+	part := func(name string, a []string) string {
+		if len(a) == 0 {
+			return ""
+		}
+		return " " + name + " " + strings.Join(a, ",")
+	}
+	return strings.TrimSpace(part("data", l.Unicast) + part("data-mc", l.Multicast) +
+		part("discovery", l.MetaUnicast) + part("discovery-mc", l.MetaMulticast))
 }
 
 // label names the participant for humans: its entity name, else process and pid, else
@@ -63,7 +99,10 @@ func (r partRow) describe() string {
 	if r.Host != "" || r.PID != "" || r.Process != "" {
 		fmt.Fprintf(&b, ", %s pid %s (%s)", orDash(r.Host), orDash(r.PID), orDash(r.Process))
 	}
-	fmt.Fprintf(&b, ", lease %s, guid %s", r.Lease, r.Handle)
+	fmt.Fprintf(&b, ", RTPS %s, lease %s, guid %s", r.RTPS, r.Lease, r.Handle)
+	if r.Tag != "" {
+		fmt.Fprintf(&b, ", domain tag %q", r.Tag)
+	}
 	return b.String()
 }
 
@@ -91,6 +130,12 @@ func participantRow(p *dds.DomainParticipant, h dds.InstanceHandle) (partRow, er
 		Name:   pd.Name,
 		Vendor: vendor,
 		Lease:  pd.LeaseDuration.String(),
+		RTPS:   fmt.Sprintf("%d.%d", pd.ProtocolVersion[0], pd.ProtocolVersion[1]),
+		Tag:    pd.DomainTag,
+		Locators: locators{
+			Unicast: addrs(pd.UnicastLocators), Multicast: addrs(pd.MulticastLocators),
+			MetaUnicast: addrs(pd.MetatrafficUnicastLocators), MetaMulticast: addrs(pd.MetatrafficMulticastLocators),
+		},
 		handle: h,
 	}
 	row.Host = pd.Properties["__Hostname"]
@@ -136,8 +181,54 @@ func endpointLine(names map[dds.InstanceHandle]string, e dds.EndpointBuiltinTopi
 	if len(partitions) > 0 {
 		part = fmt.Sprintf(" partitions %q", partitions)
 	}
-	return fmt.Sprintf("topic %q type %q (%s) %v %v%s, participant %q",
-		e.TopicName, e.TypeName, key, rel, dur, part, orDash(names[e.ParticipantKey]))
+	return fmt.Sprintf("topic %q type %q (%s) %v %v%s%s, participant %q",
+		e.TopicName, e.TypeName, key, rel, dur, part, qosSummary(e, writer), orDash(names[e.ParticipantKey]))
+}
+
+// qosSummary lists the policies of an endpoint that are not their defaults and matter
+// to matching or delivery: history, deadline, liveliness, ownership, lifespan, data
+// representation.
+func qosSummary(e dds.EndpointBuiltinTopicData, writer bool) string {
+	r := e.Requested.Reader
+	hist, dl, live, own, rep := r.History, r.Deadline, r.Liveliness, r.Ownership, r.DataRepresentation
+	var more []string
+	if writer {
+		w := e.Offered.Writer
+		hist, dl, live, own, rep = w.History, w.Deadline, w.Liveliness, w.Ownership, w.DataRepresentation
+		if w.Ownership.Kind == qos.Exclusive {
+			more = append(more, fmt.Sprintf("strength %d", w.OwnershipStrength.Value))
+		}
+		if w.Lifespan.Duration != qos.Infinite {
+			more = append(more, "lifespan "+w.Lifespan.Duration.String())
+		}
+	}
+	out := " " + hist.Kind.String()
+	if hist.Kind == qos.KeepLast {
+		out += fmt.Sprint(" ", hist.Depth)
+	}
+	if dl.Period != qos.Infinite {
+		out += " deadline " + dl.Period.String()
+	}
+	if live.Kind != qos.Automatic || live.LeaseDuration != qos.Infinite {
+		out += " liveliness " + live.Kind.String()
+		if live.LeaseDuration != qos.Infinite {
+			out += " " + live.LeaseDuration.String()
+		}
+	}
+	if own.Kind == qos.Exclusive {
+		out += " " + own.Kind.String()
+	}
+	for _, m := range more {
+		out += " " + m
+	}
+	if len(rep.Value) > 0 {
+		reps := make([]string, len(rep.Value))
+		for i, v := range rep.Value {
+			reps[i] = v.String()
+		}
+		out += " " + strings.Join(reps, "/")
+	}
+	return out
 }
 
 // whyNot explains why writer w and reader r do not communicate, or returns "" when they
@@ -235,7 +326,7 @@ func setupList(fs *flag.FlagSet, o *options) func(context.Context) error {
 		}
 		fmt.Fprintf(o.out, "domain %d: %d participants (listened %v)\n", o.domain, len(rows), *wait)
 		for _, r := range rows {
-			fmt.Fprintf(o.out, "  %q %s\n", r.Name, r.describe())
+			fmt.Fprintf(o.out, "  %q %s\n    locators: %s\n", r.Name, r.describe(), r.Locators)
 		}
 		if err := printEndpoints(o, n.p, rows); err != nil {
 			return err
@@ -252,9 +343,10 @@ func setupWatch(fs *flag.FlagSet, o *options) func(context.Context) error {
 		defer cancel()
 		start := time.Now()
 		if !o.json {
-			fmt.Fprintf(o.out, "watching domain %d (participants; ddsping list shows endpoints and matching)\n", o.domain)
+			fmt.Fprintf(o.out, "watching domain %d: participants, writers, readers and their matching\n", o.domain)
 		}
 		known := map[string]partRow{}
+		eps := endpointWatch{lines: map[string]string{}, pairs: map[string]string{}}
 		t := time.NewTicker(100 * time.Millisecond)
 		defer t.Stop()
 		var last dds.Statistics
@@ -280,6 +372,9 @@ func setupWatch(fs *flag.FlagSet, o *options) func(context.Context) error {
 					watchEvent(o, time.Since(start), "gone", r)
 				}
 			}
+			if err := eps.update(o, n.p, rows, time.Since(start)); err != nil {
+				return err
+			}
 			select {
 			case <-ctx.Done():
 				return nil
@@ -295,4 +390,88 @@ func watchEvent(o *options, el time.Duration, what string, r partRow) {
 		return
 	}
 	fmt.Fprintf(o.out, "%8.3f  participant %-4s %q %s\n", el.Seconds(), what, r.Name, r.describe())
+}
+
+// endpointWatch is what watch knows of the endpoints and of their pairs.
+type endpointWatch struct {
+	lines map[string]string // endpoint key -> its line
+	pairs map[string]string // topic/writer/reader -> verdict
+}
+
+// update reports the endpoints and pairs that came, went or changed since the last call.
+func (w *endpointWatch) update(o *options, p *dds.DomainParticipant, rows []partRow, el time.Duration) error {
+	pubs, err := p.DiscoveredPublications()
+	if err != nil {
+		return err
+	}
+	subs, err := p.DiscoveredSubscriptions()
+	if err != nil {
+		return err
+	}
+	names := map[dds.InstanceHandle]string{}
+	for _, r := range rows {
+		names[r.handle] = r.label()
+	}
+	now := map[string]string{}
+	for i, e := range append(pubs, subs...) {
+		kind := "writer"
+		if i >= len(pubs) {
+			kind = "reader"
+		}
+		now[kind+" "+hex.EncodeToString(e.Key[:])] = kind + " " + endpointLine(names, e, kind == "writer")
+	}
+	diffEvents(o, el, w.lines, now, "endpoint")
+	pairs, _, err := whyTopics(p, rows, "")
+	if err != nil {
+		return err
+	}
+	nowPairs := map[string]string{}
+	for _, pr := range pairs {
+		verdict := "match"
+		if !pr.Match {
+			verdict = "NO MATCH: " + strings.Join(pr.Why, "; ")
+		}
+		nowPairs[fmt.Sprintf("%q: writer of %q -> reader of %q", pr.Topic, pr.Writer, pr.Reader)] = verdict
+	}
+	diffEvents(o, el, w.pairs, nowPairs, "pair")
+	return nil
+}
+
+// diffEvents reports the entries of now that are new or changed against old, and those
+// of old that are gone, then makes old now.
+func diffEvents(o *options, el time.Duration, old, now map[string]string, what string) {
+	report := func(event, key, line string) {
+		if o.json {
+			_ = json.NewEncoder(o.out).Encode(map[string]any{"t": el.Seconds(), "event": event, what: line})
+			return
+		}
+		fmt.Fprintf(o.out, "%8.3f  %s %-4s %s\n", el.Seconds(), what, event, line)
+	}
+	keys := make([]string, 0, len(now))
+	for k := range now {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		line := now[k]
+		if what == "pair" {
+			line = k + ": " + now[k]
+		}
+		if prev, ok := old[k]; !ok {
+			report("new", k, line)
+		} else if prev != now[k] {
+			report("now", k, line)
+		}
+	}
+	for k, prev := range old {
+		if _, ok := now[k]; !ok {
+			line := prev
+			if what == "pair" {
+				line = k
+			}
+			report("gone", k, line)
+		}
+	}
+	clear(old)
+	maps.Copy(old, now)
 }

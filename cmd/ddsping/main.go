@@ -8,7 +8,8 @@
 //	ddsping ping [-size N] [-rate HZ] [-count N | -duration D] [-best-effort] [-svg FILE]
 //	ddsping sub                               count the samples of every publisher
 //	ddsping pub [-size N] [-rate HZ] [-duration D] [-best-effort]
-//	ddsping list                              participants and endpoints of the domain
+//	ddsping list (or ls)                      participants and endpoints of the domain
+//	ddsping why [TOPIC]                       why writers and readers match or not
 //	ddsping watch                             list, then every change as it happens
 //	ddsping call SERVICE [REQUEST]            call a ROS 2 service, print the reply
 //	ddsping echo TOPIC                        print the samples of a topic as JSON
@@ -83,6 +84,19 @@
 //
 //	ddsping call /gzserver/get_entities 'filters: {filter: "robot.*"}'
 //	ddsping call /gzserver/set_simulation_state 'state: {state: 1}'
+//
+// # Why nothing arrives
+//
+// list shows each participant with its vendor, RTPS version, host, pid and process (where
+// it announces them, as Cyclone DDS and ddsgo do), lease, domain tag and locators, and
+// each writer and reader with its topic, type, key and the QoS that decides matching.
+// why [TOPIC] says for each writer and reader of a topic whether they match and, if not,
+// exactly why: type names, keyed or not, each incompatible QoS policy (offered against
+// requested), partitions, domain tags; which endpoints have no counterpart; and for a
+// named topic nobody uses, the names that differ only in case or in ROS 2's rt/ prefix.
+// When no participant answers at all, it says what to check: each interface, whether a
+// multicast datagram sent on it comes back, the unicast peers, the domain's ports, TTL.
+// It exits 1 when the named topic has no matching pair or nobody answered.
 //
 // # Reading any topic
 //
@@ -202,6 +216,8 @@ var commands = []command{
 	{"pub", "publish samples as fast as possible (throughput)", setupPub, ""},
 	{"sub", "receive samples and report throughput and losses", setupSub, ""},
 	{"list", "list the participants and endpoints of the domain and why they match or not", setupList, ""},
+	{"ls", "the same as list", setupList, ""},
+	{"why", "for each writer and reader (of TOPIC), why they match or not; with nobody there, what to check", setupWhy, "[TOPIC]"},
 	{"watch", "list, then report participants and endpoints as they come and go", setupWatch, ""},
 	{"call", "call a ROS 2 service (simulation_interfaces' by name) and print the reply", setupCall, "SERVICE [REQUEST]"},
 	{"echo", "print the samples of a topic (ROS 2 names: /clock) as JSON, typed by what its writer announces", setupEcho, "TOPIC"},

@@ -221,17 +221,25 @@ func TestWatch(t *testing.T) {
 		var sink testutil.SyncBuffer
 		run(ctx, []string{"pong", "-domain", "47"}, &sink, &sink)
 	}()
-	require.Eventually(t, func() bool {
-		return strings.Contains(out.String(), `participant new  "ddsping pong"`)
-	}, 5*time.Second, 20*time.Millisecond, out.String())
-	require.Eventually(t, func() bool {
-		return strings.Contains(out.String(), "stats: received ")
-	}, 5*time.Second, 20*time.Millisecond, out.String())
+	seen := func(s string) func() bool { return func() bool { return strings.Contains(out.String(), s) } }
+	require.Eventually(t, seen(`participant new  "ddsping pong"`), 5*time.Second, 20*time.Millisecond, out.String())
+	require.Eventually(t, seen(`endpoint new  writer topic "ddsping_pong"`), 5*time.Second, 20*time.Millisecond, out.String())
+	require.Eventually(t, seen(`endpoint new  reader topic "ddsping_ping"`), 5*time.Second, 20*time.Millisecond, out.String())
+	require.Eventually(t, seen("stats: received "), 5*time.Second, 20*time.Millisecond, out.String())
+	// A pinger: its pairs with pong appear.
+	pinger, err := dds.NewParticipant(47)
+	require.NoError(t, err)
+	pt, err := dds.NewTopic[sample](pinger, topicPing, dds.TypeName(typeName))
+	require.NoError(t, err)
+	_, err = dds.NewWriter(pt, dds.Reliable())
+	require.NoError(t, err)
+	require.Eventually(t, seen(`pair new  "ddsping_ping": writer of`), 5*time.Second, 20*time.Millisecond, out.String())
+	require.NoError(t, pinger.Close())
+	require.Eventually(t, seen(`pair gone "ddsping_ping": writer of`), 5*time.Second, 20*time.Millisecond, out.String())
 	cancel()
 	<-done
-	require.Eventually(t, func() bool {
-		return strings.Contains(out.String(), `participant gone "ddsping pong"`)
-	}, 5*time.Second, 20*time.Millisecond, out.String())
+	require.Eventually(t, seen(`participant gone "ddsping pong"`), 5*time.Second, 20*time.Millisecond, out.String())
+	require.Eventually(t, seen(`endpoint gone writer topic "ddsping_pong"`), 5*time.Second, 20*time.Millisecond, out.String())
 }
 
 func TestHist(t *testing.T) {
