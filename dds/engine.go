@@ -26,6 +26,11 @@ type engine interface {
 	// OnParticipant registers the function called when a remote participant is
 	// discovered (alive) or lost, on the engine's dispatcher goroutine.
 	OnParticipant(fn func(p discovery.ParticipantData, alive bool))
+	// AssertLiveliness sends a MANUAL_LIVELINESS_UPDATE participant message.
+	AssertLiveliness()
+	// OnLiveliness registers the function called for each participant message of a
+	// remote participant (manual: a MANUAL_LIVELINESS_UPDATE); it must not block.
+	OnLiveliness(fn func(prefix wire.GuidPrefix, manual bool))
 	Close() error
 }
 
@@ -40,6 +45,8 @@ type engineWriter interface {
 	// KEEP_ALL history is full.
 	Write(ctx context.Context, c rtps.Change) (wire.SequenceNumber, error)
 	WaitForAcknowledgments(ctx context.Context) error
+	// AssertLiveliness sends the matched readers a HEARTBEAT with the Liveliness flag.
+	AssertLiveliness()
 	UpdateQos(q qos.Offered) error
 	Close() error
 }

@@ -49,6 +49,9 @@ type fakeEngine struct {
 	mu     sync.Mutex
 	key    uint32
 	onPart func(discovery.ParticipantData, bool)
+	onLive func(wire.GuidPrefix, bool)
+	// manualSent counts the MANUAL_LIVELINESS_UPDATE messages sent.
+	manualSent atomic.Int32
 	// endpoints of this engine
 	writers []*fakeWriter
 	readers []*fakeReader
@@ -64,6 +67,29 @@ func (e *fakeEngine) participant(other *fakeEngine, alive bool) {
 }
 
 func (e *fakeEngine) GUIDPrefix() wire.GuidPrefix { return e.prefix }
+
+func (e *fakeEngine) OnLiveliness(fn func(wire.GuidPrefix, bool)) { e.locked(func() { e.onLive = fn }) }
+
+// AssertLiveliness delivers a MANUAL_LIVELINESS_UPDATE to the other engines.
+func (e *fakeEngine) AssertLiveliness() {
+	e.manualSent.Add(1)
+	e.participantMessage(true)
+}
+
+// participantMessage delivers a participant message of e to the other engines.
+func (e *fakeEngine) participantMessage(manual bool) {
+	e.net.mu.Lock()
+	others := append([]*fakeEngine(nil), e.net.engines...)
+	e.net.mu.Unlock()
+	for _, o := range others {
+		o.mu.Lock()
+		fn := o.onLive
+		o.mu.Unlock()
+		if o != e && fn != nil {
+			fn(e.prefix, manual)
+		}
+	}
+}
 
 func (e *fakeEngine) OnParticipant(fn func(discovery.ParticipantData, bool)) {
 	e.mu.Lock()
@@ -272,6 +298,18 @@ func (w *fakeWriter) Write(_ context.Context, c rtps.Change) (wire.SequenceNumbe
 }
 
 func (w *fakeWriter) WaitForAcknowledgments(context.Context) error { return nil }
+
+// AssertLiveliness is a HEARTBEAT with the Liveliness flag to the matched readers.
+func (w *fakeWriter) AssertLiveliness() {
+	w.mu.Lock()
+	matched := slices.Clone(w.matched)
+	w.mu.Unlock()
+	for _, r := range matched {
+		if r.cfg.OnLiveliness != nil {
+			r.cfg.OnLiveliness(w.data.GUID)
+		}
+	}
+}
 
 func (w *fakeWriter) UpdateQos(q qos.Offered) error {
 	w.data.Offered = q

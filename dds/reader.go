@@ -51,10 +51,11 @@ type DataReader[T any] struct {
 	dataCh atomic.Pointer[chan struct{}]
 
 	// dmu guards the delivery scratch state.
-	dmu       sync.Mutex
-	scratch   rhc.Change[T]
-	dec       cdr.Decoder
-	lifespans map[wire.GUID]time.Duration
+	dmu     sync.Mutex
+	scratch rhc.Change[T]
+	dec     cdr.Decoder
+	// writers are the matched writers: their lifespan and liveliness lease.
+	writers map[wire.GUID]matchedWriter
 	// recycled holds values given back with ReturnLoan; deliver decodes into them so
 	// that their slices are reused.
 	recycled []T
@@ -107,7 +108,7 @@ func NewReader[T any](t *Topic[T], opts ...Option) (*DataReader[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &DataReader[T]{sub: sub, topic: t, codec: t.codec, keyed: t.codec.Keyed(), lifespans: map[wire.GUID]time.Duration{}}
+	r := &DataReader[T]{sub: sub, topic: t, codec: t.codec, keyed: t.codec.Keyed(), writers: map[wire.GUID]matchedWriter{}}
 	r.match = matcher{e: &r.entity, hooks: r}
 	if err := createEndpoint(t, r, &sub.entity, kindReader, l, s.mask, rq); err != nil {
 		return nil, err
@@ -210,11 +211,12 @@ func (r *DataReader[T]) enableSelf() error {
 	}
 	r.cache.Store(cache)
 	er, err := p.eng.NewReader(endpointConfig{
-		Topic:     r.topic.name,
-		Type:      r.topic.TypeName(),
-		Keyed:     r.keyed,
-		Requested: eq,
-		Listener:  &r.match,
+		Topic:        r.topic.name,
+		Type:         r.topic.TypeName(),
+		Keyed:        r.keyed,
+		Requested:    eq,
+		Listener:     &r.match,
+		OnLiveliness: r.onLivelinessHeartbeat,
 	}, r.deliver)
 	if err != nil {
 		return wrapErr(ErrError, err, "creating the RTPS reader")
@@ -259,7 +261,13 @@ func (r *DataReader[T]) busy() bool {
 	return len(r.conds) > 0
 }
 
-// matched records the lifespan of a matched writer and its liveliness.
+// matchedWriter is what a reader keeps of a matched writer.
+type matchedWriter struct {
+	lifespan time.Duration // 0: infinite
+	lease    *lease        // nil: its liveliness is not watched
+}
+
+// matched records the lifespan of a matched writer and watches its liveliness.
 func (r *DataReader[T]) matched(remote *discovery.EndpointData) {
 	if !remote.IsWriter() {
 		return
@@ -268,10 +276,14 @@ func (r *DataReader[T]) matched(remote *discovery.EndpointData) {
 	if ls == qos.Infinite || ls < 0 {
 		ls = 0
 	}
+	g := remote.GUID
+	l := r.p.live.watch(g, remote.Offered.Writer.Liveliness, false, g.Prefix == r.p.prefix, func(alive bool) {
+		r.writerLiveliness(g, alive)
+	})
 	r.dmu.Lock()
-	r.lifespans[remote.GUID] = ls
+	r.writers[g] = matchedWriter{lifespan: ls, lease: l}
 	r.dmu.Unlock()
-	h := status.GUIDHandle(guidBytes(remote.GUID))
+	h := status.GUIDHandle(guidBytes(g))
 	r.event(listener.LivelinessChanged, func(s *statusBlock) {
 		s.liveliness.Transition(h, status.WriterUnknown, status.WriterAlive)
 	})
@@ -280,20 +292,58 @@ func (r *DataReader[T]) matched(remote *discovery.EndpointData) {
 // unmatched forgets a writer: its instances lose it.
 func (r *DataReader[T]) unmatched(remote wire.GUID) {
 	r.dmu.Lock()
-	_, ok := r.lifespans[remote]
-	delete(r.lifespans, remote)
+	mw, ok := r.writers[remote]
+	delete(r.writers, remote)
 	delete(r.rejectedSN, remote)
 	r.dmu.Unlock()
 	if !ok {
 		return
+	}
+	from := status.WriterAlive
+	if !r.p.live.forget(mw.lease) {
+		from = status.WriterNotAlive
 	}
 	if c := r.cache.Load(); c != nil {
 		c.WriterLost(rhc.GUID(guidBytes(remote)), r.p.now())
 	}
 	h := status.GUIDHandle(guidBytes(remote))
 	r.event(listener.LivelinessChanged, func(s *statusBlock) {
-		s.liveliness.Transition(h, status.WriterAlive, status.WriterUnknown)
+		s.liveliness.Transition(h, from, status.WriterUnknown)
 	})
+}
+
+// writerLiveliness is the one place where a matched writer's liveliness changes: alive
+// again on an assertion after its lease lapsed, or not alive when it lapsed. A writer
+// not alive is no longer a writer of its instances: those it was the only live writer
+// of become NOT_ALIVE_NO_WRITERS (DDS 1.4 §2.2.3.11); its next sample makes it one
+// again. LIVELINESS_CHANGED counts the transition. It is called under the liveliness
+// monitor's lock, one transition at a time.
+func (r *DataReader[T]) writerLiveliness(g wire.GUID, alive bool) {
+	from, to := status.WriterNotAlive, status.WriterAlive
+	if !alive {
+		from, to = to, from
+		if c := r.cache.Load(); c != nil {
+			c.WriterLost(rhc.GUID(guidBytes(g)), r.p.now())
+		}
+	}
+	h := status.GUIDHandle(guidBytes(g))
+	r.event(listener.LivelinessChanged, func(s *statusBlock) { s.liveliness.Transition(h, from, to) })
+}
+
+// onLivelinessHeartbeat renews the lease of writer, which sent a HEARTBEAT with the
+// Liveliness flag; for a MANUAL_BY_PARTICIPANT writer, also those of its participant's
+// writers of that kind, as Cyclone DDS does. It runs on the receive goroutine.
+func (r *DataReader[T]) onLivelinessHeartbeat(writer wire.GUID) {
+	r.dmu.Lock()
+	l := r.writers[writer].lease
+	r.dmu.Unlock()
+	if l == nil {
+		return
+	}
+	r.p.live.renew(l, r.p.now())
+	if l.kind == qos.ManualByParticipant && l.shared == nil {
+		r.p.live.remoteAsserted(writer.Prefix, true)
+	}
 }
 
 // Qos returns the reader's QoS (get_qos).
@@ -345,11 +395,14 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 		r.lost(s.Lost + 1)
 		return true
 	}
-	out := cache.Insert(ch, r.p.now())
+	now := r.p.now()
+	out := cache.Insert(ch, now)
 	kh, kind := ch.KeyHash, ch.Kind
 	r.recycleAfterInsert(ch, out)
 	counted := out.Rejected() && r.firstRejection(s)
+	l := r.writers[s.Writer].lease
 	r.dmu.Unlock()
+	r.p.live.renew(l, now) // the writer's data asserts its liveliness
 	if !out.Rejected() {
 		r.lost(s.Lost) // what the protocol knows never came before it
 		if d := r.deadline.Load(); d != nil && d.period.Load() != 0 {
@@ -378,7 +431,7 @@ func (r *DataReader[T]) decodeChange(ch *rhc.Change[T], s *rtps.Sample) bool {
 	if ts := s.SourceTimestamp; ts != wire.TimeZero && ts != wire.TimeInvalid && ts != wire.TimeInfinite {
 		ch.SourceTimestamp = ts.Time()
 	}
-	ch.Lifespan = r.lifespans[s.Writer]
+	ch.Lifespan = r.writers[s.Writer].lifespan
 	ch.SN, ch.Related = int64(s.SN), rhc.Identity{}
 	if s.Related.WriterGUID != (wire.GUID{}) {
 		ch.Related = rhc.Identity{Writer: rhc.GUID(guidBytes(s.Related.WriterGUID)), SN: int64(s.Related.SN)}

@@ -123,6 +123,7 @@ type Participant struct {
 	locals     map[wire.GUID]*localEndpoint
 	nextEntity uint32
 	onPart     []func(ParticipantData, bool)
+	onLive     []func(wire.GuidPrefix, bool)
 	closed     bool
 	// unconfirmed queues the remote participants in the order they were
 	// admitted, to evict the oldest unconfirmed one first; it may still
