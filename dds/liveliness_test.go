@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ddsgo/ddsgo/dds/internal/status"
+	"github.com/ddsgo/ddsgo/internal/netns"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
 )
@@ -226,4 +227,56 @@ func TestLivelinessNotWatched(t *testing.T) {
 	require.Equal(t, listener.LivelinessLostStatus{}, lost(t, lw))
 	require.Equal(t, listener.LivelinessChangedStatus{AliveCount: 1, LastPublicationHandle: status.GUIDHandle(guidBytes(dw.ew.GUID()))}, changed(t, dr))
 	require.Equal(t, listener.LivelinessChangedStatus{AliveCount: 1, LastPublicationHandle: status.GUIDHandle(guidBytes(lw.ew.GUID()))}, changed(t, lr))
+}
+
+// eventually waits, up to 10 s, until the reader's LIVELINESS_CHANGED satisfies ok.
+func eventuallyChanged(t *testing.T, r *DataReader[message], what string, ok func(listener.LivelinessChangedStatus) bool) {
+	t.Helper()
+	require.Eventually(t, func() bool { return ok(changed(t, r)) }, 10*time.Second, 5*time.Millisecond, what)
+}
+
+// Liveliness over real UDP sockets between two participants: the MANUAL_BY_TOPIC
+// writer's HEARTBEAT with the Liveliness flag, the MANUAL_LIVELINESS_UPDATE message of
+// a participant and the automatic participant messages go on the wire.
+func TestLivelinessUDP(t *testing.T) {
+	netns.Require(t)
+	pa, err := NewParticipant(215)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, pa.Close()) }()
+	pb, err := NewParticipant(215)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, pb.Close()) }()
+	pair := func(name string, kind qos.LivelinessKind, lease time.Duration) (*DataWriter[message], *DataReader[message]) {
+		ta, err := NewTopic[message](pa, name)
+		require.NoError(t, err)
+		tb, err := NewTopic[message](pb, name)
+		require.NoError(t, err)
+		w, err := NewWriter(ta, Reliable(), Liveliness(kind, lease))
+		require.NoError(t, err)
+		r, err := NewReader(tb, Reliable(), Liveliness(kind, lease))
+		require.NoError(t, err)
+		eventuallyChanged(t, r, "matched", func(s listener.LivelinessChangedStatus) bool { return s.AliveCount == 1 })
+		return w, r
+	}
+	notAlive := func(s listener.LivelinessChangedStatus) bool { return s.NotAliveCount == 1 && s.AliveCount == 0 }
+	alive := func(s listener.LivelinessChangedStatus) bool { return s.NotAliveCount == 0 && s.AliveCount == 1 }
+
+	const lease = 500 * time.Millisecond
+	mbt, rt := pair("udp_mbt", qos.ManualByTopic, lease)
+	mbp, rp := pair("udp_mbp", qos.ManualByParticipant, lease)
+	auto, ra := pair("udp_auto", qos.Automatic, time.Second)
+
+	eventuallyChanged(t, rt, "MANUAL_BY_TOPIC writer silent", notAlive)
+	require.NoError(t, mbt.AssertLiveliness())
+	eventuallyChanged(t, rt, "MANUAL_BY_TOPIC writer asserted by a HEARTBEAT", alive)
+	eventuallyChanged(t, rp, "MANUAL_BY_PARTICIPANT writer silent", notAlive)
+	require.NoError(t, pa.AssertLiveliness())
+	eventuallyChanged(t, rp, "MANUAL_BY_PARTICIPANT writer asserted by a participant message", alive)
+	require.Eventually(t, func() bool { return lost(t, mbp).TotalCount >= 1 && lost(t, mbt).TotalCount >= 1 }, 10*time.Second, 5*time.Millisecond)
+
+	// The automatic participant messages (every third of the 1 s lease) keep the
+	// AUTOMATIC writer alive.
+	time.Sleep(2 * time.Second)
+	require.Equal(t, listener.LivelinessChangedStatus{AliveCount: 1, LastPublicationHandle: status.GUIDHandle(guidBytes(auto.ew.GUID()))}, changed(t, ra))
+	require.Equal(t, listener.LivelinessLostStatus{}, lost(t, auto))
 }
