@@ -2,6 +2,7 @@ package dds
 
 import (
 	"context"
+	"time"
 
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/rtps"
@@ -31,6 +32,9 @@ type engine interface {
 	// OnLiveliness registers the function called for each participant message of a
 	// remote participant (manual: a MANUAL_LIVELINESS_UPDATE); it must not block.
 	OnLiveliness(fn func(prefix wire.GuidPrefix, manual bool))
+	// LastHeard returns when the remote participant prefix last sent anything (zero
+	// when it is not known).
+	LastHeard(prefix wire.GuidPrefix) time.Time
 	Close() error
 }
 

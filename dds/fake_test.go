@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/rtps"
@@ -50,6 +51,7 @@ type fakeEngine struct {
 	key    uint32
 	onPart func(discovery.ParticipantData, bool)
 	onLive func(wire.GuidPrefix, bool)
+	heard  map[wire.GuidPrefix]time.Time
 	// manualSent counts the MANUAL_LIVELINESS_UPDATE messages sent.
 	manualSent atomic.Int32
 	// endpoints of this engine
@@ -69,6 +71,23 @@ func (e *fakeEngine) participant(other *fakeEngine, alive bool) {
 func (e *fakeEngine) GUIDPrefix() wire.GuidPrefix { return e.prefix }
 
 func (e *fakeEngine) OnLiveliness(fn func(wire.GuidPrefix, bool)) { e.locked(func() { e.onLive = fn }) }
+
+// LastHeard returns what the test set with heardFrom.
+func (e *fakeEngine) LastHeard(prefix wire.GuidPrefix) time.Time {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.heard[prefix]
+}
+
+// heardFrom sets when the participant prefix was last heard from.
+func (e *fakeEngine) heardFrom(prefix wire.GuidPrefix, t time.Time) {
+	e.locked(func() {
+		if e.heard == nil {
+			e.heard = map[wire.GuidPrefix]time.Time{}
+		}
+		e.heard[prefix] = t
+	})
+}
 
 // AssertLiveliness delivers a MANUAL_LIVELINESS_UPDATE to the other engines.
 func (e *fakeEngine) AssertLiveliness() {

@@ -13,18 +13,20 @@ import (
 // the participant's clock, with one timer armed at the earliest expiry. A lease is the
 // liveliness of one writer seen by one entity: a local writer's own (its expiry raises
 // LIVELINESS_LOST) or a matched writer's seen by a reader (LIVELINESS_CHANGED, see
-// DataReader.writerLiveliness). A lease is renewed:
+// DataReader.writerLiveliness). As Cyclone DDS 0.10.2 does, a lease is renewed:
 //
-//   - AUTOMATIC: by every participant message of the writer's participant (RTPS 2.5
-//     §8.4.13: the participant sends one every third of its shortest automatic lease),
-//     by the writer's data and by its HEARTBEATs with the Liveliness flag. A local
-//     AUTOMATIC writer is alive as long as its participant: it has no lease, and
-//     neither has a reader's view of an AUTOMATIC writer of its own participant.
-//   - MANUAL_BY_PARTICIPANT: by a write or AssertLiveliness of any of the participant's
-//     MANUAL_BY_PARTICIPANT writers and by DomainParticipant.AssertLiveliness, which
-//     send a MANUAL_LIVELINESS_UPDATE participant message; a reader renews the writers
-//     of a participant on such a message, and each writer on its own data and
-//     HEARTBEATs with the Liveliness flag (as Cyclone DDS does).
+//   - AUTOMATIC: by any traffic of the writer's participant (the engine's LastHeard,
+//     looked at when the lease would lapse), by its participant messages of either
+//     kind (RTPS 2.5 §8.4.13: a participant sends one every third of its shortest
+//     automatic lease), by the writer's data and by its HEARTBEATs with the Liveliness
+//     flag. A local AUTOMATIC writer is alive as long as its participant: it has no
+//     lease, nor has a reader's view of an AUTOMATIC writer of its own participant.
+//   - MANUAL_BY_PARTICIPANT: by what asserts any of the participant's writers: a write
+//     or AssertLiveliness of one of its MANUAL_BY_PARTICIPANT writers and
+//     DomainParticipant.AssertLiveliness, which send a MANUAL_LIVELINESS_UPDATE
+//     participant message. A reader renews the writers of a remote participant
+//     together (a leaseGroup) on such a message, on data of any of the participant's
+//     writers, and on a HEARTBEAT with the Liveliness flag of one of them.
 //   - MANUAL_BY_TOPIC: by a write or AssertLiveliness of that writer, which sends a
 //     HEARTBEAT with the Liveliness flag.
 //
@@ -35,22 +37,29 @@ type lease struct {
 	kind   qos.LivelinessKind
 	dur    time.Duration
 	writer wire.GUID
-	// shared, when not nil, is the last MANUAL_BY_PARTICIPANT assertion of the
-	// participant itself (livelinessMonitor.manual): for its own manual-by-participant
-	// writers and the readers' views of them.
-	shared *atomic.Int64
-	last   atomic.Int64 // unix nanoseconds of the last assertion
-	alive  atomic.Bool  // written under the monitor's lock
+	// group, for MANUAL_BY_PARTICIPANT, is the writer's participant's: its assertions
+	// renew the lease too.
+	group *leaseGroup
+	last  atomic.Int64 // unix nanoseconds of the writer's own last assertion
+	alive atomic.Bool  // written under the monitor's lock
 	// change is told of each transition, under the monitor's lock: it must not call
 	// back into the monitor.
 	change func(alive bool)
 }
 
+// leaseGroup is what asserts all the MANUAL_BY_PARTICIPANT writers of one participant
+// at once.
+type leaseGroup struct {
+	last atomic.Int64 // unix nanoseconds of the participant's last assertion
+	down atomic.Int32 // its leases that are not alive
+	refs int          // under the monitor's lock: its matched writers and leases
+}
+
 // expiry returns when l lapses without a further assertion.
 func (l *lease) expiry() int64 {
 	last := l.last.Load()
-	if l.shared != nil {
-		last = max(last, l.shared.Load())
+	if l.group != nil {
+		last = max(last, l.group.last.Load())
 	}
 	return last + int64(l.dur)
 }
@@ -58,15 +67,16 @@ func (l *lease) expiry() int64 {
 // livelinessMonitor holds the leases of a participant's entities.
 type livelinessMonitor struct {
 	clk clock
-	// send writes a MANUAL_LIVELINESS_UPDATE participant message.
-	send func()
-	// manual is the unix nanoseconds of the participant's last MANUAL_BY_PARTICIPANT
-	// assertion; down counts the leases sharing it that are not alive.
-	manual atomic.Int64
-	down   atomic.Int32
+	// send writes a MANUAL_LIVELINESS_UPDATE participant message; heard returns when
+	// a remote participant was last heard from (zero: unknown).
+	send  func()
+	heard func(wire.GuidPrefix) time.Time
+	// self is the participant's own group: its writers and its readers' views of them.
+	self leaseGroup
 
 	mu     sync.Mutex
 	leases map[*lease]struct{}
+	groups map[wire.GuidPrefix]*leaseGroup // of remote participants
 	// The MANUAL_LIVELINESS_UPDATE messages: at most one per gap (a quarter of the
 	// shortest lease of the participant's manual-by-participant writers), the
 	// assertions in between sent together at sentAt + gap.
@@ -79,8 +89,44 @@ type livelinessMonitor struct {
 	closed        bool
 }
 
-func newLivelinessMonitor(clk clock, send func()) *livelinessMonitor {
-	return &livelinessMonitor{clk: clk, send: send, leases: map[*lease]struct{}{}, manualWriters: map[*lease]struct{}{}}
+func newLivelinessMonitor(clk clock, send func(), heard func(wire.GuidPrefix) time.Time) *livelinessMonitor {
+	return &livelinessMonitor{
+		clk: clk, send: send, heard: heard,
+		leases: map[*lease]struct{}{}, groups: map[wire.GuidPrefix]*leaseGroup{}, manualWriters: map[*lease]struct{}{},
+	}
+}
+
+// join returns the group of the remote participant prefix, for a writer of it that a
+// reader matched; leave when it is unmatched.
+func (m *livelinessMonitor) join(prefix wire.GuidPrefix) *leaseGroup {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.joinLocked(prefix)
+}
+
+func (m *livelinessMonitor) joinLocked(prefix wire.GuidPrefix) *leaseGroup {
+	g := m.groups[prefix]
+	if g == nil {
+		g = &leaseGroup{}
+		m.groups[prefix] = g
+	}
+	g.refs++
+	return g
+}
+
+// leave drops a reference to the group of prefix taken with join.
+func (m *livelinessMonitor) leave(prefix wire.GuidPrefix) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.leaveLocked(prefix)
+}
+
+func (m *livelinessMonitor) leaveLocked(prefix wire.GuidPrefix) {
+	if g := m.groups[prefix]; g != nil {
+		if g.refs--; g.refs <= 0 {
+			delete(m.groups, prefix)
+		}
+	}
 }
 
 // watch returns a lease of writer, alive, with kind and dur, or nil when there is
@@ -91,13 +137,16 @@ func (m *livelinessMonitor) watch(writer wire.GUID, lv qos.Liveliness, own, self
 		return nil
 	}
 	l := &lease{kind: lv.Kind, dur: lv.LeaseDuration, writer: writer, change: change}
-	if self && lv.Kind == qos.ManualByParticipant {
-		l.shared = &m.manual
-	}
 	l.last.Store(m.clk.Now().UnixNano())
 	l.alive.Store(true)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if lv.Kind == qos.ManualByParticipant {
+		l.group = &m.self
+		if !self {
+			l.group = m.joinLocked(writer.Prefix)
+		}
+	}
 	if m.closed {
 		return l
 	}
@@ -117,12 +166,18 @@ func (m *livelinessMonitor) forget(l *lease) bool {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if _, ok := m.leases[l]; !ok {
+		return true
+	}
 	delete(m.leases, l)
 	delete(m.manualWriters, l)
 	m.setGapLocked()
 	alive := l.alive.Load()
-	if !alive && l.shared != nil {
-		m.down.Add(-1)
+	if !alive && l.group != nil {
+		l.group.down.Add(-1)
+	}
+	if l.group != nil && l.group != &m.self {
+		m.leaveLocked(l.writer.Prefix)
 	}
 	l.alive.Store(true) // no transition after this
 	return alive
@@ -141,14 +196,37 @@ func (m *livelinessMonitor) renew(l *lease, now time.Time) {
 	}
 }
 
+// groupAsserted renews the MANUAL_BY_PARTICIPANT writers of group g now (data of one
+// of its participant's writers); it allocates nothing while they are all alive.
+func (m *livelinessMonitor) groupAsserted(g *leaseGroup, now time.Time) {
+	if g == nil {
+		return
+	}
+	g.last.Store(now.UnixNano())
+	if g.down.Load() > 0 {
+		m.mu.Lock()
+		m.reviveGroupLocked(g)
+		m.mu.Unlock()
+	}
+}
+
+// reviveGroupLocked makes the leases of g alive again.
+func (m *livelinessMonitor) reviveGroupLocked(g *leaseGroup) {
+	for l := range m.leases {
+		if l.group == g {
+			m.reviveLocked(l)
+		}
+	}
+}
+
 // reviveLocked makes l alive again (when it is watched and not alive).
 func (m *livelinessMonitor) reviveLocked(l *lease) {
 	if _, ok := m.leases[l]; !ok || l.alive.Load() {
 		return
 	}
 	l.alive.Store(true)
-	if l.shared != nil {
-		m.down.Add(-1)
+	if l.group != nil {
+		l.group.down.Add(-1)
 	}
 	l.change(true)
 	m.armLocked(time.Unix(0, l.expiry()))
@@ -161,18 +239,14 @@ func (m *livelinessMonitor) reviveLocked(l *lease) {
 // writes often costs one lock per gap.
 func (m *livelinessMonitor) assertManual() {
 	now := m.clk.Now()
-	m.manual.Store(now.UnixNano())
-	if m.pending.Load() && m.down.Load() == 0 {
+	m.self.last.Store(now.UnixNano())
+	if m.pending.Load() && m.self.down.Load() == 0 {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.down.Load() > 0 {
-		for l := range m.leases {
-			if l.shared != nil {
-				m.reviveLocked(l)
-			}
-		}
+	if m.self.down.Load() > 0 {
+		m.reviveGroupLocked(&m.self)
 	}
 	if m.gap == 0 || m.closed || m.pending.Load() {
 		return
@@ -206,11 +280,12 @@ func (m *livelinessMonitor) remoteAsserted(prefix wire.GuidPrefix, manual bool) 
 	now := m.clk.Now().UnixNano()
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if g := m.groups[prefix]; g != nil && manual {
+		g.last.Store(now)
+		m.reviveGroupLocked(g)
+	}
 	for l := range m.leases {
-		if l.writer.Prefix != prefix || l.shared != nil {
-			continue
-		}
-		if l.kind == qos.Automatic || (manual && l.kind == qos.ManualByParticipant) {
+		if l.writer.Prefix == prefix && l.kind == qos.Automatic {
 			l.last.Store(now)
 			m.reviveLocked(l)
 		}
@@ -243,11 +318,11 @@ func (m *livelinessMonitor) fire() {
 		if !l.alive.Load() {
 			continue
 		}
-		exp := l.expiry()
+		exp := m.expiryLocked(l, now)
 		if exp <= now.UnixNano() {
 			l.alive.Store(false)
-			if l.shared != nil {
-				m.down.Add(1)
+			if l.group != nil {
+				l.group.down.Add(1)
 			}
 			l.change(false)
 			continue
@@ -268,6 +343,20 @@ func (m *livelinessMonitor) fire() {
 	if next != 0 {
 		m.armLocked(time.Unix(0, next))
 	}
+}
+
+// expiryLocked is l's expiry; for a remote AUTOMATIC writer whose lease would lapse,
+// the traffic heard from its participant since renews it.
+func (m *livelinessMonitor) expiryLocked(l *lease, now time.Time) int64 {
+	exp := l.expiry()
+	if exp > now.UnixNano() || l.kind != qos.Automatic || m.heard == nil {
+		return exp
+	}
+	if t := m.heard(l.writer.Prefix); !t.IsZero() && t.UnixNano() > l.last.Load() {
+		l.last.Store(t.UnixNano())
+		exp = l.expiry()
+	}
+	return exp
 }
 
 // close stops the monitor.

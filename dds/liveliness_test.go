@@ -280,3 +280,42 @@ func TestLivelinessUDP(t *testing.T) {
 	require.Equal(t, listener.LivelinessChangedStatus{AliveCount: 1, LastPublicationHandle: status.GUIDHandle(guidBytes(auto.ew.GUID()))}, changed(t, ra))
 	require.Equal(t, listener.LivelinessLostStatus{}, lost(t, auto))
 }
+
+// A reader sees the MANUAL_BY_PARTICIPANT writers of a remote participant asserted by
+// the data of any of its writers, as Cyclone DDS does (its writers send no message on a
+// write), and alive again on the next such data.
+func TestLivelinessManualByParticipantData(t *testing.T) {
+	w := newLiveWorld(t)
+	const lease = 100 * time.Millisecond
+	dw, dr := w.endpoints(t, "mbp", qos.ManualByParticipant, lease)
+	wh := status.GUIDHandle(guidBytes(dw.ew.GUID()))
+	auto, _ := w.endpoints(t, "auto-data", qos.Automatic, qos.Infinite) // asserts nothing where it is written
+	changed(t, dr)
+	for range 5 {
+		w.clk.Advance(40 * time.Millisecond)
+		require.NoError(t, auto.Write(bg, &message{ID: 1}))
+	}
+	require.Equal(t, aliveStatus(wh, false), changed(t, dr))
+	require.Equal(t, listener.LivelinessLostStatus{TotalCount: 1, TotalCountChange: 1}, lost(t, dw), "the writer itself asserted nothing")
+	w.clk.Advance(lease)
+	require.Equal(t, notAliveStatus(wh), changed(t, dr))
+	require.NoError(t, auto.Write(bg, &message{ID: 1}))
+	require.Equal(t, aliveStatus(wh, true), changed(t, dr))
+}
+
+// A reader sees a remote AUTOMATIC writer alive as long as its participant is heard
+// from, whatever it sends.
+func TestLivelinessAutomaticTraffic(t *testing.T) {
+	w := newLiveWorld(t)
+	dw, dr := w.endpoints(t, "auto", qos.Automatic, 100*time.Millisecond)
+	wh := status.GUIDHandle(guidBytes(dw.ew.GUID()))
+	changed(t, dr)
+	eng := w.sub.eng.(*fakeEngine)
+	for range 5 {
+		w.clk.Advance(60 * time.Millisecond)
+		eng.heardFrom(w.pub.prefix, w.clk.Now())
+	}
+	require.Equal(t, aliveStatus(wh, false), changed(t, dr))
+	w.clk.Advance(110 * time.Millisecond)
+	require.Equal(t, notAliveStatus(wh), changed(t, dr))
+}

@@ -81,7 +81,9 @@ func newParticipant(f *DomainParticipantFactory, domain int, q qos.DomainPartici
 		p.clk = realClock{}
 	}
 	p.now = p.clk.Now
-	p.live = newLivelinessMonitor(p.clk, func() { p.eng.AssertLiveliness() })
+	p.live = newLivelinessMonitor(p.clk, func() { p.eng.AssertLiveliness() }, func(prefix wire.GuidPrefix) time.Time {
+		return p.eng.LastHeard(prefix)
+	})
 	p.mu.Lock()
 	p.init(p, nil, kindParticipant, p, l, o.mask)
 	ecm.CreateComponent(p.m, p.ent, q)

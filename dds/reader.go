@@ -265,6 +265,9 @@ func (r *DataReader[T]) busy() bool {
 type matchedWriter struct {
 	lifespan time.Duration // 0: infinite
 	lease    *lease        // nil: its liveliness is not watched
+	// group is the writer's participant's, which its data asserts (nil for a writer of
+	// the reader's own participant).
+	group *leaseGroup
 }
 
 // matched records the lifespan of a matched writer and watches its liveliness.
@@ -277,11 +280,16 @@ func (r *DataReader[T]) matched(remote *discovery.EndpointData) {
 		ls = 0
 	}
 	g := remote.GUID
-	l := r.p.live.watch(g, remote.Offered.Writer.Liveliness, false, g.Prefix == r.p.prefix, func(alive bool) {
+	self := g.Prefix == r.p.prefix
+	mw := matchedWriter{lifespan: ls}
+	mw.lease = r.p.live.watch(g, remote.Offered.Writer.Liveliness, false, self, func(alive bool) {
 		r.writerLiveliness(g, alive)
 	})
+	if !self {
+		mw.group = r.p.live.join(g.Prefix)
+	}
 	r.dmu.Lock()
-	r.writers[g] = matchedWriter{lifespan: ls, lease: l}
+	r.writers[g] = mw
 	r.dmu.Unlock()
 	h := status.GUIDHandle(guidBytes(g))
 	r.event(listener.LivelinessChanged, func(s *statusBlock) {
@@ -302,6 +310,9 @@ func (r *DataReader[T]) unmatched(remote wire.GUID) {
 	from := status.WriterAlive
 	if !r.p.live.forget(mw.lease) {
 		from = status.WriterNotAlive
+	}
+	if mw.group != nil {
+		r.p.live.leave(remote.Prefix)
 	}
 	if c := r.cache.Load(); c != nil {
 		c.WriterLost(rhc.GUID(guidBytes(remote)), r.p.now())
@@ -331,19 +342,15 @@ func (r *DataReader[T]) writerLiveliness(g wire.GUID, alive bool) {
 }
 
 // onLivelinessHeartbeat renews the lease of writer, which sent a HEARTBEAT with the
-// Liveliness flag; for a MANUAL_BY_PARTICIPANT writer, also those of its participant's
-// writers of that kind, as Cyclone DDS does. It runs on the receive goroutine.
+// Liveliness flag, and those of its participant's MANUAL_BY_PARTICIPANT writers, as
+// Cyclone DDS does. It runs on the receive goroutine.
 func (r *DataReader[T]) onLivelinessHeartbeat(writer wire.GUID) {
 	r.dmu.Lock()
-	l := r.writers[writer].lease
+	mw := r.writers[writer]
 	r.dmu.Unlock()
-	if l == nil {
-		return
-	}
-	r.p.live.renew(l, r.p.now())
-	if l.kind == qos.ManualByParticipant && l.shared == nil {
-		r.p.live.remoteAsserted(writer.Prefix, true)
-	}
+	now := r.p.now()
+	r.p.live.renew(mw.lease, now)
+	r.p.live.groupAsserted(mw.group, now)
 }
 
 // Qos returns the reader's QoS (get_qos).
@@ -400,9 +407,12 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 	kh, kind := ch.KeyHash, ch.Kind
 	r.recycleAfterInsert(ch, out)
 	counted := out.Rejected() && r.firstRejection(s)
-	l := r.writers[s.Writer].lease
+	mw := r.writers[s.Writer]
 	r.dmu.Unlock()
-	r.p.live.renew(l, now) // the writer's data asserts its liveliness
+	// The writer's data asserts its liveliness, and that of its participant's
+	// MANUAL_BY_PARTICIPANT writers.
+	r.p.live.renew(mw.lease, now)
+	r.p.live.groupAsserted(mw.group, now)
 	if !out.Rejected() {
 		r.lost(s.Lost) // what the protocol knows never came before it
 		if d := r.deadline.Load(); d != nil && d.period.Load() != 0 {

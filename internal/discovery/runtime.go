@@ -364,6 +364,19 @@ func (p *Participant) onTraffic(src wire.GuidPrefix, heard bool, now time.Time) 
 	}
 }
 
+// LastHeard returns when the remote participant prefix last sent a datagram that
+// reached us (zero when it is not known): what renews its AUTOMATIC writers'
+// liveliness, as any traffic renews Cyclone DDS's proxy participant lease.
+func (p *Participant) LastHeard(prefix wire.GuidPrefix) time.Time {
+	p.leaseMu.RLock()
+	rp := p.leases[prefix]
+	p.leaseMu.RUnlock()
+	if rp == nil {
+		return time.Time{}
+	}
+	return time.Unix(0, rp.lastSeen.Load())
+}
+
 // vendorOf returns the vendor of a known participant.
 func (p *Participant) vendorOf(prefix wire.GuidPrefix) (wire.VendorID, bool) {
 	p.leaseMu.RLock()

@@ -55,6 +55,7 @@ func TestWriterLivelinessProtocol(t *testing.T) {
 		var log livelinessLog
 		b.OnLiveliness(log.participant)
 		waitFor(t, 2*time.Second, func() bool { return len(a.Participants()) == 1 && len(b.Participants()) == 1 })
+		require.True(t, b.LastHeard(wire.GuidPrefix{9}).IsZero(), "an unknown participant")
 
 		off := reliableWriter()
 		off.Writer.Liveliness = qos.Liveliness{Kind: qos.Automatic, LeaseDuration: 300 * time.Millisecond}
@@ -69,8 +70,10 @@ func TestWriterLivelinessProtocol(t *testing.T) {
 		require.LessOrEqual(t, after-before, 11)
 		require.Zero(t, manual)
 
+		asserted := time.Now()
 		a.AssertLiveliness()
 		waitFor(t, time.Second, func() bool { _, m, _ := log.counts(); return m == 1 })
+		require.False(t, b.LastHeard(a.GUIDPrefix()).Before(asserted), "a heard from in the datagram of its message")
 
 		off.Writer.Liveliness = qos.Liveliness{Kind: qos.ManualByTopic, LeaseDuration: time.Second}
 		w, err := a.NewWriter(EndpointConfig{Topic: "mbt", Type: "T", Offered: off, Listener: wev})
