@@ -319,3 +319,24 @@ func TestLivelinessAutomaticTraffic(t *testing.T) {
 	w.clk.Advance(110 * time.Millisecond)
 	require.Equal(t, notAliveStatus(wh), changed(t, dr))
 }
+
+// Deleting a reader or a writer stops the watch of their leases.
+func TestLivelinessForgottenOnDelete(t *testing.T) {
+	w := newLiveWorld(t)
+	dw, dr := w.endpoints(t, "mbp", qos.ManualByParticipant, 100*time.Millisecond)
+	leases := func(p *DomainParticipant) (int, int) {
+		p.live.mu.Lock()
+		defer p.live.mu.Unlock()
+		return len(p.live.leases), len(p.live.groups)
+	}
+	n, g := leases(w.sub)
+	require.Equal(t, 1, n)
+	require.Equal(t, 1, g)
+	require.NoError(t, dr.Close())
+	n, g = leases(w.sub)
+	require.Zero(t, n)
+	require.Zero(t, g)
+	require.NoError(t, dw.Close())
+	n, _ = leases(w.pub)
+	require.Zero(t, n)
+}

@@ -245,6 +245,7 @@ func (r *DataReader[T]) reannounce() error {
 
 func (r *DataReader[T]) teardown() {
 	r.deadline.Load().close()
+	r.forgetWriters()
 	r.wakeReaders()
 	r.cmu.Lock()
 	r.forget(r.conds, true)
@@ -321,6 +322,21 @@ func (r *DataReader[T]) unmatched(remote wire.GUID) {
 	r.event(listener.LivelinessChanged, func(s *statusBlock) {
 		s.liveliness.Transition(h, from, status.WriterUnknown)
 	})
+}
+
+// forgetWriters stops watching the liveliness of the matched writers: a deleted reader
+// hears of no unmatch.
+func (r *DataReader[T]) forgetWriters() {
+	r.dmu.Lock()
+	writers := r.writers
+	r.writers = map[wire.GUID]matchedWriter{}
+	r.dmu.Unlock()
+	for g, mw := range writers {
+		r.p.live.forget(mw.lease)
+		if mw.group != nil {
+			r.p.live.leave(g.Prefix)
+		}
+	}
 }
 
 // writerLiveliness is the one place where a matched writer's liveliness changes: alive
