@@ -196,6 +196,20 @@ func (m *livelinessMonitor) renew(l *lease, now time.Time) {
 	}
 }
 
+// writerAsserted renews every lease of the local writer g now: its own and its
+// participant's readers' views of it, which need not hear its HEARTBEAT (not a path
+// taken per sample).
+func (m *livelinessMonitor) writerAsserted(g wire.GUID, now time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for l := range m.leases {
+		if l.writer == g {
+			l.last.Store(now.UnixNano())
+			m.reviveLocked(l)
+		}
+	}
+}
+
 // groupAsserted renews the MANUAL_BY_PARTICIPANT writers of group g now (data of one
 // of its participant's writers); it allocates nothing while they are all alive.
 func (m *livelinessMonitor) groupAsserted(g *leaseGroup, now time.Time) {

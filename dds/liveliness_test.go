@@ -340,3 +340,24 @@ func TestLivelinessForgottenOnDelete(t *testing.T) {
 	n, _ = leases(w.pub)
 	require.Zero(t, n)
 }
+
+// AssertLiveliness of a MANUAL_BY_TOPIC writer renews the readers of its own
+// participant too, whether or not its HEARTBEAT reaches them.
+func TestLivelinessAssertLocal(t *testing.T) {
+	w := newLiveWorld(t)
+	tp, err := NewTopic[message](w.pub, "local")
+	require.NoError(t, err)
+	dw, err := NewWriter(tp, Liveliness(qos.ManualByTopic, 100*time.Millisecond))
+	require.NoError(t, err)
+	dr, err := NewReader(tp, Liveliness(qos.ManualByTopic, 100*time.Millisecond))
+	require.NoError(t, err)
+	wh := status.GUIDHandle(guidBytes(dw.ew.GUID()))
+	changed(t, dr)
+	w.clk.Advance(150 * time.Millisecond)
+	require.Equal(t, notAliveStatus(wh), changed(t, dr))
+	dw.ew.(*fakeWriter).mu.Lock()
+	dw.ew.(*fakeWriter).matched = nil // its HEARTBEAT reaches nobody
+	dw.ew.(*fakeWriter).mu.Unlock()
+	require.NoError(t, dw.AssertLiveliness())
+	require.Equal(t, aliveStatus(wh, true), changed(t, dr))
+}

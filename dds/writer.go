@@ -553,10 +553,12 @@ func (w *DataWriter[T]) AssertLiveliness() error {
 	if err := w.check(); err != nil {
 		return err
 	}
-	w.asserted()
-	if w.liveKind == qos.ManualByTopic {
-		w.ew.AssertLiveliness()
+	if w.liveKind != qos.ManualByTopic {
+		w.asserted()
+		return nil
 	}
+	w.p.live.writerAsserted(w.ew.GUID(), w.p.now())
+	w.ew.AssertLiveliness()
 	return nil
 }
 
