@@ -308,14 +308,18 @@ int main(int argc, char **argv)
   if (topic < 0)
     return fail("dds_create_topic", topic);
   qos = make_qos(&a);
-  listener = dds_create_listener(NULL);
-  dds_lset_liveliness_changed(listener, on_liveliness_changed);
-  dds_lset_liveliness_lost(listener, on_liveliness_lost);
+  listener = NULL;
+  if (a.lease > 0) { /* status events with a finite lease only */
+    listener = dds_create_listener(NULL);
+    dds_lset_liveliness_changed(listener, on_liveliness_changed);
+    dds_lset_liveliness_lost(listener, on_liveliness_lost);
+  }
   if (a.pub)
     endpoint = dds_create_writer(participant, topic, qos, listener);
   else
     endpoint = dds_create_reader(participant, topic, qos, listener);
-  dds_delete_listener(listener);
+  if (listener != NULL)
+    dds_delete_listener(listener);
   dds_delete_qos(qos);
   if (endpoint < 0)
     return fail(a.pub ? "dds_create_writer" : "dds_create_reader", endpoint);

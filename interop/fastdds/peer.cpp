@@ -312,7 +312,8 @@ int main(int argc, char** argv)
         // right after DATA, and readers acknowledge only when asked.
         q.reliable_writer_qos().times.heartbeatPeriod = Duration_t(0, 100000000);
         static LivelinessWriterListener wl;
-        DataWriter* writer = publisher->create_datawriter(topic, q, &wl, StatusMask::liveliness_lost());
+        DataWriter* writer = publisher->create_datawriter(topic, q, &wl,
+                                                          a.lease > 0 ? StatusMask::liveliness_lost() : StatusMask::none());
         if (writer == nullptr) {
             return fail("create_datawriter");
         }
@@ -325,7 +326,8 @@ int main(int argc, char** argv)
         DataReaderQos q = DATAREADER_QOS_DEFAULT;
         set_common(a, q);
         static LivelinessReaderListener rl;
-        DataReader* reader = subscriber->create_datareader(topic, q, &rl, StatusMask::liveliness_changed());
+        DataReader* reader = subscriber->create_datareader(topic, q, &rl,
+                                                            a.lease > 0 ? StatusMask::liveliness_changed() : StatusMask::none());
         if (reader == nullptr) {
             return fail("create_datareader");
         }

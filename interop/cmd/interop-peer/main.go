@@ -124,6 +124,15 @@ type jsonLivelinessLost struct {
 	TotalCountChange int32  `json:"total_count_change"`
 }
 
+// statusEvents returns the mask of the status events printed: the liveliness ones with
+// a finite -lease only.
+func (a args) statusEvents(k listener.StatusKind) listener.StatusMask {
+	if a.lease > 0 {
+		return listener.StatusMask(k)
+	}
+	return 0
+}
+
 // event prints a status event line on stderr; listeners call it.
 func (pr *peer) event(v any) {
 	b, _ := json.Marshal(v)
@@ -280,7 +289,7 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to f
 	l := dds.WriterListener[T]{OnLivelinessLost: func(_ *dds.DataWriter[T], s listener.LivelinessLostStatus) {
 		pr.event(jsonLivelinessLost{"liveliness_lost", s.TotalCount, s.TotalCountChange})
 	}}
-	w, err := dds.NewWriter(topic, dds.WithPublisher(pub), dds.WithQos(wq), dds.WithListener(l, listener.StatusMask(listener.LivelinessLost)))
+	w, err := dds.NewWriter(topic, dds.WithPublisher(pub), dds.WithQos(wq), dds.WithListener(l, a.statusEvents(listener.LivelinessLost)))
 	if err != nil {
 		return pr.failf("creating the writer: %v", err)
 	}
@@ -408,7 +417,7 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 	l := dds.ReaderListener[T]{OnLivelinessChanged: func(_ *dds.DataReader[T], s listener.LivelinessChangedStatus) {
 		pr.event(jsonLivelinessChanged{"liveliness_changed", s.AliveCount, s.NotAliveCount, s.AliveCountChange, s.NotAliveCountChange})
 	}}
-	r, err := dds.NewReader(topic, dds.WithSubscriber(sub), dds.WithQos(rq), dds.WithListener(l, listener.StatusMask(listener.LivelinessChanged)))
+	r, err := dds.NewReader(topic, dds.WithSubscriber(sub), dds.WithQos(rq), dds.WithListener(l, a.statusEvents(listener.LivelinessChanged)))
 	if err != nil {
 		return pr.failf("creating the reader: %v", err)
 	}
