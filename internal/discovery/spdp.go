@@ -413,7 +413,7 @@ func (p *Participant) AssertLiveliness() {
 
 // OnLiveliness registers fn to be called for each participant message of
 // another participant: manual says it is a MANUAL_LIVELINESS_UPDATE. It runs
-// on the event loop and must not block.
+// on the event loop with no lock held and must not block.
 func (p *Participant) OnLiveliness(fn func(prefix wire.GuidPrefix, manual bool)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -453,17 +453,28 @@ func (p *Participant) writeParticipantMessage(kind [4]byte, now time.Time) {
 }
 
 // onParticipantMessage counts a participant message (the datagram it came in
-// already renewed the participant's lease) and tells the OnLiveliness
-// functions. The participant and kind are the first 16 octets of the data,
-// after the encapsulation header (Fast DDS writes PL_CDR_LE there but the
-// same octets), else the key hash.
+// already renewed the participant's lease) and has the OnLiveliness functions
+// told, on the event loop: it runs with the built-in reader's lock held, which
+// must not be held while p.mu is taken.
 func (p *Participant) onParticipantMessage(s *rtps.Sample) bool {
 	p.ctr.wlp.Add(1)
-	var prefix wire.GuidPrefix
+	if prefix, manual, ok := parseParticipantMessage(s, p.prefix); ok {
+		p.eng.Post(func() { p.tellLiveliness(prefix, manual) })
+	}
+	return true
+}
+
+// parseParticipantMessage returns the participant a participant message is about
+// and whether it is a MANUAL_LIVELINESS_UPDATE; ok is false for a message to
+// ignore: not alive data, ours (self), or about another participant than its
+// writer's. The participant and kind are the first 16 octets of the data, after
+// the encapsulation header (Fast DDS writes PL_CDR_LE there but the same octets),
+// else the key hash; the kind is told by its last octet, as Fast DDS reads it.
+func parseParticipantMessage(s *rtps.Sample, self wire.GuidPrefix) (prefix wire.GuidPrefix, manual, ok bool) {
 	var kind [4]byte
 	switch {
 	case s.Kind != rtps.Alive:
-		return true
+		return prefix, false, false
 	case len(s.Payload) >= 20:
 		copy(prefix[:], s.Payload[4:16])
 		copy(kind[:], s.Payload[16:20])
@@ -471,16 +482,20 @@ func (p *Participant) onParticipantMessage(s *rtps.Sample) bool {
 		copy(prefix[:], s.KeyHash[:12])
 		copy(kind[:], s.KeyHash[12:])
 	default:
-		return true
+		return prefix, false, false
 	}
-	if prefix == p.prefix || prefix != s.Writer.Prefix {
-		return true
+	if prefix == self || prefix != s.Writer.Prefix {
+		return prefix, false, false
 	}
+	return prefix, kind[3] == participantMessageKindManual[3], true
+}
+
+// tellLiveliness calls the OnLiveliness functions.
+func (p *Participant) tellLiveliness(prefix wire.GuidPrefix, manual bool) {
 	p.mu.Lock()
 	fns := p.onLive
 	p.mu.Unlock()
 	for _, fn := range fns {
-		fn(prefix, kind[3] == participantMessageKindManual[3]) // the kind's last octet, as Fast DDS reads it
+		fn(prefix, manual)
 	}
-	return true
 }

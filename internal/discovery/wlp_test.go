@@ -119,16 +119,13 @@ func TestParticipantMessageForms(t *testing.T) {
 		{"too short", rtps.Sample{Payload: []byte{0, 1, 0, 0, 1}}, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &Participant{prefix: self}
-			var heard, manual bool
-			p.OnLiveliness(func(prefix wire.GuidPrefix, m bool) {
-				require.Equal(t, remote, prefix)
-				heard, manual = true, m
-			})
 			s := tc.s
 			s.Writer = wire.GUID{Prefix: remote, Entity: wire.EntityIDParticipantMessageWriter}
-			require.True(t, p.onParticipantMessage(&s))
-			require.Equal(t, tc.heard, heard)
+			prefix, manual, ok := parseParticipantMessage(&s, self)
+			require.Equal(t, tc.heard, ok)
+			if ok {
+				require.Equal(t, remote, prefix)
+			}
 			require.Equal(t, tc.manual, manual)
 		})
 	}
