@@ -2,9 +2,13 @@ package dds
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/ddsgo/ddsgo/qos"
 )
 
 func TestWriteTakeAllocs(t *testing.T) {
@@ -163,4 +167,36 @@ func TestKeepLastRecyclesReplaced(t *testing.T) {
 	got, _, err = r.Take(bg, NoWait())
 	require.NoError(t, err)
 	require.Equal(t, v.Payload, got[0].Payload)
+}
+
+// Writing with a MANUAL liveliness renews leases on both sides without allocating: the
+// writer's own, the reader's view of the writer and of its participant.
+func TestWriteLivelinessAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful with the race detector")
+	}
+	net := &fakeNet{}
+	pa, pb := testParticipant(t, net, nil), testParticipant(t, net, nil)
+	for _, kind := range []qos.LivelinessKind{qos.ManualByTopic, qos.ManualByParticipant} {
+		name := fmt.Sprintf("live_%d", kind)
+		wq, rq := qos.DefaultDataWriterQos(), reliableReader()
+		wq.Liveliness = qos.Liveliness{Kind: kind, LeaseDuration: time.Hour}
+		rq.Liveliness = wq.Liveliness
+		w, _ := endpoints[point](t, pa, name, &wq, nil)
+		tb, _, sub := topicPubSub[point](t, pb, name, "test::"+name)
+		r, err := NewReader(tb, WithSubscriber(sub), WithQos(*rq))
+		require.NoError(t, err)
+		data, infos := make([]point, 8), make([]SampleInfo, 8)
+		v := point{ID: 1}
+		allocs := testing.AllocsPerRun(1000, func() {
+			v.X++
+			if err := w.Write(bg, &v); err != nil {
+				t.Fatal(err)
+			}
+			if n, err := r.TakeInto(bg, data, infos, NoWait()); err != nil || n != 1 {
+				t.Fatal(n, err)
+			}
+		})
+		require.Zero(t, allocs, "%v: write, delivery and take", kind)
+	}
 }

@@ -2,6 +2,7 @@ package dds
 
 import (
 	"context"
+	"time"
 
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/rtps"
@@ -29,6 +30,14 @@ type engine interface {
 	// OnEndpoint registers the function called when an endpoint of a remote participant
 	// is first discovered, on the engine's dispatcher goroutine.
 	OnEndpoint(fn func(d discovery.EndpointData))
+	// AssertLiveliness sends a MANUAL_LIVELINESS_UPDATE participant message.
+	AssertLiveliness()
+	// OnLiveliness registers the function called for each participant message of a
+	// remote participant (manual: a MANUAL_LIVELINESS_UPDATE); it must not block.
+	OnLiveliness(fn func(prefix wire.GuidPrefix, manual bool))
+	// LastHeard returns when the remote participant prefix last sent anything (zero
+	// when it is not known).
+	LastHeard(prefix wire.GuidPrefix) time.Time
 	Close() error
 }
 
@@ -43,6 +52,8 @@ type engineWriter interface {
 	// KEEP_ALL history is full.
 	Write(ctx context.Context, c rtps.Change) (wire.SequenceNumber, error)
 	WaitForAcknowledgments(ctx context.Context) error
+	// AssertLiveliness sends the matched readers a HEARTBEAT with the Liveliness flag.
+	AssertLiveliness()
 	UpdateQos(q qos.Offered) error
 	Close() error
 }

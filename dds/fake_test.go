@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/rtps"
@@ -50,6 +51,10 @@ type fakeEngine struct {
 	key    uint32
 	onPart func(discovery.ParticipantData, bool)
 	onEnd  func(discovery.EndpointData)
+	onLive func(wire.GuidPrefix, bool)
+	heard  map[wire.GuidPrefix]time.Time
+	// manualSent counts the MANUAL_LIVELINESS_UPDATE messages sent.
+	manualSent atomic.Int32
 	// endpoints of this engine
 	writers []*fakeWriter
 	readers []*fakeReader
@@ -65,6 +70,46 @@ func (e *fakeEngine) participant(other *fakeEngine, alive bool) {
 }
 
 func (e *fakeEngine) GUIDPrefix() wire.GuidPrefix { return e.prefix }
+
+func (e *fakeEngine) OnLiveliness(fn func(wire.GuidPrefix, bool)) { e.locked(func() { e.onLive = fn }) }
+
+// LastHeard returns what the test set with heardFrom.
+func (e *fakeEngine) LastHeard(prefix wire.GuidPrefix) time.Time {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.heard[prefix]
+}
+
+// heardFrom sets when the participant prefix was last heard from.
+func (e *fakeEngine) heardFrom(prefix wire.GuidPrefix, t time.Time) {
+	e.locked(func() {
+		if e.heard == nil {
+			e.heard = map[wire.GuidPrefix]time.Time{}
+		}
+		e.heard[prefix] = t
+	})
+}
+
+// AssertLiveliness delivers a MANUAL_LIVELINESS_UPDATE to the other engines.
+func (e *fakeEngine) AssertLiveliness() {
+	e.manualSent.Add(1)
+	e.participantMessage(true)
+}
+
+// participantMessage delivers a participant message of e to the other engines.
+func (e *fakeEngine) participantMessage(manual bool) {
+	e.net.mu.Lock()
+	others := append([]*fakeEngine(nil), e.net.engines...)
+	e.net.mu.Unlock()
+	for _, o := range others {
+		o.mu.Lock()
+		fn := o.onLive
+		o.mu.Unlock()
+		if o != e && fn != nil {
+			fn(e.prefix, manual)
+		}
+	}
+}
 
 func (e *fakeEngine) OnParticipant(fn func(discovery.ParticipantData, bool)) {
 	e.mu.Lock()
@@ -302,6 +347,18 @@ func (w *fakeWriter) Write(_ context.Context, c rtps.Change) (wire.SequenceNumbe
 }
 
 func (w *fakeWriter) WaitForAcknowledgments(context.Context) error { return nil }
+
+// AssertLiveliness is a HEARTBEAT with the Liveliness flag to the matched readers.
+func (w *fakeWriter) AssertLiveliness() {
+	w.mu.Lock()
+	matched := slices.Clone(w.matched)
+	w.mu.Unlock()
+	for _, r := range matched {
+		if r.cfg.OnLiveliness != nil {
+			r.cfg.OnLiveliness(w.data.GUID)
+		}
+	}
+}
 
 // UpdateQos changes the writer's announcement and tells the readers matched with it, as
 // discovery does.

@@ -280,6 +280,16 @@ func Deadline(period time.Duration) Option {
 	})
 }
 
+// Liveliness sets the LIVELINESS kind and lease_duration of the topic, writer or reader:
+// how a writer shows that it is alive, and within what time (see
+// DataWriter.AssertLiveliness and the LIVELINESS_LOST and LIVELINESS_CHANGED statuses).
+func Liveliness(kind qos.LivelinessKind, lease time.Duration) Option {
+	return endpointOption("Liveliness", func(p endpointPolicies) bool {
+		*p.liveliness = qos.Liveliness{Kind: kind, LeaseDuration: lease}
+		return true
+	})
+}
+
 // Lifespan sets how long a written sample stays valid (LIFESPAN); it applies to topics
 // and writers.
 func Lifespan(d time.Duration) Option {

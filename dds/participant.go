@@ -65,6 +65,7 @@ type DomainParticipant struct {
 
 	eng  engine
 	disp *dispatch.Dispatcher
+	live *livelinessMonitor // the leases of its writers and its readers' writers
 }
 
 func newParticipant(f *DomainParticipantFactory, domain int, q qos.DomainParticipantQos, l Listener, o settings) *DomainParticipant {
@@ -80,6 +81,9 @@ func newParticipant(f *DomainParticipantFactory, domain int, q qos.DomainPartici
 		p.clk = realClock{}
 	}
 	p.now = p.clk.Now
+	p.live = newLivelinessMonitor(p.clk, func() { p.eng.AssertLiveliness() }, func(prefix wire.GuidPrefix) time.Time {
+		return p.eng.LastHeard(prefix)
+	})
 	p.mu.Lock()
 	p.init(p, nil, kindParticipant, p, l, o.mask)
 	ecm.CreateComponent(p.m, p.ent, q)
@@ -118,11 +122,13 @@ func (p *DomainParticipant) enableSelf() error {
 	p.mu.Unlock()
 	eng.OnParticipant(p.onParticipant)
 	eng.OnEndpoint(p.onEndpoint)
+	eng.OnLiveliness(p.live.remoteAsserted)
 	return nil
 }
 
 // teardown stops the engine.
 func (p *DomainParticipant) teardown() {
+	p.live.close()
 	if p.eng != nil {
 		_ = p.eng.Close()
 	}
@@ -647,11 +653,18 @@ func (p *DomainParticipant) IgnorePublication(InstanceHandle) error { return Err
 // IgnoreSubscription is not supported (ignore_subscription).
 func (p *DomainParticipant) IgnoreSubscription(InstanceHandle) error { return ErrUnsupported }
 
-// AssertLiveliness asserts the liveliness of the participant (assert_liveliness). The
-// engine asserts AUTOMATIC liveliness with its SPDP announcements; MANUAL_BY_PARTICIPANT
-// writers are not distinguished yet, so this only checks that the participant is
-// enabled.
-func (p *DomainParticipant) AssertLiveliness() error { return p.check() }
+// AssertLiveliness asserts the liveliness of the participant (assert_liveliness): it
+// renews the leases of its MANUAL_BY_PARTICIPANT writers and sends their readers a
+// MANUAL_LIVELINESS_UPDATE participant message (at most one per quarter of the
+// shortest of those leases; none when the participant has no such writer). AUTOMATIC
+// writers need nothing: the participant asserts them with its participant messages.
+func (p *DomainParticipant) AssertLiveliness() error {
+	if err := p.check(); err != nil {
+		return err
+	}
+	p.live.assertManual()
+	return nil
+}
 
 // CurrentTime returns the participant's current time (get_current_time).
 func (p *DomainParticipant) CurrentTime() (time.Time, error) {

@@ -54,7 +54,7 @@ type DataReader[T any] struct {
 	dmu     sync.Mutex
 	scratch rhc.Change[T]
 	dec     cdr.Decoder
-	// writers holds what deliver needs of each matched writer.
+	// writers holds what deliver and the liveliness watch need of each matched writer.
 	writers map[wire.GUID]writerInfo
 	// recycled holds values given back with ReturnLoan; deliver decodes into them so
 	// that their slices are reused.
@@ -212,11 +212,12 @@ func (r *DataReader[T]) enableSelf() error {
 	}
 	r.cache.Store(cache)
 	er, err := p.eng.NewReader(endpointConfig{
-		Topic:     r.topic.name,
-		Type:      r.topic.TypeName(),
-		Keyed:     r.keyed,
-		Requested: eq,
-		Listener:  &r.match,
+		Topic:        r.topic.name,
+		Type:         r.topic.TypeName(),
+		Keyed:        r.keyed,
+		Requested:    eq,
+		Listener:     &r.match,
+		OnLiveliness: r.onLivelinessHeartbeat,
 	}, r.deliver)
 	if err != nil {
 		return wrapErr(ErrError, err, "creating the RTPS reader")
@@ -243,6 +244,7 @@ func (r *DataReader[T]) reannounce() error {
 
 func (r *DataReader[T]) teardown() {
 	r.deadline.Load().close()
+	r.forgetWriters()
 	r.wakeReaders()
 	r.cmu.Lock()
 	r.forget(r.conds, true)
@@ -259,10 +261,14 @@ func (r *DataReader[T]) busy() bool {
 	return len(r.conds) > 0
 }
 
-// writerInfo is what a reader uses of a matched writer's QoS.
+// writerInfo is what a reader keeps of a matched writer.
 type writerInfo struct {
 	lifespan time.Duration // 0: infinite
 	strength int32         // OWNERSHIP_STRENGTH
+	lease    *lease        // nil: its liveliness is not watched
+	// group is the writer's participant's, which its data asserts (nil for a writer of
+	// the reader's own participant).
+	group *leaseGroup
 }
 
 // writerInfoOf returns what a reader uses of the QoS the writer remote announced.
@@ -274,15 +280,25 @@ func writerInfoOf(remote *discovery.EndpointData) writerInfo {
 	return writerInfo{lifespan: ls, strength: remote.Offered.Writer.OwnershipStrength.Value}
 }
 
-// matched records the lifespan and strength of a matched writer and its liveliness.
+// matched records the lifespan and strength of a matched writer and watches its
+// liveliness.
 func (r *DataReader[T]) matched(remote *discovery.EndpointData) {
 	if !remote.IsWriter() {
 		return
 	}
+	g := remote.GUID
+	self := g.Prefix == r.p.prefix
+	wi := writerInfoOf(remote)
+	wi.lease = r.p.live.watch(g, remote.Offered.Writer.Liveliness, false, self, func(alive bool) {
+		r.writerLiveliness(g, alive)
+	})
+	if !self {
+		wi.group = r.p.live.join(g.Prefix)
+	}
 	r.dmu.Lock()
-	r.writers[remote.GUID] = writerInfoOf(remote)
+	r.writers[g] = wi
 	r.dmu.Unlock()
-	h := status.GUIDHandle(guidBytes(remote.GUID))
+	h := status.GUIDHandle(guidBytes(g))
 	r.event(listener.LivelinessChanged, func(s *statusBlock) {
 		s.liveliness.Transition(h, status.WriterUnknown, status.WriterAlive)
 	})
@@ -299,6 +315,7 @@ func (r *DataReader[T]) updated(remote *discovery.EndpointData) {
 	wi := writerInfoOf(remote)
 	r.dmu.Lock()
 	old, ok := r.writers[remote.GUID]
+	wi.lease, wi.group = old.lease, old.group // matched watches the liveliness
 	r.writers[remote.GUID] = wi
 	r.dmu.Unlock()
 	if c := r.cache.Load(); ok && c != nil && old.strength != wi.strength {
@@ -309,17 +326,24 @@ func (r *DataReader[T]) updated(remote *discovery.EndpointData) {
 // unmatched forgets a writer: its instances lose it.
 func (r *DataReader[T]) unmatched(remote wire.GUID) {
 	r.dmu.Lock()
-	_, ok := r.writers[remote]
+	wi, ok := r.writers[remote]
 	delete(r.writers, remote)
 	delete(r.rejectedSN, remote)
 	r.dmu.Unlock()
 	if !ok {
 		return
 	}
+	from := status.WriterAlive
+	if !r.p.live.forget(wi.lease) {
+		from = status.WriterNotAlive
+	}
+	if wi.group != nil {
+		r.p.live.leave(remote.Prefix)
+	}
 	r.writerNotAlive(remote)
 	h := status.GUIDHandle(guidBytes(remote))
 	r.event(listener.LivelinessChanged, func(s *statusBlock) {
-		s.liveliness.Transition(h, status.WriterAlive, status.WriterUnknown)
+		s.liveliness.Transition(h, from, status.WriterUnknown)
 	})
 }
 
@@ -341,6 +365,49 @@ func (r *DataReader[T]) deadlineMissed(h InstanceHandle) {
 		c.ReleaseOwnership(rhc.KeyHash(keyHashOf(h)))
 	}
 	r.event(listener.RequestedDeadlineMissed, func(s *statusBlock) { s.deadline.Increment(h) })
+}
+
+// forgetWriters stops watching the liveliness of the matched writers: a deleted reader
+// hears of no unmatch.
+func (r *DataReader[T]) forgetWriters() {
+	r.dmu.Lock()
+	writers := r.writers
+	r.writers = map[wire.GUID]writerInfo{}
+	r.dmu.Unlock()
+	for g, mw := range writers {
+		r.p.live.forget(mw.lease)
+		if mw.group != nil {
+			r.p.live.leave(g.Prefix)
+		}
+	}
+}
+
+// writerLiveliness is the one place where a matched writer's liveliness changes: alive
+// again on an assertion after its lease lapsed, or not alive when it lapsed. A writer
+// not alive is no longer a writer of its instances: those it was the only live writer
+// of become NOT_ALIVE_NO_WRITERS (DDS 1.4 §2.2.3.11); its next sample makes it one
+// again. LIVELINESS_CHANGED counts the transition. It is called under the liveliness
+// monitor's lock, one transition at a time.
+func (r *DataReader[T]) writerLiveliness(g wire.GUID, alive bool) {
+	from, to := status.WriterNotAlive, status.WriterAlive
+	if !alive {
+		from, to = to, from
+		r.writerNotAlive(g)
+	}
+	h := status.GUIDHandle(guidBytes(g))
+	r.event(listener.LivelinessChanged, func(s *statusBlock) { s.liveliness.Transition(h, from, to) })
+}
+
+// onLivelinessHeartbeat renews the lease of writer, which sent a HEARTBEAT with the
+// Liveliness flag, and those of its participant's MANUAL_BY_PARTICIPANT writers, as
+// Cyclone DDS does. It runs on the receive goroutine.
+func (r *DataReader[T]) onLivelinessHeartbeat(writer wire.GUID) {
+	r.dmu.Lock()
+	mw := r.writers[writer]
+	r.dmu.Unlock()
+	now := r.p.now()
+	r.p.live.renew(mw.lease, now)
+	r.p.live.groupAsserted(mw.group, now)
 }
 
 // Qos returns the reader's QoS (get_qos).
@@ -396,11 +463,17 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 		r.lost(s.Lost + 1)
 		return true
 	}
-	out := cache.Insert(ch, r.p.now())
+	now := r.p.now()
+	out := cache.Insert(ch, now)
 	kh, kind := ch.KeyHash, ch.Kind
 	r.recycleAfterInsert(ch, out)
 	counted := out.Rejected() && r.firstRejection(s)
+	mw := r.writers[s.Writer]
 	r.dmu.Unlock()
+	// The writer's data asserts its liveliness, and that of its participant's
+	// MANUAL_BY_PARTICIPANT writers.
+	r.p.live.renew(mw.lease, now)
+	r.p.live.groupAsserted(mw.group, now)
 	if !out.Rejected() {
 		r.lost(s.Lost) // what the protocol knows never came before it
 		// A non-owner's sample is not one the reader receives: it neither keeps the

@@ -46,6 +46,10 @@ type DataWriter[T any] struct {
 	instances map[cdr.KeyHash][]byte // registered instances: their serialized keys
 
 	deadline *deadlineMonitor // nil without a finite DEADLINE
+	// liveKind is the LIVELINESS kind; lease the writer's own lease (nil: not
+	// watched). Set by enableSelf.
+	liveKind qos.LivelinessKind
+	lease    *lease
 }
 
 // NewWriter creates a writer of topic t (create_datawriter), in the participant's
@@ -163,6 +167,12 @@ func (w *DataWriter[T]) enableSelf() error {
 	w.deadline = newDeadlineMonitor(wq.Deadline.Period, p.clk, func(h InstanceHandle) {
 		w.event(listener.OfferedDeadlineMissed, func(s *statusBlock) { s.deadline.Increment(h) })
 	})
+	w.liveKind = wq.Liveliness.Kind
+	w.lease = p.live.watch(ew.GUID(), wq.Liveliness, true, true, func(alive bool) {
+		if !alive {
+			w.event(listener.LivelinessLost, func(s *statusBlock) { s.livelinessL.Increment(HandleNil) })
+		}
+	})
 	p.mu.Lock()
 	ecm.SetComponentData(p.m, w.ent, handleComp{status.GUIDHandle(guidBytes(ew.GUID()))})
 	p.mu.Unlock()
@@ -187,6 +197,7 @@ func (w *DataWriter[T]) teardown() {
 		return
 	}
 	w.deadline.close()
+	w.p.live.forget(w.lease)
 	kind := w.unregisterKind()
 	now := wire.TimeFromTime(w.p.now())
 	w.mu.Lock()
@@ -354,6 +365,7 @@ func (w *DataWriter[T]) send(ctx context.Context, kind rtps.ChangeKind, kh cdr.K
 	}
 	sn, err := w.ew.Write(ctx, c)
 	if err == nil {
+		w.asserted()
 		if a.out != nil {
 			*a.out = SampleIdentity{Writer: status.GUIDHandle(guidBytes(w.ew.GUID())), SN: int64(sn)}
 		}
@@ -519,10 +531,36 @@ func (w *DataWriter[T]) WaitForAcknowledgments(ctx context.Context) error {
 	return nil
 }
 
-// AssertLiveliness asserts the writer's liveliness (assert_liveliness). Liveliness is
-// asserted by the participant's announcements, so this only checks the writer is
-// enabled.
-func (w *DataWriter[T]) AssertLiveliness() error { return w.check() }
+// asserted notes that the writer asserted its liveliness (a write, a dispose, an
+// unregister or AssertLiveliness): a MANUAL_BY_TOPIC writer renews its lease, a
+// MANUAL_BY_PARTICIPANT writer those of its participant's writers of that kind.
+func (w *DataWriter[T]) asserted() {
+	switch w.liveKind {
+	case qos.ManualByTopic:
+		w.p.live.renew(w.lease, w.p.now())
+	case qos.ManualByParticipant:
+		w.p.live.assertManual()
+	case qos.Automatic:
+	}
+}
+
+// AssertLiveliness asserts the writer's liveliness (assert_liveliness), for the
+// MANUAL liveliness kinds; writing asserts it too. A MANUAL_BY_TOPIC writer sends its
+// readers a HEARTBEAT with the Liveliness flag; a MANUAL_BY_PARTICIPANT writer asserts
+// its participant (DomainParticipant.AssertLiveliness). An AUTOMATIC writer is alive
+// as long as its participant: this only checks that it is enabled.
+func (w *DataWriter[T]) AssertLiveliness() error {
+	if err := w.check(); err != nil {
+		return err
+	}
+	if w.liveKind != qos.ManualByTopic {
+		w.asserted()
+		return nil
+	}
+	w.p.live.writerAsserted(w.ew.GUID(), w.p.now())
+	w.ew.AssertLiveliness()
+	return nil
+}
 
 // PublicationMatchedStatus returns and resets the PUBLICATION_MATCHED status.
 func (w *DataWriter[T]) PublicationMatchedStatus() (listener.PublicationMatchedStatus, error) {
@@ -541,8 +579,9 @@ func (w *DataWriter[T]) OfferedDeadlineMissedStatus() (listener.OfferedDeadlineM
 	return readStatus(&w.entity, (*statusBlock).takeOfferedDeadlineMissed)
 }
 
-// LivelinessLostStatus returns and resets the LIVELINESS_LOST status. Manual liveliness
-// is not monitored yet: it stays zero.
+// LivelinessLostStatus returns and resets the LIVELINESS_LOST status: the times a
+// MANUAL_BY_PARTICIPANT or MANUAL_BY_TOPIC writer with a finite lease_duration let it
+// lapse without asserting its liveliness (once per lapse).
 func (w *DataWriter[T]) LivelinessLostStatus() (listener.LivelinessLostStatus, error) {
 	return readStatus(&w.entity, (*statusBlock).takeLivelinessLost)
 }

@@ -48,7 +48,10 @@ func (e *encoder) align4() {
 }
 
 // duration appends an RTPS Duration_t (seconds, 2^-32 s fraction); Infinite and every
-// duration of 2^31-1 s or more are DURATION_INFINITE {0x7fffffff, 0xffffffff}.
+// duration of 2^31-1 s or more are DURATION_INFINITE {0x7fffffff, 0xffffffff}. The
+// fraction is rounded up, so that a peer that truncates it to nanoseconds (Fast DDS 2.9)
+// reads the duration given, not one nanosecond less: equal durations then compare equal
+// in its RxO checks (a LIVELINESS lease of 0.4 s on both sides did not match).
 func (e *encoder) duration(d time.Duration) {
 	if d >= math.MaxInt32*time.Second {
 		e.u32(math.MaxInt32)
@@ -61,7 +64,7 @@ func (e *encoder) duration(d time.Duration) {
 		ns += int64(time.Second)
 	}
 	sec = max(sec, math.MinInt32)
-	f := min((uint64(ns)<<32+5e8)/1e9, math.MaxUint32)
+	f := min((uint64(ns)<<32+1e9-1)/1e9, math.MaxUint32)
 	e.i32(int32(sec))
 	e.u32(uint32(f))
 }

@@ -1,6 +1,7 @@
 package qos
 
 import (
+	"encoding/binary"
 	"errors"
 	"testing"
 	"time"
@@ -211,4 +212,19 @@ func FuzzDecodePolicy(f *testing.F) {
 			require.Equal(t, r, back)
 		}
 	})
+}
+
+// A duration's fraction is rounded up, so that a peer that truncates it to nanoseconds
+// (Fast DDS 2.9) reads the same duration and equal leases stay compatible; the decoder
+// (rounding to nearest) still gets the duration back.
+func TestWireDurationRoundsUp(t *testing.T) {
+	for _, d := range []time.Duration{400 * time.Millisecond, time.Nanosecond, 999_999_999, 1500 * time.Millisecond, 0} {
+		var e encoder
+		e.duration(d)
+		require.Len(t, e.b, 8)
+		sec := int64(int32(binary.LittleEndian.Uint32(e.b[0:4])))
+		frac := uint64(binary.LittleEndian.Uint32(e.b[4:8]))
+		truncated := time.Duration(sec)*time.Second + time.Duration(frac*1e9>>32)
+		require.Equal(t, d, truncated, "a truncating peer reads %v", d)
+	}
 }

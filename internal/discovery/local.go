@@ -33,6 +33,10 @@ type EndpointConfig struct {
 	// history drops (acknowledged, replaced or removed), so that the caller can
 	// reuse its buffer; nil lets the garbage collector have it.
 	Release func([]byte)
+	// OnLiveliness, for readers, is called when a matched writer asserts
+	// its liveliness with a HEARTBEAT (its Liveliness flag set), on the
+	// receive goroutine with the reader's lock held: it must not block.
+	OnLiveliness func(writer wire.GUID)
 }
 
 // MatchListener learns which remote (or local) endpoints a local endpoint
@@ -117,6 +121,9 @@ func (p *Participant) NewWriter(cfg EndpointConfig) (*LocalWriter, error) {
 	if err != nil {
 		return nil, err
 	}
+	if q.Liveliness.Kind == qos.Automatic && q.Liveliness.LeaseDuration < p.cfg.LeaseDuration {
+		p.wlp.Schedule(p.eng.Now()) // a participant message now, then at the writer's pace
+	}
 	return &LocalWriter{p: p, l: l, w: l.w, mbt: q.Reliability.MaxBlockingTime}, nil
 }
 
@@ -134,6 +141,7 @@ func (p *Participant) NewReader(cfg EndpointConfig, deliver rtps.DeliverFunc) (*
 		Reliable:      cfg.Requested.Reader.Reliability.Kind == qos.Reliable,
 		MaxSampleSize: p.cfg.MaxSampleSize,
 		ReportLost:    true,
+		OnLiveliness:  cfg.OnLiveliness,
 	}
 	l, err := p.newLocal(cfg, kind, func(g wire.GUID) (*rtps.Writer, *rtps.Reader) {
 		rc.GUID = g
@@ -380,6 +388,14 @@ func (w *LocalWriter) Write(ctx context.Context, c rtps.Change) (wire.SequenceNu
 			}
 		}
 		now = eng.Now()
+	}
+}
+
+// AssertLiveliness sends the matched readers a HEARTBEAT with the Liveliness flag:
+// the writer asserts its liveliness (assert_liveliness of a MANUAL_BY_TOPIC writer).
+func (w *LocalWriter) AssertLiveliness() {
+	if !w.l.closed.Load() {
+		w.w.AssertLiveliness(w.p.eng.Now())
 	}
 }
 

@@ -124,6 +124,7 @@ type Participant struct {
 	nextEntity uint32
 	onPart     []func(ParticipantData, bool)
 	onEndpoint []func(EndpointData)
+	onLive     []func(wire.GuidPrefix, bool)
 	closed     bool
 	// unconfirmed queues the remote participants in the order they were
 	// admitted, to evict the oldest unconfirmed one first; it may still
@@ -380,6 +381,19 @@ func (p *Participant) onTraffic(src wire.GuidPrefix, heard bool, now time.Time) 
 			rp.confirmed.Store(true)
 		}
 	}
+}
+
+// LastHeard returns when the remote participant prefix last sent a datagram that
+// reached us (zero when it is not known): what renews its AUTOMATIC writers'
+// liveliness, as any traffic renews Cyclone DDS's proxy participant lease.
+func (p *Participant) LastHeard(prefix wire.GuidPrefix) time.Time {
+	p.leaseMu.RLock()
+	rp := p.leases[prefix]
+	p.leaseMu.RUnlock()
+	if rp == nil {
+		return time.Time{}
+	}
+	return time.Unix(0, rp.lastSeen.Load())
 }
 
 // vendorOf returns the vendor of a known participant.

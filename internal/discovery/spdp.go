@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/internal/wire"
+	"github.com/ddsgo/ddsgo/qos"
 )
 
 // builtinEndpoints is the BUILTIN_ENDPOINT_SET this participant announces:
@@ -387,32 +388,114 @@ func (p *Participant) disconnectBuiltins(rp *remoteParticipant) {
 	}
 }
 
-// participantMessageKindAutomatic is PARTICIPANT_MESSAGE_DATA_KIND_AUTOMATIC_LIVELINESS_UPDATE.
-var participantMessageKindAutomatic = [4]byte{0, 0, 0, 1}
+// The kinds of ParticipantMessageData (RTPS 2.5 §9.6.2.1).
+var (
+	participantMessageKindAutomatic = [4]byte{0, 0, 0, 1} // AUTOMATIC_LIVELINESS_UPDATE
+	participantMessageKindManual    = [4]byte{0, 0, 0, 2} // MANUAL_LIVELINESS_UPDATE
+)
 
 // wlpTick writes the participant message asserting the liveliness of the
 // AUTOMATIC writers, as Cyclone DDS and Fast DDS do, every third of the
-// lease.
+// participant lease or of the shortest lease of our AUTOMATIC writers,
+// whichever is shorter (Cyclone DDS: 80 % of that interval).
 func (p *Participant) wlpTick(now time.Time) time.Time {
+	p.writeParticipantMessage(participantMessageKindAutomatic, now)
+	return now.Add(p.automaticLease() / 3)
+}
+
+// AssertLiveliness writes a MANUAL_LIVELINESS_UPDATE participant message: it
+// asserts the liveliness of the participant's MANUAL_BY_PARTICIPANT writers
+// (assert_liveliness of a participant, or of one of those writers), as
+// Cyclone DDS's dds_assert_liveliness on a participant does.
+func (p *Participant) AssertLiveliness() {
+	p.writeParticipantMessage(participantMessageKindManual, p.eng.Now())
+}
+
+// OnLiveliness registers fn to be called for each participant message of
+// another participant: manual says it is a MANUAL_LIVELINESS_UPDATE. It runs
+// on the event loop with no lock held and must not block.
+func (p *Participant) OnLiveliness(fn func(prefix wire.GuidPrefix, manual bool)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.onLive = append(p.onLive, fn)
+}
+
+// automaticLease returns the shortest lease of the participant and of its
+// AUTOMATIC writers.
+func (p *Participant) automaticLease() time.Duration {
+	d := p.cfg.LeaseDuration
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, l := range p.locals {
+		lv := l.data.Offered.Writer.Liveliness
+		if l.data.IsWriter() && lv.Kind == qos.Automatic && lv.LeaseDuration > 0 && lv.LeaseDuration < d {
+			d = lv.LeaseDuration
+		}
+	}
+	return d
+}
+
+// writeParticipantMessage writes a ParticipantMessageData of kind.
+func (p *Participant) writeParticipantMessage(kind [4]byte, now time.Time) {
 	// CDR_LE: participantGuidPrefix, kind, sequence<octet> data (one 0,
 	// like Cyclone DDS), padded to 4.
 	b := []byte{0x00, 0x01, 0x00, 0x00}
 	b = append(b, p.prefix[:]...)
-	b = append(b, participantMessageKindAutomatic[:]...)
+	b = append(b, kind[:]...)
 	b = append(b, 1, 0, 0, 0, 0, 0, 0, 0)
 	var k wire.KeyHash
 	copy(k[:], p.prefix[:])
-	copy(k[12:], participantMessageKindAutomatic[:])
+	copy(k[12:], kind[:])
 	_, err := p.msgW.Write(rtps.Change{Kind: rtps.Alive, KeyHash: k, Timestamp: wire.TimeFromTime(now), Payload: b}, now)
 	if err != nil && !errors.Is(err, rtps.ErrHistoryFull) {
 		p.log.Debug("discovery: participant message", "err", err)
 	}
-	return now.Add(p.cfg.LeaseDuration / 3)
 }
 
-// onParticipantMessage counts a participant message; the datagram it came
-// in already renewed the participant's lease.
-func (p *Participant) onParticipantMessage(*rtps.Sample) bool {
+// onParticipantMessage counts a participant message (the datagram it came in
+// already renewed the participant's lease) and has the OnLiveliness functions
+// told, on the event loop: it runs with the built-in reader's lock held, which
+// must not be held while p.mu is taken.
+func (p *Participant) onParticipantMessage(s *rtps.Sample) bool {
 	p.ctr.wlp.Add(1)
+	if prefix, manual, ok := parseParticipantMessage(s, p.prefix); ok {
+		p.eng.Post(func() { p.tellLiveliness(prefix, manual) })
+	}
 	return true
+}
+
+// parseParticipantMessage returns the participant a participant message is about
+// and whether it is a MANUAL_LIVELINESS_UPDATE; ok is false for a message to
+// ignore: not alive data, ours (self), or about another participant than its
+// writer's. The participant and kind are the first 16 octets of the data, after
+// the encapsulation header (Fast DDS writes PL_CDR_LE there but the same octets),
+// else the key hash; the kind is told by its last octet, as Fast DDS reads it.
+func parseParticipantMessage(s *rtps.Sample, self wire.GuidPrefix) (prefix wire.GuidPrefix, manual, ok bool) {
+	var kind [4]byte
+	switch {
+	case s.Kind != rtps.Alive:
+		return prefix, false, false
+	case len(s.Payload) >= 20:
+		copy(prefix[:], s.Payload[4:16])
+		copy(kind[:], s.Payload[16:20])
+	case s.HasKeyHash:
+		copy(prefix[:], s.KeyHash[:12])
+		copy(kind[:], s.KeyHash[12:])
+	default:
+		return prefix, false, false
+	}
+	if prefix == self || prefix != s.Writer.Prefix {
+		return prefix, false, false
+	}
+	return prefix, kind[3] == participantMessageKindManual[3], true
+}
+
+// tellLiveliness calls the OnLiveliness functions.
+func (p *Participant) tellLiveliness(prefix wire.GuidPrefix, manual bool) {
+	p.mu.Lock()
+	fns := p.onLive
+	p.mu.Unlock()
+	for _, fn := range fns {
+		fn(prefix, manual)
+	}
 }

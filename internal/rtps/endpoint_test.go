@@ -766,3 +766,36 @@ func TestIntroHeartbeats(t *testing.T) {
 	}
 	require.Empty(t, rec.msgs)
 }
+
+// TestLivelinessHeartbeat: AssertLiveliness sends one HEARTBEAT with the Liveliness
+// and Final flags to every reader (readerId UNKNOWN), and a reader, reliable or not,
+// tells OnLiveliness of each such HEARTBEAT of a matched writer, and of no other.
+func TestLivelinessHeartbeat(t *testing.T) {
+	var rec recorder
+	now := time.Now()
+	w := NewWriter(WriterConfig{GUID: localWriterID, Reliable: true}, &rec)
+	w.AssertLiveliness(now) // no reader: nothing sent
+	require.Empty(t, rec.msgs)
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	rec.msgs = nil
+	w.AssertLiveliness(now)
+	_, _, _, hbs := rec.all(t)
+	require.Len(t, hbs, 1)
+	require.True(t, hbs[0].Liveliness)
+	require.True(t, hbs[0].Final)
+	require.Equal(t, wire.EntityIDUnknown, hbs[0].ReaderID)
+
+	for _, reliable := range []bool{true, false} {
+		var heard []wire.GUID
+		r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: reliable, OnLiveliness: func(g wire.GUID) { heard = append(heard, g) }},
+			func(*Sample) bool { return true }, &recorder{})
+		r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: reliable, Unicast: []wire.Locator{testLoc}}, now)
+		hb := wire.Heartbeat{WriterID: remoteWriter.Entity, FirstSN: 1, LastSN: 0, Count: 1, Final: true}
+		r.HandleHeartbeat(remotePrefix, &hb, now) // no Liveliness flag
+		hb.Liveliness, hb.Count = true, 2
+		r.HandleHeartbeat(remotePrefix, &hb, now)
+		other := wire.Heartbeat{WriterID: wire.EntityIDFromUint32(0x00000902), FirstSN: 1, Count: 1, Liveliness: true}
+		r.HandleHeartbeat(remotePrefix, &other, now) // not a matched writer
+		require.Equal(t, []wire.GUID{remoteWriter}, heard, "reliable %v", reliable)
+	}
+}

@@ -67,6 +67,12 @@ type ReaderConfig struct {
 	// reported; the event loop must then call Tick at that time. It must
 	// not block nor call back into the reader.
 	Schedule func(deadline time.Time)
+	// OnLiveliness, if not nil, is called (with the reader's lock held)
+	// for each HEARTBEAT of a matched writer with the Liveliness flag set:
+	// the writer asserts its liveliness (RTPS 2.5 §8.3.7.5, how a
+	// MANUAL_BY_TOPIC writer's AssertLiveliness reaches the readers). It
+	// must not block nor call back into the reader.
+	OnLiveliness func(writer wire.GUID)
 }
 
 func (c *ReaderConfig) setDefaults() {
@@ -723,8 +729,14 @@ func (r *Reader) reportLost(p *writerProxy) {
 func (r *Reader) HandleHeartbeat(src wire.GuidPrefix, h *wire.Heartbeat, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	p := r.reliableProxy(src, h.WriterID, h.ReaderID)
+	p := r.proxy(src, h.WriterID, h.ReaderID)
 	if p == nil {
+		return
+	}
+	if h.Liveliness && r.cfg.OnLiveliness != nil {
+		r.cfg.OnLiveliness(wire.GUID{Prefix: src, Entity: h.WriterID})
+	}
+	if !p.reliable {
 		return
 	}
 	started := p.hbs.seen || p.next > 1

@@ -715,6 +715,21 @@ func (w *Writer) RequestAcks(now time.Time) {
 	}
 }
 
+// AssertLiveliness sends every matched reader a HEARTBEAT with the Liveliness flag
+// (and Final: it asks for no answer), as a MANUAL_BY_TOPIC writer's
+// assert_liveliness does (RTPS 2.5 §8.4.13; Cyclone DDS's write_hb_liveliness does
+// the same for any writer).
+func (w *Writer) AssertLiveliness(now time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.readers) == 0 {
+		return
+	}
+	w.mb.start(w.dataDest, wire.GuidPrefix{}, false)
+	w.appendHeartbeatFlags(wire.EntityIDUnknown, w.hbFirst(1), w.hbLast(nil), now, true, true)
+	w.mb.flush()
+}
+
 // hbLast returns the lastSN of a HEARTBEAT to p, or to every reader when p is nil.
 //
 // A volatile reader that has not spoken yet may not have matched this writer when the
@@ -755,14 +770,19 @@ func (w *Writer) appendHeartbeat(p *readerProxy, first wire.SequenceNumber, now 
 }
 
 func (w *Writer) appendHeartbeatFinal(reader wire.EntityID, first, last wire.SequenceNumber, now time.Time, final bool) {
+	w.appendHeartbeatFlags(reader, first, last, now, final, false)
+}
+
+func (w *Writer) appendHeartbeatFlags(reader wire.EntityID, first, last wire.SequenceNumber, now time.Time, final, liveliness bool) {
 	w.hbCount++
 	hb := wire.Heartbeat{
-		Final:    final,
-		ReaderID: reader,
-		WriterID: w.cfg.GUID.Entity,
-		FirstSN:  min(first, last+1), // first = last + 1: nothing is announced
-		LastSN:   last,
-		Count:    w.hbCount,
+		Final:      final,
+		Liveliness: liveliness,
+		ReaderID:   reader,
+		WriterID:   w.cfg.GUID.Entity,
+		FirstSN:    min(first, last+1), // first = last + 1: nothing is announced
+		LastSN:     last,
+		Count:      w.hbCount,
 	}
 	w.mb.reserve(hb.Len())
 	w.mb.buf = hb.Append(w.mb.buf)

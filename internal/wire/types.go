@@ -567,6 +567,19 @@ func nanosToFrac(ns int64) uint32 {
 	return uint32(f)
 }
 
+// nanosToFracUp is nanosToFrac rounded up: a peer that truncates the fraction
+// to nanoseconds (Fast DDS 2.9) reads back ns, not ns-1, so that equal
+// durations compare equal on both sides (a LIVELINESS lease of 0.4 s offered by
+// Fast DDS and requested by ddsgo: rounded to nearest, Fast DDS read 399999999
+// ns and refused the match). fracToNanos still gives ns back.
+func nanosToFracUp(ns int64) uint32 {
+	f := (uint64(ns)<<32 + 1e9 - 1) / 1e9
+	if f > math.MaxUint32 {
+		return math.MaxUint32
+	}
+	return uint32(f)
+}
+
 // TimeFromTime converts t to an RTPS Time. Instants before 1901 or after
 // 2038 (outside the int32 seconds range) saturate to TimeZero and
 // TimeInfinite respectively; nanosecond precision survives a round trip
@@ -647,7 +660,7 @@ func DurationFromStd(d time.Duration) Duration {
 	if sec < math.MinInt32 {
 		return Duration{Seconds: math.MinInt32}
 	}
-	f := nanosToFrac(ns)
+	f := nanosToFracUp(ns)
 	return Duration{Seconds: int32(sec), Fraction: f}
 }
 

@@ -195,6 +195,13 @@ func TestDuration(t *testing.T) {
 		rd := DurationFromStd(d)
 		require.Equal(t, d, rd.Std(), "%v", d)
 	}
+	// The fraction is rounded up: a peer that truncates it to nanoseconds (Fast DDS)
+	// reads the duration given.
+	for ns := int64(1); ns < 1e9; ns += 999_983 {
+		f := DurationFromStd(time.Duration(ns)).Fraction
+		require.Equal(t, ns, int64(uint64(f)*1e9>>32), "ns %d", ns)
+	}
+	require.Equal(t, Duration{Fraction: 1717986919}, DurationFromStd(400*time.Millisecond))
 	require.Equal(t, Duration{Seconds: 10}, DurationFromStd(10*time.Second))
 	require.Equal(t, Duration{Seconds: -2, Fraction: 1 << 31}, DurationFromStd(-1500*time.Millisecond))
 	require.Equal(t, DurationInfinite, DurationFromStd(math.MaxInt64))

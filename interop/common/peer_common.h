@@ -51,7 +51,31 @@ struct peer_args {
   double lifespan;     /* -lifespan DUR, seconds: writer LIFESPAN, 0 = infinite */
   int exclusive;       /* -ownership-strength given: OWNERSHIP EXCLUSIVE */
   long strength;       /* -ownership-strength N: the writer's OWNERSHIP_STRENGTH */
+  int liveliness;      /* -liveliness automatic|participant|topic: PEER_LIVELINESS_* */
+  double lease;        /* -lease DUR, seconds: LIVELINESS lease_duration, 0 = infinite */
 };
+
+/* The LIVELINESS kinds of -liveliness, in the order of the DDS enum. */
+enum { PEER_LIVELINESS_AUTOMATIC = 0, PEER_LIVELINESS_PARTICIPANT = 1, PEER_LIVELINESS_TOPIC = 2 };
+
+/* Status events go to stderr as JSON lines: "event" is the status kind in lower
+ * case, then the status's counts in snake case (instance handles are local to
+ * each implementation and left out). */
+static void peer_print_liveliness_changed(int alive, int not_alive, int alive_change, int not_alive_change)
+{
+  fprintf(stderr,
+          "{\"event\":\"liveliness_changed\",\"alive_count\":%d,\"not_alive_count\":%d,"
+          "\"alive_count_change\":%d,\"not_alive_count_change\":%d}\n",
+          alive, not_alive, alive_change, not_alive_change);
+  fflush(stderr);
+}
+
+static void peer_print_liveliness_lost(int total, int total_change)
+{
+  fprintf(stderr, "{\"event\":\"liveliness_lost\",\"total_count\":%d,\"total_count_change\":%d}\n", total,
+          total_change);
+  fflush(stderr);
+}
 
 static void peer_usage(const char *prog)
 {
@@ -62,6 +86,8 @@ static void peer_usage(const char *prog)
           "  [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]\n"
           "  [-quiet] [-max-message-size BYTES] [-lifespan DUR]\n"
           "  [-ownership-strength N]\n"
+          "  [-quiet] [-max-message-size BYTES] [-liveliness automatic|participant|topic]\n"
+          "  [-lease DUR]\n"
           "DUR is seconds (\"2.5\") or Go form (\"500ms\", \"5s\", \"1m\").\n",
           prog);
 }
@@ -223,6 +249,17 @@ static int peer_parse_args(int argc, char **argv, struct peer_args *a)
     } else if (strcmp(name, "ownership-strength") == 0) {
       if (peer_parse_long(val, -2147483647L - 1, 2147483647L, &a->strength)) goto bad;
       a->exclusive = 1;
+    } else if (strcmp(name, "liveliness") == 0) {
+      if (strcmp(val, "automatic") == 0)
+        a->liveliness = PEER_LIVELINESS_AUTOMATIC;
+      else if (strcmp(val, "participant") == 0)
+        a->liveliness = PEER_LIVELINESS_PARTICIPANT;
+      else if (strcmp(val, "topic") == 0)
+        a->liveliness = PEER_LIVELINESS_TOPIC;
+      else
+        goto bad;
+    } else if (strcmp(name, "lease") == 0) {
+      if (peer_parse_duration(val, &a->lease)) goto bad;
     } else {
       goto bad;
     }

@@ -65,7 +65,27 @@ static dds_qos_t *make_qos(const struct peer_args *a)
     if (a->pub)
       dds_qset_ownership_strength(qos, (int32_t)a->strength);
   }
+  {
+    static const dds_liveliness_kind_t kinds[] = {DDS_LIVELINESS_AUTOMATIC, DDS_LIVELINESS_MANUAL_BY_PARTICIPANT,
+                                                  DDS_LIVELINESS_MANUAL_BY_TOPIC};
+    dds_qset_liveliness(qos, kinds[a->liveliness], a->lease > 0 ? to_duration(a->lease) : DDS_INFINITY);
+  }
   return qos;
+}
+
+static void on_liveliness_changed(dds_entity_t reader, const dds_liveliness_changed_status_t st, void *arg)
+{
+  (void)reader;
+  (void)arg;
+  peer_print_liveliness_changed((int)st.alive_count, (int)st.not_alive_count, st.alive_count_change,
+                                st.not_alive_count_change);
+}
+
+static void on_liveliness_lost(dds_entity_t writer, const dds_liveliness_lost_status_t st, void *arg)
+{
+  (void)writer;
+  (void)arg;
+  peer_print_liveliness_lost((int)st.total_count, (int)st.total_count_change);
 }
 
 static int run_pub(const struct peer_args *a, dds_entity_t writer, double deadline)
@@ -242,6 +262,7 @@ int main(int argc, char **argv)
   const dds_topic_descriptor_t *desc;
   dds_entity_t participant, topic, endpoint;
   dds_qos_t *qos;
+  dds_listener_t *listener;
   double deadline;
   int rc;
 
@@ -294,10 +315,18 @@ int main(int argc, char **argv)
   if (topic < 0)
     return fail("dds_create_topic", topic);
   qos = make_qos(&a);
+  listener = NULL;
+  if (a.lease > 0) { /* status events with a finite lease only */
+    listener = dds_create_listener(NULL);
+    dds_lset_liveliness_changed(listener, on_liveliness_changed);
+    dds_lset_liveliness_lost(listener, on_liveliness_lost);
+  }
   if (a.pub)
-    endpoint = dds_create_writer(participant, topic, qos, NULL);
+    endpoint = dds_create_writer(participant, topic, qos, listener);
   else
-    endpoint = dds_create_reader(participant, topic, qos, NULL);
+    endpoint = dds_create_reader(participant, topic, qos, listener);
+  if (listener != NULL)
+    dds_delete_listener(listener);
   dds_delete_qos(qos);
   if (endpoint < 0)
     return fail(a.pub ? "dds_create_writer" : "dds_create_reader", endpoint);

@@ -12,8 +12,10 @@
 #include <fastdds/dds/domain/DomainParticipant.hpp>
 #include <fastdds/dds/domain/DomainParticipantFactory.hpp>
 #include <fastdds/dds/publisher/DataWriter.hpp>
+#include <fastdds/dds/publisher/DataWriterListener.hpp>
 #include <fastdds/dds/publisher/Publisher.hpp>
 #include <fastdds/dds/subscriber/DataReader.hpp>
+#include <fastdds/dds/subscriber/DataReaderListener.hpp>
 #include <fastdds/dds/subscriber/SampleInfo.hpp>
 #include <fastdds/dds/subscriber/Subscriber.hpp>
 #include <fastdds/dds/topic/TypeSupport.hpp>
@@ -60,6 +62,22 @@ void set_limits(const peer_args& a, ResourceLimitsQosPolicy& rl)
     rl.allocated_samples = std::min<int32_t>(rl.max_samples, 100);
 }
 
+// The status events a peer prints on stderr (peer_common.h).
+struct LivelinessWriterListener : public DataWriterListener {
+    void on_liveliness_lost(DataWriter*, const LivelinessLostStatus& st) override
+    {
+        peer_print_liveliness_lost(st.total_count, st.total_count_change);
+    }
+};
+
+struct LivelinessReaderListener : public DataReaderListener {
+    void on_liveliness_changed(DataReader*, const LivelinessChangedStatus& st) override
+    {
+        peer_print_liveliness_changed(st.alive_count, st.not_alive_count, st.alive_count_change,
+                                      st.not_alive_count_change);
+    }
+};
+
 template<typename Q>
 void set_common(const peer_args& a, Q& q)
 {
@@ -77,6 +95,15 @@ void set_common(const peer_args& a, Q& q)
         q.history().kind = KEEP_ALL_HISTORY_QOS;
     }
     set_limits(a, q.resource_limits());
+    static const LivelinessQosPolicyKind kinds[] = {AUTOMATIC_LIVELINESS_QOS, MANUAL_BY_PARTICIPANT_LIVELINESS_QOS,
+                                                    MANUAL_BY_TOPIC_LIVELINESS_QOS};
+    q.liveliness().kind = kinds[a.liveliness];
+    if (a.lease > 0) {
+        q.liveliness().lease_duration = to_duration(a.lease);
+        // Fast DDS asserts AUTOMATIC and MANUAL_BY_PARTICIPANT writers every
+        // announcement_period (infinite by default): a third of the lease.
+        q.liveliness().announcement_period = to_duration(a.lease / 3);
+    }
     // Keep the default history memory policy (PREALLOCATED_WITH_REALLOC):
     // with DYNAMIC_RESERVE a reader NACKs payload-less disposes forever.
 }
@@ -293,7 +320,9 @@ int main(int argc, char** argv)
             // announced, but it compares them unsigned.
             q.ownership_strength().value = static_cast<uint32_t>(a.strength);
         }
-        DataWriter* writer = publisher->create_datawriter(topic, q);
+        static LivelinessWriterListener wl;
+        DataWriter* writer = publisher->create_datawriter(topic, q, &wl,
+                                                          a.lease > 0 ? StatusMask::liveliness_lost() : StatusMask::none());
         if (writer == nullptr) {
             return fail("create_datawriter");
         }
@@ -308,7 +337,9 @@ int main(int argc, char** argv)
         if (a.exclusive) {
             q.ownership().kind = EXCLUSIVE_OWNERSHIP_QOS;
         }
-        DataReader* reader = subscriber->create_datareader(topic, q);
+        static LivelinessReaderListener rl;
+        DataReader* reader = subscriber->create_datareader(topic, q, &rl,
+                                                            a.lease > 0 ? StatusMask::liveliness_changed() : StatusMask::none());
         if (reader == nullptr) {
             return fail("create_datareader");
         }

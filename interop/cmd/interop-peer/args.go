@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ddsgo/ddsgo/qos"
 )
 
 // Exit codes of the peer contract (interop/README.md).
@@ -21,30 +23,32 @@ const (
 
 // args is the command line of the peer contract.
 type args struct {
-	pub            bool          // -role pub|sub
-	domain         int           // -domain N
-	topic          string        // -topic T
-	count          int64         // -count N: samples written / expected
-	rate           float64       // -rate HZ: writes per second, 0 = no pause
-	reliable       bool          // -reliable | -best-effort
-	transientLocal bool          // -transient-local | -volatile
-	keepLast       int           // -keep-last N, 0 = KEEP_ALL
-	keys           int           // -keys N: ids 1..N
-	payload        int64         // -payload BYTES: values has payload/8 doubles
-	timeout        time.Duration // -timeout DUR: the whole run
-	dispose        bool          // -dispose: dispose every key after writing, then unregister
-	unregister     bool          // -unregister: unregister every key after writing
-	xcdr2          bool          // -xcdr2: XCDR2 data representation for the final type
-	appendable     bool          // -appendable: the appendable type interop::SampleA
-	typeName       string        // -type NAME: register the type under NAME
-	waitReaders    int           // -wait-readers N: the publisher waits for N matched readers
-	settle         time.Duration // -settle DUR: pause between matching and the first write
-	linger         time.Duration // -linger DUR: stay after the last write or sample
-	quiet          bool          // -quiet: do not print samples
-	maxMessageSize int           // -max-message-size BYTES: datagram bound, 0 = ddsgo's default
-	lifespan       time.Duration // -lifespan DUR: the writer's LIFESPAN, 0 = infinite
-	exclusive      bool          // -ownership-strength given: OWNERSHIP EXCLUSIVE
-	strength       int32         // -ownership-strength N: the writer's OWNERSHIP_STRENGTH
+	pub            bool               // -role pub|sub
+	domain         int                // -domain N
+	topic          string             // -topic T
+	count          int64              // -count N: samples written / expected
+	rate           float64            // -rate HZ: writes per second, 0 = no pause
+	reliable       bool               // -reliable | -best-effort
+	transientLocal bool               // -transient-local | -volatile
+	keepLast       int                // -keep-last N, 0 = KEEP_ALL
+	keys           int                // -keys N: ids 1..N
+	payload        int64              // -payload BYTES: values has payload/8 doubles
+	timeout        time.Duration      // -timeout DUR: the whole run
+	dispose        bool               // -dispose: dispose every key after writing, then unregister
+	unregister     bool               // -unregister: unregister every key after writing
+	xcdr2          bool               // -xcdr2: XCDR2 data representation for the final type
+	appendable     bool               // -appendable: the appendable type interop::SampleA
+	typeName       string             // -type NAME: register the type under NAME
+	waitReaders    int                // -wait-readers N: the publisher waits for N matched readers
+	settle         time.Duration      // -settle DUR: pause between matching and the first write
+	linger         time.Duration      // -linger DUR: stay after the last write or sample
+	quiet          bool               // -quiet: do not print samples
+	maxMessageSize int                // -max-message-size BYTES: datagram bound, 0 = ddsgo's default
+	liveliness     qos.LivelinessKind // -liveliness automatic|participant|topic
+	lease          time.Duration      // -lease DUR: LIVELINESS lease_duration, 0 = infinite
+	lifespan       time.Duration      // -lifespan DUR: the writer's LIFESPAN, 0 = infinite
+	exclusive      bool               // -ownership-strength given: OWNERSHIP EXCLUSIVE
+	strength       int32              // -ownership-strength N: the writer's OWNERSHIP_STRENGTH
 	// ddsgo only, for best effort under loss:
 	idle       time.Duration // -idle DUR: the subscriber also ends, successfully, DUR after its last sample
 	sampleLost bool          // -sample-lost: the subscriber prints its SAMPLE_LOST total last
@@ -131,6 +135,25 @@ func (f rateFlag) Set(s string) error {
 	return nil
 }
 
+// livelinessFlag is -liveliness automatic|participant|topic.
+type livelinessFlag struct{ dst *qos.LivelinessKind }
+
+func (f livelinessFlag) String() string { return "" }
+
+func (f livelinessFlag) Set(s string) error {
+	switch s {
+	case "automatic":
+		*f.dst = qos.Automatic
+	case "participant":
+		*f.dst = qos.ManualByParticipant
+	case "topic":
+		*f.dst = qos.ManualByTopic
+	default:
+		return errors.New("want automatic, participant or topic")
+	}
+	return nil
+}
+
 // roleFlag is -role pub|sub.
 type roleFlag struct {
 	pub, set *bool
@@ -157,6 +180,7 @@ const usage = `usage: interop-peer -role pub|sub [-domain N] [-topic T] [-count 
   [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]
   [-quiet] [-max-message-size BYTES] [-idle DUR] [-sample-lost] [-stats DUR]
   [-stats-file PATH] [-lifespan DUR] [-ownership-strength N]
+  [-liveliness automatic|participant|topic] [-lease DUR]
 DUR is seconds ("2.5") or Go form ("500ms", "5s", "1m").
 `
 
@@ -207,6 +231,8 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 	fs.StringVar(&a.statsFile, "stats-file", "", "file for -stats lines")
 	fs.Var(durFlag{&a.lifespan}, "lifespan", "writer LIFESPAN, 0 = infinite")
 	fs.Var(intFlag{&strength, math.MinInt32, math.MaxInt32}, "ownership-strength", "EXCLUSIVE ownership, the writer's strength")
+	fs.Var(livelinessFlag{&a.liveliness}, "liveliness", "LIVELINESS kind")
+	fs.Var(durFlag{&a.lease}, "lease", "LIVELINESS lease_duration, 0 = infinite")
 	if err := fs.Parse(argv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return a, exitOK, false

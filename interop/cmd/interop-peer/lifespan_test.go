@@ -38,7 +38,7 @@ func TestLifespanLateJoiner(t *testing.T) {
 		tp, err := dds.NewTopic[Sample](p, topic)
 		require.NoError(t, err)
 		wq := qos.DefaultDataWriterQos()
-		setCommon(a, &wq.Reliability, &wq.Durability, &wq.History, &wq.DataRepresentation)
+		setCommon(a, &wq.Reliability, &wq.Durability, &wq.History, &wq.DataRepresentation, &wq.Liveliness)
 		wq.DurabilityService.HistoryKind, wq.DurabilityService.HistoryDepth = wq.History.Kind, wq.History.Depth
 		wq.WriterDataLifecycle.AutodisposeUnregisteredInstances = false
 		wq.Lifespan.Duration = a.lifespan

@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -81,6 +82,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
+	stderr = &lockedWriter{w: stderr}
 	dctx, cancel := context.WithTimeout(ctx, a.timeout)
 	defer cancel()
 	out := bufio.NewWriterSize(stdout, 1<<16)
@@ -103,6 +105,51 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		return runType(pr, SampleA{}.DDSTypeName(), func(s *Sample) *SampleA { return (*SampleA)(s) }, func(s *SampleA) *Sample { return (*Sample)(s) })
 	}
 	return runType(pr, Sample{}.DDSTypeName(), func(s *Sample) *Sample { return s }, func(s *Sample) *Sample { return s })
+}
+
+// jsonLivelinessChanged and jsonLivelinessLost are status event lines (on stderr): the
+// status kind in lower case, then its counts in snake case; instance handles are local to
+// each implementation and left out.
+type jsonLivelinessChanged struct {
+	Event               string `json:"event"`
+	AliveCount          int32  `json:"alive_count"`
+	NotAliveCount       int32  `json:"not_alive_count"`
+	AliveCountChange    int32  `json:"alive_count_change"`
+	NotAliveCountChange int32  `json:"not_alive_count_change"`
+}
+
+type jsonLivelinessLost struct {
+	Event            string `json:"event"`
+	TotalCount       int32  `json:"total_count"`
+	TotalCountChange int32  `json:"total_count_change"`
+}
+
+// statusEvents returns the mask of the status events printed: the liveliness ones with
+// a finite -lease only.
+func (a args) statusEvents(k listener.StatusKind) listener.StatusMask {
+	if a.lease > 0 {
+		return listener.StatusMask(k)
+	}
+	return 0
+}
+
+// event prints a status event line on stderr; listeners call it.
+func (pr *peer) event(v any) {
+	b, _ := json.Marshal(v)
+	_, _ = pr.stderr.Write(append(b, '\n'))
+}
+
+// lockedWriter serializes the writes to w: the listeners print on stderr from their
+// own goroutine.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
 
 func (pr *peer) failf(format string, v ...any) int {
@@ -176,7 +223,11 @@ func runType[T any](pr *peer, typeName string, to func(*Sample) *T, from func(*T
 }
 
 // setCommon sets the policies writers and readers share.
-func setCommon(a args, rel *qos.Reliability, dur *qos.Durability, hist *qos.History, dr *qos.DataRepresentation) {
+func setCommon(a args, rel *qos.Reliability, dur *qos.Durability, hist *qos.History, dr *qos.DataRepresentation, lv *qos.Liveliness) {
+	*lv = qos.Liveliness{Kind: a.liveliness, LeaseDuration: qos.Infinite}
+	if a.lease > 0 {
+		lv.LeaseDuration = a.lease
+	}
 	rel.Kind = qos.BestEffort
 	if a.reliable {
 		rel.Kind = qos.Reliable
@@ -230,7 +281,7 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to f
 		return pr.failf("creating the publisher: %v", err)
 	}
 	wq := qos.DefaultDataWriterQos()
-	setCommon(a, &wq.Reliability, &wq.Durability, &wq.History, &wq.DataRepresentation)
+	setCommon(a, &wq.Reliability, &wq.Durability, &wq.History, &wq.DataRepresentation, &wq.Liveliness)
 	// What a transient-local writer keeps for late joiners is its history.
 	wq.DurabilityService.HistoryKind, wq.DurabilityService.HistoryDepth = wq.History.Kind, wq.History.Depth
 	// Deleting the writer must not dispose: only -dispose disposes.
@@ -242,7 +293,10 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to f
 		wq.Ownership.Kind = qos.Exclusive
 		wq.OwnershipStrength.Value = a.strength
 	}
-	w, err := dds.NewWriter(topic, dds.WithPublisher(pub), dds.WithQos(wq))
+	l := dds.WriterListener[T]{OnLivelinessLost: func(_ *dds.DataWriter[T], s listener.LivelinessLostStatus) {
+		pr.event(jsonLivelinessLost{"liveliness_lost", s.TotalCount, s.TotalCountChange})
+	}}
+	w, err := dds.NewWriter(topic, dds.WithPublisher(pub), dds.WithQos(wq), dds.WithListener(l, a.statusEvents(listener.LivelinessLost)))
 	if err != nil {
 		return pr.failf("creating the writer: %v", err)
 	}
@@ -366,11 +420,14 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 		return pr.failf("creating the subscriber: %v", err)
 	}
 	rq := qos.DefaultDataReaderQos()
-	setCommon(a, &rq.Reliability, &rq.Durability, &rq.History, &rq.DataRepresentation)
+	setCommon(a, &rq.Reliability, &rq.Durability, &rq.History, &rq.DataRepresentation, &rq.Liveliness)
 	if a.exclusive {
 		rq.Ownership.Kind = qos.Exclusive
 	}
-	r, err := dds.NewReader(topic, dds.WithSubscriber(sub), dds.WithQos(rq))
+	l := dds.ReaderListener[T]{OnLivelinessChanged: func(_ *dds.DataReader[T], s listener.LivelinessChangedStatus) {
+		pr.event(jsonLivelinessChanged{"liveliness_changed", s.AliveCount, s.NotAliveCount, s.AliveCountChange, s.NotAliveCountChange})
+	}}
+	r, err := dds.NewReader(topic, dds.WithSubscriber(sub), dds.WithQos(rq), dds.WithListener(l, a.statusEvents(listener.LivelinessChanged)))
 	if err != nil {
 		return pr.failf("creating the reader: %v", err)
 	}

@@ -99,7 +99,7 @@ func startGoParticipant(pubArgs, subArgs []string) (pub, sub *proc) {
 		var pout, sout, perr, serr bytes.Buffer
 		mk := func(a args, out, errw *bytes.Buffer) *peer {
 			w := bufio.NewWriter(out)
-			return &peer{a: a, ctx: dctx, parent: ctx, out: w, enc: json.NewEncoder(w), stderr: errw, started: time.Now()}
+			return &peer{a: a, ctx: dctx, parent: ctx, out: w, enc: json.NewEncoder(w), stderr: &lockedWriter{w: errw}, started: time.Now()}
 		}
 		ppr, spr := mk(pa, &pout, &perr), mk(sa, &sout, &serr)
 		p, err := dds.NewParticipant(pa.domain)

@@ -275,7 +275,7 @@ var (
 	// parallel in one namespace, so each keeps to its own domains: internal/discovery 21-22,
 	// cmd/ddsping 41-48 and 170-171, sim 61-76, cmd/ddsim 181, internal/transport 220-227,
 	// dds and examples 0, 3, 7 and 203, TestSoak (soak.sh) 90; here TestMesh 160.., TestTimeToMatch
-	// 190.., ownership 198-202, lifespan 228-229, the ROS 2 clients 230-231. Domains 209-214
+	// 190.., ownership 198-202, liveliness 215-218 (dds 204), lifespan 228-229, the ROS 2 clients 230-231. Domains 209-214
 	// are out: their ports fall in the namespace's ephemeral range (scripts/netns.sh). The
 	// scenarios here need fewer than 60.
 	nextDomain = 100
