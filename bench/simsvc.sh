@@ -11,13 +11,10 @@
 #
 # Needs `make -C interop ros go` (build/cyclone-rosclient, build/ddsim).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-if [ "${DDSGO_NETNS:-}" != "1" ]; then
-	exec scripts/netns.sh "$0" "$@"
-fi
-N=${N:-10000}
-REPEAT=${REPEAT:-500}
-FILTER=${FILTER:-'m12.*'}
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ "${DDSGO_NETNS:-}" = 1 ] || exec "$root/scripts/netns.sh" "$0" "$@"
+cd "$root"
+: "${N:=10000}" "${REPEAT:=500}" "${FILTER:=m12.*}"
 for b in interop/build/ddsim interop/build/cyclone-rosclient; do
 	[ -x "$b" ] || { echo "simsvc.sh: $b is not built: make -C interop ros go" >&2; exit 2; }
 done

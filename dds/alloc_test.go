@@ -11,22 +11,13 @@ import (
 	"github.com/ddsgo/ddsgo/qos"
 )
 
-func TestWriteTakeAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("allocation counts are not meaningful with the race detector")
-	}
-	p := testParticipant(t, nil, nil)
-	w, r := endpoints[point](t, p, "points", nil, reliableReader())
-	data := make([]point, 8)
-	infos := make([]SampleInfo, 8)
+// writeTakeAllocs returns the allocations of a write on w followed by a take of that
+// sample from r, once warm.
+func writeTakeAllocs(t *testing.T, w *DataWriter[point], r *DataReader[point]) float64 {
+	t.Helper()
+	data, infos := make([]point, 8), make([]SampleInfo, 8)
 	v := point{ID: 1}
-	for range 100 {
-		v.X++
-		require.NoError(t, w.Write(bg, &v))
-		_, err := r.TakeInto(bg, data, infos, NoWait())
-		require.NoError(t, err)
-	}
-	allocs := testing.AllocsPerRun(1000, func() {
+	step := func() {
 		v.X++
 		if err := w.Write(bg, &v); err != nil {
 			t.Fatal(err)
@@ -34,13 +25,26 @@ func TestWriteTakeAllocs(t *testing.T) {
 		if n, err := r.TakeInto(bg, data, infos, NoWait()); err != nil || n != 1 {
 			t.Fatal(n, err)
 		}
-	})
-	require.Zero(t, allocs, "write, loopback delivery and take")
+	}
+	for range 100 {
+		step()
+	}
+	return testing.AllocsPerRun(1000, step)
+}
+
+func TestWriteTakeAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful with the race detector")
+	}
+	p := testParticipant(t, nil, nil)
+	w, r := endpoints[point](t, p, "points", nil, reliableReader())
+	require.Zero(t, writeTakeAllocs(t, w, r), "write, loopback delivery and take")
+	v := point{ID: 1}
 
 	// A KEEP_LAST 1 reader drops the older samples: write alone.
 	w2, _ := endpoints[point](t, p, "keep_last", nil, nil)
 	require.NoError(t, w2.Write(bg, &v))
-	allocs = testing.AllocsPerRun(1000, func() {
+	allocs := testing.AllocsPerRun(1000, func() {
 		v.X++
 		if err := w2.Write(bg, &v); err != nil {
 			t.Fatal(err)
@@ -186,17 +190,6 @@ func TestWriteLivelinessAllocs(t *testing.T) {
 		tb, _, sub := topicPubSub[point](t, pb, name, "test::"+name)
 		r, err := NewReader(tb, WithSubscriber(sub), WithQos(*rq))
 		require.NoError(t, err)
-		data, infos := make([]point, 8), make([]SampleInfo, 8)
-		v := point{ID: 1}
-		allocs := testing.AllocsPerRun(1000, func() {
-			v.X++
-			if err := w.Write(bg, &v); err != nil {
-				t.Fatal(err)
-			}
-			if n, err := r.TakeInto(bg, data, infos, NoWait()); err != nil || n != 1 {
-				t.Fatal(n, err)
-			}
-		})
-		require.Zero(t, allocs, "%v: write, delivery and take", kind)
+		require.Zero(t, writeTakeAllocs(t, w, r), "%v: write, delivery and take", kind)
 	}
 }

@@ -38,6 +38,15 @@ func newLiveWorld(t *testing.T) *liveWorld {
 
 // endpoints creates a writer of topic name in pub and a reader of it in sub, both
 // with LIVELINESS kind and lease.
+// watched makes a writer and a reader with endpoints and returns them with the writer's
+// handle, once the reader's first LIVELINESS_CHANGED (the writer alive) is read.
+func (w *liveWorld) watched(t *testing.T, name string, kind qos.LivelinessKind, lease time.Duration) (*DataWriter[message], *DataReader[message], InstanceHandle) {
+	t.Helper()
+	dw, dr := w.endpoints(t, name, kind, lease)
+	changed(t, dr)
+	return dw, dr, status.GUIDHandle(guidBytes(dw.ew.GUID()))
+}
+
 func (w *liveWorld) endpoints(t *testing.T, name string, kind qos.LivelinessKind, lease time.Duration) (*DataWriter[message], *DataReader[message]) {
 	t.Helper()
 	pt, err := NewTopic[message](w.pub, name)
@@ -183,20 +192,35 @@ func TestLivelinessManualByParticipant(t *testing.T) {
 	require.Equal(t, aliveStatus(wh, true), changed(t, dr))
 }
 
-// AUTOMATIC on a virtual clock: participant messages of either kind renew the writer at
-// the reader; silence makes it not alive there; the writer never loses its liveliness
-// (it is alive as long as its participant).
+// AUTOMATIC on a virtual clock: a reader keeps a remote writer alive while its
+// participant sends participant messages, or anything at all; silence makes it not alive
+// there.
+func TestLivelinessAutomaticRenewed(t *testing.T) {
+	for name, renew := range map[string]func(w *liveWorld){
+		"participant messages": func(w *liveWorld) { w.pub.eng.(*fakeEngine).participantMessage(false) },
+		"any traffic":          func(w *liveWorld) { w.sub.eng.(*fakeEngine).heardFrom(w.pub.prefix, w.clk.Now()) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			w := newLiveWorld(t)
+			_, dr, wh := w.watched(t, "auto", qos.Automatic, 100*time.Millisecond)
+			for range 5 {
+				w.clk.Advance(60 * time.Millisecond)
+				renew(w)
+			}
+			require.Equal(t, aliveStatus(wh, false), changed(t, dr))
+			w.clk.Advance(110 * time.Millisecond)
+			require.Equal(t, notAliveStatus(wh), changed(t, dr))
+		})
+	}
+}
+
+// After a lapse, a participant message of either kind renews an AUTOMATIC writer at the
+// reader, and so does its data; the writer itself never loses its liveliness (it is
+// alive as long as its participant).
 func TestLivelinessAutomatic(t *testing.T) {
 	w := newLiveWorld(t)
-	dw, dr := w.endpoints(t, "auto", qos.Automatic, 100*time.Millisecond)
-	wh := status.GUIDHandle(guidBytes(dw.ew.GUID()))
-	changed(t, dr)
+	dw, dr, wh := w.watched(t, "auto", qos.Automatic, 100*time.Millisecond)
 	eng := w.pub.eng.(*fakeEngine)
-	for range 4 {
-		w.clk.Advance(60 * time.Millisecond)
-		eng.participantMessage(false)
-	}
-	require.Equal(t, aliveStatus(wh, false), changed(t, dr))
 	w.clk.Advance(110 * time.Millisecond)
 	require.Equal(t, notAliveStatus(wh), changed(t, dr))
 	eng.participantMessage(true) // any participant message renews AUTOMATIC writers
@@ -301,23 +325,6 @@ func TestLivelinessManualByParticipantData(t *testing.T) {
 	require.Equal(t, notAliveStatus(wh), changed(t, dr))
 	require.NoError(t, auto.Write(bg, &message{ID: 1}))
 	require.Equal(t, aliveStatus(wh, true), changed(t, dr))
-}
-
-// A reader sees a remote AUTOMATIC writer alive as long as its participant is heard
-// from, whatever it sends.
-func TestLivelinessAutomaticTraffic(t *testing.T) {
-	w := newLiveWorld(t)
-	dw, dr := w.endpoints(t, "auto", qos.Automatic, 100*time.Millisecond)
-	wh := status.GUIDHandle(guidBytes(dw.ew.GUID()))
-	changed(t, dr)
-	eng := w.sub.eng.(*fakeEngine)
-	for range 5 {
-		w.clk.Advance(60 * time.Millisecond)
-		eng.heardFrom(w.pub.prefix, w.clk.Now())
-	}
-	require.Equal(t, aliveStatus(wh, false), changed(t, dr))
-	w.clk.Advance(110 * time.Millisecond)
-	require.Equal(t, notAliveStatus(wh), changed(t, dr))
 }
 
 // Deleting a reader or a writer stops the watch of their leases.

@@ -22,6 +22,18 @@ func (w *worldMover) Update(_ UpdateInfo, m *ecm.Manager) {
 	})
 }
 
+// benchWorld returns a world of n models named m0, m1, ...
+func benchWorld(n int) *ecm.Manager {
+	m := ecm.New()
+	RegisterComponents(m)
+	w := ecm.Create2(m, World{}, Name("bench"))
+	for i := range n {
+		e := ecm.Create3(m, Model{}, Name(fmt.Sprintf("m%d", i)), Pose{Orientation: identityQuaternion})
+		m.SetParentEntity(e, w)
+	}
+	return m
+}
+
 // BenchmarkStep measures a step of a world of n moving models at 100 Hz (10 ms steps)
 // without publication, and with the world published: /clock, /tf every step and the
 // state streams (no reader: what publishing costs the world, not the network). The
@@ -30,13 +42,7 @@ func BenchmarkStep(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		for _, publish := range []bool{false, true} {
 			b.Run(fmt.Sprintf("models=%d/publish=%v", n, publish), func(b *testing.B) {
-				m := ecm.New()
-				RegisterComponents(m)
-				w := ecm.Create2(m, World{}, Name("bench"))
-				for i := range n {
-					e := ecm.Create3(m, Model{}, Name(fmt.Sprintf("m%d", i)), Pose{Orientation: identityQuaternion})
-					m.SetParentEntity(e, w)
-				}
+				m := benchWorld(n)
 				r, err := NewRunner(m, Config{StepSize: 10 * time.Millisecond, Clock: newFakeClock()})
 				if err != nil {
 					b.Fatal(err)
@@ -91,13 +97,7 @@ func BenchmarkStep(b *testing.B) {
 func BenchmarkReplicaLag(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("models=%d", n), func(b *testing.B) {
-			m := ecm.New()
-			RegisterComponents(m)
-			w := ecm.Create2(m, World{}, Name("bench"))
-			for i := range n {
-				e := ecm.Create3(m, Model{}, Name(fmt.Sprintf("m%d", i)), Pose{Orientation: identityQuaternion})
-				m.SetParentEntity(e, w)
-			}
+			m := benchWorld(n)
 			world, node := loopbackParticipant(b, 75), loopbackParticipant(b, 75)
 			r, pub := publishedRunner(b, m, world, &worldMover{pose: ecm.ID[Pose](m)})
 			rep, err := NewReplica(node, nil)

@@ -147,6 +147,38 @@ func participantRow(p *dds.DomainParticipant, h dds.InstanceHandle) (partRow, er
 	return row, nil
 }
 
+// listen waits for wait (or ctx's end), then returns the participants p discovered.
+func listen(ctx context.Context, p *dds.DomainParticipant, wait time.Duration) ([]partRow, error) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(wait):
+	}
+	return participants(p)
+}
+
+// domainView is what p discovered of the domain's endpoints, with the labels and
+// domain tags of their participants.
+type domainView struct {
+	pubs, subs  []dds.EndpointBuiltinTopicData
+	names, tags map[dds.InstanceHandle]string
+}
+
+// discover returns the endpoints p discovered; rows are its participants.
+func discover(p *dds.DomainParticipant, rows []partRow) (domainView, error) {
+	v := domainView{names: map[dds.InstanceHandle]string{}, tags: map[dds.InstanceHandle]string{}}
+	var err error
+	if v.pubs, err = p.DiscoveredPublications(); err != nil {
+		return v, err
+	}
+	if v.subs, err = p.DiscoveredSubscriptions(); err != nil {
+		return v, err
+	}
+	for _, r := range rows {
+		v.names[r.handle], v.tags[r.handle] = r.label(), r.Tag
+	}
+	return v, nil
+}
+
 // participants returns the rows of the participants p discovered, sorted by name.
 func participants(p *dds.DomainParticipant) ([]partRow, error) {
 	hs, err := p.DiscoveredParticipants()
@@ -259,18 +291,11 @@ func whyNot(w, r dds.EndpointBuiltinTopicData) string {
 // printEndpoints lists the discovered writers and readers and, for every topic with both,
 // which pairs match and why the others do not.
 func printEndpoints(o *options, p *dds.DomainParticipant, rows []partRow) error {
-	pubs, err := p.DiscoveredPublications()
+	v, err := discover(p, rows)
 	if err != nil {
 		return err
 	}
-	subs, err := p.DiscoveredSubscriptions()
-	if err != nil {
-		return err
-	}
-	names := map[dds.InstanceHandle]string{}
-	for _, r := range rows {
-		names[r.handle] = r.label()
-	}
+	pubs, subs, names := v.pubs, v.subs, v.names
 	byTopic := func(a, b dds.EndpointBuiltinTopicData) int { return strings.Compare(a.TopicName, b.TopicName) }
 	slices.SortFunc(pubs, byTopic)
 	slices.SortFunc(subs, byTopic)
@@ -308,11 +333,7 @@ func printEndpoints(o *options, p *dds.DomainParticipant, rows []partRow) error 
 func setupList(fs *flag.FlagSet, o *options) func(context.Context) error {
 	wait := fs.Duration("wait", 2*time.Second, "how long to listen for participants")
 	return onNode(o, "ddsping list", func(ctx context.Context, n *node) error {
-		select {
-		case <-ctx.Done():
-		case <-time.After(*wait):
-		}
-		rows, err := participants(n.p)
+		rows, err := listen(ctx, n.p, *wait)
 		if err != nil {
 			return err
 		}
@@ -400,18 +421,11 @@ type endpointWatch struct {
 
 // update reports the endpoints and pairs that came, went or changed since the last call.
 func (w *endpointWatch) update(o *options, p *dds.DomainParticipant, rows []partRow, el time.Duration) error {
-	pubs, err := p.DiscoveredPublications()
+	v, err := discover(p, rows)
 	if err != nil {
 		return err
 	}
-	subs, err := p.DiscoveredSubscriptions()
-	if err != nil {
-		return err
-	}
-	names := map[dds.InstanceHandle]string{}
-	for _, r := range rows {
-		names[r.handle] = r.label()
-	}
+	pubs, subs, names := v.pubs, v.subs, v.names
 	now := map[string]string{}
 	for i, e := range append(pubs, subs...) {
 		kind := "writer"

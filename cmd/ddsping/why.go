@@ -35,18 +35,11 @@ type loneReport struct {
 // whyTopics pairs the writers and readers of every topic (of topic only, unless empty)
 // and says why each pair matches or not, and which endpoints have no counterpart.
 func whyTopics(p *dds.DomainParticipant, rows []partRow, topic string) ([]pairReport, []loneReport, error) {
-	pubs, err := p.DiscoveredPublications()
+	v, err := discover(p, rows)
 	if err != nil {
 		return nil, nil, err
 	}
-	subs, err := p.DiscoveredSubscriptions()
-	if err != nil {
-		return nil, nil, err
-	}
-	names, tags := map[dds.InstanceHandle]string{}, map[dds.InstanceHandle]string{}
-	for _, r := range rows {
-		names[r.handle], tags[r.handle] = r.label(), r.Tag
-	}
+	pubs, subs, names, tags := v.pubs, v.subs, v.names, v.tags
 	keep := func(e dds.EndpointBuiltinTopicData) bool { return topic == "" || e.TopicName == topic }
 	pubs, subs = slices.DeleteFunc(pubs, func(e dds.EndpointBuiltinTopicData) bool { return !keep(e) }),
 		slices.DeleteFunc(subs, func(e dds.EndpointBuiltinTopicData) bool { return !keep(e) })
@@ -110,11 +103,7 @@ func setupWhy(fs *flag.FlagSet, o *options) func(context.Context) error {
 			topic = ddsTopic(fs.Arg(0))
 		}
 		return onNode(o, "ddsping why", func(ctx context.Context, n *node) error {
-			select {
-			case <-ctx.Done():
-			case <-time.After(*wait):
-			}
-			rows, err := participants(n.p)
+			rows, err := listen(ctx, n.p, *wait)
 			if err != nil {
 				return err
 			}

@@ -215,7 +215,7 @@ func forgedSPDP(prefix wire.GuidPrefix, hole netip.AddrPort) []byte {
 }
 
 func TestHostileRandomBytes(t *testing.T) {
-	r := newHostileRig(t, 40, Limits{})
+	r := newHostileRig(t, 23, Limits{})
 	rng := rand.New(rand.NewPCG(1, 40))
 	n := hostileSize(3000, 30000)
 	for i := range n {
@@ -234,7 +234,7 @@ func TestHostileRandomBytes(t *testing.T) {
 }
 
 func TestHostileTruncatedAndOversized(t *testing.T) {
-	r := newHostileRig(t, 41, Limits{})
+	r := newHostileRig(t, 24, Limits{})
 	rng := rand.New(rand.NewPCG(2, 41))
 	msg := forgedSPDP(randomPrefix(rng), r.hole)
 	before := r.victim.Stats().Engine
@@ -270,7 +270,7 @@ func TestHostileTruncatedAndOversized(t *testing.T) {
 }
 
 func TestHostileGarbageSubmessages(t *testing.T) {
-	r := newHostileRig(t, 42, Limits{})
+	r := newHostileRig(t, 25, Limits{})
 	rng := rand.New(rand.NewPCG(3, 42))
 	kinds := []wire.SubmessageKind{
 		wire.KindData, wire.KindDataFrag, wire.KindHeartbeat, wire.KindHeartbeatFrag, wire.KindGap,
@@ -301,7 +301,7 @@ func TestHostileGarbageSubmessages(t *testing.T) {
 // the peer's writer (so they reach the victim's reader) and from unknown
 // writers.
 func TestHostileFragmentClaims(t *testing.T) {
-	r := newHostileRig(t, 43, Limits{})
+	r := newHostileRig(t, 26, Limits{})
 	rng := rand.New(rand.NewPCG(4, 43))
 	writer := r.back.GUID()
 	frag := func(src wire.GuidPrefix, sn wire.SequenceNumber, size uint32, num wire.FragmentNumber) []byte {
@@ -335,7 +335,7 @@ func TestHostileFragmentClaims(t *testing.T) {
 // TestHostileReplayedSequenceNumbers: DATA spoofing the peer's writer with
 // sequence numbers already delivered, and with garbage payloads.
 func TestHostileReplayedSequenceNumbers(t *testing.T) {
-	r := newHostileRig(t, 44, Limits{})
+	r := newHostileRig(t, 27, Limits{})
 	rng := rand.New(rand.NewPCG(5, 44))
 	writer := r.back.GUID()
 	before := r.victim.Stats().Readers
@@ -357,8 +357,8 @@ func TestHostileReplayedSequenceNumbers(t *testing.T) {
 // unconfirmed participants; a real participant that joins after the flood,
 // or during it, is matched within 1 s, and the table stays bounded.
 func TestHostileForgedParticipants(t *testing.T) {
-	t.Run("after", func(t *testing.T) { testForgedParticipants(t, 45, false) })
-	t.Run("during", func(t *testing.T) { testForgedParticipants(t, 46, true) })
+	t.Run("after", func(t *testing.T) { testForgedParticipants(t, 28, false) })
+	t.Run("during", func(t *testing.T) { testForgedParticipants(t, 29, true) })
 }
 
 func testForgedParticipants(t *testing.T, domain int, during bool) {
@@ -433,7 +433,7 @@ func testForgedParticipants(t *testing.T, domain int, during bool) {
 // exchanging.
 func TestHostileForgedEndpoints(t *testing.T) {
 	lim := Limits{MaxEndpoints: hostileSize(2000, 0), MaxEndpointsPerParticipant: hostileSize(300, 0)}
-	r := newHostileRig(t, 47, lim)
+	r := newHostileRig(t, 30, lim)
 	rng := rand.New(rand.NewPCG(7, 47))
 	parts, per := hostileSize(20, 100), hostileSize(500, 1000)
 	i, burst := 0, 16
@@ -482,7 +482,7 @@ func TestHostileRoundTrip(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector's slowdown is no measure of round trips")
 	}
-	r := newHostileRig(t, 48, Limits{})
+	r := newHostileRig(t, 31, Limits{})
 	n := hostileSize(1000, 10000)
 	rng := rand.New(rand.NewPCG(8, 48))
 	ok := false
@@ -585,7 +585,7 @@ func forgedWriter(prefix wire.GuidPrefix, k int, topic string, td []byte) []byte
 // of their SEDP data (Limits.MaxEndpointBytes), not only by their number.
 func TestHostileForgedEndpointBytes(t *testing.T) {
 	lim := Limits{MaxEndpointBytes: 1 << 20}
-	r := newHostileRig(t, 50, lim)
+	r := newHostileRig(t, 32, lim)
 	rng := rand.New(rand.NewPCG(9, 50))
 	prefix := randomPrefix(rng)
 	r.announce(prefix, 2)
@@ -624,7 +624,7 @@ func (r *hostileRig) announce(prefix wire.GuidPrefix, want int) {
 // writer stops waiting for them after its UnresponsiveTimeout (1 s), and
 // the real reader gets every sample.
 func TestHostileForgedReaders(t *testing.T) {
-	r := newHostileRig(t, 52, Limits{})
+	r := newHostileRig(t, 33, Limits{})
 	rng := rand.New(rand.NewPCG(10, 52))
 	prefix := randomPrefix(rng)
 	r.announce(prefix, 2)

@@ -57,16 +57,25 @@ func TestWriterWriteAllocs(t *testing.T) {
 	// KEEP_ALL with acknowledgments freeing the history.
 	w = NewWriter(WriterConfig{GUID: localWriterID, Reliable: true, Keyed: true, InlineKeyHash: true, History: HistoryConfig{KeepAll: true}, Release: pool.put}, out)
 	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	requireAckedWritesAllocNothing(t, w, func() Change { return Change{KeyHash: wire.KeyHash{1}, Payload: pool.get(64)} }, &now, 0)
+}
+
+// requireAckedWritesAllocNothing writes the changes next returns on w, its reader
+// acknowledging every 16th, time advancing by tick each write, and requires that this
+// allocates nothing once warm.
+func requireAckedWritesAllocNothing(t *testing.T, w *Writer, next func() Change, now *time.Time, tick time.Duration) {
+	t.Helper()
 	a := wire.AckNack{ReaderID: remoteReader.Entity, WriterID: localWriterID.Entity}
 	step := func() {
-		sn, err := w.Write(Change{KeyHash: wire.KeyHash{1}, Payload: pool.get(64)}, now)
+		*now = now.Add(tick)
+		sn, err := w.Write(next(), *now)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if sn%16 == 0 {
 			a.Count++
 			a.ReaderSNState = wire.SequenceNumberSet{Base: sn + 1}
-			w.HandleAckNack(remotePrefix, &a, now)
+			w.HandleAckNack(remotePrefix, &a, *now)
 		}
 	}
 	for range 1000 {

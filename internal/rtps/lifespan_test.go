@@ -124,17 +124,10 @@ func TestWriterLifespanNoRepair(t *testing.T) {
 	net.match(w, wn, r, rn)
 	require.True(t, net.run(time.Millisecond, time.Second, func() bool { return w.HeardFrom(r.GUID()) }))
 
-	net.loss = 1 // everything is lost until the first two changes expire
-	t0 := net.now
-	for i := range 2 {
-		_, err := w.Write(at(t0, 0, uint64(i)), net.now)
-		require.NoError(t, err)
-	}
-	require.True(t, net.run(time.Millisecond, time.Second, func() bool { return !net.now.Before(t0.Add(testLifespan)) }))
-	net.loss = 0
-	_, err := w.Write(at(net.now, 0, 2), net.now)
-	require.NoError(t, err)
-	require.True(t, net.run(time.Millisecond, 10*time.Second, func() bool { return w.AckedByAll(3) }))
+	t0 := net.now // everything is lost until the first two changes expire
+	writeLostThenOne(t, net, w, 2, func() time.Time { return t0 }, func() {
+		require.True(t, net.run(time.Millisecond, time.Second, func() bool { return !net.now.Before(t0.Add(testLifespan)) }))
+	})
 
 	require.Equal(t, []uint64{2}, got.seqs)
 	require.Equal(t, uint64(2), r.Stats().Lost)
@@ -182,23 +175,9 @@ func TestWriterLifespanAllocs(t *testing.T) {
 		History: HistoryConfig{KeepAll: true, Lifespan: time.Millisecond}, Release: pool.put,
 	}, &discard{})
 	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
-	a := wire.AckNack{ReaderID: remoteReader.Entity, WriterID: localWriterID.Entity}
-	step := func() {
-		now = now.Add(100 * time.Microsecond)
-		sn, err := w.Write(Change{KeyHash: wire.KeyHash{byte(now.UnixMicro() / 100 % 7)}, Timestamp: wire.TimeFromTime(now), Payload: pool.get(64)}, now)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sn%16 == 0 {
-			a.Count++
-			a.ReaderSNState = wire.SequenceNumberSet{Base: sn + 1}
-			w.HandleAckNack(remotePrefix, &a, now)
-		}
-	}
-	for range 1000 {
-		step()
-	}
-	require.Zero(t, testing.AllocsPerRun(1000, step))
+	requireAckedWritesAllocNothing(t, w, func() Change {
+		return Change{KeyHash: wire.KeyHash{byte(now.UnixMicro() / 100 % 7)}, Timestamp: wire.TimeFromTime(now), Payload: pool.get(64)}
+	}, &now, 100*time.Microsecond)
 	require.LessOrEqual(t, w.HistoryLen(), 11, "changes older than the lifespan are gone")
 }
 
@@ -213,16 +192,7 @@ func TestSampleLostKeepLast(t *testing.T) {
 	r := rn.reader(testReaderID, ReaderConfig{Reliable: true}, got.deliver)
 	net.match(w, wn, r, rn)
 	require.True(t, net.run(time.Millisecond, time.Second, func() bool { return w.HeardFrom(r.GUID()) }))
-	net.loss = 1
-	for i := range 3 {
-		_, err := w.Write(at(net.now, 0, uint64(i)), net.now)
-		require.NoError(t, err)
-	}
-	net.step(time.Millisecond)
-	net.loss = 0
-	_, err := w.Write(at(net.now, 0, 3), net.now)
-	require.NoError(t, err)
-	require.True(t, net.run(time.Millisecond, 10*time.Second, func() bool { return w.AckedByAll(4) }))
+	writeLostThenOne(t, net, w, 3, func() time.Time { return net.now }, func() { net.step(time.Millisecond) })
 	require.Equal(t, []uint64{3}, got.seqs)
 	require.Equal(t, uint64(3), r.Stats().Lost)
 	require.Equal(t, uint64(3), got.samples[0].Lost)
@@ -258,4 +228,21 @@ func TestReaderReportLost(t *testing.T) {
 	require.False(t, got.samples[3].LostOnly)
 	require.Equal(t, uint64(1), got.samples[3].Lost)
 	require.Equal(t, uint64(5), r.Stats().Lost)
+}
+
+// writeLostThenOne writes changes 0..n-1 (stamped at stamp()) while net loses
+// everything, runs between, then writes change n on a working network and waits
+// until every reader acknowledged it.
+func writeLostThenOne(t *testing.T, net *simNet, w *Writer, n int, stamp func() time.Time, between func()) {
+	t.Helper()
+	net.loss = 1
+	for i := range n {
+		_, err := w.Write(at(stamp(), 0, uint64(i)), net.now)
+		require.NoError(t, err)
+	}
+	between()
+	net.loss = 0
+	_, err := w.Write(at(net.now, 0, uint64(n)), net.now)
+	require.NoError(t, err)
+	require.True(t, net.run(time.Millisecond, 10*time.Second, func() bool { return w.AckedByAll(wire.SequenceNumber(n + 1)) }))
 }

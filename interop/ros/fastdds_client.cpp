@@ -104,19 +104,10 @@ struct Node {
     Subscriber* sub = nullptr;
     Args a;
 
-    DataWriterQos writer_qos() const
+    // ros_qos returns q with ROS 2's default QoS: RELIABLE, VOLATILE, KEEP_LAST 10.
+    template <typename Q>
+    static Q ros_qos(Q q)
     {
-        DataWriterQos q = DATAWRITER_QOS_DEFAULT;
-        q.reliability().kind = RELIABLE_RELIABILITY_QOS;
-        q.durability().kind = VOLATILE_DURABILITY_QOS;
-        q.history().kind = KEEP_LAST_HISTORY_QOS;
-        q.history().depth = 10;
-        return q;
-    }
-
-    DataReaderQos reader_qos() const
-    {
-        DataReaderQos q = DATAREADER_QOS_DEFAULT;
         q.reliability().kind = RELIABLE_RELIABILITY_QOS;
         q.durability().kind = VOLATILE_DURABILITY_QOS;
         q.history().kind = KEEP_LAST_HISTORY_QOS;
@@ -142,8 +133,8 @@ struct Node {
         if (rq == nullptr || rr == nullptr) {
             return failed("create_topic");
         }
-        DataWriter* w = pub->create_datawriter(rq, writer_qos());
-        DataReader* r = sub->create_datareader(rr, reader_qos());
+        DataWriter* w = pub->create_datawriter(rq, ros_qos(DATAWRITER_QOS_DEFAULT));
+        DataReader* r = sub->create_datareader(rr, ros_qos(DATAREADER_QOS_DEFAULT));
         if (w == nullptr || r == nullptr) {
             return failed("create writer/reader");
         }
@@ -201,7 +192,7 @@ struct Node {
         if (t == nullptr) {
             return failed("create_topic");
         }
-        DataReader* r = sub->create_datareader(t, reader_qos());
+        DataReader* r = sub->create_datareader(t, ros_qos(DATAREADER_QOS_DEFAULT));
         if (r == nullptr) {
             return failed("create_datareader");
         }

@@ -41,9 +41,13 @@ func TestMain(m *testing.M) {
 
 // peerBinary returns the path of the peer program of the named implementation (cyclone,
 // fastdds), built by `make -C interop`, and skips the test when it is not built.
-func peerBinary(t testing.TB, name string) string {
+func peerBinary(t testing.TB, name string) string { return builtProgram(t, name+"-peer") }
+
+// builtProgram returns the path of a program that `make -C interop` builds into build/,
+// and skips the test when it is not built.
+func builtProgram(t testing.TB, name string) string {
 	t.Helper()
-	path, err := filepath.Abs(filepath.Join("..", "..", "build", name+"-peer"))
+	path, err := filepath.Abs(filepath.Join("..", "..", "build", name))
 	require.NoError(t, err)
 	if fi, err := os.Stat(path); err != nil || fi.Mode()&0o111 == 0 {
 		t.Skipf("%s is not built: run make -C interop", path)
@@ -272,7 +276,7 @@ var scenarios = []scenario{
 var (
 	domainMu sync.Mutex
 	// 100.. for the runs that want a domain of their own. The packages' tests run in
-	// parallel in one namespace, so each keeps to its own domains: internal/discovery 21-22,
+	// parallel in one namespace, so each keeps to its own domains: internal/discovery 21-33,
 	// cmd/ddsping 41-48 and 170-171, sim 61-76, cmd/ddsim 181, internal/transport 220-227,
 	// dds and examples 0, 3, 7 and 203, TestSoak (soak.sh) 90; here TestMesh 160.., TestTimeToMatch
 	// 190.., ownership 198-202, liveliness 215-218 (dds 204), lifespan 228-229, the ROS 2 clients 230-231. Domains 209-214

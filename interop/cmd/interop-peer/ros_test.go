@@ -3,9 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,18 +12,6 @@ import (
 
 	"github.com/ddsgo/ddsgo/internal/netns"
 )
-
-// builtProgram returns the path of a program that `make -C interop` builds into build/,
-// and skips the test when it is not built.
-func builtProgram(t testing.TB, name string) string {
-	t.Helper()
-	path, err := filepath.Abs(filepath.Join("..", "..", "build", name))
-	require.NoError(t, err)
-	if fi, err := os.Stat(path); err != nil || fi.Mode()&0o111 == 0 {
-		t.Skipf("%s is not built: run make -C interop", path)
-	}
-	return path
-}
 
 // rosLine is one line of a ROS 2 client's output (interop/ros): a sample of a topic or
 // the reply of a service call.
