@@ -99,6 +99,14 @@
 // filter function); attach them, and waitset.GuardConditions, to a waitset.WaitSet.
 // Reading a status resets its change counts.
 //
+// # Introspection
+//
+// With DDSGO_INTROSPECTION=1 in the environment (as Fast DDS's FASTDDS_STATISTICS turns
+// on its statistics topics), every participant publishes the graph of its entities on
+// the topic ddsgo/introspection: participant, publishers, subscribers, topics, writers
+// and readers, with their topics, types, main QoS and live statuses, written when it
+// changes (checked every second). `ddsping ls` shows it; introspect.go has its IDL.
+//
 // # Locking
 //
 // docs/locking.md has the lock order. A participant has an operation lock, held by the

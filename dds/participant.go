@@ -66,6 +66,9 @@ type DomainParticipant struct {
 	eng  engine
 	disp *dispatch.Dispatcher
 	live *livelinessMonitor // the leases of its writers and its readers' writers
+	// introStop ends the publication of the introspection topic (introspect.go); nil
+	// when it is off.
+	introStop chan struct{}
 }
 
 func newParticipant(f *DomainParticipantFactory, domain int, q qos.DomainParticipantQos, l Listener, o settings) *DomainParticipant {
@@ -123,11 +126,18 @@ func (p *DomainParticipant) enableSelf() error {
 	eng.OnParticipant(p.onParticipant)
 	eng.OnEndpoint(p.onEndpoint)
 	eng.OnLiveliness(p.live.remoteAsserted)
+	if introspecting() {
+		p.introStop = make(chan struct{})
+		go p.introspect(p.introStop) // it waits for the enabling to end (opMu)
+	}
 	return nil
 }
 
 // teardown stops the engine.
 func (p *DomainParticipant) teardown() {
+	if p.introStop != nil {
+		close(p.introStop)
+	}
 	p.live.close()
 	if p.eng != nil {
 		_ = p.eng.Close()

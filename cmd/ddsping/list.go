@@ -333,21 +333,33 @@ func printEndpoints(o *options, p *dds.DomainParticipant, rows []partRow) error 
 func setupList(fs *flag.FlagSet, o *options) func(context.Context) error {
 	wait := fs.Duration("wait", 2*time.Second, "how long to listen for participants")
 	return onNode(o, "ddsping list", func(ctx context.Context, n *node) error {
+		gr, err := graphReader(n.p)
+		if err != nil {
+			return err
+		}
 		rows, err := listen(ctx, n.p, *wait)
 		if err != nil {
 			return err
 		}
+		gs := graphs(gr)
 		if o.json {
 			st := n.p.Statistics()
 			ros, err := rosJSON(n.p, rows)
 			if err != nil {
 				return err
 			}
-			return json.NewEncoder(o.out).Encode(map[string]any{"domain": o.domain, "participants": rows, "ros": ros, "stats": statsJSON(&st)})
+			ents := map[string][]dcpsEntity{}
+			for h, g := range gs {
+				ents[hex.EncodeToString(h[:12])] = g.Entities
+			}
+			return json.NewEncoder(o.out).Encode(map[string]any{"domain": o.domain, "participants": rows, "entities": ents, "ros": ros, "stats": statsJSON(&st)})
 		}
 		fmt.Fprintf(o.out, "domain %d: %d participants (listened %v)\n", o.domain, len(rows), *wait)
 		for _, r := range rows {
 			fmt.Fprintf(o.out, "  %q %s\n    locators: %s\n", r.Name, r.describe(), r.Locators)
+			if g, ok := gs[r.handle]; ok {
+				printGraph(o.out, g)
+			}
 		}
 		if err := printEndpoints(o, n.p, rows); err != nil {
 			return err

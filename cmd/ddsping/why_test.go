@@ -87,3 +87,30 @@ func TestWhy(t *testing.T) {
 	require.Contains(t, stdout, "RTPS 2.")
 	require.Contains(t, stdout, "KEEP_LAST 1")
 }
+
+// ls shows the entities of the ddsgo participants that publish their graph
+// (DDSGO_INTROSPECTION=1): the tree of publishers, writers and their statuses.
+func TestListIntrospection(t *testing.T) {
+	netns.Require(t)
+	t.Setenv("DDSGO_INTROSPECTION", "1")
+	p, err := dds.NewParticipant(53)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, p.Close()) })
+	topic, err := dds.NewTopic[std_msgs.String](p, "graphed")
+	require.NoError(t, err)
+	_, err = dds.NewWriter(topic, dds.Reliable())
+	require.NoError(t, err)
+	t.Setenv("DDSGO_INTROSPECTION", "") // ddsping itself does not publish its graph
+	code, stdout, stderr := runCmd(t, context.Background(), "ls", "-domain", "53", "-wait", "1500ms")
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, stdout, "    entities (introspection):\n")
+	require.Regexp(t, `\n        publisher \[[0-9a-f]{8}\]\n          writer "graphed" type "std_msgs::msg::dds_::String_" RELIABLE VOLATILE KEEP_LAST 1, publication_matched 0/0 \[`, stdout)
+
+	code, stdout, stderr = runCmd(t, context.Background(), "ls", "-domain", "53", "-wait", "1500ms", "-json")
+	require.Equal(t, exitOK, code, stderr)
+	var got struct {
+		Entities map[string][]dcpsEntity `json:"entities"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &got), stdout)
+	require.Len(t, got.Entities, 1)
+}

@@ -291,3 +291,18 @@ func (c *IncompatibleQosCounter) TakeRequested() listener.RequestedIncompatibleQ
 	t, ch, last, p := c.take()
 	return listener.RequestedIncompatibleQosStatus{TotalCount: t, TotalCountChange: ch, LastPolicyID: last, Policies: p}
 }
+
+// Total returns total_count without taking the status.
+func (c *Counter) Total() int32 { return c.total }
+
+// Peek returns the status without taking it.
+func (c *MatchedCounter) Peek() listener.PublicationMatchedStatus { return c.st }
+
+// Peek returns the status without taking it.
+func (c *LivelinessCounter) Peek() listener.LivelinessChangedStatus { return c.st }
+
+// Total returns total_count without taking the status.
+func (c *IncompatibleQosCounter) Total() int32 { return c.total }
+
+// Total returns total_count without taking the status.
+func (c *SampleRejectedCounter) Total() int32 { return c.st.TotalCount }
