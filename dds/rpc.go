@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ddsgo/ddsgo/dds/internal/status"
 	"github.com/ddsgo/ddsgo/internal/errs"
 	"github.com/ddsgo/ddsgo/internal/wire"
 )
@@ -325,23 +326,23 @@ const replyReaderWait = 100 * time.Millisecond
 // awaitReader waits, at most replyReaderWait, until the reply writer matches a reader
 // in the participant of the request writer w, and returns that participant and whether
 // one matched: discovery is not symmetric, and a reply written before that reader is
-// known is lost (the reply writer is VOLATILE).
+// known is lost (the reply writer is VOLATILE). The participant comes from w's GUID
+// prefix, not from the matched writer's data: a request can arrive before the reader's
+// match with its writer is recorded, and its reply must still be kept for later.
 func (s *Replier[Req, Rep]) awaitReader(ctx context.Context, w InstanceHandle) (InstanceHandle, bool) {
-	pub, err := s.r.MatchedPublicationData(w)
-	if err != nil {
-		return HandleNil, false
-	}
+	g := guidOf(w)
+	client := status.GUIDHandle(guidBytes(wire.GUID{Prefix: g.Prefix, Entity: wire.EntityIDParticipant}))
 	ctx, cancel := context.WithTimeout(ctx, replyReaderWait)
 	defer cancel()
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
 	for {
-		if s.matches(pub.ParticipantKey) {
-			return pub.ParticipantKey, true
+		if s.matches(client) {
+			return client, true
 		}
 		select {
 		case <-ctx.Done():
-			return pub.ParticipantKey, false
+			return client, false
 		case <-tick.C:
 		}
 	}

@@ -292,6 +292,26 @@ func (r *Runner) requestReset() uint64 {
 	return r.resetsAsked
 }
 
+// initialState returns the serialized state of the Manager before the first step, and
+// whether a step captured it. Called between steps (in do).
+func (r *Runner) initialState() ([]byte, bool, error) { return r.initial, r.captured, r.initErr }
+
+// rewindTime takes the simulation time and the iterations back to their start, between
+// two steps, leaving the Manager and the systems as they are (ResetSimulation's
+// SCOPE_TIME).
+func (r *Runner) rewindTime() {
+	r.do(func(*ecm.Manager) {
+		now := r.clock.Now()
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.info.Dt = r.initialSim - r.info.SimTime
+		r.info.SimTime, r.info.Iterations = r.initialSim, 0
+		r.watch.reset(!r.paused, now)
+		r.info.RealTime = 0
+		r.last = r.info
+	})
+}
+
 // do runs fn between two steps, with the Manager: while fn runs no step does. It may
 // be called from any goroutine but a step's (a system calling it would deadlock).
 func (r *Runner) do(fn func(m *ecm.Manager)) {

@@ -322,22 +322,67 @@ func (s *Services) stepSimulation(ctx context.Context, q *si.StepSimulationReque
 }
 
 func (s *Services) resetSimulation(ctx context.Context, q *si.ResetSimulationRequest) si.ResetSimulationResponse {
-	const all = si.ResetSimulationRequest_SCOPE_TIME | si.ResetSimulationRequest_SCOPE_STATE | si.ResetSimulationRequest_SCOPE_SPAWNED
-	switch q.Scope {
-	case si.ResetSimulationRequest_SCOPE_DEFAULT, si.ResetSimulationRequest_SCOPE_ALL, all:
-	case si.ResetSimulationRequest_SCOPE_SPAWNED:
-		s.despawn(ctx)
+	const (
+		timeScope    = si.ResetSimulationRequest_SCOPE_TIME
+		stateScope   = si.ResetSimulationRequest_SCOPE_STATE
+		spawnedScope = si.ResetSimulationRequest_SCOPE_SPAWNED
+		all          = timeScope | stateScope | spawnedScope
+	)
+	scope := q.Scope
+	switch {
+	case scope == si.ResetSimulationRequest_SCOPE_DEFAULT || scope == si.ResetSimulationRequest_SCOPE_ALL || scope == all:
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if err := s.reset(ctx); err != nil {
+			return si.ResetSimulationResponse{Result: failed(si.Result_RESULT_OPERATION_FAILED, err.Error())}
+		}
 		return si.ResetSimulationResponse{Result: resultOK()}
-	default:
+	case scope&^all != 0:
 		return si.ResetSimulationResponse{Result: failed(si.Result_RESULT_FEATURE_UNSUPPORTED,
-			"supported scopes: SCOPE_DEFAULT, SCOPE_ALL or TIME|STATE|SPAWNED (a whole reset), SCOPE_SPAWNED")}
+			"unknown scope bits "+itoa(int(scope&^all))+": the scopes are TIME 1, STATE 2, SPAWNED 4, ALL 255")}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.reset(ctx); err != nil {
-		return si.ResetSimulationResponse{Result: failed(si.Result_RESULT_OPERATION_FAILED, err.Error())}
+	if scope&spawnedScope != 0 {
+		s.despawn(ctx)
+	}
+	if scope&stateScope != 0 {
+		if err := s.resetState(); err != nil {
+			return si.ResetSimulationResponse{Result: failed(si.Result_RESULT_OPERATION_FAILED, err.Error())}
+		}
+	}
+	if scope&timeScope != 0 {
+		s.mu.Lock()
+		s.r.rewindTime()
+		s.leftStop = false
+		s.mu.Unlock()
 	}
 	return si.ResetSimulationResponse{Result: resultOK()}
+}
+
+// resetState (SCOPE_STATE) puts the entities that were there at the start back in the
+// poses they had then; entities spawned since keep theirs, and time goes on.
+func (s *Services) resetState() error {
+	var err error
+	s.r.do(func(m *ecm.Manager) {
+		initial, ok, ierr := s.r.initialState()
+		if !ok || ierr != nil { // no step yet: the state is the initial one
+			err = ierr
+			return
+		}
+		start := ecm.New()
+		RegisterComponents(start)
+		if err = start.SetState(initial); err != nil {
+			return
+		}
+		pose := ecm.ID[Pose](m)
+		ecm.EachRO2(start, func(e ecm.Entity, n Name, p Pose) bool {
+			if now, ok := ecm.ComponentData[Name](m, e); ok && now == n && ecm.Has[Pose](m, e) {
+				ecm.SetComponentData(m, e, p)
+				m.SetChanged(e, pose, ecm.OneTimeChange)
+			}
+			return true
+		})
+	})
+	return err
 }
 
 // despawn removes the entities the services spawned since the last reset and waits

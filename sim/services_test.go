@@ -364,14 +364,43 @@ func TestServicesStepAndReset(t *testing.T) {
 	requireResult(t, si.Result_RESULT_OK, call[si.SetEntityStateRequest, si.SetEntityStateResponse](f, "set_entity_state", si.SetEntityStateRequest{
 		Entity: "box1", SetPose: true, State: si.EntityState{Pose: geometry_msgs.Pose{Orientation: geometry_msgs.Quaternion{W: 1}}},
 	}).Result)
-	for _, scope := range []uint8{
-		si.ResetSimulationRequest_SCOPE_TIME, si.ResetSimulationRequest_SCOPE_STATE,
-		si.ResetSimulationRequest_SCOPE_TIME | si.ResetSimulationRequest_SCOPE_STATE,
-		si.ResetSimulationRequest_SCOPE_STATE | si.ResetSimulationRequest_SCOPE_SPAWNED, 8,
-	} {
+	for _, scope := range []uint8{8, 9, 128} {
 		requireResult(t, si.Result_RESULT_FEATURE_UNSUPPORTED, reset(scope), "scope "+itoa(int(scope)))
 	}
 	require.Equal(t, uint64(26), f.r.Info().Iterations, "an unsupported scope resets nothing")
+	pose := func(name string) geometry_msgs.Point {
+		rep := call[si.GetEntityStateRequest, si.GetEntityStateResponse](f, "get_entity_state", si.GetEntityStateRequest{Entity: name})
+		requireResult(t, si.Result_RESULT_OK, rep.Result, name)
+		return rep.State.Pose.Position
+	}
+	spawned := call[si.SpawnEntityRequest, si.SpawnEntityResponse](f, "spawn_entity", si.SpawnEntityRequest{
+		Name: "extra", EntityResource: si.Resource{ResourceString: `<model name="x"><link name="l"/></model>`},
+		InitialPose: geometry_msgs.PoseStamped{Pose: geometry_msgs.Pose{Position: geometry_msgs.Point{Y: 9}, Orientation: geometry_msgs.Quaternion{W: 1}}},
+	})
+	requireResult(t, si.Result_RESULT_OK, spawned.Result)
+	requireResult(t, si.Result_RESULT_OK, step(2))
+
+	// STATE: the poses of the start again; time and spawned entities stay.
+	requireResult(t, si.Result_RESULT_OK, reset(si.ResetSimulationRequest_SCOPE_STATE))
+	require.Equal(t, geometry_msgs.Point{X: 1}, pose("box1"))
+	require.Equal(t, geometry_msgs.Point{Y: 9}, pose("extra"))
+	require.Equal(t, uint64(28), f.r.Info().Iterations)
+	// TIME: time and iterations at the start; the entities as they are.
+	requireResult(t, si.Result_RESULT_OK, call[si.SetEntityStateRequest, si.SetEntityStateResponse](f, "set_entity_state", si.SetEntityStateRequest{
+		Entity: "box1", SetPose: true, State: si.EntityState{Pose: geometry_msgs.Pose{Position: geometry_msgs.Point{Z: 3}, Orientation: geometry_msgs.Quaternion{W: 1}}},
+	}).Result)
+	requireResult(t, si.Result_RESULT_OK, reset(si.ResetSimulationRequest_SCOPE_TIME))
+	require.Zero(t, f.r.Info().Iterations)
+	require.Zero(t, f.r.Info().SimTime)
+	require.Equal(t, geometry_msgs.Point{Z: 3}, pose("box1"))
+	require.Equal(t, si.SimulationState_STATE_STOPPED, simState(f), "paused at the start of time")
+	requireResult(t, si.Result_RESULT_OK, step(4))
+	require.Equal(t, uint64(4), f.r.Info().Iterations, "steps count again from the start")
+	// STATE|SPAWNED: spawned entities gone, the others at their start poses, time goes on.
+	requireResult(t, si.Result_RESULT_OK, reset(si.ResetSimulationRequest_SCOPE_STATE|si.ResetSimulationRequest_SCOPE_SPAWNED))
+	require.Equal(t, []string{"box1", "box2", "robot"}, names(f, si.EntityFilters{}))
+	require.Equal(t, geometry_msgs.Point{X: 1}, pose("box1"))
+	require.Equal(t, uint64(4), f.r.Info().Iterations)
 	for _, scope := range []uint8{si.ResetSimulationRequest_SCOPE_DEFAULT, si.ResetSimulationRequest_SCOPE_ALL, 7} {
 		requireResult(t, si.Result_RESULT_OK, step(3))
 		requireResult(t, si.Result_RESULT_OK, reset(scope))

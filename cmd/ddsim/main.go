@@ -246,13 +246,13 @@ func simulate(ctx context.Context, o *options, logger *slog.Logger, stdout io.Wr
 	if err != nil {
 		return errors.Join(err, bus.Close(), p.Close())
 	}
+	what := describe(r.Manager(), o) // before the services can touch the world
 	closers, err := serve(p, r, o)
 	if err != nil {
 		return errors.Join(err, bus.Close(), p.Close())
 	}
 	closers = append([]io.Closer{bus}, closers...)
-	fmt.Fprintf(stdout, "ddsim: world %q on domain %d: %s; services %s/gzserver/*\n",
-		name, o.domain, describe(r.Manager(), o), o.ns)
+	fmt.Fprintf(stdout, "ddsim: world %q on domain %d: %s; services %s/gzserver/*\n", name, o.domain, what, o.ns)
 	err = r.Run(ctx, o.iterations)
 	if errors.Is(err, context.Canceled) {
 		err = nil
