@@ -151,9 +151,8 @@ func (s *Services) Close() error {
 	return s.closeErr
 }
 
-// features are what the services support, truthfully: resetting is whole (no single
-// scope but SPAWNED), spawning and loading take SDF only; named poses have no bounds,
-// worlds no tags.
+// features are what the services support, truthfully: spawning and loading take SDF
+// only; named poses have no bounds, worlds no tags.
 var features = []uint8{
 	si.SimulatorFeatures_SPAWNING,
 	si.SimulatorFeatures_DELETING,
@@ -170,6 +169,8 @@ var features = []uint8{
 	si.SimulatorFeatures_ENTITY_INFO_GETTING,
 	si.SimulatorFeatures_ENTITY_INFO_SETTING,
 	si.SimulatorFeatures_SIMULATION_RESET,
+	si.SimulatorFeatures_SIMULATION_RESET_TIME,
+	si.SimulatorFeatures_SIMULATION_RESET_STATE,
 	si.SimulatorFeatures_SIMULATION_RESET_SPAWNED,
 	si.SimulatorFeatures_SIMULATION_STATE_GETTING,
 	si.SimulatorFeatures_SIMULATION_STATE_SETTING,
@@ -195,7 +196,7 @@ func (s *Services) getFeatures(context.Context, *si.GetSimulatorFeaturesRequest)
 		SpawnFormats: []string{"sdf"},
 		CustomInfo: "ddsgo sim: SDF models and worlds in resource_string or by uri (file://, model://, " +
 			"paths in the resource path, " + resourcePathEnv + "; no plugins); poses only " +
-			"(velocities are not simulated); ResetSimulation resets all at once or de-spawns",
+			"(velocities are not simulated)",
 	}}
 }
 

@@ -146,11 +146,13 @@ func TestServicesFeatures(t *testing.T) {
 	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_STEP_SIMULATION_MULTIPLE))
 	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_STEP_SIMULATION_ACTION))
 	for _, absent := range []uint8{
-		si.SimulatorFeatures_POSE_BOUNDS, si.SimulatorFeatures_SIMULATION_RESET_TIME, si.SimulatorFeatures_WORLD_TAGS,
+		si.SimulatorFeatures_POSE_BOUNDS, si.SimulatorFeatures_WORLD_TAGS,
 	} {
 		require.NotContains(t, rep.Features.Features, uint16(absent), "not implemented, not listed")
 	}
 	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_SPAWNABLES))
+	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_SIMULATION_RESET_TIME))
+	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_SIMULATION_RESET_STATE))
 	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_AVAILABLE_WORLDS))
 	require.Equal(t, []string{"sdf"}, rep.Features.SpawnFormats)
 }
