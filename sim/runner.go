@@ -100,6 +100,7 @@ type Runner struct {
 	rtf          float64
 	last         UpdateInfo
 	wake         chan struct{} // cap 1: a control changed
+	quitting     bool          // quit was called: Run returns before its next step
 	steps        uint64        // steps taken, paused ones included
 	resetsAsked  uint64        // reset steps begun or requested
 	resetsDone   uint64        // reset steps finished
@@ -292,6 +293,22 @@ func (r *Runner) requestReset() uint64 {
 	return r.resetsAsked
 }
 
+// quit makes Run return, without error, before its next step: the simulation ends
+// (SetSimulationState's STATE_QUITTING). It cannot be undone.
+func (r *Runner) quit() {
+	r.mu.Lock()
+	r.quitting = true
+	r.mu.Unlock()
+	r.signal()
+}
+
+// isQuitting reports whether quit was called.
+func (r *Runner) isQuitting() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.quitting
+}
+
 // initialState returns the serialized state of the Manager before the first step, and
 // whether a step captured it. Called between steps (in do).
 func (r *Runner) initialState() ([]byte, bool, error) { return r.initial, r.captured, r.initErr }
@@ -401,6 +418,9 @@ func (r *Runner) Run(ctx context.Context, iterations uint64) error {
 	for iterations == 0 || done < iterations {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if r.isQuitting() {
+			return nil
 		}
 		info, err := r.iterate()
 		if err != nil {

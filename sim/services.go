@@ -228,6 +228,8 @@ func (s *Services) simState() uint8 {
 	var world bool
 	s.r.do(func(m *ecm.Manager) { world = worldOf(m) != ecm.Null })
 	switch {
+	case s.r.isQuitting():
+		return si.SimulationState_STATE_QUITTING
 	case !world:
 		return si.SimulationState_STATE_NO_WORLD
 	case !s.r.Paused():
@@ -251,14 +253,18 @@ func (s *Services) setSimulationState(ctx context.Context, q *si.SetSimulationSt
 }
 
 // transition changes the simulation state from cur to target (SimulationState.msg):
-// STOPPED, PAUSED and PLAYING reach each other; QUITTING is not supported (the
-// library never ends its process); NO_WORLD and LOADING_WORLD are entered by
-// UnloadWorld and LoadWorld, not set.
+// STOPPED, PAUSED and PLAYING reach each other; QUITTING ends the runner's Run (ddsim
+// then exits), for good; NO_WORLD and LOADING_WORLD are entered by UnloadWorld and
+// LoadWorld, not set.
 func (s *Services) transition(ctx context.Context, cur, target uint8) si.Result {
 	switch target {
 	case si.SimulationState_STATE_STOPPED, si.SimulationState_STATE_PAUSED, si.SimulationState_STATE_PLAYING:
 	case si.SimulationState_STATE_QUITTING:
-		return failed(si.Result_RESULT_FEATURE_UNSUPPORTED, "quitting is not supported")
+		if cur == target {
+			return failed(si.SetSimulationStateResponse_ALREADY_IN_TARGET_STATE, "already quitting")
+		}
+		s.r.quit() // the runner ends; the reply still goes out (the replier outlives it)
+		return resultOK()
 	case si.SimulationState_STATE_NO_WORLD, si.SimulationState_STATE_LOADING_WORLD:
 		return failed(si.SetSimulationStateResponse_INCORRECT_TRANSITION,
 			"NO_WORLD and LOADING_WORLD are entered by UnloadWorld and LoadWorld")
@@ -268,6 +274,8 @@ func (s *Services) transition(ctx context.Context, cur, target uint8) si.Result 
 	switch cur {
 	case target:
 		return failed(si.SetSimulationStateResponse_ALREADY_IN_TARGET_STATE, "already in state "+itoa(int(target)))
+	case si.SimulationState_STATE_QUITTING:
+		return failed(si.SetSimulationStateResponse_INCORRECT_TRANSITION, "the simulation is quitting")
 	case si.SimulationState_STATE_NO_WORLD:
 		return failed(si.SetSimulationStateResponse_INCORRECT_TRANSITION, "no world is loaded")
 	}

@@ -75,7 +75,9 @@ func serveRunner(t *testing.T, r *Runner, prefix string) *svcFixture {
 	go func() { done <- r.Run(ctx, 0) }()
 	t.Cleanup(func() {
 		cancel()
-		require.ErrorIs(t, <-done, context.Canceled)
+		if err := <-done; err != nil { // nil: quit
+			require.ErrorIs(t, err, context.Canceled)
+		}
 		require.NoError(t, s.Close())
 		require.NoError(t, s.Close(), "Close is idempotent")
 	})
@@ -315,7 +317,6 @@ func TestServicesSimulationState(t *testing.T) {
 	)
 	require.Equal(t, stopped, simState(f), "loaded, paused, not stepped: stopped as Gazebo tells it")
 	for _, bad := range []struct{ state, code uint8 }{
-		{si.SimulationState_STATE_QUITTING, si.Result_RESULT_FEATURE_UNSUPPORTED},
 		{si.SimulationState_STATE_NO_WORLD, si.SetSimulationStateResponse_INCORRECT_TRANSITION},
 		{si.SimulationState_STATE_LOADING_WORLD, si.SetSimulationStateResponse_INCORRECT_TRANSITION},
 		{77, si.SetSimulationStateResponse_INCORRECT_TRANSITION},
@@ -344,6 +345,21 @@ func TestServicesSimulationState(t *testing.T) {
 	info := f.r.Info()
 	require.True(t, info.Paused)
 	require.Zero(t, info.Iterations, "stopping resets")
+}
+
+// QUITTING ends the runner's Run, for good: the state stays QUITTING.
+func TestServicesQuit(t *testing.T) {
+	f := newSvcFixture(t, "")
+	set := func(state uint8) si.Result {
+		return call[si.SetSimulationStateRequest, si.SetSimulationStateResponse](f, "set_simulation_state",
+			si.SetSimulationStateRequest{State: si.SimulationState{State: state}}).Result
+	}
+	requireResult(t, si.Result_RESULT_OK, set(si.SimulationState_STATE_PLAYING))
+	requireResult(t, si.Result_RESULT_OK, set(si.SimulationState_STATE_QUITTING))
+	require.Equal(t, si.SimulationState_STATE_QUITTING, simState(f))
+	require.Eventually(t, func() bool { return !f.r.busy.Load() }, 5*time.Second, time.Millisecond, "Run returned")
+	requireResult(t, si.SetSimulationStateResponse_INCORRECT_TRANSITION, set(si.SimulationState_STATE_PLAYING))
+	requireResult(t, si.SetSimulationStateResponse_ALREADY_IN_TARGET_STATE, set(si.SimulationState_STATE_QUITTING))
 }
 
 func TestServicesStepAndReset(t *testing.T) {

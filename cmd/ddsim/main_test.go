@@ -193,3 +193,24 @@ func TestArguments(t *testing.T) {
 		require.Equal(t, 1, strings.Count(out.String(), "ddsim: ddsim:")+1, "no doubled prefix")
 	}
 }
+
+// A ROS 2 client that sets the state QUITTING ends ddsim, which exits 0.
+func TestQuitByService(t *testing.T) {
+	netns.Require(t)
+	var out testutil.SyncBuffer
+	done := make(chan int, 1)
+	go func() { done <- run(context.Background(), []string{"-domain", "182", "-tf-rate", "0"}, &out, &out) }()
+	node, err := dds.NewParticipant(182)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, node.Close()) }()
+	rep := call[si.SetSimulationStateRequest, si.SetSimulationStateResponse](t, node, "/gzserver/set_simulation_state",
+		si.SetSimulationStateRequest{State: si.SimulationState{State: si.SimulationState_STATE_QUITTING}})
+	require.Equal(t, si.Result_RESULT_OK, rep.Result.Result, rep.Result.ErrorMessage)
+	select {
+	case code := <-done:
+		require.Equal(t, exitOK, code, out.String())
+		require.Contains(t, out.String(), "ddsim: stopped at")
+	case <-time.After(10 * time.Second):
+		t.Fatal("ddsim did not quit:\n" + out.String())
+	}
+}
