@@ -374,9 +374,9 @@ func (r *DataReader[T]) forgetWriters() {
 	writers := r.writers
 	r.writers = map[wire.GUID]writerInfo{}
 	r.dmu.Unlock()
-	for g, mw := range writers {
-		r.p.live.forget(mw.lease)
-		if mw.group != nil {
+	for g, wi := range writers {
+		r.p.live.forget(wi.lease)
+		if wi.group != nil {
 			r.p.live.leave(g.Prefix)
 		}
 	}
@@ -403,11 +403,11 @@ func (r *DataReader[T]) writerLiveliness(g wire.GUID, alive bool) {
 // Cyclone DDS does. It runs on the receive goroutine.
 func (r *DataReader[T]) onLivelinessHeartbeat(writer wire.GUID) {
 	r.dmu.Lock()
-	mw := r.writers[writer]
+	wi := r.writers[writer]
 	r.dmu.Unlock()
 	now := r.p.now()
-	r.p.live.renew(mw.lease, now)
-	r.p.live.groupAsserted(mw.group, now)
+	r.p.live.renew(wi.lease, now)
+	r.p.live.groupAsserted(wi.group, now)
 }
 
 // Qos returns the reader's QoS (get_qos).
@@ -456,7 +456,8 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 	}
 	r.dmu.Lock()
 	ch := &r.scratch
-	if !r.decodeChange(ch, s) {
+	wi := r.writers[s.Writer]
+	if !r.decodeChange(ch, s, wi) {
 		var zero T
 		ch.Value = zero
 		r.dmu.Unlock()
@@ -468,12 +469,11 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 	kh, kind := ch.KeyHash, ch.Kind
 	r.recycleAfterInsert(ch, out)
 	counted := out.Rejected() && r.firstRejection(s)
-	mw := r.writers[s.Writer]
 	r.dmu.Unlock()
 	// The writer's data asserts its liveliness, and that of its participant's
 	// MANUAL_BY_PARTICIPANT writers.
-	r.p.live.renew(mw.lease, now)
-	r.p.live.groupAsserted(mw.group, now)
+	r.p.live.renew(wi.lease, now)
+	r.p.live.groupAsserted(wi.group, now)
 	if !out.Rejected() {
 		r.lost(s.Lost) // what the protocol knows never came before it
 		// A non-owner's sample is not one the reader receives: it neither keeps the
@@ -493,10 +493,11 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 	return false
 }
 
-// decodeChange fills ch from s: kind, writer, timestamps, value (into a recycled value
-// when there is one) and key hash. It reports false when s cannot be decoded or its
-// instance cannot be told; the caller holds dmu.
-func (r *DataReader[T]) decodeChange(ch *rhc.Change[T], s *rtps.Sample) bool {
+// decodeChange fills ch from s, a sample of the writer wi describes: kind, writer,
+// timestamps, lifespan, strength, value (into a recycled value when there is one) and
+// key hash. It reports false when s cannot be decoded or its instance cannot be told;
+// the caller holds dmu.
+func (r *DataReader[T]) decodeChange(ch *rhc.Change[T], s *rtps.Sample, wi writerInfo) bool {
 	var zero T
 	ch.Value = zero
 	ch.Writer = rhc.GUID(guidBytes(s.Writer))
@@ -504,7 +505,6 @@ func (r *DataReader[T]) decodeChange(ch *rhc.Change[T], s *rtps.Sample) bool {
 	if ts := s.SourceTimestamp; ts != wire.TimeZero && ts != wire.TimeInvalid && ts != wire.TimeInfinite {
 		ch.SourceTimestamp = ts.Time()
 	}
-	wi := r.writers[s.Writer]
 	ch.Lifespan, ch.Strength = wi.lifespan, wi.strength
 	ch.SN, ch.Related = int64(s.SN), rhc.Identity{}
 	if s.Related.WriterGUID != (wire.GUID{}) {

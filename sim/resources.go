@@ -39,23 +39,24 @@ func (e *resourceError) Error() string { return e.msg }
 
 // SetResourcePath sets the directories in which uri resources are looked up
 // (model://NAME as NAME/model.sdf or NAME.sdf, and relative paths) and which
-// GetSpawnables and GetAvailableWorlds list. By default they are those of
-// $GZ_SIM_RESOURCE_PATH, as in Gazebo.
+// GetSpawnables and GetAvailableWorlds list, after those of $GZ_SIM_RESOURCE_PATH, as
+// in Gazebo.
 func (s *Services) SetResourcePath(dirs ...string) {
 	s.mu.Lock()
 	s.resources = slices.Clone(dirs)
 	s.mu.Unlock()
 }
 
-// resourceDirs returns the resource path.
+// resourceDirs returns the resource path: $GZ_SIM_RESOURCE_PATH's directories, then
+// those of SetResourcePath.
 func (s *Services) resourceDirs() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.resources)
+	return append(envResourceDirs(), s.resources...)
 }
 
-// defaultResourceDirs returns the directories of $GZ_SIM_RESOURCE_PATH.
-func defaultResourceDirs() []string {
+// envResourceDirs returns the directories of $GZ_SIM_RESOURCE_PATH.
+func envResourceDirs() []string {
 	var dirs []string
 	for _, d := range filepath.SplitList(os.Getenv(resourcePathEnv)) {
 		if d != "" {

@@ -61,7 +61,7 @@ type Services struct {
 
 	spawned   []spawnedEntity  // used between steps only (in Runner.do)
 	current   si.WorldResource // the world LoadWorld loaded; guarded by mu
-	resources []string         // the resource path (SetResourcePath); guarded by mu
+	resources []string         // SetResourcePath's directories; guarded by mu
 
 	closeOnce sync.Once
 	closeErr  error
@@ -76,7 +76,7 @@ func NewServices(p *dds.DomainParticipant, r *Runner, prefix string) (*Services,
 	if prefix == "" {
 		prefix = defaultServicePrefix
 	}
-	s := &Services{p: p, r: r, prefix: prefix, resources: defaultResourceDirs()}
+	s := &Services{p: p, r: r, prefix: prefix}
 	for _, add := range []func() error{
 		func() error { return serve(s, "get_simulator_features", s.getFeatures) },
 		func() error { return serve(s, "get_simulation_state", s.getSimulationState) },

@@ -127,15 +127,10 @@ type options struct {
 	world       string // file name; "" for the built-in world
 }
 
-// resourcePath is where the services look for models and worlds: Gazebo's
-// $GZ_SIM_RESOURCE_PATH, the world file's directory, then -resources.
+// resourcePath is where the services look for models and worlds after Gazebo's
+// $GZ_SIM_RESOURCE_PATH: the world file's directory, then -resources.
 func (o *options) resourcePath() []string {
 	var dirs []string
-	for _, d := range filepath.SplitList(os.Getenv("GZ_SIM_RESOURCE_PATH")) {
-		if d != "" {
-			dirs = append(dirs, d)
-		}
-	}
 	if o.world != "" {
 		dirs = append(dirs, filepath.Dir(o.world))
 	}
