@@ -22,7 +22,7 @@ func ExampleConfig() {
 		Name:             "example",
 		Logger:           slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
-	p, err := dds.NewParticipant(0, dds.WithRTPS(cfg))
+	p, err := dds.NewParticipant(1, dds.WithRTPS(cfg))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -30,5 +30,5 @@ func ExampleConfig() {
 	defer p.Close()
 	fmt.Println("domain", p.DomainID(), "index", cfg.Index)
 	// Output:
-	// domain 0 index none
+	// domain 1 index none
 }

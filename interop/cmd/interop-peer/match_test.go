@@ -28,7 +28,7 @@ var matchRuns = flag.Int("match.runs", 1, "runs of each TestTimeToMatch case")
 const matchStall = 2 * time.Second
 
 // matchDomains are the domains of the TestTimeToMatch runs.
-var matchDomains = domainCycle{first: 190, n: 40}
+var matchDomains = domainCycle{first: 190, n: 8}
 
 // TestTimeToMatch measures how long a ddsgo endpoint and an endpoint of another vendor
 // take to match, for each vendor as writer and as reader, in both start orders:

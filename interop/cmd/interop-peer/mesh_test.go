@@ -24,7 +24,7 @@ var meshRuns = flag.Int("mesh.runs", 2, "runs of each TestMesh mix")
 
 // meshDomains counts the runs of TestMesh: they run one after the other, each on a domain
 // away from the domains of the other tests (see nextDomain).
-var meshDomains = domainCycle{first: 160, n: 30}
+var meshDomains = domainCycle{first: 160, n: 10}
 
 // TestMesh runs three ddsgo participants, each writing and reading one topic, with a
 // publisher and a subscriber process of another vendor (two participants of it), all on

@@ -275,13 +275,10 @@ var scenarios = []scenario{
 
 var (
 	domainMu sync.Mutex
-	// 100.. for the runs that want a domain of their own. The packages' tests run in
-	// parallel in one namespace, so each keeps to its own domains: internal/discovery 21-33,
-	// cmd/ddsping 41-48 and 170-171, sim 61-76, cmd/ddsim 181, internal/transport 220-227,
-	// dds and examples 0, 3, 7 and 203, TestSoak (soak.sh) 90; here TestMesh 160.., TestTimeToMatch
-	// 190.., ownership 198-202, liveliness 215-218 (dds 204), lifespan 228-229, the ROS 2 clients 230-231. Domains 209-214
-	// are out: their ports fall in the namespace's ephemeral range (scripts/netns.sh). The
-	// scenarios here need fewer than 60.
+	// 100.. for the runs that want a domain of their own (fewer than 60). The packages'
+	// tests run in parallel in one namespace, so each keeps to its own domains: the map is
+	// internal/testutil/domains_test.go, and its TestDomainMap fails on a domain named
+	// outside its package's ranges.
 	nextDomain = 100
 	sharedMu   = sync.Map{} // domain -> *sync.Mutex, for the runs that share one
 )
