@@ -250,14 +250,12 @@ func (r *Replica) newManager() *ecm.Manager {
 // them; beyond, the oldest are dropped and the replica waits for the next full state.
 const maxPending = 4096
 
-// sync applies what has arrived and returns the step the replica is at (0 before the
-// first full state).
-func (r *Replica) sync() (uint64, error) {
+// sync applies what has arrived, up to the changes of step upTo, and returns the step
+// the replica is at (0 before the first full state; beyond upTo when a newer full state
+// arrived).
+func (r *Replica) sync(upTo uint64) (uint64, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if err := r.takeFull(); err != nil {
-		return r.step, err
-	}
 	for {
 		data, _, err := r.changes.r.Take(context.Background(), dds.NoWait(), dds.MaxSamples(64))
 		if err != nil {
@@ -269,11 +267,24 @@ func (r *Replica) sync() (uint64, error) {
 			}
 		}
 	}
-	err := r.applyPending()
-	if len(r.pending) > 0 {
+	// A full state is for starting, or starting again when the next step's changes are
+	// missing; a replica that can go on step by step does.
+	if !r.hasNext() {
+		if err := r.takeFull(); err != nil {
+			return r.step, err
+		}
+	}
+	err := r.applyPending(upTo)
+	if len(r.pending) > 0 && !r.hasNext() {
 		r.ask() // changes wait for steps it will never get: it joined or lost them
 	}
 	return r.step, err
+}
+
+// hasNext says whether the changes of the step after the replica's are there to apply.
+func (r *Replica) hasNext() bool {
+	_, ok := r.pending[r.step+1]
+	return ok && r.step != 0
 }
 
 // askPeriod is how often a replica that misses steps asks again for a full state.
@@ -311,12 +322,12 @@ func (r *Replica) takeFull() error {
 	return nil
 }
 
-// applyPending applies the changes of the steps that follow, in order.
-func (r *Replica) applyPending() error {
+// applyPending applies the changes of the steps that follow, in order, up to step upTo.
+func (r *Replica) applyPending(upTo uint64) error {
 	if r.step == 0 {
 		return nil
 	}
-	for {
+	for r.step < upTo {
 		b, ok := r.pending[r.step+1]
 		if !ok {
 			return nil
@@ -328,13 +339,16 @@ func (r *Replica) applyPending() error {
 		r.m.EndStep()
 		r.step++
 	}
+	return nil
 }
 
 // WaitStep applies what has arrived until the replica reaches step (the publisher's
-// step count, from 1) or ctx ends.
+// step count, from 1) or ctx ends. It applies no changes beyond step, so that a caller
+// can look at every step in turn; it is beyond step only when it had to start again
+// from a newer full state.
 func (r *Replica) WaitStep(ctx context.Context, step uint64) error {
 	for {
-		got, err := r.sync()
+		got, err := r.sync(step)
 		if err != nil || got >= step {
 			return err
 		}

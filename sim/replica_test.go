@@ -172,7 +172,7 @@ func TestReplicaAsksForState(t *testing.T) {
 		require.NoError(t, err)
 		step++
 		time.Sleep(2 * time.Millisecond)
-		got, err := rep.sync()
+		got, err := rep.sync(step)
 		require.NoError(t, err)
 		if got == step {
 			break
