@@ -268,23 +268,25 @@ func (r *Replica) sync(upTo uint64) (uint64, error) {
 		}
 	}
 	// A full state is for starting, or starting again when the next step's changes are
-	// missing; a replica that can go on step by step does.
-	if !r.hasNext() {
+	// lost for good: the changes arrive in order (RELIABLE), so later ones without the
+	// next are a gap that will not fill. A replica that can go on step by step does.
+	if r.step == 0 || r.gap() {
 		if err := r.takeFull(); err != nil {
 			return r.step, err
 		}
 	}
 	err := r.applyPending(upTo)
-	if len(r.pending) > 0 && !r.hasNext() {
+	if r.gap() {
 		r.ask() // changes wait for steps it will never get: it joined or lost them
 	}
 	return r.step, err
 }
 
-// hasNext says whether the changes of the step after the replica's are there to apply.
-func (r *Replica) hasNext() bool {
-	_, ok := r.pending[r.step+1]
-	return ok && r.step != 0
+// gap says whether changes wait for steps the replica will never get: it joined after
+// them, or they were lost.
+func (r *Replica) gap() bool {
+	_, next := r.pending[r.step+1]
+	return len(r.pending) > 0 && (!next || r.step == 0)
 }
 
 // askPeriod is how often a replica that misses steps asks again for a full state.

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
@@ -37,21 +36,9 @@ type resourceError struct {
 
 func (e *resourceError) Error() string { return e.msg }
 
-// SetResourcePath sets the directories in which uri resources are looked up
-// (model://NAME as NAME/model.sdf or NAME.sdf, and relative paths) and which
-// GetSpawnables and GetAvailableWorlds list, after those of $GZ_SIM_RESOURCE_PATH, as
-// in Gazebo.
-func (s *Services) SetResourcePath(dirs ...string) {
-	s.mu.Lock()
-	s.resources = slices.Clone(dirs)
-	s.mu.Unlock()
-}
-
 // resourceDirs returns the resource path: $GZ_SIM_RESOURCE_PATH's directories, then
-// those of SetResourcePath.
+// those given to NewServices.
 func (s *Services) resourceDirs() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	return append(envResourceDirs(), s.resources...)
 }
 

@@ -32,7 +32,7 @@ const stepWait = 5 * time.Second
 // get_entity_state, set_entity_state, get_entity_info, set_entity_info,
 // get_entity_bounds, delete_entity, spawn_entity, spawn_entities, get_named_poses
 // (the <frame> elements of the world), get_named_pose_bounds, get_spawnables,
-// get_available_worlds (the resource path: SetResourcePath), get_current_world,
+// get_available_worlds (the resource path: NewServices), get_current_world,
 // load_world and unload_world, and the action PREFIX/simulate_steps (ROS 2's action protocol:
 // send_goal, get_result and cancel_goal services, feedback after each step, goal
 // statuses). Services that are not served are not listed by get_simulator_features;
@@ -61,7 +61,7 @@ type Services struct {
 
 	spawned   []spawnedEntity  // used between steps only (in Runner.do)
 	current   si.WorldResource // the world LoadWorld loaded; guarded by mu
-	resources []string         // SetResourcePath's directories; guarded by mu
+	resources []string         // the resource path after $GZ_SIM_RESOURCE_PATH
 
 	closeOnce sync.Once
 	closeErr  error
@@ -69,14 +69,17 @@ type Services struct {
 
 // NewServices serves the simulation_interfaces services of r's world in p, each
 // under prefix ("" means "/gzserver", Gazebo's node) followed by its name.
-func NewServices(p *dds.DomainParticipant, r *Runner, prefix string) (*Services, error) {
+// resourcePath are the directories in which uri resources are looked up (model://NAME as
+// NAME/model.sdf or NAME.sdf, and relative paths) and which GetSpawnables and
+// GetAvailableWorlds list, after those of $GZ_SIM_RESOURCE_PATH, as in Gazebo.
+func NewServices(p *dds.DomainParticipant, r *Runner, prefix string, resourcePath ...string) (*Services, error) {
 	if p == nil || r == nil {
 		return nil, errors.New("sim: nil participant or runner")
 	}
 	if prefix == "" {
 		prefix = defaultServicePrefix
 	}
-	s := &Services{p: p, r: r, prefix: prefix}
+	s := &Services{p: p, r: r, prefix: prefix, resources: slices.Clone(resourcePath)}
 	for _, add := range []func() error{
 		func() error { return serve(s, "get_simulator_features", s.getFeatures) },
 		func() error { return serve(s, "get_simulation_state", s.getSimulationState) },

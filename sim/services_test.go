@@ -42,7 +42,7 @@ type svcFixture struct {
 	reqs   map[string]any
 }
 
-func newSvcFixture(t *testing.T, prefix string) *svcFixture {
+func newSvcFixture(t *testing.T, prefix string, resourcePath ...string) *svcFixture {
 	t.Helper()
 	r, err := NewRunner(ecm.New(), Config{Paused: true, PausedPeriod: time.Millisecond})
 	require.NoError(t, err)
@@ -61,14 +61,14 @@ func newSvcFixture(t *testing.T, prefix string) *svcFixture {
 		}
 		return true
 	})
-	return serveRunner(t, r, prefix)
+	return serveRunner(t, r, prefix, resourcePath...)
 }
 
 // serveRunner serves the services of r and runs it until the test ends.
-func serveRunner(t *testing.T, r *Runner, prefix string) *svcFixture {
+func serveRunner(t *testing.T, r *Runner, prefix string, resourcePath ...string) *svcFixture {
 	t.Helper()
 	world, client := loopbackParticipant(t, 64), loopbackParticipant(t, 64)
-	s, err := NewServices(world, r, prefix)
+	s, err := NewServices(world, r, prefix, resourcePath...)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -724,9 +724,8 @@ func resourceDir(t *testing.T) string {
 // Models and worlds by uri: GetSpawnables and GetAvailableWorlds list the resource
 // path, SpawnEntity and LoadWorld read what they list.
 func TestServicesResources(t *testing.T) {
-	f := newSvcFixture(t, "")
 	dir := resourceDir(t)
-	f.s.SetResourcePath(dir)
+	f := newSvcFixture(t, "", dir)
 	fileURI := func(name string) string { return "file://" + filepath.ToSlash(filepath.Join(dir, name)) }
 
 	sp := call[si.GetSpawnablesRequest, si.GetSpawnablesResponse](f, "get_spawnables", si.GetSpawnablesRequest{Sources: []string{filepath.Join(dir, "missing")}})
@@ -757,13 +756,13 @@ func TestServicesResources(t *testing.T) {
 	requireResult(t, si.Result_RESULT_OK, wr.Result)
 	require.Len(t, wr.Worlds, 1)
 	requireResult(t, si.Result_RESULT_FEATURE_UNSUPPORTED, worlds(si.GetAvailableWorldsRequest{Filter: si.TagsFilter{Tags: []string{"indoor"}}}).Result)
-	f.s.SetResourcePath(filepath.Join(dir, "gone"))
-	requireResult(t, si.GetAvailableWorldsResponse_DEFAULT_SOURCES_FAILED, worlds(si.GetAvailableWorldsRequest{}).Result)
 
 	load := call[si.LoadWorldRequest, si.LoadWorldResponse](f, "load_world", si.LoadWorldRequest{WorldResource: si.Resource{URI: fileURI("yard.sdf")}})
 	requireResult(t, si.Result_RESULT_OK, load.Result)
 	require.Equal(t, si.WorldResource{Name: "yard", WorldResource: si.Resource{URI: fileURI("yard.sdf")}}, load.World)
 	require.Equal(t, []string{"post"}, sortedNames(f))
+	require.NoError(t, os.RemoveAll(dir))
+	requireResult(t, si.GetAvailableWorldsResponse_DEFAULT_SOURCES_FAILED, worlds(si.GetAvailableWorldsRequest{}).Result)
 }
 
 func sortedNames(f *svcFixture) []string {

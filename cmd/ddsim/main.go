@@ -338,8 +338,7 @@ func serve(p *dds.DomainParticipant, r *sim.Runner, o *options) ([]io.Closer, er
 	}
 	if err == nil {
 		var s *sim.Services
-		if s, err = sim.NewServices(p, r, o.ns+"/gzserver"); err == nil {
-			s.SetResourcePath(o.resourcePath()...)
+		if s, err = sim.NewServices(p, r, o.ns+"/gzserver", o.resourcePath()...); err == nil {
 			closers = append(closers, s)
 		}
 	}

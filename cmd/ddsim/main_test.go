@@ -99,7 +99,7 @@ func TestBuiltInWorld(t *testing.T) {
 
 	// Models by uri from -resources.
 	sp := call[si.GetSpawnablesRequest, si.GetSpawnablesResponse](t, node, svc+"get_spawnables", si.GetSpawnablesRequest{})
-	require.Equal(t, []si.Spawnable{{EntityResource: si.Resource{URI: "file://" + filepath.ToSlash(pallet)}}}, sp.Spawnables)
+	require.Equal(t, []si.Spawnable{{EntityResource: si.Resource{URI: "file://" + filepath.ToSlash(pallet)}}}, sp.Spawnables, "%+v", sp.Result)
 	spawned := call[si.SpawnEntityRequest, si.SpawnEntityResponse](t, node, svc+"spawn_entity", si.SpawnEntityRequest{
 		Name: "p1", EntityResource: si.Resource{URI: "pallet.sdf"},
 		InitialPose: geometry_msgs.PoseStamped{Pose: geometry_msgs.Pose{Orientation: geometry_msgs.Quaternion{W: 1}}},
