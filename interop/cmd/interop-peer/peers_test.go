@@ -25,6 +25,13 @@ import (
 const peerEnv = "DDSGO_INTEROP_PEER"
 
 func TestMain(m *testing.M) {
+	if role := os.Getenv(simRoleEnv); role != "" {
+		if err := runSimRole(role, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if os.Getenv(peerEnv) == "1" {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}
