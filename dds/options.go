@@ -386,3 +386,16 @@ func createEndpoint[Q any, T any](t *Topic[T], o entityObject, g *entity, kind e
 		ecm.CreateComponent(p.m, e.ent, matchesComp{})
 	})
 }
+
+// userData sets the USER_DATA of a writer or reader (the value of rmw_cyclonedds's
+// client and service ids).
+func userData(v []byte) Option {
+	return func(s *settings) {
+		if s.writer != nil {
+			s.writer.UserData.Value = v
+		}
+		if s.reader != nil {
+			s.reader.UserData.Value = v
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ddsgo/ddsgo/internal/errs"
@@ -62,6 +63,8 @@ type DomainParticipant struct {
 	m       *ecm.Manager
 	prefix  wire.GuidPrefix
 	nextKey uint32
+
+	serviceIDs atomic.Uint32 // the last client or service id (rpc.go)
 
 	eng  engine
 	disp *dispatch.Dispatcher

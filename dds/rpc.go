@@ -3,6 +3,7 @@ package dds
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -47,8 +48,16 @@ func serviceEndpoints[W, R any](p *DomainParticipant, service string, opts []Opt
 		return nil, nil, nil, nil, err
 	}
 	wName, rName := serviceTopics(service, s)
+	var ud Option = func(*settings) {}
 	if replier {
 		wName, rName = rName, wName
+	}
+	if s.ros { // rmw_cyclonedds's pairing of a client's or service's two endpoints
+		key := "clientid="
+		if replier {
+			key = "serviceid="
+		}
+		ud = userData([]byte(key + p.nextServiceID() + ";"))
 	}
 	wt, err := NewTopic[W](p, wName)
 	if err != nil {
@@ -59,12 +68,12 @@ func serviceEndpoints[W, R any](p *DomainParticipant, service string, opts []Opt
 		_ = wt.Close()
 		return nil, nil, nil, nil, err
 	}
-	w, err := NewWriter(wt, Reliable(), KeepAll())
+	w, err := NewWriter(wt, Reliable(), KeepAll(), ud)
 	if err != nil {
 		_ = closeAll(rt, wt)
 		return nil, nil, nil, nil, err
 	}
-	r, err := NewReader(rt, Reliable(), KeepAll())
+	r, err := NewReader(rt, Reliable(), KeepAll(), ud)
 	if err != nil {
 		_ = closeAll(w, rt, wt)
 		return nil, nil, nil, nil, err
@@ -272,7 +281,7 @@ type Replier[Req, Rep any] struct {
 // lateReply is a reply written before the reply writer matched a reader of the client's
 // participant: it went nowhere, and is written again when one matches.
 type lateReply[Rep any] struct {
-	client InstanceHandle // the participant
+	client svcClient
 	rep    Rep
 	opts   []WriteOption
 	until  time.Time
@@ -313,7 +322,7 @@ func (s *Replier[Req, Rep]) serve(ctx context.Context, handle func(context.Conte
 			opts = append(opts, withHeader(call.header(), nil, 0))
 		}
 		_ = s.w.Write(ctx, &rep, opts...)
-		if !matched && !client.IsNil() {
+		if !matched && !client.participant.IsNil() {
 			s.keepLate(ctx, lateReply[Rep]{client: client, rep: rep, opts: opts, until: time.Now().Add(lateReplyKeep)})
 		}
 	}
@@ -323,20 +332,34 @@ func (s *Replier[Req, Rep]) serve(ctx context.Context, handle func(context.Conte
 // before it answers anyway: 100 ms, as rmw_cyclonedds and rmw_fastrtps wait.
 const replyReaderWait = 100 * time.Millisecond
 
+// svcClient is the client of a request: the participant of its request writer, and its
+// rmw_cyclonedds client id when the writer announces one.
+type svcClient struct {
+	participant InstanceHandle
+	id          string
+}
+
 // awaitReader waits, at most replyReaderWait, until the reply writer matches a reader
-// in the participant of the request writer w, and returns that participant and whether
-// one matched: discovery is not symmetric, and a reply written before that reader is
-// known is lost (the reply writer is VOLATILE). The participant comes from w's GUID
-// prefix, not from the matched writer's data: a request can arrive before the reader's
-// match with its writer is recorded, and its reply must still be kept for later.
-func (s *Replier[Req, Rep]) awaitReader(ctx context.Context, w InstanceHandle) (InstanceHandle, bool) {
+// of the client of the request writer w, and returns the client and whether one
+// matched: discovery is not symmetric, and a reply written before that reader is known
+// is lost (the reply writer is VOLATILE). The client's reader is the one with the
+// writer's client id (USER_DATA clientid=, as rmw_cyclonedds pairs them), else any in
+// the writer's participant. The participant comes from w's GUID prefix, not from the
+// matched writer's data: a request can arrive before the reader's match with its writer
+// is recorded, and its reply must still be kept for later.
+func (s *Replier[Req, Rep]) awaitReader(ctx context.Context, w InstanceHandle) (svcClient, bool) {
 	g := guidOf(w)
-	client := status.GUIDHandle(guidBytes(wire.GUID{Prefix: g.Prefix, Entity: wire.EntityIDParticipant}))
+	client := svcClient{participant: status.GUIDHandle(guidBytes(wire.GUID{Prefix: g.Prefix, Entity: wire.EntityIDParticipant}))}
 	ctx, cancel := context.WithTimeout(ctx, replyReaderWait)
 	defer cancel()
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
 	for {
+		if client.id == "" {
+			if d, err := s.r.MatchedPublicationData(w); err == nil {
+				client.id, _ = userDataValue(d.Offered.Writer.UserData.Value, "clientid")
+			}
+		}
 		if s.matches(client) {
 			return client, true
 		}
@@ -348,15 +371,48 @@ func (s *Replier[Req, Rep]) awaitReader(ctx context.Context, w InstanceHandle) (
 	}
 }
 
-// matches reports whether the reply writer matches a reader in participant client.
-func (s *Replier[Req, Rep]) matches(client InstanceHandle) bool {
+// matches reports whether the reply writer matches a reader of client.
+func (s *Replier[Req, Rep]) matches(client svcClient) bool {
 	hs, _ := s.w.MatchedSubscriptions()
 	for _, h := range hs {
-		if d, err := s.w.MatchedSubscriptionData(h); err == nil && d.ParticipantKey == client {
+		d, err := s.w.MatchedSubscriptionData(h)
+		if err != nil || d.ParticipantKey != client.participant {
+			continue
+		}
+		if id, _ := userDataValue(d.Requested.Reader.UserData.Value, "clientid"); client.id == "" || id == client.id {
 			return true
 		}
 	}
 	return false
+}
+
+// userDataValue returns the value of key in USER_DATA of the form KEY=VALUE;KEY=VALUE;
+// (ROS 2's form for enclave=, typehash=, clientid= and serviceid=).
+func userDataValue(ud []byte, key string) (string, bool) {
+	for kv := range strings.SplitSeq(string(ud), ";") {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// nextServiceID returns a new client or service id of p in rmw_cyclonedds's form: the
+// participant's GUID prefix and a counter (big-endian), the first octet in hexadecimal
+// padded with a space to two characters, then each other in hexadecimal, separated by
+// dots.
+func (p *DomainParticipant) nextServiceID() string {
+	var id [16]byte
+	p.mu.Lock()
+	copy(id[:12], p.prefix[:])
+	p.mu.Unlock()
+	binary.BigEndian.PutUint32(id[12:], p.serviceIDs.Add(1))
+	var b strings.Builder
+	fmt.Fprintf(&b, "%2x", id[0])
+	for _, o := range id[1:] {
+		fmt.Fprintf(&b, ".%x", o)
+	}
+	return b.String()
 }
 
 // A reply written before the client's reply reader matched is kept lateReplyKeep, at

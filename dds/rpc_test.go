@@ -3,6 +3,8 @@ package dds
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -261,4 +263,57 @@ func TestReplyToLateReader(t *testing.T) {
 		return
 	}
 	t.Fatal("no reply:", ctx.Err())
+}
+
+// With ROS 2 names, a requester's two endpoints announce one rmw_cyclonedds client id in
+// USER_DATA (clientid=ID;) and a replier's one service id (serviceid=ID;): the
+// participant's GUID prefix and a counter, in rmw_cyclonedds's text form. Requesters made
+// one after the other beside an older one in the same participant each get their reply
+// (the replier waits for the reader with the request writer's client id, not for any
+// reader of that participant).
+func TestServiceIDs(t *testing.T) {
+	client, server := memPair(t, 48)
+	s, err := NewReplier(server, "/calc/add", add, ROSNames())
+	require.NoError(t, err)
+	defer func() { require.NoError(t, s.Close()) }()
+	old, err := NewRequester[addRequest, addReply](client, "/calc/add", ROSNames())
+	require.NoError(t, err)
+	defer func() { require.NoError(t, old.Close()) }()
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	require.NoError(t, old.WaitForService(ctx))
+
+	idForm := regexp.MustCompile(`^[ 1-9a-f][0-9a-f](\.[0-9a-f]{1,2}){15}$`)
+	ids := map[string]bool{}
+	for i := range 20 {
+		q, err := NewRequester[addRequest, addReply](client, "/calc/add", ROSNames())
+		require.NoError(t, err)
+		require.NoError(t, q.WaitForService(ctx))
+		rep, err := q.Call(ctx, &addRequest{int32(i), 1})
+		require.NoError(t, err, "call %d", i)
+		require.Equal(t, int32(i)+1, rep.Sum)
+
+		wd, err := s.r.MatchedPublicationData(q.w.InstanceHandle())
+		require.NoError(t, err)
+		rd, err := s.w.MatchedSubscriptionData(q.r.InstanceHandle())
+		require.NoError(t, err)
+		id, ok := userDataValue(wd.Offered.Writer.UserData.Value, "clientid")
+		require.True(t, ok, "%q", wd.Offered.Writer.UserData.Value)
+		require.Equal(t, "clientid="+id+";", string(rd.Requested.Reader.UserData.Value), "the reader has the writer's id")
+		require.Regexp(t, idForm, id)
+		prefix := client.prefix
+		require.True(t, strings.HasPrefix(id, fmt.Sprintf("%2x.%x", prefix[0], prefix[1])), "%s starts with the participant's prefix %x", id, prefix)
+		require.False(t, ids[id], "ids are unique")
+		ids[id] = true
+		require.NoError(t, q.Close())
+	}
+	sd, err := old.w.MatchedSubscriptionData(s.r.InstanceHandle())
+	require.NoError(t, err)
+	require.Regexp(t, `^serviceid=[ 0-9a-f.]+;$`, string(sd.Requested.Reader.UserData.Value))
+
+	// Without ROS 2 names, no ids.
+	q, err := NewRequester[addRequest, addReply](client, "calc")
+	require.NoError(t, err)
+	defer func() { require.NoError(t, q.Close()) }()
+	require.Empty(t, q.w.Qos().UserData.Value)
 }

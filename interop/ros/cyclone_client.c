@@ -82,6 +82,72 @@ static dds_qos_t *ros_qos(void)
   return q;
 }
 
+/* client_id sets in q the USER_DATA of a new client's two endpoints as rmw_cyclonedds
+ * does (rmw_node.cpp get_unique_csid, csid_to_string): "clientid=ID;", ID the
+ * participant's GUID prefix and a big-endian counter, the first octet in hexadecimal
+ * padded with a space to two characters, the others in hexadecimal, dot-separated. */
+static void client_id(dds_entity_t pp, dds_qos_t *q)
+{
+  static uint32_t counter;
+  dds_guid_t g;
+  unsigned char id[16];
+  char text[128];
+  dds_get_guid(pp, &g);
+  memcpy(id, g.v, 12);
+  counter++;
+  for (int i = 0; i < 4; i++)
+    id[12 + i] = (unsigned char)(counter >> (24 - 8 * i));
+  int n = snprintf(text, sizeof text, "clientid=%2x", id[0]);
+  for (int i = 1; i < 16; i++)
+    n += snprintf(text + n, sizeof text - (size_t)n, ".%x", id[i]);
+  snprintf(text + n, sizeof text - (size_t)n, ";");
+  dds_qset_userdata(q, text, strlen(text));
+}
+
+/* service_id returns the serviceid= value of the USER_DATA of the endpoint h matched by
+ * e (a writer's reader when reader is 0, else a reader's writer) in buf, or "" when it
+ * has none. */
+static const char *service_id(dds_entity_t e, dds_instance_handle_t h, int reader, char *buf, size_t size)
+{
+  dds_builtintopic_endpoint_t *d = reader ? dds_get_matched_publication_data(e, h)
+                                          : dds_get_matched_subscription_data(e, h);
+  buf[0] = 0;
+  if (d == NULL)
+    return buf;
+  void *ud;
+  size_t sz;
+  if (dds_qget_userdata(d->qos, &ud, &sz) && ud != NULL) {
+    const char *v = strstr((const char *)ud, "serviceid=");
+    if (v != NULL) {
+      v += strlen("serviceid=");
+      size_t k = strcspn(v, ";");
+      if (k < size) {
+        memcpy(buf, v, k);
+        buf[k] = 0;
+      }
+    }
+    dds_free(ud);
+  }
+  dds_builtintopic_free_endpoint(d);
+  return buf;
+}
+
+/* service_ready says whether the client's endpoints match one service, as
+ * rmw_cyclonedds's rmw_service_server_is_available decides: a matched reply writer
+ * and a matched request reader with the same service id (or without ids). */
+static int service_ready(dds_entity_t w, dds_entity_t r)
+{
+  dds_instance_handle_t rds[16], wrs[16];
+  dds_return_t nr = dds_get_matched_subscriptions(w, rds, 16);
+  dds_return_t nw = dds_get_matched_publications(r, wrs, 16);
+  char a[128], b[128];
+  for (dds_return_t i = 0; i < nr && i < 16; i++)
+    for (dds_return_t j = 0; j < nw && j < 16; j++)
+      if (strcmp(service_id(w, rds[i], 0, a, sizeof a), service_id(r, wrs[j], 1, b, sizeof b)) == 0)
+        return 1;
+  return 0;
+}
+
 /* renamed returns a copy of d registered under another type name: the structs with the
  * header are, on the wire, the ROS 2 request and reply types. */
 static dds_topic_descriptor_t *renamed(const dds_topic_descriptor_t *d, const char *name)
@@ -165,6 +231,7 @@ static int call(dds_entity_t pp, const struct args *a, const struct service *s, 
   if (rqt < 0 || rrt < 0)
     return failed("create topic", rqt < 0 ? rqt : rrt);
   dds_qos_t *q = ros_qos();
+  client_id(pp, q);
   dds_entity_t w = dds_create_writer(pp, rqt, q, NULL);
   dds_entity_t r = dds_create_reader(pp, rrt, q, NULL);
   dds_delete_qos(q);
@@ -179,11 +246,7 @@ static int call(dds_entity_t pp, const struct args *a, const struct service *s, 
 
   /* A client sees the service when both of its endpoints match the server's. */
   for (;;) {
-    dds_publication_matched_status_t pm;
-    dds_subscription_matched_status_t sm;
-    dds_get_publication_matched_status(w, &pm);
-    dds_get_subscription_matched_status(r, &sm);
-    if (pm.current_count > 0 && sm.current_count > 0)
+    if (service_ready(w, r))
       break;
     if (dds_time() > deadline)
       return timed_out(s->name);
