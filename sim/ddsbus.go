@@ -7,8 +7,14 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ros/builtin_interfaces"
+	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
+	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
+	"github.com/ddsgo/ddsgo/ros/std_msgs"
+	"github.com/ddsgo/ddsgo/ros/tf2_msgs"
 )
 
 // DDSBus is a Bus over DDS with ROS 2's conventions, so that systems such as
@@ -299,6 +305,48 @@ func (b *DDSBus) Call(ctx context.Context, service string, req Message, repType 
 	b.mu.Unlock()
 	rep, err := c.call(ctx, req.Data)
 	return Message{Type: rp.name, Data: rep}, err
+}
+
+// WaitMatched creates the writer of typ on topic, if the bus has none yet, and waits
+// until it matches at least one reader or ctx ends: a message published before a reader
+// matched is not kept for it (VOLATILE).
+func (b *DDSBus) WaitMatched(ctx context.Context, topic, typ string) error {
+	pub, err := b.advertise(topic, typ)
+	if err != nil {
+		return err
+	}
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if n, err := pub.matched(); err != nil || n > 0 {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("sim: no reader of %s on %s: %w", typ, topic, ctx.Err())
+		case <-tick.C:
+		}
+	}
+}
+
+// AddROSTypes registers with b the ROS 2 message types of ros/ that worlds and their
+// plugins use: std_msgs' Bool, Empty, Int32, Float64, String and Header, geometry_msgs'
+// Twist, Pose, PoseStamped, Point, Vector3, Quaternion, Accel, Transform and
+// TransformStamped, builtin_interfaces' Time and Duration, rosgraph_msgs' Clock and
+// tf2_msgs' TFMessage.
+func AddROSTypes(b *DDSBus) error {
+	return errors.Join(
+		AddBusType[std_msgs.Bool](b), AddBusType[std_msgs.Empty](b),
+		AddBusType[std_msgs.Int32](b), AddBusType[std_msgs.Float64](b),
+		AddBusType[std_msgs.String](b), AddBusType[std_msgs.Header](b),
+		AddBusType[geometry_msgs.Twist](b), AddBusType[geometry_msgs.Pose](b),
+		AddBusType[geometry_msgs.PoseStamped](b), AddBusType[geometry_msgs.Point](b),
+		AddBusType[geometry_msgs.Vector3](b), AddBusType[geometry_msgs.Quaternion](b),
+		AddBusType[geometry_msgs.Accel](b), AddBusType[geometry_msgs.Transform](b),
+		AddBusType[geometry_msgs.TransformStamped](b), AddBusType[builtin_interfaces.Time](b),
+		AddBusType[builtin_interfaces.Duration](b), AddBusType[rosgraph_msgs.Clock](b),
+		AddBusType[tf2_msgs.TFMessage](b),
+	)
 }
 
 // Close deletes the bus's writers, readers and requesters; their topics go with them.

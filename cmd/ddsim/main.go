@@ -75,11 +75,6 @@ import (
 
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/ros/builtin_interfaces"
-	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
-	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
-	"github.com/ddsgo/ddsgo/ros/std_msgs"
-	"github.com/ddsgo/ddsgo/ros/tf2_msgs"
 	"github.com/ddsgo/ddsgo/rtps"
 	"github.com/ddsgo/ddsgo/sim"
 	"github.com/ddsgo/ddsgo/sim/ecm"
@@ -273,18 +268,7 @@ func worldSource(o *options) (src, file string, err error) {
 // of ros/.
 func newBus(p *dds.DomainParticipant) (*sim.DDSBus, error) {
 	b := sim.NewDDSBus(p)
-	return b, errors.Join(
-		sim.AddBusType[std_msgs.Bool](b), sim.AddBusType[std_msgs.Empty](b),
-		sim.AddBusType[std_msgs.Int32](b), sim.AddBusType[std_msgs.Float64](b),
-		sim.AddBusType[std_msgs.String](b), sim.AddBusType[std_msgs.Header](b),
-		sim.AddBusType[geometry_msgs.Twist](b), sim.AddBusType[geometry_msgs.Pose](b),
-		sim.AddBusType[geometry_msgs.PoseStamped](b), sim.AddBusType[geometry_msgs.Point](b),
-		sim.AddBusType[geometry_msgs.Vector3](b), sim.AddBusType[geometry_msgs.Quaternion](b),
-		sim.AddBusType[geometry_msgs.Accel](b), sim.AddBusType[geometry_msgs.Transform](b),
-		sim.AddBusType[geometry_msgs.TransformStamped](b), sim.AddBusType[builtin_interfaces.Time](b),
-		sim.AddBusType[builtin_interfaces.Duration](b), sim.AddBusType[rosgraph_msgs.Clock](b),
-		sim.AddBusType[tf2_msgs.TFMessage](b),
-	)
+	return b, sim.AddROSTypes(b)
 }
 
 func loadWorld(o *options, src, file string, bus sim.Bus, logger *slog.Logger) (*sim.Runner, string, error) {

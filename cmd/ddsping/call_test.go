@@ -177,3 +177,39 @@ func TestEchoAndHz(t *testing.T) {
 	require.Equal(t, exitFailed, code)
 	require.Contains(t, stderr, `no writer of "rt/nobody"`)
 }
+
+// pub TOPIC VALUE publishes a message written in the text format, typed by -type or by
+// the topic's reader, once a reader matched; a bad value or type is a usage error.
+func TestPubMessage(t *testing.T) {
+	netns.Require(t)
+	p, err := dds.NewParticipant(48)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, p.Close()) }()
+	topic, err := dds.NewTopic[std_msgs.String](p, "rt/chatter")
+	require.NoError(t, err)
+	r, err := dds.NewReader(topic, dds.Reliable(), dds.KeepLast(10))
+	require.NoError(t, err)
+
+	code, stdout, stderr := runCmd(t, context.Background(), "pub", "-domain", "48", "-count", "3", "-rate", "100", "-json", "/chatter", `data: "hi"`)
+	require.Equal(t, 0, code, stderr)
+	require.JSONEq(t, `{"topic": "/chatter", "type": "std_msgs::msg::dds_::String_", "published": 3}`, stdout)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	got := 0
+	for v, info := range r.Samples(ctx) {
+		require.True(t, info.ValidData)
+		require.Equal(t, "hi", v.Data)
+		if got++; got == 3 {
+			break
+		}
+	}
+	require.Equal(t, 3, got)
+
+	code, _, stderr = runCmd(t, context.Background(), "pub", "-domain", "48", "-type", "std_msgs/msg/String", "/chatter", `nosuchfield: 1`)
+	require.Equal(t, exitUsage, code, stderr)
+	code, _, stderr = runCmd(t, context.Background(), "pub", "-domain", "48", "-type", "std_msgs/msg/Nope", "/chatter", `data: "x"`)
+	require.Equal(t, exitUsage, code, stderr)
+	require.Contains(t, stderr, "Nope")
+	code, _, _ = runCmd(t, context.Background(), "pub", "-domain", "48", "/chatter")
+	require.Equal(t, exitUsage, code)
+}

@@ -213,7 +213,7 @@ var commands = []command{
 	{"selftest", "run pong and ping in this process on loopback and report discovery and round trips", setupSelftest, ""},
 	{"ping", "send timestamped samples to pong and report round-trip times", setupPing, ""},
 	{"pong", "echo the samples of every pinger", setupPong, ""},
-	{"pub", "publish samples as fast as possible (throughput)", setupPub, ""},
+	{"pub", "publish samples as fast as possible (throughput); with TOPIC VALUE, publish that message", setupPub, "[TOPIC VALUE]"},
 	{"sub", "receive samples and report throughput and losses", setupSub, ""},
 	{"list", "list the participants and endpoints of the domain and why they match or not", setupList, ""},
 	{"ls", "the same as list", setupList, ""},

@@ -60,7 +60,19 @@ func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 	dur := fs.Duration("duration", 10*time.Second, "stop after this long (0: until interrupted)")
 	wait := fs.Duration("wait", 10*time.Second, "how long to wait for a subscriber to match")
 	budget := fs.Int("history-bytes", 4<<20, "bound the writer's unacknowledged samples to about this many `bytes` (at least 16 samples)")
+	typ := fs.String("type", "", "with TOPIC VALUE: the ROS 2 type, such as std_msgs/msg/String (default: the topic's, from its readers or writers)")
+	count := fs.Int("count", 1, "with TOPIC VALUE: how many messages")
 	return func(ctx context.Context) error {
+		if fs.NArg() > 0 { // pub TOPIC VALUE: messages, not throughput
+			if fs.NArg() != 2 || *count < 1 || *rate < 0 {
+				return fmt.Errorf("%w: pub [-type T] [-count N] [-rate HZ] TOPIC VALUE, as in: pub /chatter 'data: \"hi\"'", errUsage)
+			}
+			m := &pubMsg{topic: fs.Arg(0), text: fs.Arg(1), typ: *typ, count: *count, wait: *wait}
+			if *rate > 0 {
+				m.period = time.Duration(float64(time.Second) / *rate)
+			}
+			return onNode(o, "ddsping pub", func(ctx context.Context, n *node) error { return m.run(ctx, o, n) })(ctx)
+		}
 		if *size < 0 || *rate < 0 || *budget <= 0 {
 			return fmt.Errorf("%w: -size and -rate may not be negative, -history-bytes must be positive", errUsage)
 		}
