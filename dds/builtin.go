@@ -285,13 +285,20 @@ func (r *DataReader[T]) enableBuiltin(rq qos.DataReaderQos) error {
 	return p.bt.attach(r)
 }
 
-// builtinReaderQos is the QoS of the built-in readers (DDS 1.4 §2.2.5): RELIABLE,
-// TRANSIENT_LOCAL, KEEP_LAST 1.
+// builtinPurgeDelay is how long the built-in subscriber's readers keep a disposed
+// instance: without a bound, peers that come and go would grow the readers nobody takes
+// from without end.
+const builtinPurgeDelay = time.Minute
+
+// builtinReaderQos is the QoS of the built-in subscriber's readers (DDS 1.4 §2.2.5):
+// RELIABLE, TRANSIENT_LOCAL, KEEP_LAST 1, and disposed instances purged after
+// builtinPurgeDelay.
 func builtinReaderQos() qos.DataReaderQos {
 	q := qos.DefaultDataReaderQos()
 	q.Reliability.Kind = qos.Reliable
 	q.Durability.Kind = qos.TransientLocal
 	q.History = qos.History{Kind: qos.KeepLast, Depth: 1}
+	q.ReaderDataLifecycle.AutopurgeDisposedSamplesDelay = builtinPurgeDelay
 	return q
 }
 
@@ -309,8 +316,10 @@ func builtinReaderQos() qos.DataReaderQos {
 // reader and topic of the domain, local ones included as Cyclone DDS shows them, is an
 // instance whose handle is its Key; an announcement that changes is a new sample, and an
 // entity that goes (deleted, disposed, its participant's lease expired, ignored) is
-// NOT_ALIVE_DISPOSED. NewReader on a built-in topic (Topic of such a reader) makes
-// another such reader. The participant must be enabled.
+// NOT_ALIVE_DISPOSED, and purged a minute later (autopurge_disposed_samples_delay),
+// so that they stay bounded when nobody takes from them. NewReader on a built-in topic
+// (Topic of such a reader) makes another such reader, with the QoS it is given. The
+// participant must be enabled.
 func (p *DomainParticipant) BuiltinSubscriber() (*Subscriber, error) {
 	if err := p.check(); err != nil {
 		return nil, err

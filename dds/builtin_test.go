@@ -186,6 +186,15 @@ func TestBuiltinReaderLateJoiner(t *testing.T) {
 	vs, _, err := late.Take(ctx, dds.NoWait())
 	require.NoError(t, err)
 	require.Len(t, vs, 2) // a and b
+	require.Equal(t, time.Minute, parts.Qos().ReaderDataLifecycle.AutopurgeDisposedSamplesDelay)
+
+	// A deleted built-in subscriber is made again, with what is known.
+	require.NoError(t, parts.Subscriber().Close())
+	again, _, _, _ := builtinReaders(t, a)
+	require.NotSame(t, parts, again)
+	vs, _, err = again.Take(ctx, dds.NoWait())
+	require.NoError(t, err)
+	require.Len(t, vs, 2)
 }
 
 // Ignoring a participant stops what it sends from reaching the ignoring participant's
