@@ -103,16 +103,17 @@ func TestBuiltinTopicsInterop(t *testing.T) {
 	})
 }
 
-// A ddsgo participant that ignores a Cyclone DDS participant gets none of its samples
-// from then on, while another ddsgo participant's reader still does. Domain 83. The
+// A ddsgo participant that ignores a Cyclone DDS or Fast DDS participant gets none of
+// its samples from then on, while another ddsgo participant's reader still does.
+// Domains 83 and 84. The
 // writer is BEST_EFFORT: a reliable one would wait in vain for the ignoring reader's
-// acknowledgments before it ends (Cyclone DDS still has it matched), as it should.
-func TestIgnoreCycloneParticipant(t *testing.T) {
+// acknowledgments before it ends (the peer still has it matched), as it should.
+func TestIgnoreParticipantInterop(t *testing.T) {
 	forEachVendor(t, func(t *testing.T, vendor, bin string) {
-		if vendor != "cyclone" {
-			t.Skip("one vendor is enough")
+		domain := 83
+		if vendor == "fastdds" {
+			domain = 84
 		}
-		const domain = 83
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		topic := "ignore_" + vendor
