@@ -99,6 +99,14 @@
 // filter function); attach them, and waitset.GuardConditions, to a waitset.WaitSet.
 // Reading a status resets its change counts.
 //
+// # Built-in topics
+//
+// DomainParticipant.BuiltinSubscriber has one reader of each built-in topic
+// (DCPSParticipant, DCPSPublication, DCPSSubscription, DCPSTopic; LookupDataReader finds
+// them by name), fed by discovery: every participant, writer, reader and topic of the
+// domain, local and remote, is an instance keyed by its handle, NOT_ALIVE_DISPOSED when
+// it goes. The Ignore operations take those handles. docs/api.md has the details.
+//
 // # Introspection
 //
 // With DDSGO_INTROSPECTION=1 in the environment (as Fast DDS's FASTDDS_STATISTICS turns

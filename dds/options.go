@@ -343,6 +343,9 @@ func endpointSettings[Q qosValue[Q], L Listener, T any](t *Topic[T], what string
 	if err := t.alive(); err != nil {
 		return settings{}, q, nil, err
 	}
+	if t.codec == nil && what != "reader" {
+		return settings{}, q, nil, errorf(ErrBadParameter, "the built-in topic %s is written by discovery only", t.name)
+	}
 	s := settings{what: what}
 	bind(&s, &q)
 	if err := s.apply(opts); err != nil { // first pass: find the group

@@ -69,6 +69,7 @@ type DomainParticipant struct {
 	eng  engine
 	disp *dispatch.Dispatcher
 	live *livelinessMonitor // the leases of its writers and its readers' writers
+	bt   builtinFeed        // the built-in topics (builtin.go)
 	// introStop ends the publication of the introspection topic (introspect.go); nil
 	// when it is off.
 	introStop chan struct{}
@@ -128,6 +129,7 @@ func (p *DomainParticipant) enableSelf() error {
 	p.mu.Unlock()
 	eng.OnParticipant(p.onParticipant)
 	eng.OnEndpoint(p.onEndpoint)
+	p.bt.start(p, eng)
 	eng.OnLiveliness(p.live.remoteAsserted)
 	if introspecting() {
 		p.introStop = make(chan struct{})
@@ -653,18 +655,6 @@ func (p *DomainParticipant) FindTopic(ctx context.Context, name string) (TopicDe
 		}
 	}
 }
-
-// IgnoreParticipant is not supported (ignore_participant).
-func (p *DomainParticipant) IgnoreParticipant(InstanceHandle) error { return ErrUnsupported }
-
-// IgnoreTopic is not supported (ignore_topic).
-func (p *DomainParticipant) IgnoreTopic(InstanceHandle) error { return ErrUnsupported }
-
-// IgnorePublication is not supported (ignore_publication).
-func (p *DomainParticipant) IgnorePublication(InstanceHandle) error { return ErrUnsupported }
-
-// IgnoreSubscription is not supported (ignore_subscription).
-func (p *DomainParticipant) IgnoreSubscription(InstanceHandle) error { return ErrUnsupported }
 
 // AssertLiveliness asserts the liveliness of the participant (assert_liveliness): it
 // renews the leases of its MANUAL_BY_PARTICIPANT writers and sends their readers a

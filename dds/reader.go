@@ -108,7 +108,8 @@ func NewReader[T any](t *Topic[T], opts ...Option) (*DataReader[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &DataReader[T]{sub: sub, topic: t, codec: t.codec, keyed: t.codec.Keyed(), writers: map[wire.GUID]writerInfo{}}
+	// A built-in topic has no codec, and keys.
+	r := &DataReader[T]{sub: sub, topic: t, codec: t.codec, keyed: t.codec == nil || t.codec.Keyed(), writers: map[wire.GUID]writerInfo{}}
 	r.match = matcher{e: &r.entity, hooks: r}
 	if err := createEndpoint(t, r, &sub.entity, kindReader, l, s.mask, rq); err != nil {
 		return nil, err
@@ -211,6 +212,9 @@ func (r *DataReader[T]) enableSelf() error {
 		return err // matches ErrBadParameter or ErrInconsistentPolicy
 	}
 	r.cache.Store(cache)
+	if r.codec == nil {
+		return r.enableBuiltin(rq)
+	}
 	er, err := p.eng.NewReader(endpointConfig{
 		Topic:        r.topic.name,
 		Type:         r.topic.TypeName(),
@@ -236,6 +240,9 @@ func (r *DataReader[T]) reannounce() error {
 	eq, rq := r.endpointQosLocked()
 	r.p.mu.Unlock()
 	r.deadline.Load().setPeriod(rq.Deadline.Period)
+	if r.er == nil { // a built-in topic's: nothing to announce
+		return nil
+	}
 	if err := r.er.UpdateQos(eq); err != nil {
 		return wrapErr(ErrError, err, "announcing the reader")
 	}
@@ -1088,6 +1095,9 @@ func (r *DataReader[T]) LookupInstance(v *T) InstanceHandle {
 	if r.check() != nil || v == nil {
 		return HandleNil
 	}
+	if r.codec == nil {
+		return r.builtinLookup(v)
+	}
 	var kh cdr.KeyHash
 	if r.keyed {
 		kh = r.codec.KeyHash(v)
@@ -1105,6 +1115,9 @@ func (r *DataReader[T]) KeyValue(h InstanceHandle) (T, error) {
 	var v T
 	if err := r.check(); err != nil {
 		return v, err
+	}
+	if r.codec == nil {
+		return r.builtinKeyValue(h)
 	}
 	dst := &v
 	want := cdr.KeyHash(keyHashOf(h))

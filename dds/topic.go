@@ -169,10 +169,17 @@ func (t *Topic[T]) enableSelf() error {
 	ecm.SetComponentData(t.p.m, t.ent, handleComp{t.p.localHandle(topicEntityKind)})
 	t.p.mu.Unlock()
 	t.checkInconsistent()
+	if t.codec != nil { // a built-in topic is not shown in DCPSTopic
+		t.p.bt.useTopic(t.name, t.typeName, 1)
+	}
 	return nil
 }
 
-func (t *Topic[T]) teardown() {}
+func (t *Topic[T]) teardown() {
+	if t.codec != nil && t.enabled.Load() {
+		t.p.bt.useTopic(t.name, t.typeName, -1)
+	}
+}
 
 // Close deletes the topic (delete_topic); it fails with ErrPreconditionNotMet while a
 // writer or reader uses it. Closing a closed topic does nothing.

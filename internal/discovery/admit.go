@@ -95,12 +95,14 @@ func (p *Participant) forgetLocked(rp *remoteParticipant, fns []func()) []func()
 	for g, re := range rp.endpoints {
 		p.epBytes -= re.size
 		fns = p.unmatchAll(g, fns)
+		fns = p.endpointEventLocked(fns, re.data, false)
 	}
 	p.disconnectBuiltins(rp)
 	pd := rp.data
 	for _, fn := range p.onPart {
 		fns = append(fns, func() { fn(pd, false) })
 	}
+	fns = p.participantEventLocked(fns, pd, false)
 	return fns
 }
 

@@ -204,7 +204,7 @@ func (p *Participant) addLocal(l *localEndpoint) []func() {
 	p.locals[l.data.GUID] = l
 	self := &remoteEndpoint{data: l.data}
 	p.self.endpoints[l.data.GUID] = self
-	return p.matchLocal(l, self)
+	return p.endpointEventLocked(p.matchLocal(l, self), l.data, true)
 }
 
 // matchLocal evaluates the local endpoint l, announced among our own
@@ -253,7 +253,7 @@ func (p *Participant) updateLocal(l *localEndpoint, set func(*EndpointData)) err
 	set(&l.data)
 	self := p.self.endpoints[l.data.GUID]
 	self.data = l.data
-	fns := p.matchLocal(l, self)
+	fns := p.endpointEventLocked(p.matchLocal(l, self), l.data, true)
 	p.announceLocal(l)
 	p.mu.Unlock()
 	p.disp.post(fns...)
@@ -316,6 +316,7 @@ func (p *Participant) closeLocal(l *localEndpoint) error {
 	}
 	fns = fns[:0] // our own endpoint's listener is not told
 	fns = p.unmatchAll(g, fns)
+	fns = p.endpointEventLocked(fns, l.data, false)
 	now := p.eng.Now()
 	w := p.subW
 	if l.data.IsWriter() {

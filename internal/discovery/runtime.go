@@ -125,6 +125,8 @@ type Participant struct {
 	onPart     []func(ParticipantData, bool)
 	onEndpoint []func(EndpointData)
 	onLive     []func(wire.GuidPrefix, bool)
+	builtin    []BuiltinListener
+	ign        ignored
 	closed     bool
 	// unconfirmed queues the remote participants in the order they were
 	// admitted, to evict the oldest unconfirmed one first; it may still
@@ -150,6 +152,8 @@ type remoteParticipant struct {
 	vendor    wire.VendorID
 	lastSeen  atomic.Int64 // UnixNano of the last datagram received from it
 	endpoints map[wire.GUID]*remoteEndpoint
+	// raw is its last SPDP payload, to tell a changed announcement.
+	raw []byte
 	// confirmed is set when a submessage of the participant reached one of
 	// our endpoints matched with its: it takes part in the protocol.
 	confirmed atomic.Bool

@@ -96,6 +96,10 @@ func (p *Participant) addRemoteEndpoint(ed EndpointData, size int) {
 		p.ctr.foreign.Add(1)
 		return
 	}
+	if p.ign.endpoint(&ed) {
+		p.mu.Unlock()
+		return
+	}
 	re := rp.endpoints[ed.GUID]
 	p.logEndpoint(&ed, re == nil)
 	if !p.endpointRoomLocked(rp, re, size) {
@@ -117,6 +121,7 @@ func (p *Participant) addRemoteEndpoint(ed EndpointData, size int) {
 	for _, l := range p.locals {
 		fns = p.evaluate(l, rp, re, fns)
 	}
+	fns = p.endpointEventLocked(fns, ed, true)
 	p.mu.Unlock()
 	p.disp.post(fns...)
 }
@@ -129,10 +134,7 @@ func (p *Participant) removeRemoteEndpoint(g wire.GUID) {
 		p.mu.Unlock()
 		return
 	}
-	p.epBytes -= rp.endpoints[g].size
-	delete(rp.endpoints, g)
-	p.nEndpoints--
-	fns := p.unmatchAll(g, nil)
+	fns := p.forgetEndpointLocked(rp, g, nil)
 	p.mu.Unlock()
 	p.disp.post(fns...)
 }

@@ -223,9 +223,14 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 		p.mu.Unlock()
 		return
 	}
+	if p.ign.participant(src) {
+		p.mu.Unlock()
+		return
+	}
 	rp := p.remotes[src]
 	if rp != nil {
 		rp.data = pd
+		p.participantChangedLocked(rp, d.SerializedPayload)
 		rp.lastSeen.Store(now.UnixNano())
 		var msg []byte
 		// Not twice for one repeat that came by multicast and by unicast.
@@ -273,6 +278,8 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 	for _, fn := range p.onPart {
 		fns = append(fns, func() { fn(pd, true) })
 	}
+	rp.raw = slices.Clone(d.SerializedPayload)
+	fns = p.participantEventLocked(fns, pd, true)
 	p.disp.post(fns...) // under p.mu: events reach listeners in order
 	p.mu.Unlock()
 	p.logParticipant(&pd)
