@@ -513,7 +513,7 @@ func (r *DataReader[T]) decodeChange(ch *rhc.Change[T], s *rtps.Sample, wi write
 		ch.SourceTimestamp = ts.Time()
 	}
 	ch.Lifespan, ch.Strength = wi.lifespan, wi.strength
-	ch.SN, ch.Related = int64(s.SN), rhc.Identity{}
+	ch.SN, ch.Related, ch.Size = int64(s.SN), rhc.Identity{}, int32(len(s.Payload))
 	if s.Related.WriterGUID != (wire.GUID{}) {
 		ch.Related = rhc.Identity{Writer: rhc.GUID(guidBytes(s.Related.WriterGUID)), SN: int64(s.Related.SN)}
 	}

@@ -141,3 +141,29 @@ func TestRTPSEngine(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []InstanceHandle{w.InstanceHandle()}, pubs)
 }
+
+// SampleInfo.SerializedSize is the length of the sample as it arrived: encapsulation
+// and body (two int32: 4 + 8 octets).
+func TestSerializedSize(t *testing.T) {
+	a, b := memPair(t, 49)
+	ta, err := NewTopic[addRequest](a, "size")
+	require.NoError(t, err)
+	tb, err := NewTopic[addRequest](b, "size")
+	require.NoError(t, err)
+	r, err := NewReader(tb, Reliable())
+	require.NoError(t, err)
+	w, err := NewWriter(ta, Reliable())
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	waitMatched(ctx, t, "writer", 1, func() (int32, error) {
+		s, err := w.PublicationMatchedStatus()
+		return s.CurrentCount, err
+	})
+	require.NoError(t, w.Write(ctx, &addRequest{1, 2}))
+	for _, info := range r.Samples(ctx) {
+		require.True(t, info.ValidData)
+		require.Equal(t, 12, info.SerializedSize)
+		break
+	}
+}

@@ -107,6 +107,10 @@ type SampleInfo struct {
 	// RelatedIdentity is the identity of the sample this one answers, when its writer
 	// said so (RelatedTo, or rmw_fastrtps's replies); zero otherwise.
 	RelatedIdentity SampleIdentity
+	// SerializedSize is the length in octets of the sample as it arrived serialized
+	// (encapsulation header included, as ROS 2's topic bw counts); 0 for an invalid
+	// sample.
+	SerializedSize int
 }
 
 // SampleIdentity names one sample: its writer's GUID (the PublicationHandle readers see)
@@ -133,6 +137,7 @@ func (s *SampleInfo) from(r *rhc.SampleInfo) {
 	}
 	if r.ValidData {
 		s.Identity = SampleIdentity{Writer: s.PublicationHandle, SN: r.SN}
+		s.SerializedSize = int(r.Size)
 	}
 	if r.Related.Writer != (rhc.GUID{}) {
 		s.RelatedIdentity = SampleIdentity{Writer: status.GUIDHandle(r.Related.Writer), SN: r.Related.SN}

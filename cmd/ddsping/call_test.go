@@ -134,7 +134,7 @@ func publishFor[T any](t *testing.T, name string, next func(i int) T, opts ...dd
 }
 
 // echo prints a ROS 2 topic's samples as JSON with the type its writer announces; hz
-// reports its rate; a type ddsping cannot decode is refused with what it knows.
+// reports its rate, bw its bandwidth; a type ddsping cannot decode is refused with what it knows.
 func TestEchoAndHz(t *testing.T) {
 	netns.Require(t)
 	publishFor(t, "rt/clock", func(i int) rosgraph_msgs.Clock {
@@ -159,6 +159,19 @@ func TestEchoAndHz(t *testing.T) {
 	require.Equal(t, "rosgraph_msgs::msg::dds_::Clock_", r.Type)
 	require.InDelta(t, 100, r.Rate, 60, "written every 10 ms: %+v", r) // a loose bound: a loaded machine
 	require.GreaterOrEqual(t, r.Samples, 2)
+
+	// bw: a Clock is 12 octets serialized (4 of encapsulation, sec and nanosec).
+	code, stdout, stderr = runCmd(t, context.Background(), "bw", "-domain", "48", "-duration", "1500ms", "-json", "/clock")
+	require.Equal(t, 0, code, stderr)
+	last = strings.Split(strings.TrimSpace(stdout), "\n")
+	require.NoError(t, json.Unmarshal([]byte(last[len(last)-1]), &r), stdout)
+	require.Equal(t, 12.0, r.MeanSize, stdout)
+	require.Equal(t, 12, r.MinSize)
+	require.InDelta(t, 1200, r.Bandwidth, 720, "12 octets every 10 ms: %+v", r)
+	code, stdout, _ = runCmd(t, context.Background(), "bw", "-domain", "48", "-duration", "1200ms", "/clock")
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "rt/clock: ")
+	require.Contains(t, stdout, "mean 12 B, min 12 B, max 12 B")
 
 	// A topic written once, before echo started, shows: the reader is TRANSIENT_LOCAL like
 	// its writer.

@@ -23,12 +23,13 @@ import (
 	"github.com/ddsgo/ddsgo/sim"
 )
 
-// follower reads a topic with a Go type and hands each sample, as a JSON-able value, to fn.
-type follower func(ctx context.Context, p *dds.DomainParticipant, topic, typeName string, opts []dds.Option, fn func(v any)) error
+// follower reads a topic with a Go type and hands each sample, as a JSON-able value, to
+// fn with its serialized size.
+type follower func(ctx context.Context, p *dds.DomainParticipant, topic, typeName string, opts []dds.Option, fn func(v any, size int)) error
 
 // follow returns the follower of T.
 func follow[T any]() follower {
-	return func(ctx context.Context, p *dds.DomainParticipant, topic, typeName string, opts []dds.Option, fn func(v any)) error {
+	return func(ctx context.Context, p *dds.DomainParticipant, topic, typeName string, opts []dds.Option, fn func(v any, size int)) error {
 		t, err := dds.NewTopic[T](p, topic, dds.TypeName(typeName))
 		if err != nil {
 			return err
@@ -43,7 +44,7 @@ func follow[T any]() follower {
 				break
 			}
 			if info.ValidData {
-				fn(&v)
+				fn(&v, info.SerializedSize)
 			}
 		}
 		return nil
@@ -174,7 +175,7 @@ func setupEcho(fs *flag.FlagSet, o *options) func(context.Context) error {
 				return err
 			}
 			got := 0
-			err = f(ctx, n.p, topic, w.TypeName, readerFor(w), func(v any) {
+			err = f(ctx, n.p, topic, w.TypeName, readerFor(w), func(v any, _ int) {
 				b, err := json.Marshal(v)
 				if err != nil {
 					b = []byte(fmt.Sprintf("%q", err.Error()))
@@ -196,7 +197,8 @@ func setupEcho(fs *flag.FlagSet, o *options) func(context.Context) error {
 	}
 }
 
-// rate is what hz prints for one window: samples per second and the intervals.
+// rate is what hz prints for one window: samples per second and the intervals; bw
+// prints the octets per second and the sample sizes.
 type rate struct {
 	Topic   string  `json:"topic"`
 	Type    string  `json:"type"`
@@ -205,52 +207,81 @@ type rate struct {
 	Max     float64 `json:"max_s"`
 	StdDev  float64 `json:"std_dev_s"`
 	Samples int     `json:"samples"`
+
+	Bandwidth float64 `json:"bytes_per_s,omitempty"`
+	MeanSize  float64 `json:"mean_bytes,omitempty"`
+	MinSize   int     `json:"min_bytes,omitempty"`
+	MaxSize   int     `json:"max_bytes,omitempty"`
 }
 
-// rateOf computes the rate of the arrival times at (at least two).
-func rateOf(at []time.Time) rate {
+// arrival is one sample's arrival: when, and its serialized size.
+type arrival struct {
+	at   time.Time
+	size int
+}
+
+// rateOf computes the rate of the arrivals (at least two), and their bandwidth: the
+// octets of all but the first over the time from the first to the last.
+func rateOf(at []arrival) rate {
 	iv := make([]float64, 0, len(at)-1)
+	total, minSize, maxSize := 0, at[0].size, at[0].size
 	for i := 1; i < len(at); i++ {
-		iv = append(iv, at[i].Sub(at[i-1]).Seconds())
+		iv = append(iv, at[i].at.Sub(at[i-1].at).Seconds())
+		total += at[i].size
+		minSize, maxSize = min(minSize, at[i].size), max(maxSize, at[i].size)
 	}
-	mean := at[len(at)-1].Sub(at[0]).Seconds() / float64(len(iv))
+	span := at[len(at)-1].at.Sub(at[0].at).Seconds()
+	mean := span / float64(len(iv))
 	var sq float64
 	for _, d := range iv {
 		sq += (d - mean) * (d - mean)
 	}
-	r := rate{Min: slices.Min(iv), Max: slices.Max(iv), StdDev: math.Sqrt(sq / float64(len(iv))), Samples: len(at)}
+	r := rate{
+		Min: slices.Min(iv), Max: slices.Max(iv), StdDev: math.Sqrt(sq / float64(len(iv))), Samples: len(at),
+		MeanSize: float64(total+at[0].size) / float64(len(at)), MinSize: minSize, MaxSize: maxSize,
+	}
 	if mean > 0 {
 		r.Rate = 1 / mean
+		r.Bandwidth = float64(total) / span
 	}
 	return r
 }
 
 func setupHz(fs *flag.FlagSet, o *options) func(context.Context) error {
+	return setupRate(fs, o, "hz", printRate)
+}
+
+func setupBw(fs *flag.FlagSet, o *options) func(context.Context) error {
+	return setupRate(fs, o, "bw", printBandwidth)
+}
+
+// setupRate sets up hz and bw, which differ in what they print.
+func setupRate(fs *flag.FlagSet, o *options, cmd string, print func(*options, rate)) func(context.Context) error {
 	wait := fs.Duration("wait", 5*time.Second, "how long to wait for a writer of the topic")
-	window := fs.Int("window", 1000, "the rate over at most this many last samples")
+	window := fs.Int("window", 1000, "over at most this many last samples")
 	dur := fs.Duration("duration", 0, "stop after this long (0: until interrupted)")
 	return func(ctx context.Context) error {
 		if fs.NArg() != 1 || *window < 2 {
-			return fmt.Errorf("%w: hz [-window N >= 2] TOPIC, as in: hz /tf", errUsage)
+			return fmt.Errorf("%w: %s [-window N >= 2] TOPIC, as in: %s /tf", errUsage, cmd, cmd)
 		}
 		topic := ddsTopic(fs.Arg(0))
-		return onNode(o, "ddsping hz", func(ctx context.Context, n *node) error {
+		return onNode(o, "ddsping "+cmd, func(ctx context.Context, n *node) error {
 			ctx, cancel := durationUntil(ctx, *dur)
 			defer cancel()
 			w, f, err := typedWriter(ctx, n, topic, *wait)
 			if err != nil {
 				return err
 			}
-			var at []time.Time
+			var at []arrival
 			printed := time.Now()
 			show := func() {
 				r := rateOf(at)
 				r.Topic, r.Type = topic, w.TypeName
-				printRate(o, r)
+				print(o, r)
 			}
-			err = f(ctx, n.p, topic, w.TypeName, readerFor(w), func(any) {
+			err = f(ctx, n.p, topic, w.TypeName, readerFor(w), func(_ any, size int) {
 				now := time.Now()
-				if at = append(at, now); len(at) > *window {
+				if at = append(at, arrival{now, size}); len(at) > *window {
 					at = at[len(at)-*window:]
 				}
 				if now.Sub(printed) >= time.Second && len(at) >= 2 {
@@ -273,10 +304,26 @@ func setupHz(fs *flag.FlagSet, o *options) func(context.Context) error {
 // printRate prints one rate line.
 func printRate(o *options, r rate) {
 	if o.json {
+		r.Bandwidth, r.MeanSize, r.MinSize, r.MaxSize = 0, 0, 0, 0
 		b, _ := json.Marshal(r)
 		fmt.Fprintf(o.out, "%s\n", b)
 		return
 	}
 	fmt.Fprintf(o.out, "%s: average rate %.3f Hz, min %.4fs max %.4fs std dev %.5fs, window %d\n",
 		r.Topic, r.Rate, r.Min, r.Max, r.StdDev, r.Samples)
+}
+
+// printBandwidth prints one bandwidth line, as `ros2 topic bw` does: octets per second
+// and the sizes of the serialized samples.
+func printBandwidth(o *options, r rate) {
+	if o.json {
+		b, _ := json.Marshal(map[string]any{
+			"topic": r.Topic, "type": r.Type, "bytes_per_s": r.Bandwidth, "mean_bytes": r.MeanSize,
+			"min_bytes": r.MinSize, "max_bytes": r.MaxSize, "samples": r.Samples,
+		})
+		fmt.Fprintf(o.out, "%s\n", b)
+		return
+	}
+	fmt.Fprintf(o.out, "%s: %s/s from %d messages, mean %s, min %s, max %s\n", r.Topic,
+		bytesString(int(r.Bandwidth)), r.Samples, bytesString(int(r.MeanSize)), bytesString(r.MinSize), bytesString(r.MaxSize))
 }

@@ -222,6 +222,7 @@ var commands = []command{
 	{"call", "call a ROS 2 service (simulation_interfaces' by name) and print the reply", setupCall, "SERVICE [REQUEST]"},
 	{"echo", "print the samples of a topic (ROS 2 names: /clock) as JSON, typed by what its writer announces", setupEcho, "TOPIC"},
 	{"hz", "report the rate of a topic's samples every second", setupHz, "TOPIC"},
+	{"bw", "report the bandwidth of a topic's samples (serialized octets per second) every second", setupBw, "TOPIC"},
 }
 
 func usage(w io.Writer) {

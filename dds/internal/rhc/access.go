@@ -165,7 +165,7 @@ func (c *Cache[T]) access(in *instance[T], dst []T, infos []SampleInfo, sel *Sel
 		info.ValidData = true
 		info.SourceTimestamp = s.source
 		info.PublicationHandle = s.writer
-		info.SN, info.Related = s.sn, s.rel
+		info.SN, info.Related, info.Size = s.sn, s.rel, s.size
 		info.DisposedGenerationCount = int32(s.gen.disposed)
 		info.NoWritersGenerationCount = int32(s.gen.noWriters)
 		if take {

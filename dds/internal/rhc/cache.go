@@ -25,6 +25,7 @@ type sample[T any] struct {
 	gen    generation // of the instance when the sample was received
 	sn     int64
 	rel    Identity
+	size   int32
 	read   bool
 	gone   bool // scratch: taken by the access in progress
 	judged verdicts
@@ -357,6 +358,7 @@ func (c *Cache[T]) write(ch *Change[T], src, now time.Time) (Outcome, bool) {
 		gen:    in.gen,
 		sn:     ch.SN,
 		rel:    ch.Related,
+		size:   ch.Size,
 		judged: c.newVerdicts(),
 	}
 	c.nSamples++

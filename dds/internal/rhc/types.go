@@ -63,6 +63,9 @@ type Change[T any] struct {
 	// the sample it answers (zero: none); both are returned with valid samples.
 	SN      int64
 	Related Identity
+	// Size is the length of the serialized sample (encapsulation included); 0 when it
+	// was never serialized.
+	Size int32
 	// Strength is the writer's OWNERSHIP_STRENGTH, used with Config.ExclusiveOwnership.
 	Strength int32
 	// Lifespan is the writer's LIFESPAN duration: the sample expires at SourceTimestamp +
@@ -107,9 +110,10 @@ type SampleInfo struct {
 	KeyHash KeyHash
 	// PublicationHandle is the GUID of the writer of the sample.
 	PublicationHandle GUID
-	// SN and Related are the change's (zero for an invalid sample).
+	// SN, Related and Size are the change's (zero for an invalid sample).
 	SN      int64
 	Related Identity
+	Size    int32
 	// DisposedGenerationCount is how many times the instance had become alive again
 	// after being disposed, when the sample was received.
 	DisposedGenerationCount int32
