@@ -1,0 +1,86 @@
+package xtypes
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ddsgo/ddsgo/internal/cdr"
+)
+
+type node struct {
+	Value    int32
+	Children []node
+}
+
+func TestRecursiveNotDescribed(t *testing.T) {
+	_, err := cdr.Describe(reflect.TypeFor[node]())
+	require.ErrorIs(t, err, cdr.ErrRecursive)
+}
+
+func TestTopLevelMustBeAggregate(t *testing.T) {
+	_, err := Build(&cdr.Desc{Kind: cdr.KindInt32})
+	require.ErrorIs(t, err, ErrUnsupported)
+}
+
+// TestNameTag checks that the name= option names the member in both forms: in the
+// complete TypeObject by name, in the minimal one by its hash.
+func TestNameTag(t *testing.T) {
+	type a struct {
+		ID int32 `dds:"name=id"`
+	}
+	type b struct {
+		ID int32
+	}
+	build := func(rt reflect.Type) *Types {
+		d, err := cdr.Describe(rt)
+		require.NoError(t, err)
+		require.Equal(t, "xtypes::"+rt.Name(), d.Name)
+		ty, err := Build(d)
+		require.NoError(t, err)
+		return ty
+	}
+	ta, tb := build(reflect.TypeFor[a]()), build(reflect.TypeFor[b]())
+	h := NameHash("id")
+	require.Contains(t, string(ta.MinimalObjects[0].Bytes), string(h[:]))
+	require.Contains(t, string(ta.CompleteObjects[0].Bytes), "id\x00")
+	require.NotEqual(t, ta.Minimal, tb.Minimal)
+	_, err := cdr.NewCodec[struct {
+		X int32 `dds:"name="`
+	}]()
+	require.Error(t, err)
+}
+
+// TestInfoRoundTrip parses what Append writes, for a type with dependencies.
+func TestInfoRoundTrip(t *testing.T) {
+	d, err := cdr.Describe(reflect.TypeFor[xtNested]())
+	require.NoError(t, err)
+	ty, err := Build(d)
+	require.NoError(t, err)
+	info := ty.Info()
+	require.EqualValues(t, 2, info.Minimal.DependentCount)
+	got, err := ParseInfo(info.Append(nil))
+	require.NoError(t, err)
+	require.Equal(t, info, got)
+}
+
+func FuzzParseInfo(f *testing.F) {
+	for _, rt := range goldenTypes {
+		d, err := cdr.Describe(rt)
+		require.NoError(f, err)
+		ty, err := Build(d)
+		require.NoError(f, err)
+		info := ty.Info()
+		f.Add(info.Append(nil))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		info, err := ParseInfo(b)
+		if err != nil {
+			return
+		}
+		again, err := ParseInfo(info.Append(nil))
+		require.NoError(t, err)
+		require.Equal(t, info, again)
+	})
+}
