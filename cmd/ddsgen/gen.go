@@ -420,7 +420,7 @@ func (g *gen) memberField(m member, scope []string, autoid string, next *uint32)
 	return f, nil
 }
 
-// tag returns the struct tag options of a field: bounds apply to a string or sequence
+// tag returns the struct tag options of a field: the IDL name; bounds apply to a string or sequence
 // member itself (element bounds have no Go mapping; the wire does not carry them).
 func (f *field) tag(withID bool) string {
 	var opts []string
@@ -442,9 +442,9 @@ func (f *field) tag(withID bool) string {
 	if u := f.typ.underlying(); (u.kind == gString || u.kind == gSeq) && u.bound > 0 {
 		opts = append(opts, fmt.Sprintf("bound=%d", u.bound))
 	}
-	if len(opts) == 0 {
-		return ""
-	}
+	// The IDL name, on every member: a type whose members all carry it describes itself
+	// exactly, and announces its TypeObjects (internal/xtypes).
+	opts = append(opts, "name="+f.idl)
 	return " `dds:\"" + strings.Join(opts, ",") + "\"`"
 }
 

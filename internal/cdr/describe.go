@@ -49,6 +49,7 @@ type Desc struct {
 // Member is a member of a described struct or union.
 type Member struct {
 	Name     string // the IDL name: the name= tag, or the Go field name
+	Named    bool   // Name is from a name= tag
 	ID       uint32
 	Type     *Desc
 	Key      bool
@@ -70,6 +71,8 @@ func Describe(rt reflect.Type) (*Desc, error) {
 	return describe(t, map[*typ]bool{})
 }
 
+// Time and Duration are described as DDS::Time_t and DDS::Duration_t with members not
+// Named: no IDL known here declares them that way, so they are not announced as such.
 var (
 	timeDesc = &Desc{Kind: KindStruct, Name: "DDS::Time_t", Members: []Member{
 		{Name: "sec", ID: 0, Type: &Desc{Kind: KindInt32}},
@@ -121,7 +124,7 @@ func describeStruct(t *typ, visiting map[*typ]bool) (*Desc, error) {
 			return nil, err
 		}
 		d.Members[i] = Member{
-			Name: f.idlName, ID: f.id, Type: ft, Key: f.key, Optional: f.optional,
+			Name: f.idlName, Named: f.named, ID: f.id, Type: ft, Key: f.key, Optional: f.optional,
 			Default: f.isDefault, Labels: f.labels,
 		}
 	}

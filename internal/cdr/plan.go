@@ -61,6 +61,7 @@ type typ struct {
 type field struct {
 	name      string
 	idlName   string // the member's IDL name: the name= tag, or the Go name
+	named     bool   // idlName is from a name= tag
 	off       uintptr
 	t         *typ
 	id        uint32
@@ -409,7 +410,7 @@ func (b *builder) buildField(sf reflect.StructField, nextID int64) (f field, ok 
 		idlName = o.name
 	}
 	return field{
-		name: sf.Name, idlName: idlName, off: sf.Offset, t: ftyp, id: uint32(id), key: o.key, disc: o.disc,
+		name: sf.Name, idlName: idlName, named: o.name != "", off: sf.Offset, t: ftyp, id: uint32(id), key: o.key, disc: o.disc,
 		optional: optional, labels: o.labels, isDefault: o.isDefault,
 	}, true, nil
 }

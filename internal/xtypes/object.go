@@ -287,3 +287,30 @@ func NameHash(name string) [4]byte {
 	sum := md5.Sum([]byte(name)) //nolint:gosec // specified by DDS-XTypes
 	return [4]byte(sum[:4])
 }
+
+// Named reports whether every member of d and of the structs and unions it uses has an
+// IDL name given with the name= tag option (as ddsgen generates them). Only such a type
+// describes itself exactly: a Go field name is not the IDL member name a peer's type
+// has (ID for id, X for x_), and member names are part of the TypeObject.
+func Named(d *cdr.Desc) bool {
+	return named(d, 0)
+}
+
+func named(d *cdr.Desc, depth int) bool {
+	if depth > maxNamedDepth {
+		return false
+	}
+	for d.Kind == cdr.KindSequence || d.Kind == cdr.KindArray {
+		d = d.Elem
+	}
+	for i := range d.Members {
+		m := &d.Members[i]
+		if !m.Named || !named(m.Type, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxNamedDepth bounds the nesting Named follows (descriptions are not recursive).
+const maxNamedDepth = 64

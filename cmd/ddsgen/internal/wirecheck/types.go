@@ -32,23 +32,23 @@ func (v Color) String() string {
 
 // Choice is the IDL union wire::Choice (final): Disc selects the member.
 type Choice struct {
-	Disc   int32      `dds:"disc"`
-	Num    int32      `dds:"case=1|2"`
-	Text   string     `dds:"case=3,bound=10"`
-	Values [2]float64 `dds:"default"`
+	Disc   int32      `dds:"disc,name=_d"`
+	Num    int32      `dds:"case=1|2,name=num"`
+	Text   string     `dds:"case=3,bound=10,name=text"`
+	Values [2]float64 `dds:"default,name=values"`
 }
 
 // ByColor is the IDL union wire::ByColor (final): Disc selects the member.
 type ByColor struct {
-	Disc Color  `dds:"disc"`
-	R    int16  `dds:"case=0"`
-	G    string `dds:"case=1"`
+	Disc Color  `dds:"disc,name=_d"`
+	R    int16  `dds:"case=0,name=r"`
+	G    string `dds:"case=1,name=g"`
 }
 
 // Point is the IDL struct wire::Point (final).
 type Point struct {
-	X float64
-	Y float64
+	X float64 `dds:"name=x"`
+	Y float64 `dds:"name=y"`
 }
 
 // DDSTypeName returns the topic type name of Point.
@@ -56,29 +56,29 @@ func (Point) DDSTypeName() string { return "wire::Point" }
 
 // Final is the IDL struct wire::Final (final).
 type Final struct {
-	ID            int32 `dds:"key"`
-	B             bool
-	C             byte
-	O             byte
-	S             int16
-	Us            uint16
-	L             int32
-	Ul            uint32
-	Ll            int64
-	Ull           uint64
-	F             float32
-	D             float64
-	Text          string
-	ShortText     string `dds:"bound=8"`
-	Longs         []int32
-	Names         []string `dds:"bound=3"`
-	Pts           [2]Point
-	Path          []Point
-	Color         Color
-	Choice        Choice
-	ChoiceDefault Choice
-	ByColor       ByColor
-	Nested        [][]int16
+	ID            int32     `dds:"key,name=id"`
+	B             bool      `dds:"name=b"`
+	C             byte      `dds:"name=c"`
+	O             byte      `dds:"name=o"`
+	S             int16     `dds:"name=s"`
+	Us            uint16    `dds:"name=us"`
+	L             int32     `dds:"name=l"`
+	Ul            uint32    `dds:"name=ul"`
+	Ll            int64     `dds:"name=ll"`
+	Ull           uint64    `dds:"name=ull"`
+	F             float32   `dds:"name=f"`
+	D             float64   `dds:"name=d"`
+	Text          string    `dds:"name=text"`
+	ShortText     string    `dds:"bound=8,name=short_text"`
+	Longs         []int32   `dds:"name=longs"`
+	Names         []string  `dds:"bound=3,name=names"`
+	Pts           [2]Point  `dds:"name=pts"`
+	Path          []Point   `dds:"name=path"`
+	Color         Color     `dds:"name=color"`
+	Choice        Choice    `dds:"name=choice"`
+	ChoiceDefault Choice    `dds:"name=choice_default"`
+	ByColor       ByColor   `dds:"name=by_color"`
+	Nested        [][]int16 `dds:"name=nested"`
 }
 
 // DDSTypeName returns the topic type name of Final.
@@ -86,8 +86,8 @@ func (Final) DDSTypeName() string { return "wire::Final" }
 
 // AppInner is the IDL struct wire::AppInner (appendable).
 type AppInner struct {
-	A int32
-	S string
+	A int32  `dds:"name=a"`
+	S string `dds:"name=s"`
 }
 
 // DDSTypeName returns the topic type name of AppInner.
@@ -98,9 +98,9 @@ func (AppInner) DDSExtensibility() dds.Extensibility { return dds.Appendable }
 
 // AppChoice is the IDL union wire::AppChoice (appendable): Disc selects the member.
 type AppChoice struct {
-	Disc int16  `dds:"disc"`
-	X    int32  `dds:"case=1"`
-	S    string `dds:"case=2"`
+	Disc int16  `dds:"disc,name=_d"`
+	X    int32  `dds:"case=1,name=x"`
+	S    string `dds:"case=2,name=s"`
 }
 
 // DDSExtensibility returns the extensibility of AppChoice: appendable.
@@ -108,14 +108,14 @@ func (AppChoice) DDSExtensibility() dds.Extensibility { return dds.Appendable }
 
 // App is the IDL struct wire::App (appendable).
 type App struct {
-	ID        int32 `dds:"key"`
-	Maybe     *int32
-	Note      *string
-	Inner     AppInner
-	Inners    []AppInner
-	Choice    Choice
-	P         Point
-	AppChoice AppChoice
+	ID        int32      `dds:"key,name=id"`
+	Maybe     *int32     `dds:"name=maybe"`
+	Note      *string    `dds:"name=note"`
+	Inner     AppInner   `dds:"name=inner"`
+	Inners    []AppInner `dds:"name=inners"`
+	Choice    Choice     `dds:"name=choice"`
+	P         Point      `dds:"name=p"`
+	AppChoice AppChoice  `dds:"name=app_choice"`
 }
 
 // DDSTypeName returns the topic type name of App.
@@ -126,13 +126,13 @@ func (App) DDSExtensibility() dds.Extensibility { return dds.Appendable }
 
 // Mut is the IDL struct wire::Mut (mutable).
 type Mut struct {
-	Mid    int32    `dds:"key,id=0"`
-	Name   string   `dds:"id=10"`
-	Value  float64  `dds:"id=11"`
-	Maybe  *int32   `dds:"id=12"`
-	Absent *int32   `dds:"id=13"`
-	Items  []int32  `dds:"id=206577001"`
-	Inner  AppInner `dds:"id=206577002"`
+	Mid    int32    `dds:"key,id=0,name=mid"`
+	Name   string   `dds:"id=10,name=name"`
+	Value  float64  `dds:"id=11,name=value"`
+	Maybe  *int32   `dds:"id=12,name=maybe"`
+	Absent *int32   `dds:"id=13,name=absent"`
+	Items  []int32  `dds:"id=206577001,name=items"`
+	Inner  AppInner `dds:"id=206577002,name=inner"`
 }
 
 // DDSTypeName returns the topic type name of Mut.
@@ -143,8 +143,8 @@ func (Mut) DDSExtensibility() dds.Extensibility { return dds.Mutable }
 
 // Grid is the IDL struct wire::Grid (final).
 type Grid struct {
-	Cells   [2][3]int32
-	Corners [2][2]Point
+	Cells   [2][3]int32 `dds:"name=cells"`
+	Corners [2][2]Point `dds:"name=corners"`
 }
 
 // DDSTypeName returns the topic type name of Grid.
@@ -152,10 +152,10 @@ func (Grid) DDSTypeName() string { return "wire::Grid" }
 
 // Keyed is the IDL struct wire::Keyed (final).
 type Keyed struct {
-	A     int32  `dds:"key"`
-	Name  string `dds:"key,bound=6"`
-	O     byte   `dds:"key"`
-	Value float64
+	A     int32   `dds:"key,name=a"`
+	Name  string  `dds:"key,bound=6,name=name"`
+	O     byte    `dds:"key,name=o"`
+	Value float64 `dds:"name=value"`
 }
 
 // DDSTypeName returns the topic type name of Keyed.
@@ -163,8 +163,8 @@ func (Keyed) DDSTypeName() string { return "wire::Keyed" }
 
 // KeyedLong is the IDL struct wire::KeyedLong (final).
 type KeyedLong struct {
-	Name string `dds:"key,bound=16"`
-	A    int32  `dds:"key"`
+	Name string `dds:"key,bound=16,name=name"`
+	A    int32  `dds:"key,name=a"`
 }
 
 // DDSTypeName returns the topic type name of KeyedLong.
@@ -172,8 +172,8 @@ func (KeyedLong) DDSTypeName() string { return "wire::KeyedLong" }
 
 // Base is the IDL struct wire::Base (final).
 type Base struct {
-	ID   int32 `dds:"key"`
-	Name string
+	ID   int32  `dds:"key,name=id"`
+	Name string `dds:"name=name"`
 }
 
 // DDSTypeName returns the topic type name of Base.
@@ -181,10 +181,10 @@ func (Base) DDSTypeName() string { return "wire::Base" }
 
 // Derived is the IDL struct wire::Derived (final).
 type Derived struct {
-	ID    int32 `dds:"key"`
-	Name  string
-	Value float64
-	Raw   []byte
+	ID    int32   `dds:"key,name=id"`
+	Name  string  `dds:"name=name"`
+	Value float64 `dds:"name=value"`
+	Raw   []byte  `dds:"name=raw"`
 }
 
 // DDSTypeName returns the topic type name of Derived.
