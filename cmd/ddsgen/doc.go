@@ -22,12 +22,20 @@
 // A generated struct is a topic type as it stands: its DDSTypeName method gives the type
 // name the peers know it by, and DDSExtensibility (when not final) its extensibility.
 //
+// The members of a struct or union that its Go form describes exactly carry their IDL
+// names (`dds:"name=frame_id"`); ddsgo then announces the type's XTypes TypeObjects,
+// which are those idlc generates (docs/types.md, "Type information"). A type that uses an
+// enum, a typedef, char, a base struct, @nested, hashed member ids, a bound inside a
+// sequence or array, or other annotations than @key, @id, @optional and @default is
+// generated without names, and its endpoints announce no type information.
+//
 // # Mapping
 //
 //	IDL                                   Go
 //	module m { ... }                      flattened into the one Go package (see Names)
 //	struct S { ... }                      type S struct { ... }
 //	  topic types (all but @nested)       func (S) DDSTypeName() string { return "m::S" }
+//	  T m (described exactly)             M T `dds:"name=m"`
 //	  @appendable, @mutable,              func (S) DDSExtensibility() dds.Extensibility
 //	  @extensibility(...)                   { return dds.Appendable } (or dds.Mutable)
 //	  @final, none                        no method: final

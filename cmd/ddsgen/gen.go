@@ -422,7 +422,7 @@ func (g *gen) memberField(m member, scope []string, autoid string, next *uint32)
 
 // tag returns the struct tag options of a field: the IDL name; bounds apply to a string or sequence
 // member itself (element bounds have no Go mapping; the wire does not carry them).
-func (f *field) tag(withID bool) string {
+func (f *field) tag(withID, named bool) string {
 	var opts []string
 	if f.disc {
 		opts = append(opts, "disc")
@@ -442,9 +442,14 @@ func (f *field) tag(withID bool) string {
 	if u := f.typ.underlying(); (u.kind == gString || u.kind == gSeq) && u.bound > 0 {
 		opts = append(opts, fmt.Sprintf("bound=%d", u.bound))
 	}
-	// The IDL name, on every member: a type whose members all carry it describes itself
-	// exactly, and announces its TypeObjects (internal/xtypes).
-	opts = append(opts, "name="+f.idl)
+	// The IDL name, on every member of a type the Go form describes exactly (exact.go):
+	// it announces its TypeObjects (internal/xtypes).
+	if named {
+		opts = append(opts, "name="+f.idl)
+	}
+	if len(opts) == 0 {
+		return ""
+	}
 	return " `dds:\"" + strings.Join(opts, ",") + "\"`"
 }
 
@@ -462,6 +467,7 @@ func (g *gen) emitStruct(w *strings.Builder, s *symbol, imports map[string]bool)
 	if err := uniqueFields(s, fields); err != nil {
 		return err
 	}
+	named := g.exactStruct(s)
 	if g.opt.rosPkg != "" {
 		fmt.Fprintf(w, "// %s is the ROS 2 type %s, on the wire the IDL struct %s.\ntype %s struct {\n", s.goName, rosTypeName(s), s.scopedName(), s.goName)
 	} else {
@@ -477,7 +483,7 @@ func (g *gen) emitStruct(w *strings.Builder, s *symbol, imports map[string]bool)
 		if f.def != "" {
 			comment = " // default " + f.def
 		}
-		fmt.Fprintf(w, "\t%s %s%s%s\n", f.name, t, f.tag(withIDs), comment)
+		fmt.Fprintf(w, "\t%s %s%s%s\n", f.name, t, f.tag(withIDs, named), comment)
 	}
 	w.WriteString("}\n\n")
 	nested, err := g.annotBool(s.strct.annots.find("nested"), s.scope())
@@ -603,11 +609,19 @@ func (g *gen) emitUnion(w *strings.Builder, s *symbol, imports map[string]bool) 
 	if err := uniqueFields(s, fields); err != nil {
 		return err
 	}
+	named := g.exactUnion(s)
 	fmt.Fprintf(w, "// %s is the IDL union %s (%s): Disc selects the member.\ntype %s struct {\n", s.goName, s.scopedName(), ext, s.goName)
 	for _, f := range fields {
-		fmt.Fprintf(w, "\t%s %s%s\n", f.name, f.typ.goType(), f.tag(false))
+		fmt.Fprintf(w, "\t%s %s%s\n", f.name, f.typ.goType(), f.tag(false, named))
 	}
 	w.WriteString("}\n\n")
+	if nested, err := g.annotBool(d.annots.find("nested"), s.scope()); err != nil {
+		return err
+	} else if !nested {
+		// The union's IDL name, which its TypeObject holds.
+		fmt.Fprintf(w, "// DDSTypeName returns the IDL type name of %s.\n", s.goName)
+		fmt.Fprintf(w, "func (%s) DDSTypeName() string { return %q }\n\n", s.goName, s.scopedName())
+	}
 	emitExt(w, s, ext, imports)
 	return nil
 }

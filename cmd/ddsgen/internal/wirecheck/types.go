@@ -38,12 +38,18 @@ type Choice struct {
 	Values [2]float64 `dds:"default,name=values"`
 }
 
+// DDSTypeName returns the IDL type name of Choice.
+func (Choice) DDSTypeName() string { return "wire::Choice" }
+
 // ByColor is the IDL union wire::ByColor (final): Disc selects the member.
 type ByColor struct {
-	Disc Color  `dds:"disc,name=_d"`
-	R    int16  `dds:"case=0,name=r"`
-	G    string `dds:"case=1,name=g"`
+	Disc Color  `dds:"disc"`
+	R    int16  `dds:"case=0"`
+	G    string `dds:"case=1"`
 }
+
+// DDSTypeName returns the IDL type name of ByColor.
+func (ByColor) DDSTypeName() string { return "wire::ByColor" }
 
 // Point is the IDL struct wire::Point (final).
 type Point struct {
@@ -56,29 +62,29 @@ func (Point) DDSTypeName() string { return "wire::Point" }
 
 // Final is the IDL struct wire::Final (final).
 type Final struct {
-	ID            int32     `dds:"key,name=id"`
-	B             bool      `dds:"name=b"`
-	C             byte      `dds:"name=c"`
-	O             byte      `dds:"name=o"`
-	S             int16     `dds:"name=s"`
-	Us            uint16    `dds:"name=us"`
-	L             int32     `dds:"name=l"`
-	Ul            uint32    `dds:"name=ul"`
-	Ll            int64     `dds:"name=ll"`
-	Ull           uint64    `dds:"name=ull"`
-	F             float32   `dds:"name=f"`
-	D             float64   `dds:"name=d"`
-	Text          string    `dds:"name=text"`
-	ShortText     string    `dds:"bound=8,name=short_text"`
-	Longs         []int32   `dds:"name=longs"`
-	Names         []string  `dds:"bound=3,name=names"`
-	Pts           [2]Point  `dds:"name=pts"`
-	Path          []Point   `dds:"name=path"`
-	Color         Color     `dds:"name=color"`
-	Choice        Choice    `dds:"name=choice"`
-	ChoiceDefault Choice    `dds:"name=choice_default"`
-	ByColor       ByColor   `dds:"name=by_color"`
-	Nested        [][]int16 `dds:"name=nested"`
+	ID            int32 `dds:"key"`
+	B             bool
+	C             byte
+	O             byte
+	S             int16
+	Us            uint16
+	L             int32
+	Ul            uint32
+	Ll            int64
+	Ull           uint64
+	F             float32
+	D             float64
+	Text          string
+	ShortText     string `dds:"bound=8"`
+	Longs         []int32
+	Names         []string `dds:"bound=3"`
+	Pts           [2]Point
+	Path          []Point
+	Color         Color
+	Choice        Choice
+	ChoiceDefault Choice
+	ByColor       ByColor
+	Nested        [][]int16
 }
 
 // DDSTypeName returns the topic type name of Final.
@@ -103,6 +109,9 @@ type AppChoice struct {
 	S    string `dds:"case=2,name=s"`
 }
 
+// DDSTypeName returns the IDL type name of AppChoice.
+func (AppChoice) DDSTypeName() string { return "wire::AppChoice" }
+
 // DDSExtensibility returns the extensibility of AppChoice: appendable.
 func (AppChoice) DDSExtensibility() dds.Extensibility { return dds.Appendable }
 
@@ -126,13 +135,13 @@ func (App) DDSExtensibility() dds.Extensibility { return dds.Appendable }
 
 // Mut is the IDL struct wire::Mut (mutable).
 type Mut struct {
-	Mid    int32    `dds:"key,id=0,name=mid"`
-	Name   string   `dds:"id=10,name=name"`
-	Value  float64  `dds:"id=11,name=value"`
-	Maybe  *int32   `dds:"id=12,name=maybe"`
-	Absent *int32   `dds:"id=13,name=absent"`
-	Items  []int32  `dds:"id=206577001,name=items"`
-	Inner  AppInner `dds:"id=206577002,name=inner"`
+	Mid    int32    `dds:"key,id=0"`
+	Name   string   `dds:"id=10"`
+	Value  float64  `dds:"id=11"`
+	Maybe  *int32   `dds:"id=12"`
+	Absent *int32   `dds:"id=13"`
+	Items  []int32  `dds:"id=206577001"`
+	Inner  AppInner `dds:"id=206577002"`
 }
 
 // DDSTypeName returns the topic type name of Mut.
@@ -181,10 +190,10 @@ func (Base) DDSTypeName() string { return "wire::Base" }
 
 // Derived is the IDL struct wire::Derived (final).
 type Derived struct {
-	ID    int32   `dds:"key,name=id"`
-	Name  string  `dds:"name=name"`
-	Value float64 `dds:"name=value"`
-	Raw   []byte  `dds:"name=raw"`
+	ID    int32 `dds:"key"`
+	Name  string
+	Value float64
+	Raw   []byte
 }
 
 // DDSTypeName returns the topic type name of Derived.
