@@ -44,6 +44,10 @@ type Desc struct {
 	// Members[Disc].
 	Members []Member
 	Disc    int
+	// Defined is set for a primitive, string, sequence or array that is a Go defined
+	// type (type Color int32): in IDL an enum or a typedef, which its description as the
+	// underlying type does not tell.
+	Defined bool
 }
 
 // Member is a member of a described struct or union.
@@ -82,6 +86,14 @@ var (
 )
 
 func describe(t *typ, visiting map[*typ]bool) (*Desc, error) {
+	d, err := describeKind(t, visiting)
+	if err == nil && d.Kind != KindStruct && d.Kind != KindUnion && t.rt.PkgPath() != "" {
+		d.Defined = true
+	}
+	return d, err
+}
+
+func describeKind(t *typ, visiting map[*typ]bool) (*Desc, error) {
 	switch t.kind {
 	case kTime:
 		return timeDesc, nil

@@ -289,9 +289,11 @@ func NameHash(name string) [4]byte {
 }
 
 // Named reports whether every member of d and of the structs and unions it uses has an
-// IDL name given with the name= tag option (as ddsgen generates them). Only such a type
+// IDL name given with the name= tag option (as ddsgen generates them), and none is of a
+// Go defined type other than a struct (an IDL enum or typedef). Only such a type
 // describes itself exactly: a Go field name is not the IDL member name a peer's type
-// has (ID for id, X for x_), and member names are part of the TypeObject.
+// has (ID for id, X for x_), member names are part of the TypeObject, and so are enums
+// and typedefs.
 func Named(d *cdr.Desc) bool {
 	return named(d, 0)
 }
@@ -301,7 +303,13 @@ func named(d *cdr.Desc, depth int) bool {
 		return false
 	}
 	for d.Kind == cdr.KindSequence || d.Kind == cdr.KindArray {
+		if d.Defined {
+			return false
+		}
 		d = d.Elem
+	}
+	if d.Defined {
+		return false
 	}
 	for i := range d.Members {
 		m := &d.Members[i]

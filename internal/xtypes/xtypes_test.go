@@ -84,3 +84,28 @@ func FuzzParseInfo(f *testing.F) {
 		require.Equal(t, info, again)
 	})
 }
+
+type color int32
+
+type withEnum struct {
+	Shade color `dds:"name=shade"`
+}
+
+type withAliasSeq struct {
+	Values longs `dds:"name=values"`
+}
+
+type longs []int32
+
+// TestDefinedTypesNotNamed: a Go defined type is an enum or a typedef in IDL, which the
+// TypeObject built from its underlying type does not say.
+func TestDefinedTypesNotNamed(t *testing.T) {
+	for _, rt := range []reflect.Type{reflect.TypeFor[withEnum](), reflect.TypeFor[withAliasSeq]()} {
+		d, err := cdr.Describe(rt)
+		require.NoError(t, err)
+		require.False(t, Named(d), rt)
+	}
+	d, err := cdr.Describe(reflect.TypeFor[interopSample]())
+	require.NoError(t, err)
+	require.True(t, Named(d))
+}
