@@ -8,6 +8,10 @@ import (
 	"github.com/ddsgo/ddsgo/internal/xtypes"
 )
 
+// typeRegistry holds the TypeObjects of the types this process announces, for the
+// TypeLookup service of its participants (peers resolve ddsgo types with it).
+var typeRegistry xtypes.Registry
+
 // typeInfoCache holds the PID_TYPE_INFORMATION value of each Go type and type name
 // (typeInfoKey), nil for a type that is not announced.
 var typeInfoCache sync.Map
@@ -31,6 +35,7 @@ func typeInformation(rt reflect.Type, name string) []byte {
 	var b []byte
 	if d, err := cdr.Describe(rt); err == nil && d.Name == name && xtypes.Named(d) {
 		if types, err := xtypes.Build(d); err == nil {
+			typeRegistry.Add(types)
 			info := types.Info()
 			b = info.Append(nil)
 		}

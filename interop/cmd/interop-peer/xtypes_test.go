@@ -19,6 +19,8 @@ const (
 	xtDomainRenamed  = 86
 	xtDomainCycloneW = 87
 	xtDomainUnnamed  = 88
+	// TestTypeLookupCyclone runs after TestTypeInformationCyclone has left its domains.
+	xtDomainLookup = 85
 )
 
 // renamedSample has interop::Sample's name and wire form, but calls its key member
@@ -47,11 +49,10 @@ func (unnamedSample) DDSTypeName() string { return "interop::Sample" }
 // announces in SEDP and finds it to be its own type: a ddsgo writer and reader of the
 // generated Sample (every member named, internal/xtypes) match the Cyclone DDS peer both
 // ways. The control: a writer whose type differs only in one member's name announces
-// another hash, and Cyclone DDS does not match it although topic and type name are the
-// same; it would first have to resolve the type through the TypeLookup service, which
-// ddsgo does not serve yet (docs/types.md). Without a TypeInformation from ddsgo, Cyclone
-// DDS matches by type name alone: the same type without IDL names, which announces none,
-// is delivered.
+// another hash; Cyclone DDS resolves it through ddsgo's TypeLookup service, finds the
+// final type not assignable to its own, and does not match it although topic and type
+// name are the same. Without a TypeInformation from ddsgo, Cyclone DDS matches by type
+// name alone: the same type without IDL names, which announces none, is delivered.
 func TestTypeInformationCyclone(t *testing.T) {
 	bin := peerBinary(t, "cyclone")
 	t.Run("same_type_go_writer", func(t *testing.T) {
@@ -119,4 +120,40 @@ func xtWriter[T any](t *testing.T, bin string, domain int, v *T) (*dds.DataWrite
 	pr, err := startProcess(t, "cyclone", cmd)
 	require.NoError(t, err)
 	return w, pr.wait(t, 10*time.Second)
+}
+
+// sampleA2 is interop::SampleA with one member appended: assignable to it (XTypes 1.3
+// §7.2.4.4.4.8), with another hash.
+type sampleA2 struct {
+	ID     int32     `dds:"key,name=id"`
+	Text   string    `dds:"name=text"`
+	Values []float64 `dds:"name=values"`
+	Seq    uint64    `dds:"name=seq"`
+	Extra  int32     `dds:"name=extra"`
+}
+
+func (sampleA2) DDSTypeName() string                 { return "interop::SampleA" }
+func (sampleA2) DDSExtensibility() dds.Extensibility { return dds.Appendable }
+
+// TestTypeLookupCyclone: a ddsgo writer of an appendable type with a member appended to
+// the Cyclone DDS peer's interop::SampleA announces a hash Cyclone DDS does not know;
+// Cyclone DDS asks ddsgo's TypeLookup service for its TypeObjects, finds the type
+// assignable to its own, matches, and reads the sample (without the member it lacks).
+func TestTypeLookupCyclone(t *testing.T) {
+	bin := peerBinary(t, "cyclone")
+	p, err := dds.NewParticipant(xtDomainLookup)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, p.Close()) })
+	topic, err := dds.NewTopic[sampleA2](p, "ddsgo_interop", dds.Reliable(), dds.TransientLocal())
+	require.NoError(t, err)
+	w, err := dds.NewWriter(topic)
+	require.NoError(t, err)
+	require.NoError(t, w.Write(t.Context(), &sampleA2{ID: 1, Seq: 1, Text: "ddsgo 1 1", Extra: 7}))
+	cmd := exec.Command(bin, "-role", "sub", "-domain", fmt.Sprint(xtDomainLookup), "-reliable", "-transient-local",
+		"-appendable", "-count", "1", "-timeout", "6s")
+	pr, err := startProcess(t, "cyclone", cmd)
+	require.NoError(t, err)
+	res := pr.wait(t, 12*time.Second)
+	require.Equal(t, exitOK, res.code, "the Cyclone DDS reader resolves the type and gets the sample:\n%s", res.stderr)
+	require.Contains(t, res.stdout, "ddsgo 1 1")
 }
