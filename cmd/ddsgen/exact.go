@@ -44,7 +44,7 @@ func (g *gen) exactStruct(s *symbol) bool {
 		if err == nil {
 			t, err = g.withDims(t, m.decl, s.scope())
 		}
-		if err != nil || !exactType(t, true) {
+		if err != nil || !g.exactType(t, true) {
 			return false
 		}
 	}
@@ -63,7 +63,7 @@ func (g *gen) exactUnion(s *symbol) bool {
 		return false
 	}
 	dt, err := g.resolve(d.discType, s.scope())
-	if err != nil || !exactType(dt, true) || dt.kind != gPrim {
+	if err != nil || !g.exactType(dt, true) || dt.kind != gPrim && dt.kind != gNamed {
 		return false
 	}
 	for _, c := range d.cases {
@@ -74,7 +74,7 @@ func (g *gen) exactUnion(s *symbol) bool {
 		if err == nil {
 			t, err = g.withDims(t, c.member.decl, s.scope())
 		}
-		if err != nil || !exactType(t, true) {
+		if err != nil || !g.exactType(t, true) {
 			return false
 		}
 	}
@@ -82,25 +82,46 @@ func (g *gen) exactUnion(s *symbol) bool {
 }
 
 // exactType reports whether the Go form of t describes it exactly. A typedef (a TK_ALIAS
-// type object in IDL, a Go alias that reflection cannot see), an enum (a Go integer
-// type), char (TK_CHAR8, a Go byte like octet) and a bound inside a sequence or array (not
+// type object in IDL, a Go alias that reflection cannot see), an enum whose bit bound is
+// not its Go size (exactEnum), char (TK_CHAR8, a Go byte like octet) and a bound inside a sequence or array (not
 // kept by the Go type) are not; a struct or union is, as far as this member goes (its
 // own members decide for it). top is false inside a sequence or array.
-func exactType(t *gtype, top bool) bool {
+func (g *gen) exactType(t *gtype, top bool) bool {
 	switch t.kind {
 	case gPrim:
 		return primGo[t.prim] != "" && t.prim != "char"
 	case gString:
 		return top || t.bound == 0
 	case gSeq:
-		return (top || t.bound == 0) && exactType(t.elem, false)
+		return (top || t.bound == 0) && g.exactType(t.elem, false)
 	case gArray:
-		return exactType(t.elem, false)
+		return g.exactType(t.elem, false)
 	case gNamed:
-		return t.sym.kind == symStruct || t.sym.kind == symUnion
+		return t.sym.kind == symStruct || t.sym.kind == symUnion || t.sym.kind == symEnum && g.exactEnum(t.sym)
 	default:
 		return false
 	}
+}
+
+// exactEnum reports whether enum s is described exactly: a bit bound of 8, 16 or 32 (the
+// size of its Go type; 32 by default) and no annotation on its enumerators but @value.
+func (g *gen) exactEnum(s *symbol) bool {
+	d := s.enum
+	if !onlyAnnots(d.annots, map[string]bool{"bit_bound": true}) {
+		return false
+	}
+	if a := d.annots.find("bit_bound"); a != nil {
+		v, err := g.annotInt(a, s.scope())
+		if err != nil || v != 8 && v != 16 && v != 32 {
+			return false
+		}
+	}
+	for _, e := range d.values {
+		if !onlyAnnots(e.annots, map[string]bool{"value": true}) {
+			return false
+		}
+	}
+	return true
 }
 
 // onlyAnnots reports whether every annotation of as is in allowed.

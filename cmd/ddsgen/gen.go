@@ -709,6 +709,17 @@ func (g *gen) emitEnum(w *strings.Builder, s *symbol, imports map[string]bool) e
 		fmt.Fprintf(w, "\tcase %s:\n\t\treturn %q\n", es.goName, es.path[len(es.path)-1])
 	}
 	fmt.Fprintf(w, "\t}\n\treturn %q + strconv.FormatInt(int64(v), 10) + \")\"\n}\n\n", s.goName+"(")
+	// The IDL name and the enumerators, which the enum's TypeObject holds (internal/xtypes).
+	fmt.Fprintf(w, "// DDSTypeName returns the IDL type name of %s.\n", s.goName)
+	fmt.Fprintf(w, "func (%s) DDSTypeName() string { return %q }\n\n", s.goName, s.scopedName())
+	names, values := make([]string, len(ens)), make([]string, len(ens))
+	for i, es := range ens {
+		names[i] = strconv.Quote(es.path[len(es.path)-1])
+		values[i] = strconv.FormatInt(es.value, 10)
+	}
+	fmt.Fprintf(w, "// DDSEnumerators returns the enumerators of %s and their values, in declaration order.\n", s.goName)
+	fmt.Fprintf(w, "func (%s) DDSEnumerators() ([]string, []int32) {\n\treturn []string{%s}, []int32{%s}\n}\n\n",
+		s.goName, strings.Join(names, ", "), strings.Join(values, ", "))
 	return nil
 }
 

@@ -28,6 +28,7 @@ const (
 	KindArray
 	KindStruct
 	KindUnion
+	KindEnum
 )
 
 // Desc describes a Go type as the IDL type the codec maps it to: what a type object
@@ -48,6 +49,22 @@ type Desc struct {
 	// type (type Color int32): in IDL an enum or a typedef, which its description as the
 	// underlying type does not tell.
 	Defined bool
+	// Literals are the enumerators of a KindEnum, in declaration order; Bound is then the
+	// enum's bit bound (8, 16 or 32: the size of its Go integer type).
+	Literals []Literal
+}
+
+// Literal is an enumerator of a described enum.
+type Literal struct {
+	Name  string
+	Value int32
+}
+
+// Enumerated is implemented by a Go integer type that is an IDL enum (ddsgen generates
+// it, with a DDSTypeName method for the enum's IDL name): its enumerators' names and
+// values in declaration order. The codec does not need it; type descriptions do.
+type Enumerated interface {
+	DDSEnumerators() (names []string, values []int32)
 }
 
 // Member is a member of a described struct or union.
@@ -87,10 +104,35 @@ var (
 
 func describe(t *typ, visiting map[*typ]bool) (*Desc, error) {
 	d, err := describeKind(t, visiting)
-	if err == nil && d.Kind != KindStruct && d.Kind != KindUnion && t.rt.PkgPath() != "" {
-		d.Defined = true
+	if err != nil || d.Kind == KindStruct || d.Kind == KindUnion || t.rt.PkgPath() == "" {
+		return d, err
 	}
-	return d, err
+	if e, ok := describeEnum(t); ok {
+		return e, nil
+	}
+	d.Defined = true
+	return d, nil
+}
+
+// describeEnum describes t as an enum when it is a signed integer type of 8, 16 or 32
+// bits with a DDSEnumerators method giving as many names as values.
+func describeEnum(t *typ) (*Desc, bool) {
+	if t.kind != kInt8 && t.kind != kInt16 && t.kind != kInt32 {
+		return nil, false
+	}
+	en, ok := reflect.Zero(t.rt).Interface().(Enumerated)
+	if !ok {
+		return nil, false
+	}
+	names, values := en.DDSEnumerators()
+	if len(names) != len(values) || len(names) == 0 {
+		return nil, false
+	}
+	d := &Desc{Kind: KindEnum, Name: typeName(t.rt), Bound: 8 * t.size, Literals: make([]Literal, len(names))}
+	for i := range names {
+		d.Literals[i] = Literal{Name: names[i], Value: values[i]}
+	}
+	return d, true
 }
 
 func describeKind(t *typ, visiting map[*typ]bool) (*Desc, error) {

@@ -16,13 +16,19 @@
 // # What is described
 //
 // Structs (final, appendable, mutable; keys, optional members, explicit member ids),
-// unions with an integer discriminator, nested structs, strings (bounded or not),
+// enums (a Go integer type with a DDSEnumerators method, cdr.Enumerated), unions with an
+// integer, boolean or enum discriminator, nested structs, strings (bounded or not),
 // sequences and arrays (multi-dimensional arrays as one array) of any of these, and the
 // primitives. The member names are the IDL names given with the name= tag option, or the
 // Go field names; the type names are the DDSTypeName of each struct.
 //
 // Not described: recursive types (they need strongly connected component identifiers),
-// enums, bitmasks and typedefs (a Go named integer or alias is its underlying type, so the
-// TypeObject has the integer where the IDL has the enum or alias), annotations other than
-// extensibility, key, optional and id, and maps.
+// bitmasks and typedefs (a Go alias is its underlying type, so the TypeObject would have
+// it where the IDL has the alias; Named rejects a Go defined type that is not an enum),
+// annotations other than extensibility, key, optional and id, and maps.
+//
+// # TypeLookup
+//
+// Registry answers the getTypes requests of the TypeLookup service (§7.6.3.3) with the
+// TypeObjects of the types added to it, in the form Cyclone DDS 0.10.2 uses.
 package xtypes

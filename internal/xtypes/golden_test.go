@@ -91,6 +91,29 @@ type xtWithUnion struct {
 
 func (xtWithUnion) DDSTypeName() string { return "xt::WithUnion" }
 
+type xtColor int32
+
+func (xtColor) DDSTypeName() string { return "xt::Color" }
+func (xtColor) DDSEnumerators() ([]string, []int32) {
+	return []string{"RED", "GREEN", "BLUE"}, []int32{0, 1, 5}
+}
+
+type xtSmall int8
+
+func (xtSmall) DDSTypeName() string                 { return "xt::Small" }
+func (xtSmall) DDSEnumerators() ([]string, []int32) { return []string{"A", "B"}, []int32{0, 1} }
+
+type xtPainted struct {
+	ID      int32      `dds:"key,name=id"`
+	Color   xtColor    `dds:"name=color"`
+	Size    xtSmall    `dds:"name=size"`
+	Palette []xtColor  `dds:"name=palette"`
+	Corners [2]xtColor `dds:"name=corners"`
+}
+
+func (xtPainted) DDSTypeName() string                 { return "xt::Painted" }
+func (xtPainted) DDSExtensibility() cdr.Extensibility { return cdr.Appendable }
+
 type interopSample struct {
 	ID     int32     `dds:"key,name=id"`
 	Text   string    `dds:"name=text"`
@@ -112,6 +135,7 @@ var goldenTypes = map[string]reflect.Type{
 	"xt_Nested":       reflect.TypeFor[xtNested](),
 	"xt_Mut":          reflect.TypeFor[xtMut](),
 	"xt_U":            reflect.TypeFor[xtU](),
+	"xt_Painted":      reflect.TypeFor[xtPainted](),
 	"xt_WithUnion":    reflect.TypeFor[xtWithUnion](),
 	"interop_Sample":  reflect.TypeFor[interopSample](),
 	"interop_SampleA": reflect.TypeFor[interopSampleA](),

@@ -26,6 +26,7 @@ const (
 	tkFloat32   = 0x09
 	tkFloat64   = 0x0a
 	tkChar8     = 0x10
+	tkEnum      = 0x40
 	tkStruct    = 0x51
 	tkUnion     = 0x52
 	tiString8S  = 0x70

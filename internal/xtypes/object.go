@@ -106,7 +106,7 @@ func (b *builder) id(d *cdr.Desc) (TypeID, error) {
 			d = d.Elem
 		}
 		return b.collection(d, tiArrayS, tiArrayL, 0, dims)
-	case cdr.KindStruct, cdr.KindUnion:
+	case cdr.KindStruct, cdr.KindUnion, cdr.KindEnum:
 		return b.hashed(d)
 	default:
 		if int(d.Kind) < len(prim) {
@@ -152,9 +152,12 @@ func (b *builder) hashed(d *cdr.Desc) (TypeID, error) {
 	e.ResetBody(nil, false, true)
 	obj := e.BeginDHeader() // TypeObject is an appendable union
 	e.Uint8(b.ek)
-	if d.Kind == cdr.KindUnion {
+	switch d.Kind {
+	case cdr.KindUnion:
 		b.union(&e, d, ids)
-	} else {
+	case cdr.KindEnum:
+		b.enum(&e, d)
+	default:
 		b.structure(&e, d, ids)
 	}
 	e.EndDHeader(obj)
@@ -254,6 +257,30 @@ func (b *builder) union(e *cdr.Encoder, d *cdr.Desc, ids []TypeID) {
 		}
 		b.memberDetail(e, m.Name)
 		e.EndDHeader(mem)
+	}
+	e.EndDHeader(seq)
+}
+
+// enum appends a Minimal or CompleteEnumeratedType after its TK_ENUM discriminator. The
+// enum flags are 1 and the literals' header is delimited, as Cyclone DDS 0.10.2 writes
+// them (its CommonEnumeratedLiteral is appendable).
+func (b *builder) enum(e *cdr.Encoder, d *cdr.Desc) {
+	e.Uint8(tkEnum)
+	e.Uint16(1)
+	hdr := e.BeginDHeader()
+	e.Uint16(uint16(d.Bound))
+	b.typeDetail(e, d.Name)
+	e.EndDHeader(hdr)
+	seq := e.BeginDHeader()
+	e.SeqLen(len(d.Literals))
+	for _, l := range d.Literals {
+		lit := e.BeginDHeader()
+		common := e.BeginDHeader()
+		e.Int32(l.Value)
+		e.Uint16(0) // no flags
+		e.EndDHeader(common)
+		b.memberDetail(e, l.Name)
+		e.EndDHeader(lit)
 	}
 	e.EndDHeader(seq)
 }

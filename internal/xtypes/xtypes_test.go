@@ -109,3 +109,29 @@ func TestDefinedTypesNotNamed(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, Named(d))
 }
+
+type badEnum int32
+
+func (badEnum) DDSEnumerators() ([]string, []int32) { return []string{"A", "B"}, []int32{0} }
+
+type withBadEnum struct {
+	E badEnum `dds:"name=e"`
+}
+
+// TestEnumDescribed: a Go integer type with DDSEnumerators is an enum with its
+// literals; one whose names and values do not pair up is not described exactly.
+func TestEnumDescribed(t *testing.T) {
+	d, err := cdr.Describe(reflect.TypeFor[xtPainted]())
+	require.NoError(t, err)
+	c := d.Members[1].Type
+	require.Equal(t, cdr.KindEnum, c.Kind)
+	require.Equal(t, "xt::Color", c.Name)
+	require.Equal(t, 32, c.Bound)
+	require.Equal(t, []cdr.Literal{{Name: "RED", Value: 0}, {Name: "GREEN", Value: 1}, {Name: "BLUE", Value: 5}}, c.Literals)
+	require.Equal(t, 8, d.Members[2].Type.Bound)
+	require.True(t, Named(d))
+
+	d, err = cdr.Describe(reflect.TypeFor[withBadEnum]())
+	require.NoError(t, err)
+	require.False(t, Named(d))
+}

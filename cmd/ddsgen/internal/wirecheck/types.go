@@ -30,6 +30,14 @@ func (v Color) String() string {
 	return "Color(" + strconv.FormatInt(int64(v), 10) + ")"
 }
 
+// DDSTypeName returns the IDL type name of Color.
+func (Color) DDSTypeName() string { return "wire::Color" }
+
+// DDSEnumerators returns the enumerators of Color and their values, in declaration order.
+func (Color) DDSEnumerators() ([]string, []int32) {
+	return []string{"RED", "GREEN", "BLUE"}, []int32{0, 1, 2}
+}
+
 // Choice is the IDL union wire::Choice (final): Disc selects the member.
 type Choice struct {
 	Disc   int32      `dds:"disc,name=_d"`
@@ -43,9 +51,9 @@ func (Choice) DDSTypeName() string { return "wire::Choice" }
 
 // ByColor is the IDL union wire::ByColor (final): Disc selects the member.
 type ByColor struct {
-	Disc Color  `dds:"disc"`
-	R    int16  `dds:"case=0"`
-	G    string `dds:"case=1"`
+	Disc Color  `dds:"disc,name=_d"`
+	R    int16  `dds:"case=0,name=r"`
+	G    string `dds:"case=1,name=g"`
 }
 
 // DDSTypeName returns the IDL type name of ByColor.
