@@ -20,6 +20,8 @@ func startRTPS(domain int, s *settings, q qos.DomainParticipantQos) (engine, err
 		Domain:   domain,
 		Net:      s.net,
 		UserData: q.UserData.Value,
+
+		TypeLookup: typeRegistry.Serve,
 	})
 	if err != nil {
 		return nil, err

@@ -222,6 +222,8 @@ func (r *DataReader[T]) enableSelf() error {
 		Requested:    eq,
 		Listener:     &r.match,
 		OnLiveliness: r.onLivelinessHeartbeat,
+
+		TypeInformation: typeInfoOf[T](r.topic.TypeName()),
 	}, r.deliver)
 	if err != nil {
 		return wrapErr(ErrError, err, "creating the RTPS reader")

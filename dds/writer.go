@@ -159,6 +159,8 @@ func (w *DataWriter[T]) enableSelf() error {
 		Offered:  eq,
 		Listener: &w.match,
 		Release:  w.pool.put,
+
+		TypeInformation: typeInfoOf[T](w.topic.TypeName()),
 	})
 	if err != nil {
 		return wrapErr(ErrError, err, "creating the RTPS writer")

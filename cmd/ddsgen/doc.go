@@ -22,12 +22,21 @@
 // A generated struct is a topic type as it stands: its DDSTypeName method gives the type
 // name the peers know it by, and DDSExtensibility (when not final) its extensibility.
 //
+// The members of a struct or union that its Go form describes exactly carry their IDL
+// names (`dds:"name=frame_id"`); ddsgo then announces the type's XTypes TypeObjects,
+// which are those idlc generates (docs/types.md, "Type information"). A type that uses a
+// typedef, char, a base struct, @nested, hashed member ids, a bound inside a sequence or
+// array, an enum with a @bit_bound other than 8, 16 or 32 or with @default_literal, or
+// other annotations than @key, @id, @optional and @default is generated without names,
+// and its endpoints announce no type information.
+//
 // # Mapping
 //
 //	IDL                                   Go
 //	module m { ... }                      flattened into the one Go package (see Names)
 //	struct S { ... }                      type S struct { ... }
 //	  topic types (all but @nested)       func (S) DDSTypeName() string { return "m::S" }
+//	  T m (described exactly)             M T `dds:"name=m"`
 //	  @appendable, @mutable,              func (S) DDSExtensibility() dds.Extensibility
 //	  @extensibility(...)                   { return dds.Appendable } (or dds.Mutable)
 //	  @final, none                        no method: final
@@ -47,7 +56,8 @@
 //	T m[N][M]                             M [N][M]T
 //	typedef T A                           type A = T (an alias; bounds go on members)
 //	enum E { A, @value(5) B }             type E int32 (int8, int16 with @bit_bound),
-//	                                        consts E_A, E_B and a String method
+//	                                        consts E_A, E_B, a String method, DDSTypeName
+//	                                        and DDSEnumerators (names and values)
 //	union U switch (D) {                  type U struct {
 //	  case 1: case 2: T a;                  Disc D `dds:"disc"`
 //	  default: V b; }                       A T `dds:"case=1|2"`

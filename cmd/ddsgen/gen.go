@@ -420,9 +420,9 @@ func (g *gen) memberField(m member, scope []string, autoid string, next *uint32)
 	return f, nil
 }
 
-// tag returns the struct tag options of a field: bounds apply to a string or sequence
+// tag returns the struct tag options of a field: the IDL name; bounds apply to a string or sequence
 // member itself (element bounds have no Go mapping; the wire does not carry them).
-func (f *field) tag(withID bool) string {
+func (f *field) tag(withID, named bool) string {
 	var opts []string
 	if f.disc {
 		opts = append(opts, "disc")
@@ -441,6 +441,11 @@ func (f *field) tag(withID bool) string {
 	}
 	if u := f.typ.underlying(); (u.kind == gString || u.kind == gSeq) && u.bound > 0 {
 		opts = append(opts, fmt.Sprintf("bound=%d", u.bound))
+	}
+	// The IDL name, on every member of a type the Go form describes exactly (exact.go):
+	// it announces its TypeObjects (internal/xtypes).
+	if named {
+		opts = append(opts, "name="+f.idl)
 	}
 	if len(opts) == 0 {
 		return ""
@@ -462,6 +467,7 @@ func (g *gen) emitStruct(w *strings.Builder, s *symbol, imports map[string]bool)
 	if err := uniqueFields(s, fields); err != nil {
 		return err
 	}
+	named := g.exactStruct(s)
 	if g.opt.rosPkg != "" {
 		fmt.Fprintf(w, "// %s is the ROS 2 type %s, on the wire the IDL struct %s.\ntype %s struct {\n", s.goName, rosTypeName(s), s.scopedName(), s.goName)
 	} else {
@@ -477,7 +483,7 @@ func (g *gen) emitStruct(w *strings.Builder, s *symbol, imports map[string]bool)
 		if f.def != "" {
 			comment = " // default " + f.def
 		}
-		fmt.Fprintf(w, "\t%s %s%s%s\n", f.name, t, f.tag(withIDs), comment)
+		fmt.Fprintf(w, "\t%s %s%s%s\n", f.name, t, f.tag(withIDs, named), comment)
 	}
 	w.WriteString("}\n\n")
 	nested, err := g.annotBool(s.strct.annots.find("nested"), s.scope())
@@ -603,11 +609,19 @@ func (g *gen) emitUnion(w *strings.Builder, s *symbol, imports map[string]bool) 
 	if err := uniqueFields(s, fields); err != nil {
 		return err
 	}
+	named := g.exactUnion(s)
 	fmt.Fprintf(w, "// %s is the IDL union %s (%s): Disc selects the member.\ntype %s struct {\n", s.goName, s.scopedName(), ext, s.goName)
 	for _, f := range fields {
-		fmt.Fprintf(w, "\t%s %s%s\n", f.name, f.typ.goType(), f.tag(false))
+		fmt.Fprintf(w, "\t%s %s%s\n", f.name, f.typ.goType(), f.tag(false, named))
 	}
 	w.WriteString("}\n\n")
+	if nested, err := g.annotBool(d.annots.find("nested"), s.scope()); err != nil {
+		return err
+	} else if !nested {
+		// The union's IDL name, which its TypeObject holds.
+		fmt.Fprintf(w, "// DDSTypeName returns the IDL type name of %s.\n", s.goName)
+		fmt.Fprintf(w, "func (%s) DDSTypeName() string { return %q }\n\n", s.goName, s.scopedName())
+	}
 	emitExt(w, s, ext, imports)
 	return nil
 }
@@ -695,6 +709,17 @@ func (g *gen) emitEnum(w *strings.Builder, s *symbol, imports map[string]bool) e
 		fmt.Fprintf(w, "\tcase %s:\n\t\treturn %q\n", es.goName, es.path[len(es.path)-1])
 	}
 	fmt.Fprintf(w, "\t}\n\treturn %q + strconv.FormatInt(int64(v), 10) + \")\"\n}\n\n", s.goName+"(")
+	// The IDL name and the enumerators, which the enum's TypeObject holds (internal/xtypes).
+	fmt.Fprintf(w, "// DDSTypeName returns the IDL type name of %s.\n", s.goName)
+	fmt.Fprintf(w, "func (%s) DDSTypeName() string { return %q }\n\n", s.goName, s.scopedName())
+	names, values := make([]string, len(ens)), make([]string, len(ens))
+	for i, es := range ens {
+		names[i] = strconv.Quote(es.path[len(es.path)-1])
+		values[i] = strconv.FormatInt(es.value, 10)
+	}
+	fmt.Fprintf(w, "// DDSEnumerators returns the enumerators of %s and their values, in declaration order.\n", s.goName)
+	fmt.Fprintf(w, "func (%s) DDSEnumerators() ([]string, []int32) {\n\treturn []string{%s}, []int32{%s}\n}\n\n",
+		s.goName, strings.Join(names, ", "), strings.Join(values, ", "))
 	return nil
 }
 

@@ -60,6 +60,8 @@ type typ struct {
 // field is one member of a struct or union.
 type field struct {
 	name      string
+	idlName   string // the member's IDL name: the name= tag, or the Go name
+	named     bool   // idlName is from a name= tag
 	off       uintptr
 	t         *typ
 	id        uint32
@@ -88,12 +90,14 @@ func (t *typ) rawElems(be bool) bool {
 //	disc         the union discriminator (makes the struct a union)
 //	case=A|B     union case labels
 //	default      the union's default case
+//	name=N       the member's IDL name, when it is not the Go field name (type objects)
 //	-            the field is not serialized
 type tagOpts struct {
 	skip, key, optional, disc, isDefault bool
 	id                                   int64
 	bound                                int
 	labels                               []int64
+	name                                 string
 }
 
 func parseTag(tag string) (tagOpts, error) {
@@ -116,33 +120,48 @@ func parseTag(tag string) (tagOpts, error) {
 			o.disc = true
 		case "default":
 			o.isDefault = true
-		case "id":
-			o.id, err = strconv.ParseInt(val, 0, 64)
-			if err == nil && (o.id < 0 || o.id > emIDMask) {
-				err = fmt.Errorf("member id %d out of range", o.id)
-			}
-		case "bound":
-			o.bound, err = strconv.Atoi(val)
-			if err == nil && o.bound < 0 {
-				err = fmt.Errorf("negative bound")
-			}
-		case "case":
-			for _, l := range strings.Split(val, "|") {
-				var v int64
-				v, err = strconv.ParseInt(strings.TrimSpace(l), 0, 64)
-				if err != nil {
-					break
-				}
-				o.labels = append(o.labels, v)
-			}
 		default:
-			err = fmt.Errorf("unknown option %q", name)
+			err = o.setValue(name, val)
 		}
 		if err != nil {
 			return o, fmt.Errorf("tag %q: %w", tag, err)
 		}
 	}
 	return o, nil
+}
+
+// setValue sets the tag option name that takes a value.
+func (o *tagOpts) setValue(name, val string) error {
+	var err error
+	switch name {
+	case "name":
+		o.name = val
+		if val == "" {
+			err = fmt.Errorf("empty name")
+		}
+	case "id":
+		o.id, err = strconv.ParseInt(val, 0, 64)
+		if err == nil && (o.id < 0 || o.id > emIDMask) {
+			err = fmt.Errorf("member id %d out of range", o.id)
+		}
+	case "bound":
+		o.bound, err = strconv.Atoi(val)
+		if err == nil && o.bound < 0 {
+			err = fmt.Errorf("negative bound")
+		}
+	case "case":
+		for _, l := range strings.Split(val, "|") {
+			var v int64
+			v, err = strconv.ParseInt(strings.TrimSpace(l), 0, 64)
+			if err != nil {
+				break
+			}
+			o.labels = append(o.labels, v)
+		}
+	default:
+		err = fmt.Errorf("unknown option %q", name)
+	}
+	return err
 }
 
 // Extensible is implemented by struct types that are not final. It is the module's public
@@ -386,8 +405,12 @@ func (b *builder) buildField(sf reflect.StructField, nextID int64) (f field, ok 
 	if o.disc && (!ftyp.primitive() || ftyp.kind == kFloat32 || ftyp.kind == kFloat64 || optional) {
 		return f, false, b.errorf("a discriminator must be an integer, enum, bool or char")
 	}
+	idlName := sf.Name
+	if o.name != "" {
+		idlName = o.name
+	}
 	return field{
-		name: sf.Name, off: sf.Offset, t: ftyp, id: uint32(id), key: o.key, disc: o.disc,
+		name: sf.Name, idlName: idlName, named: o.name != "", off: sf.Offset, t: ftyp, id: uint32(id), key: o.key, disc: o.disc,
 		optional: optional, labels: o.labels, isDefault: o.isDefault,
 	}, true, nil
 }

@@ -47,6 +47,10 @@ type Config struct {
 	Limits Limits
 	// Now is the clock; nil: time.Now (tests).
 	Now func() time.Time
+	// TypeLookup, if set, answers the XTypes TypeLookup requests of peers (a serialized
+	// TypeLookup_Request) with a serialized reply, ok false for none; the participant
+	// then has the service's request reader and reply writer (typelookup.go).
+	TypeLookup func(request []byte) (reply []byte, ok bool)
 }
 
 // DefaultWriterLinger is the default Config.WriterLinger, Cyclone DDS's
@@ -112,6 +116,7 @@ type Participant struct {
 
 	pubW, subW, msgW *rtps.Writer
 	pubR, subR, msgR *rtps.Reader
+	tl               typeLookup
 
 	// mu guards what follows; it is taken before any endpoint lock and
 	// never held while a listener runs.
@@ -237,7 +242,7 @@ func NewParticipant(cfg Config) (*Participant, error) {
 		MetatrafficUnicastLocators:   tr.MetatrafficUnicastLocators(),
 		MetatrafficMulticastLocators: tr.MetatrafficMulticastLocators(),
 		LeaseDuration:                cfg.LeaseDuration,
-		BuiltinEndpoints:             builtinEndpoints,
+		BuiltinEndpoints:             builtinEndpoints | typeLookupBits(&cfg),
 		Qos:                          participantQos(cfg.UserData),
 		EntityName:                   cfg.Name,
 		Properties:                   wire.PropertyList{Properties: ProcessProperties()},

@@ -344,6 +344,7 @@ func (p *Participant) startBuiltins() {
 	p.pubR = p.eng.NewReader(rc(wire.EntityIDSEDPPublicationsReader), p.onPublication)
 	p.subR = p.eng.NewReader(rc(wire.EntityIDSEDPSubscriptionsReader), p.onSubscription)
 	p.msgR = p.eng.NewReader(rc(wire.EntityIDParticipantMessageReader), p.onParticipantMessage)
+	p.startTypeLookup()
 }
 
 // builtinTopic is a built-in topic our endpoints share with a remote
@@ -384,6 +385,7 @@ func (p *Participant) connectBuiltins(rp *remoteParticipant) {
 			p.eng.MatchWriter(r, rtps.WriterProxyInfo{GUID: g, Reliable: true, Vendor: rp.vendor, Unicast: uni, Multicast: multi})
 		}
 	}
+	p.connectTypeLookup(rp)
 }
 
 // disconnectBuiltins undoes connectBuiltins.
@@ -393,6 +395,7 @@ func (p *Participant) disconnectBuiltins(rp *remoteParticipant) {
 		p.eng.UnmatchReader(w, wire.GUID{Prefix: rp.data.GUIDPrefix, Entity: b.reader})
 		p.eng.UnmatchWriter(r, wire.GUID{Prefix: rp.data.GUIDPrefix, Entity: b.writer})
 	}
+	p.disconnectTypeLookup(rp)
 }
 
 // The kinds of ParticipantMessageData (RTPS 2.5 §9.6.2.1).

@@ -9,8 +9,8 @@ import (
 
 // GoalInfo is the ROS 2 type action_msgs/msg/GoalInfo, on the wire the IDL struct action_msgs::msg::dds_::GoalInfo_.
 type GoalInfo struct {
-	GoalID unique_identifier_msgs.UUID
-	Stamp  builtin_interfaces.Time
+	GoalID unique_identifier_msgs.UUID `dds:"name=goal_id_"`
+	Stamp  builtin_interfaces.Time     `dds:"name=stamp_"`
 }
 
 // DDSTypeName returns the topic type name of GoalInfo.
@@ -39,8 +39,8 @@ const GoalStatus_STATUS_ABORTED int8 = 6
 
 // GoalStatus is the ROS 2 type action_msgs/msg/GoalStatus, on the wire the IDL struct action_msgs::msg::dds_::GoalStatus_.
 type GoalStatus struct {
-	GoalInfo GoalInfo
-	Status   int8
+	GoalInfo GoalInfo `dds:"name=goal_info_"`
+	Status   int8     `dds:"name=status_"`
 }
 
 // DDSTypeName returns the topic type name of GoalStatus.
@@ -48,7 +48,7 @@ func (GoalStatus) DDSTypeName() string { return "action_msgs::msg::dds_::GoalSta
 
 // GoalStatusArray is the ROS 2 type action_msgs/msg/GoalStatusArray, on the wire the IDL struct action_msgs::msg::dds_::GoalStatusArray_.
 type GoalStatusArray struct {
-	StatusList []GoalStatus
+	StatusList []GoalStatus `dds:"name=status_list_"`
 }
 
 // DDSTypeName returns the topic type name of GoalStatusArray.
@@ -56,7 +56,7 @@ func (GoalStatusArray) DDSTypeName() string { return "action_msgs::msg::dds_::Go
 
 // CancelGoalRequest is the ROS 2 type action_msgs/srv/CancelGoal_Request, on the wire the IDL struct action_msgs::srv::dds_::CancelGoal_Request_.
 type CancelGoalRequest struct {
-	GoalInfo GoalInfo
+	GoalInfo GoalInfo `dds:"name=goal_info_"`
 }
 
 // DDSTypeName returns the topic type name of CancelGoalRequest.
@@ -76,8 +76,8 @@ const CancelGoalResponse_ERROR_GOAL_TERMINATED int8 = 3
 
 // CancelGoalResponse is the ROS 2 type action_msgs/srv/CancelGoal_Response, on the wire the IDL struct action_msgs::srv::dds_::CancelGoal_Response_.
 type CancelGoalResponse struct {
-	ReturnCode     int8
-	GoalsCanceling []GoalInfo
+	ReturnCode     int8       `dds:"name=return_code_"`
+	GoalsCanceling []GoalInfo `dds:"name=goals_canceling_"`
 }
 
 // DDSTypeName returns the topic type name of CancelGoalResponse.

@@ -4,8 +4,8 @@ package builtin_interfaces
 
 // Duration is the ROS 2 type builtin_interfaces/msg/Duration, on the wire the IDL struct builtin_interfaces::msg::dds_::Duration_.
 type Duration struct {
-	Sec     int32
-	Nanosec uint32
+	Sec     int32  `dds:"name=sec_"`
+	Nanosec uint32 `dds:"name=nanosec_"`
 }
 
 // DDSTypeName returns the topic type name of Duration.
@@ -13,8 +13,8 @@ func (Duration) DDSTypeName() string { return "builtin_interfaces::msg::dds_::Du
 
 // Time is the ROS 2 type builtin_interfaces/msg/Time, on the wire the IDL struct builtin_interfaces::msg::dds_::Time_.
 type Time struct {
-	Sec     int32
-	Nanosec uint32
+	Sec     int32  `dds:"name=sec_"`
+	Nanosec uint32 `dds:"name=nanosec_"`
 }
 
 // DDSTypeName returns the topic type name of Time.

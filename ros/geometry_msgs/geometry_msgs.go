@@ -6,9 +6,9 @@ import "github.com/ddsgo/ddsgo/ros/std_msgs"
 
 // Vector3 is the ROS 2 type geometry_msgs/msg/Vector3, on the wire the IDL struct geometry_msgs::msg::dds_::Vector3_.
 type Vector3 struct {
-	X float64
-	Y float64
-	Z float64
+	X float64 `dds:"name=x_"`
+	Y float64 `dds:"name=y_"`
+	Z float64 `dds:"name=z_"`
 }
 
 // DDSTypeName returns the topic type name of Vector3.
@@ -16,8 +16,8 @@ func (Vector3) DDSTypeName() string { return "geometry_msgs::msg::dds_::Vector3_
 
 // Accel is the ROS 2 type geometry_msgs/msg/Accel, on the wire the IDL struct geometry_msgs::msg::dds_::Accel_.
 type Accel struct {
-	Linear  Vector3
-	Angular Vector3
+	Linear  Vector3 `dds:"name=linear_"`
+	Angular Vector3 `dds:"name=angular_"`
 }
 
 // DDSTypeName returns the topic type name of Accel.
@@ -25,9 +25,9 @@ func (Accel) DDSTypeName() string { return "geometry_msgs::msg::dds_::Accel_" }
 
 // Point is the ROS 2 type geometry_msgs/msg/Point, on the wire the IDL struct geometry_msgs::msg::dds_::Point_.
 type Point struct {
-	X float64
-	Y float64
-	Z float64
+	X float64 `dds:"name=x_"`
+	Y float64 `dds:"name=y_"`
+	Z float64 `dds:"name=z_"`
 }
 
 // DDSTypeName returns the topic type name of Point.
@@ -35,10 +35,10 @@ func (Point) DDSTypeName() string { return "geometry_msgs::msg::dds_::Point_" }
 
 // Quaternion is the ROS 2 type geometry_msgs/msg/Quaternion, on the wire the IDL struct geometry_msgs::msg::dds_::Quaternion_.
 type Quaternion struct {
-	X float64 // default 0
-	Y float64 // default 0
-	Z float64 // default 0
-	W float64 // default 1
+	X float64 `dds:"name=x_"` // default 0
+	Y float64 `dds:"name=y_"` // default 0
+	Z float64 `dds:"name=z_"` // default 0
+	W float64 `dds:"name=w_"` // default 1
 }
 
 // DDSTypeName returns the topic type name of Quaternion.
@@ -46,8 +46,8 @@ func (Quaternion) DDSTypeName() string { return "geometry_msgs::msg::dds_::Quate
 
 // Pose is the ROS 2 type geometry_msgs/msg/Pose, on the wire the IDL struct geometry_msgs::msg::dds_::Pose_.
 type Pose struct {
-	Position    Point
-	Orientation Quaternion
+	Position    Point      `dds:"name=position_"`
+	Orientation Quaternion `dds:"name=orientation_"`
 }
 
 // DDSTypeName returns the topic type name of Pose.
@@ -55,8 +55,8 @@ func (Pose) DDSTypeName() string { return "geometry_msgs::msg::dds_::Pose_" }
 
 // PoseStamped is the ROS 2 type geometry_msgs/msg/PoseStamped, on the wire the IDL struct geometry_msgs::msg::dds_::PoseStamped_.
 type PoseStamped struct {
-	Header std_msgs.Header
-	Pose   Pose
+	Header std_msgs.Header `dds:"name=header_"`
+	Pose   Pose            `dds:"name=pose_"`
 }
 
 // DDSTypeName returns the topic type name of PoseStamped.
@@ -64,8 +64,8 @@ func (PoseStamped) DDSTypeName() string { return "geometry_msgs::msg::dds_::Pose
 
 // Transform is the ROS 2 type geometry_msgs/msg/Transform, on the wire the IDL struct geometry_msgs::msg::dds_::Transform_.
 type Transform struct {
-	Translation Vector3
-	Rotation    Quaternion
+	Translation Vector3    `dds:"name=translation_"`
+	Rotation    Quaternion `dds:"name=rotation_"`
 }
 
 // DDSTypeName returns the topic type name of Transform.
@@ -73,9 +73,9 @@ func (Transform) DDSTypeName() string { return "geometry_msgs::msg::dds_::Transf
 
 // TransformStamped is the ROS 2 type geometry_msgs/msg/TransformStamped, on the wire the IDL struct geometry_msgs::msg::dds_::TransformStamped_.
 type TransformStamped struct {
-	Header       std_msgs.Header
-	ChildFrameID string
-	Transform    Transform
+	Header       std_msgs.Header `dds:"name=header_"`
+	ChildFrameID string          `dds:"name=child_frame_id_"`
+	Transform    Transform       `dds:"name=transform_"`
 }
 
 // DDSTypeName returns the topic type name of TransformStamped.
@@ -83,8 +83,8 @@ func (TransformStamped) DDSTypeName() string { return "geometry_msgs::msg::dds_:
 
 // Twist is the ROS 2 type geometry_msgs/msg/Twist, on the wire the IDL struct geometry_msgs::msg::dds_::Twist_.
 type Twist struct {
-	Linear  Vector3
-	Angular Vector3
+	Linear  Vector3 `dds:"name=linear_"`
+	Angular Vector3 `dds:"name=angular_"`
 }
 
 // DDSTypeName returns the topic type name of Twist.

@@ -6,7 +6,7 @@ import "github.com/ddsgo/ddsgo/ros/builtin_interfaces"
 
 // Clock is the ROS 2 type rosgraph_msgs/msg/Clock, on the wire the IDL struct rosgraph_msgs::msg::dds_::Clock_.
 type Clock struct {
-	Clock builtin_interfaces.Time
+	Clock builtin_interfaces.Time `dds:"name=clock_"`
 }
 
 // DDSTypeName returns the topic type name of Clock.

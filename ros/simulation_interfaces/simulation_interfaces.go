@@ -23,8 +23,8 @@ const Bounds_TYPE_SPHERE uint8 = 3
 
 // Bounds is the ROS 2 type simulation_interfaces/msg/Bounds, on the wire the IDL struct simulation_interfaces::msg::dds_::Bounds_.
 type Bounds struct {
-	Type   uint8
-	Points []geometry_msgs.Vector3
+	Type   uint8                   `dds:"name=type_"`
+	Points []geometry_msgs.Vector3 `dds:"name=points_"`
 }
 
 // DDSTypeName returns the topic type name of Bounds.
@@ -47,7 +47,7 @@ const EntityCategory_CATEGORY_STATIC_OBJECT uint8 = 5
 
 // EntityCategory is the ROS 2 type simulation_interfaces/msg/EntityCategory, on the wire the IDL struct simulation_interfaces::msg::dds_::EntityCategory_.
 type EntityCategory struct {
-	Category uint8
+	Category uint8 `dds:"name=category_"`
 }
 
 // DDSTypeName returns the topic type name of EntityCategory.
@@ -63,8 +63,8 @@ const TagsFilter_FILTER_MODE_ALL uint8 = 1
 
 // TagsFilter is the ROS 2 type simulation_interfaces/msg/TagsFilter, on the wire the IDL struct simulation_interfaces::msg::dds_::TagsFilter_.
 type TagsFilter struct {
-	Tags       []string
-	FilterMode uint8
+	Tags       []string `dds:"name=tags_"`
+	FilterMode uint8    `dds:"name=filter_mode_"`
 }
 
 // DDSTypeName returns the topic type name of TagsFilter.
@@ -72,10 +72,10 @@ func (TagsFilter) DDSTypeName() string { return "simulation_interfaces::msg::dds
 
 // EntityFilters is the ROS 2 type simulation_interfaces/msg/EntityFilters, on the wire the IDL struct simulation_interfaces::msg::dds_::EntityFilters_.
 type EntityFilters struct {
-	Filter     string
-	Categories []EntityCategory
-	Tags       TagsFilter
-	Bounds     Bounds
+	Filter     string           `dds:"name=filter_"`
+	Categories []EntityCategory `dds:"name=categories_"`
+	Tags       TagsFilter       `dds:"name=tags_"`
+	Bounds     Bounds           `dds:"name=bounds_"`
 }
 
 // DDSTypeName returns the topic type name of EntityFilters.
@@ -83,9 +83,9 @@ func (EntityFilters) DDSTypeName() string { return "simulation_interfaces::msg::
 
 // EntityInfo is the ROS 2 type simulation_interfaces/msg/EntityInfo, on the wire the IDL struct simulation_interfaces::msg::dds_::EntityInfo_.
 type EntityInfo struct {
-	Category    EntityCategory
-	Description string
-	Tags        []string
+	Category    EntityCategory `dds:"name=category_"`
+	Description string         `dds:"name=description_"`
+	Tags        []string       `dds:"name=tags_"`
 }
 
 // DDSTypeName returns the topic type name of EntityInfo.
@@ -93,10 +93,10 @@ func (EntityInfo) DDSTypeName() string { return "simulation_interfaces::msg::dds
 
 // EntityState is the ROS 2 type simulation_interfaces/msg/EntityState, on the wire the IDL struct simulation_interfaces::msg::dds_::EntityState_.
 type EntityState struct {
-	Header       std_msgs.Header
-	Pose         geometry_msgs.Pose
-	Twist        geometry_msgs.Twist
-	Acceleration geometry_msgs.Accel
+	Header       std_msgs.Header     `dds:"name=header_"`
+	Pose         geometry_msgs.Pose  `dds:"name=pose_"`
+	Twist        geometry_msgs.Twist `dds:"name=twist_"`
+	Acceleration geometry_msgs.Accel `dds:"name=acceleration_"`
 }
 
 // DDSTypeName returns the topic type name of EntityState.
@@ -104,10 +104,10 @@ func (EntityState) DDSTypeName() string { return "simulation_interfaces::msg::dd
 
 // NamedPose is the ROS 2 type simulation_interfaces/msg/NamedPose, on the wire the IDL struct simulation_interfaces::msg::dds_::NamedPose_.
 type NamedPose struct {
-	Name        string
-	Description string
-	Tags        []string
-	Pose        geometry_msgs.Pose
+	Name        string             `dds:"name=name_"`
+	Description string             `dds:"name=description_"`
+	Tags        []string           `dds:"name=tags_"`
+	Pose        geometry_msgs.Pose `dds:"name=pose_"`
 }
 
 // DDSTypeName returns the topic type name of NamedPose.
@@ -115,8 +115,8 @@ func (NamedPose) DDSTypeName() string { return "simulation_interfaces::msg::dds_
 
 // Resource is the ROS 2 type simulation_interfaces/msg/Resource, on the wire the IDL struct simulation_interfaces::msg::dds_::Resource_.
 type Resource struct {
-	URI            string
-	ResourceString string
+	URI            string `dds:"name=uri_"`
+	ResourceString string `dds:"name=resource_string_"`
 }
 
 // DDSTypeName returns the topic type name of Resource.
@@ -139,8 +139,8 @@ const Result_RESULT_OPERATION_FAILED uint8 = 4
 
 // Result is the ROS 2 type simulation_interfaces/msg/Result, on the wire the IDL struct simulation_interfaces::msg::dds_::Result_.
 type Result struct {
-	Result       uint8
-	ErrorMessage string
+	Result       uint8  `dds:"name=result_"`
+	ErrorMessage string `dds:"name=error_message_"`
 }
 
 // DDSTypeName returns the topic type name of Result.
@@ -166,7 +166,7 @@ const SimulationState_STATE_LOADING_WORLD uint8 = 5
 
 // SimulationState is the ROS 2 type simulation_interfaces/msg/SimulationState, on the wire the IDL struct simulation_interfaces::msg::dds_::SimulationState_.
 type SimulationState struct {
-	State uint8
+	State uint8 `dds:"name=state_"`
 }
 
 // DDSTypeName returns the topic type name of SimulationState.
@@ -272,9 +272,9 @@ const SimulatorFeatures_SPAWNING_ENTITIES uint8 = 50
 
 // SimulatorFeatures is the ROS 2 type simulation_interfaces/msg/SimulatorFeatures, on the wire the IDL struct simulation_interfaces::msg::dds_::SimulatorFeatures_.
 type SimulatorFeatures struct {
-	Features     []uint16
-	SpawnFormats []string
-	CustomInfo   string
+	Features     []uint16 `dds:"name=features_"`
+	SpawnFormats []string `dds:"name=spawn_formats_"`
+	CustomInfo   string   `dds:"name=custom_info_"`
 }
 
 // DDSTypeName returns the topic type name of SimulatorFeatures.
@@ -284,11 +284,11 @@ func (SimulatorFeatures) DDSTypeName() string {
 
 // SpawnEntity is the ROS 2 type simulation_interfaces/msg/SpawnEntity, on the wire the IDL struct simulation_interfaces::msg::dds_::SpawnEntity_.
 type SpawnEntity struct {
-	Name            string
-	AllowRenaming   bool
-	EntityResource  Resource
-	EntityNamespace string
-	InitialPose     geometry_msgs.PoseStamped
+	Name            string                    `dds:"name=name_"`
+	AllowRenaming   bool                      `dds:"name=allow_renaming_"`
+	EntityResource  Resource                  `dds:"name=entity_resource_"`
+	EntityNamespace string                    `dds:"name=entity_namespace_"`
+	InitialPose     geometry_msgs.PoseStamped `dds:"name=initial_pose_"`
 }
 
 // DDSTypeName returns the topic type name of SpawnEntity.
@@ -323,8 +323,8 @@ const SpawnResult_INVALID_POSE uint8 = 109
 
 // SpawnResult is the ROS 2 type simulation_interfaces/msg/SpawnResult, on the wire the IDL struct simulation_interfaces::msg::dds_::SpawnResult_.
 type SpawnResult struct {
-	Result     Result
-	EntityName string
+	Result     Result `dds:"name=result_"`
+	EntityName string `dds:"name=entity_name_"`
 }
 
 // DDSTypeName returns the topic type name of SpawnResult.
@@ -332,9 +332,9 @@ func (SpawnResult) DDSTypeName() string { return "simulation_interfaces::msg::dd
 
 // Spawnable is the ROS 2 type simulation_interfaces/msg/Spawnable, on the wire the IDL struct simulation_interfaces::msg::dds_::Spawnable_.
 type Spawnable struct {
-	EntityResource Resource
-	Description    string
-	SpawnBounds    Bounds
+	EntityResource Resource `dds:"name=entity_resource_"`
+	Description    string   `dds:"name=description_"`
+	SpawnBounds    Bounds   `dds:"name=spawn_bounds_"`
 }
 
 // DDSTypeName returns the topic type name of Spawnable.
@@ -342,10 +342,10 @@ func (Spawnable) DDSTypeName() string { return "simulation_interfaces::msg::dds_
 
 // WorldResource is the ROS 2 type simulation_interfaces/msg/WorldResource, on the wire the IDL struct simulation_interfaces::msg::dds_::WorldResource_.
 type WorldResource struct {
-	Name          string
-	WorldResource Resource
-	Description   string
-	Tags          []string
+	Name          string   `dds:"name=name_"`
+	WorldResource Resource `dds:"name=world_resource_"`
+	Description   string   `dds:"name=description_"`
+	Tags          []string `dds:"name=tags_"`
 }
 
 // DDSTypeName returns the topic type name of WorldResource.
@@ -353,7 +353,7 @@ func (WorldResource) DDSTypeName() string { return "simulation_interfaces::msg::
 
 // DeleteEntityRequest is the ROS 2 type simulation_interfaces/srv/DeleteEntity_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::DeleteEntity_Request_.
 type DeleteEntityRequest struct {
-	Entity string
+	Entity string `dds:"name=entity_"`
 }
 
 // DDSTypeName returns the topic type name of DeleteEntityRequest.
@@ -363,7 +363,7 @@ func (DeleteEntityRequest) DDSTypeName() string {
 
 // DeleteEntityResponse is the ROS 2 type simulation_interfaces/srv/DeleteEntity_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::DeleteEntity_Response_.
 type DeleteEntityResponse struct {
-	Result Result
+	Result Result `dds:"name=result_"`
 }
 
 // DDSTypeName returns the topic type name of DeleteEntityResponse.
@@ -373,10 +373,10 @@ func (DeleteEntityResponse) DDSTypeName() string {
 
 // GetAvailableWorldsRequest is the ROS 2 type simulation_interfaces/srv/GetAvailableWorlds_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::GetAvailableWorlds_Request_.
 type GetAvailableWorldsRequest struct {
-	AdditionalSources []string
-	Filter            TagsFilter
-	OfflineOnly       bool
-	ContinueOnError   bool
+	AdditionalSources []string   `dds:"name=additional_sources_"`
+	Filter            TagsFilter `dds:"name=filter_"`
+	OfflineOnly       bool       `dds:"name=offline_only_"`
+	ContinueOnError   bool       `dds:"name=continue_on_error_"`
 }
 
 // DDSTypeName returns the topic type name of GetAvailableWorldsRequest.
@@ -389,8 +389,8 @@ const GetAvailableWorldsResponse_DEFAULT_SOURCES_FAILED uint8 = 101
 
 // GetAvailableWorldsResponse is the ROS 2 type simulation_interfaces/srv/GetAvailableWorlds_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::GetAvailableWorlds_Response_.
 type GetAvailableWorldsResponse struct {
-	Result Result
-	Worlds []WorldResource
+	Result Result          `dds:"name=result_"`
+	Worlds []WorldResource `dds:"name=worlds_"`
 }
 
 // DDSTypeName returns the topic type name of GetAvailableWorldsResponse.
@@ -400,7 +400,7 @@ func (GetAvailableWorldsResponse) DDSTypeName() string {
 
 // GetCurrentWorldRequest is the ROS 2 type simulation_interfaces/srv/GetCurrentWorld_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::GetCurrentWorld_Request_.
 type GetCurrentWorldRequest struct {
-	StructureNeedsAtLeastOneMember uint8
+	StructureNeedsAtLeastOneMember uint8 `dds:"name=structure_needs_at_least_one_member_"`
 }
 
 // DDSTypeName returns the topic type name of GetCurrentWorldRequest.
@@ -413,8 +413,8 @@ const GetCurrentWorldResponse_NO_WORLD_LOADED uint8 = 101
 
 // GetCurrentWorldResponse is the ROS 2 type simulation_interfaces/srv/GetCurrentWorld_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::GetCurrentWorld_Response_.
 type GetCurrentWorldResponse struct {
-	Result Result
-	World  WorldResource
+	Result Result        `dds:"name=result_"`
+	World  WorldResource `dds:"name=world_"`
 }
 
 // DDSTypeName returns the topic type name of GetCurrentWorldResponse.
@@ -424,7 +424,7 @@ func (GetCurrentWorldResponse) DDSTypeName() string {
 
 // GetEntitiesRequest is the ROS 2 type simulation_interfaces/srv/GetEntities_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::GetEntities_Request_.
 type GetEntitiesRequest struct {
-	Filters EntityFilters
+	Filters EntityFilters `dds:"name=filters_"`
 }
 
 // DDSTypeName returns the topic type name of GetEntitiesRequest.
@@ -434,8 +434,8 @@ func (GetEntitiesRequest) DDSTypeName() string {
 
 // GetEntitiesResponse is the ROS 2 type simulation_interfaces/srv/GetEntities_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::GetEntities_Response_.
 type GetEntitiesResponse struct {
-	Result   Result
-	Entities []string
+	Result   Result   `dds:"name=result_"`
+	Entities []string `dds:"name=entities_"`
 }
 
 // DDSTypeName returns the topic type name of GetEntitiesResponse.
@@ -445,7 +445,7 @@ func (GetEntitiesResponse) DDSTypeName() string {
 
 // GetEntitiesStatesRequest is the ROS 2 type simulation_interfaces/srv/GetEntitiesStates_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::GetEntitiesStates_Request_.
 type GetEntitiesStatesRequest struct {
-	Filters EntityFilters
+	Filters EntityFilters `dds:"name=filters_"`
 }
 
 // DDSTypeName returns the topic type name of GetEntitiesStatesRequest.
@@ -455,9 +455,9 @@ func (GetEntitiesStatesRequest) DDSTypeName() string {
 
 // GetEntitiesStatesResponse is the ROS 2 type simulation_interfaces/srv/GetEntitiesStates_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::GetEntitiesStates_Response_.
 type GetEntitiesStatesResponse struct {
-	Result   Result
-	Entities []string
-	States   []EntityState
+	Result   Result        `dds:"name=result_"`
+	Entities []string      `dds:"name=entities_"`
+	States   []EntityState `dds:"name=states_"`
 }
 
 // DDSTypeName returns the topic type name of GetEntitiesStatesResponse.
@@ -467,7 +467,7 @@ func (GetEntitiesStatesResponse) DDSTypeName() string {
 
 // GetEntityBoundsRequest is the ROS 2 type simulation_interfaces/srv/GetEntityBounds_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::GetEntityBounds_Request_.
 type GetEntityBoundsRequest struct {
-	Entity string
+	Entity string `dds:"name=entity_"`
 }
 
 // DDSTypeName returns the topic type name of GetEntityBoundsRequest.
@@ -477,8 +477,8 @@ func (GetEntityBoundsRequest) DDSTypeName() string {
 
 // GetEntityBoundsResponse is the ROS 2 type simulation_interfaces/srv/GetEntityBounds_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::GetEntityBounds_Response_.
 type GetEntityBoundsResponse struct {
-	Result Result
-	Bounds Bounds
+	Result Result `dds:"name=result_"`
+	Bounds Bounds `dds:"name=bounds_"`
 }
 
 // DDSTypeName returns the topic type name of GetEntityBoundsResponse.
@@ -488,7 +488,7 @@ func (GetEntityBoundsResponse) DDSTypeName() string {
 
 // GetEntityInfoRequest is the ROS 2 type simulation_interfaces/srv/GetEntityInfo_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::GetEntityInfo_Request_.
 type GetEntityInfoRequest struct {
-	Entity string
+	Entity string `dds:"name=entity_"`
 }
 
 // DDSTypeName returns the topic type name of GetEntityInfoRequest.
@@ -498,8 +498,8 @@ func (GetEntityInfoRequest) DDSTypeName() string {
 
 // GetEntityInfoResponse is the ROS 2 type simulation_interfaces/srv/GetEntityInfo_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::GetEntityInfo_Response_.
 type GetEntityInfoResponse struct {
-	Result Result
-	Info   EntityInfo
+	Result Result     `dds:"name=result_"`
+	Info   EntityInfo `dds:"name=info_"`
 }
 
 // DDSTypeName returns the topic type name of GetEntityInfoResponse.
@@ -509,7 +509,7 @@ func (GetEntityInfoResponse) DDSTypeName() string {
 
 // GetEntityStateRequest is the ROS 2 type simulation_interfaces/srv/GetEntityState_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::GetEntityState_Request_.
 type GetEntityStateRequest struct {
-	Entity string
+	Entity string `dds:"name=entity_"`
 }
 
 // DDSTypeName returns the topic type name of GetEntityStateRequest.
@@ -519,8 +519,8 @@ func (GetEntityStateRequest) DDSTypeName() string {
 
 // GetEntityStateResponse is the ROS 2 type simulation_interfaces/srv/GetEntityState_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::GetEntityState_Response_.
 type GetEntityStateResponse struct {
-	Result Result
-	State  EntityState
+	Result Result      `dds:"name=result_"`
+	State  EntityState `dds:"name=state_"`
 }
 
 // DDSTypeName returns the topic type name of GetEntityStateResponse.
@@ -530,7 +530,7 @@ func (GetEntityStateResponse) DDSTypeName() string {
 
 // GetNamedPoseBoundsRequest is the ROS 2 type simulation_interfaces/srv/GetNamedPoseBounds_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::GetNamedPoseBounds_Request_.
 type GetNamedPoseBoundsRequest struct {
-	Name string
+	Name string `dds:"name=name_"`
 }
 
 // DDSTypeName returns the topic type name of GetNamedPoseBoundsRequest.
@@ -540,8 +540,8 @@ func (GetNamedPoseBoundsRequest) DDSTypeName() string {
 
 // GetNamedPoseBoundsResponse is the ROS 2 type simulation_interfaces/srv/GetNamedPoseBounds_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::GetNamedPoseBounds_Response_.
 type GetNamedPoseBoundsResponse struct {
-	Result Result
-	Bounds Bounds
+	Result Result `dds:"name=result_"`
+	Bounds Bounds `dds:"name=bounds_"`
 }
 
 // DDSTypeName returns the topic type name of GetNamedPoseBoundsResponse.
@@ -551,7 +551,7 @@ func (GetNamedPoseBoundsResponse) DDSTypeName() string {
 
 // GetNamedPosesRequest is the ROS 2 type simulation_interfaces/srv/GetNamedPoses_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::GetNamedPoses_Request_.
 type GetNamedPosesRequest struct {
-	Tags TagsFilter
+	Tags TagsFilter `dds:"name=tags_"`
 }
 
 // DDSTypeName returns the topic type name of GetNamedPosesRequest.
@@ -561,8 +561,8 @@ func (GetNamedPosesRequest) DDSTypeName() string {
 
 // GetNamedPosesResponse is the ROS 2 type simulation_interfaces/srv/GetNamedPoses_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::GetNamedPoses_Response_.
 type GetNamedPosesResponse struct {
-	Result Result
-	Poses  []NamedPose
+	Result Result      `dds:"name=result_"`
+	Poses  []NamedPose `dds:"name=poses_"`
 }
 
 // DDSTypeName returns the topic type name of GetNamedPosesResponse.
@@ -572,7 +572,7 @@ func (GetNamedPosesResponse) DDSTypeName() string {
 
 // GetSimulationStateRequest is the ROS 2 type simulation_interfaces/srv/GetSimulationState_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::GetSimulationState_Request_.
 type GetSimulationStateRequest struct {
-	StructureNeedsAtLeastOneMember uint8
+	StructureNeedsAtLeastOneMember uint8 `dds:"name=structure_needs_at_least_one_member_"`
 }
 
 // DDSTypeName returns the topic type name of GetSimulationStateRequest.
@@ -582,8 +582,8 @@ func (GetSimulationStateRequest) DDSTypeName() string {
 
 // GetSimulationStateResponse is the ROS 2 type simulation_interfaces/srv/GetSimulationState_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::GetSimulationState_Response_.
 type GetSimulationStateResponse struct {
-	State  SimulationState
-	Result Result
+	State  SimulationState `dds:"name=state_"`
+	Result Result          `dds:"name=result_"`
 }
 
 // DDSTypeName returns the topic type name of GetSimulationStateResponse.
@@ -593,7 +593,7 @@ func (GetSimulationStateResponse) DDSTypeName() string {
 
 // GetSimulatorFeaturesRequest is the ROS 2 type simulation_interfaces/srv/GetSimulatorFeatures_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::GetSimulatorFeatures_Request_.
 type GetSimulatorFeaturesRequest struct {
-	StructureNeedsAtLeastOneMember uint8
+	StructureNeedsAtLeastOneMember uint8 `dds:"name=structure_needs_at_least_one_member_"`
 }
 
 // DDSTypeName returns the topic type name of GetSimulatorFeaturesRequest.
@@ -603,7 +603,7 @@ func (GetSimulatorFeaturesRequest) DDSTypeName() string {
 
 // GetSimulatorFeaturesResponse is the ROS 2 type simulation_interfaces/srv/GetSimulatorFeatures_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::GetSimulatorFeatures_Response_.
 type GetSimulatorFeaturesResponse struct {
-	Features SimulatorFeatures
+	Features SimulatorFeatures `dds:"name=features_"`
 }
 
 // DDSTypeName returns the topic type name of GetSimulatorFeaturesResponse.
@@ -613,7 +613,7 @@ func (GetSimulatorFeaturesResponse) DDSTypeName() string {
 
 // GetSpawnablesRequest is the ROS 2 type simulation_interfaces/srv/GetSpawnables_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::GetSpawnables_Request_.
 type GetSpawnablesRequest struct {
-	Sources []string
+	Sources []string `dds:"name=sources_"`
 }
 
 // DDSTypeName returns the topic type name of GetSpawnablesRequest.
@@ -623,8 +623,8 @@ func (GetSpawnablesRequest) DDSTypeName() string {
 
 // GetSpawnablesResponse is the ROS 2 type simulation_interfaces/srv/GetSpawnables_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::GetSpawnables_Response_.
 type GetSpawnablesResponse struct {
-	Result     Result
-	Spawnables []Spawnable
+	Result     Result      `dds:"name=result_"`
+	Spawnables []Spawnable `dds:"name=spawnables_"`
 }
 
 // DDSTypeName returns the topic type name of GetSpawnablesResponse.
@@ -634,9 +634,9 @@ func (GetSpawnablesResponse) DDSTypeName() string {
 
 // LoadWorldRequest is the ROS 2 type simulation_interfaces/srv/LoadWorld_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::LoadWorld_Request_.
 type LoadWorldRequest struct {
-	WorldResource                    Resource
-	FailOnUnsupportedElement         bool
-	IgnoreMissingOrUnsupportedAssets bool
+	WorldResource                    Resource `dds:"name=world_resource_"`
+	FailOnUnsupportedElement         bool     `dds:"name=fail_on_unsupported_element_"`
+	IgnoreMissingOrUnsupportedAssets bool     `dds:"name=ignore_missing_or_unsupported_assets_"`
 }
 
 // DDSTypeName returns the topic type name of LoadWorldRequest.
@@ -664,8 +664,8 @@ const LoadWorldResponse_UNSUPPORTED_ELEMENTS uint8 = 106
 
 // LoadWorldResponse is the ROS 2 type simulation_interfaces/srv/LoadWorld_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::LoadWorld_Response_.
 type LoadWorldResponse struct {
-	Result Result
-	World  WorldResource
+	Result Result        `dds:"name=result_"`
+	World  WorldResource `dds:"name=world_"`
 }
 
 // DDSTypeName returns the topic type name of LoadWorldResponse.
@@ -690,7 +690,7 @@ const ResetSimulationRequest_SCOPE_ALL uint8 = 255
 
 // ResetSimulationRequest is the ROS 2 type simulation_interfaces/srv/ResetSimulation_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::ResetSimulation_Request_.
 type ResetSimulationRequest struct {
-	Scope uint8
+	Scope uint8 `dds:"name=scope_"`
 }
 
 // DDSTypeName returns the topic type name of ResetSimulationRequest.
@@ -700,7 +700,7 @@ func (ResetSimulationRequest) DDSTypeName() string {
 
 // ResetSimulationResponse is the ROS 2 type simulation_interfaces/srv/ResetSimulation_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::ResetSimulation_Response_.
 type ResetSimulationResponse struct {
-	Result Result
+	Result Result `dds:"name=result_"`
 }
 
 // DDSTypeName returns the topic type name of ResetSimulationResponse.
@@ -710,8 +710,8 @@ func (ResetSimulationResponse) DDSTypeName() string {
 
 // SetEntityInfoRequest is the ROS 2 type simulation_interfaces/srv/SetEntityInfo_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::SetEntityInfo_Request_.
 type SetEntityInfoRequest struct {
-	Entity string
-	Info   EntityInfo
+	Entity string     `dds:"name=entity_"`
+	Info   EntityInfo `dds:"name=info_"`
 }
 
 // DDSTypeName returns the topic type name of SetEntityInfoRequest.
@@ -721,7 +721,7 @@ func (SetEntityInfoRequest) DDSTypeName() string {
 
 // SetEntityInfoResponse is the ROS 2 type simulation_interfaces/srv/SetEntityInfo_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::SetEntityInfo_Response_.
 type SetEntityInfoResponse struct {
-	Result Result
+	Result Result `dds:"name=result_"`
 }
 
 // DDSTypeName returns the topic type name of SetEntityInfoResponse.
@@ -731,11 +731,11 @@ func (SetEntityInfoResponse) DDSTypeName() string {
 
 // SetEntityStateRequest is the ROS 2 type simulation_interfaces/srv/SetEntityState_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::SetEntityState_Request_.
 type SetEntityStateRequest struct {
-	Entity          string
-	State           EntityState
-	SetPose         bool
-	SetTwist        bool
-	SetAcceleration bool
+	Entity          string      `dds:"name=entity_"`
+	State           EntityState `dds:"name=state_"`
+	SetPose         bool        `dds:"name=set_pose_"`
+	SetTwist        bool        `dds:"name=set_twist_"`
+	SetAcceleration bool        `dds:"name=set_acceleration_"`
 }
 
 // DDSTypeName returns the topic type name of SetEntityStateRequest.
@@ -748,7 +748,7 @@ const SetEntityStateResponse_INVALID_POSE uint8 = 101
 
 // SetEntityStateResponse is the ROS 2 type simulation_interfaces/srv/SetEntityState_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::SetEntityState_Response_.
 type SetEntityStateResponse struct {
-	Result Result
+	Result Result `dds:"name=result_"`
 }
 
 // DDSTypeName returns the topic type name of SetEntityStateResponse.
@@ -758,7 +758,7 @@ func (SetEntityStateResponse) DDSTypeName() string {
 
 // SetSimulationStateRequest is the ROS 2 type simulation_interfaces/srv/SetSimulationState_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::SetSimulationState_Request_.
 type SetSimulationStateRequest struct {
-	State SimulationState
+	State SimulationState `dds:"name=state_"`
 }
 
 // DDSTypeName returns the topic type name of SetSimulationStateRequest.
@@ -777,7 +777,7 @@ const SetSimulationStateResponse_INCORRECT_TRANSITION uint8 = 103
 
 // SetSimulationStateResponse is the ROS 2 type simulation_interfaces/srv/SetSimulationState_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::SetSimulationState_Response_.
 type SetSimulationStateResponse struct {
-	Result Result
+	Result Result `dds:"name=result_"`
 }
 
 // DDSTypeName returns the topic type name of SetSimulationStateResponse.
@@ -787,7 +787,7 @@ func (SetSimulationStateResponse) DDSTypeName() string {
 
 // SpawnEntitiesRequest is the ROS 2 type simulation_interfaces/srv/SpawnEntities_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::SpawnEntities_Request_.
 type SpawnEntitiesRequest struct {
-	SpawnRequests []SpawnEntity
+	SpawnRequests []SpawnEntity `dds:"name=spawn_requests_"`
 }
 
 // DDSTypeName returns the topic type name of SpawnEntitiesRequest.
@@ -800,8 +800,8 @@ const SpawnEntitiesResponse_ENTITIES_SPAWN_FAILED uint8 = 150
 
 // SpawnEntitiesResponse is the ROS 2 type simulation_interfaces/srv/SpawnEntities_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::SpawnEntities_Response_.
 type SpawnEntitiesResponse struct {
-	Result  Result
-	Results []SpawnResult
+	Result  Result        `dds:"name=result_"`
+	Results []SpawnResult `dds:"name=results_"`
 }
 
 // DDSTypeName returns the topic type name of SpawnEntitiesResponse.
@@ -811,11 +811,11 @@ func (SpawnEntitiesResponse) DDSTypeName() string {
 
 // SpawnEntityRequest is the ROS 2 type simulation_interfaces/srv/SpawnEntity_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::SpawnEntity_Request_.
 type SpawnEntityRequest struct {
-	Name            string
-	AllowRenaming   bool
-	EntityResource  Resource
-	EntityNamespace string
-	InitialPose     geometry_msgs.PoseStamped
+	Name            string                    `dds:"name=name_"`
+	AllowRenaming   bool                      `dds:"name=allow_renaming_"`
+	EntityResource  Resource                  `dds:"name=entity_resource_"`
+	EntityNamespace string                    `dds:"name=entity_namespace_"`
+	InitialPose     geometry_msgs.PoseStamped `dds:"name=initial_pose_"`
 }
 
 // DDSTypeName returns the topic type name of SpawnEntityRequest.
@@ -852,8 +852,8 @@ const SpawnEntityResponse_INVALID_POSE uint8 = 109
 
 // SpawnEntityResponse is the ROS 2 type simulation_interfaces/srv/SpawnEntity_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::SpawnEntity_Response_.
 type SpawnEntityResponse struct {
-	Result     Result
-	EntityName string
+	Result     Result `dds:"name=result_"`
+	EntityName string `dds:"name=entity_name_"`
 }
 
 // DDSTypeName returns the topic type name of SpawnEntityResponse.
@@ -863,7 +863,7 @@ func (SpawnEntityResponse) DDSTypeName() string {
 
 // StepSimulationRequest is the ROS 2 type simulation_interfaces/srv/StepSimulation_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::StepSimulation_Request_.
 type StepSimulationRequest struct {
-	Steps uint64 // default 1
+	Steps uint64 `dds:"name=steps_"` // default 1
 }
 
 // DDSTypeName returns the topic type name of StepSimulationRequest.
@@ -873,7 +873,7 @@ func (StepSimulationRequest) DDSTypeName() string {
 
 // StepSimulationResponse is the ROS 2 type simulation_interfaces/srv/StepSimulation_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::StepSimulation_Response_.
 type StepSimulationResponse struct {
-	Result Result
+	Result Result `dds:"name=result_"`
 }
 
 // DDSTypeName returns the topic type name of StepSimulationResponse.
@@ -883,7 +883,7 @@ func (StepSimulationResponse) DDSTypeName() string {
 
 // UnloadWorldRequest is the ROS 2 type simulation_interfaces/srv/UnloadWorld_Request, on the wire the IDL struct simulation_interfaces::srv::dds_::UnloadWorld_Request_.
 type UnloadWorldRequest struct {
-	StructureNeedsAtLeastOneMember uint8
+	StructureNeedsAtLeastOneMember uint8 `dds:"name=structure_needs_at_least_one_member_"`
 }
 
 // DDSTypeName returns the topic type name of UnloadWorldRequest.
@@ -896,7 +896,7 @@ const UnloadWorldResponse_NO_WORLD_LOADED uint8 = 101
 
 // UnloadWorldResponse is the ROS 2 type simulation_interfaces/srv/UnloadWorld_Response, on the wire the IDL struct simulation_interfaces::srv::dds_::UnloadWorld_Response_.
 type UnloadWorldResponse struct {
-	Result Result
+	Result Result `dds:"name=result_"`
 }
 
 // DDSTypeName returns the topic type name of UnloadWorldResponse.
@@ -906,7 +906,7 @@ func (UnloadWorldResponse) DDSTypeName() string {
 
 // SimulateStepsGoal is the ROS 2 type simulation_interfaces/action/SimulateSteps_Goal, on the wire the IDL struct simulation_interfaces::action::dds_::SimulateSteps_Goal_.
 type SimulateStepsGoal struct {
-	Steps uint64
+	Steps uint64 `dds:"name=steps_"`
 }
 
 // DDSTypeName returns the topic type name of SimulateStepsGoal.
@@ -916,7 +916,7 @@ func (SimulateStepsGoal) DDSTypeName() string {
 
 // SimulateStepsResult is the ROS 2 type simulation_interfaces/action/SimulateSteps_Result, on the wire the IDL struct simulation_interfaces::action::dds_::SimulateSteps_Result_.
 type SimulateStepsResult struct {
-	Result Result
+	Result Result `dds:"name=result_"`
 }
 
 // DDSTypeName returns the topic type name of SimulateStepsResult.
@@ -926,8 +926,8 @@ func (SimulateStepsResult) DDSTypeName() string {
 
 // SimulateStepsFeedback is the ROS 2 type simulation_interfaces/action/SimulateSteps_Feedback, on the wire the IDL struct simulation_interfaces::action::dds_::SimulateSteps_Feedback_.
 type SimulateStepsFeedback struct {
-	CompletedSteps uint64
-	RemainingSteps uint64
+	CompletedSteps uint64 `dds:"name=completed_steps_"`
+	RemainingSteps uint64 `dds:"name=remaining_steps_"`
 }
 
 // DDSTypeName returns the topic type name of SimulateStepsFeedback.
@@ -937,8 +937,8 @@ func (SimulateStepsFeedback) DDSTypeName() string {
 
 // SimulateStepsSendGoalRequest is the ROS 2 type simulation_interfaces/action/SimulateSteps_SendGoal_Request, on the wire the IDL struct simulation_interfaces::action::dds_::SimulateSteps_SendGoal_Request_.
 type SimulateStepsSendGoalRequest struct {
-	GoalID unique_identifier_msgs.UUID
-	Goal   SimulateStepsGoal
+	GoalID unique_identifier_msgs.UUID `dds:"name=goal_id_"`
+	Goal   SimulateStepsGoal           `dds:"name=goal_"`
 }
 
 // DDSTypeName returns the topic type name of SimulateStepsSendGoalRequest.
@@ -948,8 +948,8 @@ func (SimulateStepsSendGoalRequest) DDSTypeName() string {
 
 // SimulateStepsSendGoalResponse is the ROS 2 type simulation_interfaces/action/SimulateSteps_SendGoal_Response, on the wire the IDL struct simulation_interfaces::action::dds_::SimulateSteps_SendGoal_Response_.
 type SimulateStepsSendGoalResponse struct {
-	Accepted bool
-	Stamp    builtin_interfaces.Time
+	Accepted bool                    `dds:"name=accepted_"`
+	Stamp    builtin_interfaces.Time `dds:"name=stamp_"`
 }
 
 // DDSTypeName returns the topic type name of SimulateStepsSendGoalResponse.
@@ -959,7 +959,7 @@ func (SimulateStepsSendGoalResponse) DDSTypeName() string {
 
 // SimulateStepsGetResultRequest is the ROS 2 type simulation_interfaces/action/SimulateSteps_GetResult_Request, on the wire the IDL struct simulation_interfaces::action::dds_::SimulateSteps_GetResult_Request_.
 type SimulateStepsGetResultRequest struct {
-	GoalID unique_identifier_msgs.UUID
+	GoalID unique_identifier_msgs.UUID `dds:"name=goal_id_"`
 }
 
 // DDSTypeName returns the topic type name of SimulateStepsGetResultRequest.
@@ -969,8 +969,8 @@ func (SimulateStepsGetResultRequest) DDSTypeName() string {
 
 // SimulateStepsGetResultResponse is the ROS 2 type simulation_interfaces/action/SimulateSteps_GetResult_Response, on the wire the IDL struct simulation_interfaces::action::dds_::SimulateSteps_GetResult_Response_.
 type SimulateStepsGetResultResponse struct {
-	Status int8
-	Result SimulateStepsResult
+	Status int8                `dds:"name=status_"`
+	Result SimulateStepsResult `dds:"name=result_"`
 }
 
 // DDSTypeName returns the topic type name of SimulateStepsGetResultResponse.
@@ -980,8 +980,8 @@ func (SimulateStepsGetResultResponse) DDSTypeName() string {
 
 // SimulateStepsFeedbackMessage is the ROS 2 type simulation_interfaces/action/SimulateSteps_FeedbackMessage, on the wire the IDL struct simulation_interfaces::action::dds_::SimulateSteps_FeedbackMessage_.
 type SimulateStepsFeedbackMessage struct {
-	GoalID   unique_identifier_msgs.UUID
-	Feedback SimulateStepsFeedback
+	GoalID   unique_identifier_msgs.UUID `dds:"name=goal_id_"`
+	Feedback SimulateStepsFeedback       `dds:"name=feedback_"`
 }
 
 // DDSTypeName returns the topic type name of SimulateStepsFeedbackMessage.

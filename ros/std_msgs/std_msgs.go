@@ -6,7 +6,7 @@ import "github.com/ddsgo/ddsgo/ros/builtin_interfaces"
 
 // Bool is the ROS 2 type std_msgs/msg/Bool, on the wire the IDL struct std_msgs::msg::dds_::Bool_.
 type Bool struct {
-	Data bool
+	Data bool `dds:"name=data_"`
 }
 
 // DDSTypeName returns the topic type name of Bool.
@@ -14,7 +14,7 @@ func (Bool) DDSTypeName() string { return "std_msgs::msg::dds_::Bool_" }
 
 // Empty is the ROS 2 type std_msgs/msg/Empty, on the wire the IDL struct std_msgs::msg::dds_::Empty_.
 type Empty struct {
-	StructureNeedsAtLeastOneMember uint8
+	StructureNeedsAtLeastOneMember uint8 `dds:"name=structure_needs_at_least_one_member_"`
 }
 
 // DDSTypeName returns the topic type name of Empty.
@@ -22,7 +22,7 @@ func (Empty) DDSTypeName() string { return "std_msgs::msg::dds_::Empty_" }
 
 // Float64 is the ROS 2 type std_msgs/msg/Float64, on the wire the IDL struct std_msgs::msg::dds_::Float64_.
 type Float64 struct {
-	Data float64
+	Data float64 `dds:"name=data_"`
 }
 
 // DDSTypeName returns the topic type name of Float64.
@@ -30,8 +30,8 @@ func (Float64) DDSTypeName() string { return "std_msgs::msg::dds_::Float64_" }
 
 // Header is the ROS 2 type std_msgs/msg/Header, on the wire the IDL struct std_msgs::msg::dds_::Header_.
 type Header struct {
-	Stamp   builtin_interfaces.Time
-	FrameID string
+	Stamp   builtin_interfaces.Time `dds:"name=stamp_"`
+	FrameID string                  `dds:"name=frame_id_"`
 }
 
 // DDSTypeName returns the topic type name of Header.
@@ -39,7 +39,7 @@ func (Header) DDSTypeName() string { return "std_msgs::msg::dds_::Header_" }
 
 // Int32 is the ROS 2 type std_msgs/msg/Int32, on the wire the IDL struct std_msgs::msg::dds_::Int32_.
 type Int32 struct {
-	Data int32
+	Data int32 `dds:"name=data_"`
 }
 
 // DDSTypeName returns the topic type name of Int32.
@@ -47,7 +47,7 @@ func (Int32) DDSTypeName() string { return "std_msgs::msg::dds_::Int32_" }
 
 // String is the ROS 2 type std_msgs/msg/String, on the wire the IDL struct std_msgs::msg::dds_::String_.
 type String struct {
-	Data string
+	Data string `dds:"name=data_"`
 }
 
 // DDSTypeName returns the topic type name of String.

@@ -6,7 +6,7 @@ import "github.com/ddsgo/ddsgo/ros/geometry_msgs"
 
 // TFMessage is the ROS 2 type tf2_msgs/msg/TFMessage, on the wire the IDL struct tf2_msgs::msg::dds_::TFMessage_.
 type TFMessage struct {
-	Transforms []geometry_msgs.TransformStamped
+	Transforms []geometry_msgs.TransformStamped `dds:"name=transforms_"`
 }
 
 // DDSTypeName returns the topic type name of TFMessage.

@@ -4,7 +4,7 @@ package unique_identifier_msgs
 
 // UUID is the ROS 2 type unique_identifier_msgs/msg/UUID, on the wire the IDL struct unique_identifier_msgs::msg::dds_::UUID_.
 type UUID struct {
-	UUID [16]uint8
+	UUID [16]uint8 `dds:"name=uuid_"`
 }
 
 // DDSTypeName returns the topic type name of UUID.

@@ -6,10 +6,10 @@ import "github.com/ddsgo/ddsgo/dds"
 
 // Sample is the IDL struct interop::Sample (final).
 type Sample struct {
-	ID     int32 `dds:"key"`
-	Text   string
-	Values []float64
-	Seq    uint64
+	ID     int32     `dds:"key,name=id"`
+	Text   string    `dds:"name=text"`
+	Values []float64 `dds:"name=values"`
+	Seq    uint64    `dds:"name=seq"`
 }
 
 // DDSTypeName returns the topic type name of Sample.
@@ -17,10 +17,10 @@ func (Sample) DDSTypeName() string { return "interop::Sample" }
 
 // SampleA is the IDL struct interop::SampleA (appendable).
 type SampleA struct {
-	ID     int32 `dds:"key"`
-	Text   string
-	Values []float64
-	Seq    uint64
+	ID     int32     `dds:"key,name=id"`
+	Text   string    `dds:"name=text"`
+	Values []float64 `dds:"name=values"`
+	Seq    uint64    `dds:"name=seq"`
 }
 
 // DDSTypeName returns the topic type name of SampleA.

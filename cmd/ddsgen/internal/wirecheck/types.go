@@ -30,25 +30,39 @@ func (v Color) String() string {
 	return "Color(" + strconv.FormatInt(int64(v), 10) + ")"
 }
 
+// DDSTypeName returns the IDL type name of Color.
+func (Color) DDSTypeName() string { return "wire::Color" }
+
+// DDSEnumerators returns the enumerators of Color and their values, in declaration order.
+func (Color) DDSEnumerators() ([]string, []int32) {
+	return []string{"RED", "GREEN", "BLUE"}, []int32{0, 1, 2}
+}
+
 // Choice is the IDL union wire::Choice (final): Disc selects the member.
 type Choice struct {
-	Disc   int32      `dds:"disc"`
-	Num    int32      `dds:"case=1|2"`
-	Text   string     `dds:"case=3,bound=10"`
-	Values [2]float64 `dds:"default"`
+	Disc   int32      `dds:"disc,name=_d"`
+	Num    int32      `dds:"case=1|2,name=num"`
+	Text   string     `dds:"case=3,bound=10,name=text"`
+	Values [2]float64 `dds:"default,name=values"`
 }
+
+// DDSTypeName returns the IDL type name of Choice.
+func (Choice) DDSTypeName() string { return "wire::Choice" }
 
 // ByColor is the IDL union wire::ByColor (final): Disc selects the member.
 type ByColor struct {
-	Disc Color  `dds:"disc"`
-	R    int16  `dds:"case=0"`
-	G    string `dds:"case=1"`
+	Disc Color  `dds:"disc,name=_d"`
+	R    int16  `dds:"case=0,name=r"`
+	G    string `dds:"case=1,name=g"`
 }
+
+// DDSTypeName returns the IDL type name of ByColor.
+func (ByColor) DDSTypeName() string { return "wire::ByColor" }
 
 // Point is the IDL struct wire::Point (final).
 type Point struct {
-	X float64
-	Y float64
+	X float64 `dds:"name=x"`
+	Y float64 `dds:"name=y"`
 }
 
 // DDSTypeName returns the topic type name of Point.
@@ -86,8 +100,8 @@ func (Final) DDSTypeName() string { return "wire::Final" }
 
 // AppInner is the IDL struct wire::AppInner (appendable).
 type AppInner struct {
-	A int32
-	S string
+	A int32  `dds:"name=a"`
+	S string `dds:"name=s"`
 }
 
 // DDSTypeName returns the topic type name of AppInner.
@@ -98,24 +112,27 @@ func (AppInner) DDSExtensibility() dds.Extensibility { return dds.Appendable }
 
 // AppChoice is the IDL union wire::AppChoice (appendable): Disc selects the member.
 type AppChoice struct {
-	Disc int16  `dds:"disc"`
-	X    int32  `dds:"case=1"`
-	S    string `dds:"case=2"`
+	Disc int16  `dds:"disc,name=_d"`
+	X    int32  `dds:"case=1,name=x"`
+	S    string `dds:"case=2,name=s"`
 }
+
+// DDSTypeName returns the IDL type name of AppChoice.
+func (AppChoice) DDSTypeName() string { return "wire::AppChoice" }
 
 // DDSExtensibility returns the extensibility of AppChoice: appendable.
 func (AppChoice) DDSExtensibility() dds.Extensibility { return dds.Appendable }
 
 // App is the IDL struct wire::App (appendable).
 type App struct {
-	ID        int32 `dds:"key"`
-	Maybe     *int32
-	Note      *string
-	Inner     AppInner
-	Inners    []AppInner
-	Choice    Choice
-	P         Point
-	AppChoice AppChoice
+	ID        int32      `dds:"key,name=id"`
+	Maybe     *int32     `dds:"name=maybe"`
+	Note      *string    `dds:"name=note"`
+	Inner     AppInner   `dds:"name=inner"`
+	Inners    []AppInner `dds:"name=inners"`
+	Choice    Choice     `dds:"name=choice"`
+	P         Point      `dds:"name=p"`
+	AppChoice AppChoice  `dds:"name=app_choice"`
 }
 
 // DDSTypeName returns the topic type name of App.
@@ -143,8 +160,8 @@ func (Mut) DDSExtensibility() dds.Extensibility { return dds.Mutable }
 
 // Grid is the IDL struct wire::Grid (final).
 type Grid struct {
-	Cells   [2][3]int32
-	Corners [2][2]Point
+	Cells   [2][3]int32 `dds:"name=cells"`
+	Corners [2][2]Point `dds:"name=corners"`
 }
 
 // DDSTypeName returns the topic type name of Grid.
@@ -152,10 +169,10 @@ func (Grid) DDSTypeName() string { return "wire::Grid" }
 
 // Keyed is the IDL struct wire::Keyed (final).
 type Keyed struct {
-	A     int32  `dds:"key"`
-	Name  string `dds:"key,bound=6"`
-	O     byte   `dds:"key"`
-	Value float64
+	A     int32   `dds:"key,name=a"`
+	Name  string  `dds:"key,bound=6,name=name"`
+	O     byte    `dds:"key,name=o"`
+	Value float64 `dds:"name=value"`
 }
 
 // DDSTypeName returns the topic type name of Keyed.
@@ -163,8 +180,8 @@ func (Keyed) DDSTypeName() string { return "wire::Keyed" }
 
 // KeyedLong is the IDL struct wire::KeyedLong (final).
 type KeyedLong struct {
-	Name string `dds:"key,bound=16"`
-	A    int32  `dds:"key"`
+	Name string `dds:"key,bound=16,name=name"`
+	A    int32  `dds:"key,name=a"`
 }
 
 // DDSTypeName returns the topic type name of KeyedLong.
@@ -172,8 +189,8 @@ func (KeyedLong) DDSTypeName() string { return "wire::KeyedLong" }
 
 // Base is the IDL struct wire::Base (final).
 type Base struct {
-	ID   int32 `dds:"key"`
-	Name string
+	ID   int32  `dds:"key,name=id"`
+	Name string `dds:"name=name"`
 }
 
 // DDSTypeName returns the topic type name of Base.

@@ -1,0 +1,134 @@
+package dds
+
+import (
+	"bytes"
+	"net/netip"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ddsgo/ddsgo/internal/cdr"
+	"github.com/ddsgo/ddsgo/internal/discovery"
+	"github.com/ddsgo/ddsgo/internal/pcapng"
+	"github.com/ddsgo/ddsgo/internal/transport/memnet"
+	"github.com/ddsgo/ddsgo/internal/tshark"
+	"github.com/ddsgo/ddsgo/internal/xtypes"
+	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/rtps"
+)
+
+// namedSample names its members in IDL, as ddsgen generates them: it announces its
+// TypeInformation.
+type namedSample struct {
+	ID     int32     `dds:"key,name=id"`
+	Text   string    `dds:"name=text"`
+	Values []float64 `dds:"name=values"`
+	Seq    uint64    `dds:"name=seq"`
+}
+
+func (namedSample) DDSTypeName() string { return "interop::Sample" }
+
+// TestTypeInformationAnnounced checks what SEDP carries: the TypeInformation of a type
+// that names its members, byte for byte what internal/xtypes builds (which is Cyclone
+// DDS's for interop::Sample, internal/xtypes/golden_test.go), and none for a type that
+// does not, or whose topic type name is not the struct's.
+func TestTypeInformationAnnounced(t *testing.T) {
+	pa, pb := memPair(t, 1)
+	var mu sync.Mutex
+	seen := map[string]discovery.EndpointData{}
+	pb.eng.OnEndpoint(func(d discovery.EndpointData) {
+		mu.Lock()
+		defer mu.Unlock()
+		kind := "r:"
+		if d.IsWriter() {
+			kind = "w:"
+		}
+		seen[kind+d.TopicName] = d
+	})
+	named, err := NewTopic[namedSample](pa, "Named")
+	require.NoError(t, err)
+	plain, err := NewTopic[message](pa, "Plain", TypeName("interop::Sample"))
+	require.NoError(t, err)
+	renamed, err := NewTopic[namedSample](pa, "Renamed", TypeName("other::Sample"))
+	require.NoError(t, err)
+	_, err = NewWriter(named)
+	require.NoError(t, err)
+	_, err = NewReader(named)
+	require.NoError(t, err)
+	_, err = NewWriter(plain)
+	require.NoError(t, err)
+	_, err = NewWriter(renamed)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(seen) == 4
+	}, 10*time.Second, 5*time.Millisecond)
+
+	d, err := cdr.Describe(reflect.TypeFor[namedSample]())
+	require.NoError(t, err)
+	types, err := xtypes.Build(d)
+	require.NoError(t, err)
+	info := types.Info()
+	want := info.Append(nil)
+	mu.Lock()
+	defer mu.Unlock()
+	require.Equal(t, want, seen["w:Named"].TypeInformation)
+	require.Equal(t, want, seen["r:Named"].TypeInformation)
+	require.Nil(t, seen["w:Plain"].TypeInformation)
+	require.Nil(t, seen["w:Renamed"].TypeInformation)
+}
+
+// TestWiresharkDecodesTypeInformation has Wireshark's RTPS dissector decode the discovery
+// traffic of a writer and a reader that announce their TypeInformation: no malformed
+// packet, no expert warning.
+func TestWiresharkDecodesTypeInformation(t *testing.T) {
+	if !tshark.Available() {
+		t.Skip("tshark not installed")
+	}
+	n, err := memnet.New(memnet.Config{Seed: 5})
+	require.NoError(t, err)
+	t.Cleanup(n.Close)
+	var taps []*tap
+	newP := func(name, addr string) *DomainParticipant {
+		h, err := n.AddHost(name, netip.MustParseAddr(addr))
+		require.NoError(t, err)
+		tp := &tap{Net: h}
+		taps = append(taps, tp)
+		p, err := NewParticipant(7, withNet(tp), WithRTPS(rtps.Config{Name: name}))
+		require.NoError(t, err)
+		return p
+	}
+	pa, pb := newP("a", "10.0.0.1"), newP("b", "10.0.0.2")
+	ta, err := NewTopic[namedSample](pa, "Named")
+	require.NoError(t, err)
+	tb, err := NewTopic[namedSample](pb, "Named")
+	require.NoError(t, err)
+	w, err := NewWriter(ta, Reliable())
+	require.NoError(t, err)
+	_, err = NewReader(tb, Reliable())
+	require.NoError(t, err)
+	waitStatus(t, w, listener.PublicationMatched)
+	require.NoError(t, pa.Close())
+	require.NoError(t, pb.Close())
+
+	info := typeInfoOf[namedSample]("interop::Sample")
+	require.NotNil(t, info)
+	var all []pcapng.Datagram
+	withInfo := 0
+	for _, tp := range taps {
+		tp.mu.Lock()
+		for _, d := range tp.sent {
+			all = append(all, d)
+			if bytes.Contains(d.Payload, info) {
+				withInfo++
+			}
+		}
+		tp.mu.Unlock()
+	}
+	require.GreaterOrEqual(t, withInfo, 2, "SEDP of the writer and the reader")
+	tshark.CheckDatagrams(t, all)
+}
