@@ -27,7 +27,7 @@ var testDomains = map[string][]domainRange{
 	"cmd/ddsping":              {{41, 49}, {53, 53}, {170, 174}},
 	"sim":                      {{61, 76}},
 	"cmd/ddsim":                {{181, 182}},
-	"interop/cmd/interop-peer": {{7, 7}, {81, 84}, {90, 90}, {100, 169}, {190, 202}, {215, 218}, {228, 232}},
+	"interop/cmd/interop-peer": {{7, 7}, {81, 88}, {90, 90}, {100, 169}, {190, 202}, {215, 218}, {228, 232}},
 	"internal/transport":       {{220, 227}},
 }
 
@@ -46,7 +46,7 @@ var domainPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`\bNewParticipant\((\d+),`),
 	regexp.MustCompile(`\bDomain:\s*(\d+)`),
 	regexp.MustCompile(`\bdomain:\s*(\d+)`),
-	regexp.MustCompile(`[dD]omain\s*=\s*(\d+)`),
+	regexp.MustCompile(`[dD]omain\w*\s*=\s*(\d+)`),
 	regexp.MustCompile(`loopbackParticipant\(t, (\d+)\)`),
 	regexp.MustCompile(`newTPNet\(t, (\d+)\)`),
 	regexp.MustCompile(`domainCycle\{first:\s*(\d+),\s*n:\s*(\d+)\}`),
