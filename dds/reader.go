@@ -35,6 +35,7 @@ type DataReader[T any] struct {
 	entity
 	sub   *Subscriber
 	topic *Topic[T]
+	cft   *ContentFilteredTopic[T] // nil for a reader of a Topic (filter.go)
 	codec *cdr.Codec[T]
 	keyed bool
 	match matcher
@@ -92,6 +93,10 @@ type DataReader[T any] struct {
 // qos.DataReaderQos, WithListener with a ReaderListener[T]. The reader is enabled when
 // the subscriber is and its ENTITY_FACTORY QoS autoenables.
 func NewReader[T any](t *Topic[T], opts ...Option) (*DataReader[T], error) {
+	return newReader(t, nil, opts)
+}
+
+func newReader[T any](t *Topic[T], cft *ContentFilteredTopic[T], opts []Option) (*DataReader[T], error) {
 	var sub *Subscriber
 	group := func(s *settings) (*entity, qos.DataReaderQos, error) {
 		var err error
@@ -108,7 +113,7 @@ func NewReader[T any](t *Topic[T], opts ...Option) (*DataReader[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &DataReader[T]{sub: sub, topic: t, codec: t.codec, keyed: t.codec.Keyed(), writers: map[wire.GUID]writerInfo{}}
+	r := &DataReader[T]{sub: sub, topic: t, cft: cft, codec: t.codec, keyed: t.codec.Keyed(), writers: map[wire.GUID]writerInfo{}}
 	r.match = matcher{e: &r.entity, hooks: r}
 	if err := createEndpoint(t, r, &sub.entity, kindReader, l, s.mask, rq); err != nil {
 		return nil, err
@@ -244,6 +249,9 @@ func (r *DataReader[T]) reannounce() error {
 
 func (r *DataReader[T]) teardown() {
 	r.deadline.Load().close()
+	if r.cft != nil {
+		r.cft.dropReader(r)
+	}
 	r.forgetWriters()
 	r.wakeReaders()
 	r.cmu.Lock()
@@ -465,7 +473,10 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 		return true
 	}
 	now := r.p.now()
-	out := cache.Insert(ch, now)
+	out, pass := rhc.Ignored, r.passes(ch)
+	if pass {
+		out = cache.Insert(ch, now)
+	}
 	kh, kind := ch.KeyHash, ch.Kind
 	r.recycleAfterInsert(ch, out)
 	counted := out.Rejected() && r.firstRejection(s)
@@ -478,7 +489,7 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 		r.lost(s.Lost) // what the protocol knows never came before it
 		// A non-owner's sample is not one the reader receives: it neither keeps the
 		// instance's deadline nor ends it.
-		if d := r.deadline.Load(); d != nil && d.period.Load() != 0 && out != rhc.DroppedNotOwner {
+		if d := r.deadline.Load(); pass && d != nil && d.period.Load() != 0 && out != rhc.DroppedNotOwner {
 			if h := status.KeyHandle(kh); kind == rhc.Write {
 				d.touch(h)
 			} else {

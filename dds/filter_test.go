@@ -1,0 +1,177 @@
+package dds
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/ddsgo/ddsgo/waitset"
+	"github.com/stretchr/testify/require"
+)
+
+// takeAll takes what the reader has now.
+func takeAll[T any](t *testing.T, r *DataReader[T]) []T {
+	t.Helper()
+	data, _, err := r.Take(bg, NoWait())
+	if err != nil {
+		require.ErrorIs(t, err, ErrNoData)
+	}
+	return data
+}
+
+func TestContentFilteredTopic(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	tp, pub, sub := topicPubSub[message](t, p, "msgs", "test::msgs")
+	cft, err := NewContentFilteredTopic("big", tp, "id > %0 AND text LIKE 'a%'", "2")
+	require.NoError(t, err)
+	require.Equal(t, "big", cft.Name())
+	require.Same(t, tp, cft.RelatedTopic())
+	require.Equal(t, "id > %0 AND text LIKE 'a%'", cft.FilterExpression())
+	require.Equal(t, []string{"2"}, cft.ExpressionParameters())
+
+	w, err := NewWriter(tp, WithPublisher(pub))
+	require.NoError(t, err)
+	r, err := NewFilteredReader(cft, WithSubscriber(sub), WithQos(*reliableReader()))
+	require.NoError(t, err)
+	require.Same(t, cft, r.ContentFilteredTopic())
+	all, err := NewReader(tp, WithSubscriber(sub), WithQos(*reliableReader()))
+	require.NoError(t, err)
+	require.Nil(t, all.ContentFilteredTopic())
+
+	write := func(id int32, text string) {
+		t.Helper()
+		require.NoError(t, w.Write(bg, &message{ID: id, Text: text}))
+	}
+	for i := range int32(6) {
+		write(i, "abc")
+	}
+	write(5, "xyz")
+	var ids []int32
+	for _, m := range takeAll(t, r) {
+		ids = append(ids, m.ID)
+	}
+	require.Equal(t, []int32{3, 4, 5}, ids)
+	require.Len(t, takeAll(t, all), 7) // KEEP_ALL: the unfiltered reader has all
+
+	// New parameters apply to what comes next.
+	require.NoError(t, cft.SetExpressionParameters("0"))
+	require.Equal(t, []string{"0"}, cft.ExpressionParameters())
+	write(1, "a")
+	write(0, "a")
+	got := takeAll(t, r)
+	require.Len(t, got, 1)
+	require.Equal(t, int32(1), got[0].ID)
+
+	// Bad values change nothing.
+	require.ErrorIs(t, cft.SetExpressionParameters("'x'"), ErrBadParameter)
+	require.ErrorIs(t, cft.SetExpressionParameters(), ErrBadParameter)
+	require.Equal(t, []string{"0"}, cft.ExpressionParameters())
+
+	// Disposes are not filtered.
+	require.NoError(t, w.Dispose(bg, &message{ID: 0}))
+	_, infos, err := r.Take(bg, NoWait())
+	require.NoError(t, err)
+	require.Len(t, infos, 1)
+	require.Equal(t, NotAliveDisposedInstanceState, infos[0].InstanceState)
+
+	require.NoError(t, r.Close())
+	require.Empty(t, cft.readers)
+}
+
+func TestContentFilteredTopicErrors(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	tp, err := NewTopic[message](p, "msgs")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		expr   string
+		params []string
+	}{
+		{"id >", nil}, {"nope = 1", nil}, {"text = 5", nil}, {"id = %0", nil}, {"id = %0", []string{"'a'"}},
+	} {
+		_, err := NewContentFilteredTopic("f", tp, c.expr, c.params...)
+		require.ErrorIs(t, err, ErrBadParameter, c.expr)
+	}
+	_, err = NewContentFilteredTopic[message]("f", nil, "id = 1")
+	require.ErrorIs(t, err, ErrBadParameter)
+	_, err = NewContentFilteredTopic("", tp, "id = 1")
+	require.ErrorIs(t, err, ErrBadParameter)
+	_, err = NewFilteredReader[message](nil)
+	require.ErrorIs(t, err, ErrBadParameter)
+}
+
+func TestQueryConditionSQL(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	w, r := endpoints[point](t, p, "points", nil, reliableReader())
+	_, err := r.CreateQueryConditionSQL(States{}, "z = 1")
+	require.ErrorIs(t, err, ErrBadParameter)
+	c, err := r.CreateQueryConditionSQL(States{}, "x BETWEEN %0 AND %1", "1", "2")
+	require.NoError(t, err)
+	require.Equal(t, "x BETWEEN %0 AND %1", c.QueryExpression())
+	require.Equal(t, []string{"1", "2"}, c.QueryParameters())
+	ws := waitset.New()
+	require.NoError(t, ws.AttachCondition(c))
+
+	require.NoError(t, w.Write(bg, &point{ID: 1, X: 5}))
+	require.False(t, c.TriggerValue())
+	require.NoError(t, w.Write(bg, &point{ID: 2, X: 1.5}))
+	require.True(t, c.TriggerValue())
+	data, _, err := r.Read(bg, WithCondition(c), NoWait())
+	require.NoError(t, err)
+	require.Len(t, data, 1)
+	require.Equal(t, int32(2), data[0].ID)
+
+	// New parameters judge the samples again.
+	require.NoError(t, c.SetQueryParameters("4", "6"))
+	require.Equal(t, []string{"4", "6"}, c.QueryParameters())
+	data, _, err = r.Read(bg, WithCondition(c), NoWait())
+	require.NoError(t, err)
+	require.Len(t, data, 1)
+	require.Equal(t, int32(1), data[0].ID)
+	ctx, cancel := context.WithTimeout(bg, time.Second)
+	defer cancel()
+	_, err = ws.Wait(ctx)
+	require.NoError(t, err)
+
+	require.ErrorIs(t, c.SetQueryParameters("'a'", "2"), ErrBadParameter)
+	require.Equal(t, []string{"4", "6"}, c.QueryParameters())
+
+	// A Go-function or read condition has no expression.
+	rc, err := r.CreateReadCondition(States{})
+	require.NoError(t, err)
+	require.Empty(t, rc.QueryExpression())
+	require.Nil(t, rc.QueryParameters())
+	require.ErrorIs(t, rc.SetQueryParameters("1"), ErrPreconditionNotMet)
+}
+
+func TestFilteredDeliverAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful with the race detector")
+	}
+	p := testParticipant(t, nil, nil)
+	tp, pub, sub := topicPubSub[point](t, p, "points", "test::points")
+	cft, err := NewContentFilteredTopic("even", tp, "id BETWEEN 0 AND 10 AND x >= %0", "0")
+	require.NoError(t, err)
+	w, err := NewWriter(tp, WithPublisher(pub))
+	require.NoError(t, err)
+	r, err := NewFilteredReader(cft, WithSubscriber(sub))
+	require.NoError(t, err)
+	var got [1]point
+	var infos [1]SampleInfo
+	in, out := point{ID: 1, X: 1}, point{ID: 1, X: -1}
+	for range 3 { // warm up
+		require.NoError(t, w.Write(bg, &in))
+		_, _ = r.TakeInto(bg, got[:], infos[:], NoWait())
+	}
+	n := testing.AllocsPerRun(100, func() {
+		if err := w.Write(bg, &out); err != nil { // filtered out
+			t.Fatal(err)
+		}
+		if err := w.Write(bg, &in); err != nil {
+			t.Fatal(err)
+		}
+		if k, err := r.TakeInto(bg, got[:], infos[:], NoWait()); err != nil || k != 1 || got[0].X != 1 {
+			t.Fatal(k, err, got[0])
+		}
+	})
+	require.Zero(t, n)
+}
