@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddsgo/ddsgo/dds/internal/rhc"
 	"github.com/ddsgo/ddsgo/internal/sqlfilter"
+	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/waitset"
 )
 
@@ -119,8 +120,41 @@ func (r *DataReader[T]) passes(ch *rhc.Change[T]) bool {
 	return r.cft.filter.Load().Match(reflect.ValueOf(&ch.Value))
 }
 
-// filterChanged is called when the reader's content filter got new parameters.
-func (r *DataReader[T]) filterChanged() {}
+// ddsSQL is the filter class name of DDS-SQL (DDS-RTPS 2.5 §9.6.3.1).
+const ddsSQL = "DDSSQL"
+
+// contentFilterProperty returns what the reader announces of its content filter
+// (PID_CONTENT_FILTER_PROPERTY), nil without one.
+func (r *DataReader[T]) contentFilterProperty() *wire.ContentFilterProperty {
+	if r.cft == nil {
+		return nil
+	}
+	f := r.cft.filter.Load()
+	return &wire.ContentFilterProperty{
+		ContentFilteredTopicName: r.cft.name,
+		RelatedTopicName:         r.topic.name,
+		FilterClassName:          ddsSQL,
+		FilterExpression:         f.Expression(),
+		ExpressionParameters:     f.Params(),
+	}
+}
+
+// filterUpdater is the engine reader's way to announce a new content filter.
+type filterUpdater interface {
+	UpdateContentFilter(*wire.ContentFilterProperty) error
+}
+
+// filterChanged announces the reader's content filter after its parameters changed.
+func (r *DataReader[T]) filterChanged() {
+	r.p.opMu.Lock()
+	defer r.p.opMu.Unlock()
+	if r.deleted.Load() || !r.enabled.Load() {
+		return
+	}
+	if u, ok := r.er.(filterUpdater); ok {
+		_ = u.UpdateContentFilter(r.contentFilterProperty()) // fails only once closed
+	}
+}
 
 // dropReader forgets a deleted reader of c.
 func (c *ContentFilteredTopic[T]) dropReader(r *DataReader[T]) {

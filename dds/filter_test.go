@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ddsgo/ddsgo/internal/wire"
+	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/waitset"
 	"github.com/stretchr/testify/require"
 )
@@ -174,4 +176,60 @@ func TestFilteredDeliverAllocs(t *testing.T) {
 		}
 	})
 	require.Zero(t, n)
+}
+
+// remoteFilter returns the content filter the engine of p knows of the remote reader of
+// topic, nil when it has none or does not know the reader.
+func remoteFilter(p *DomainParticipant, topic string) *wire.ContentFilterProperty {
+	for _, e := range p.eng.Endpoints() {
+		if !e.IsWriter() && e.TopicName == topic {
+			return e.ContentFilter
+		}
+	}
+	return nil
+}
+
+func TestContentFilterRTPS(t *testing.T) {
+	pa, pb := memPair(t, 3)
+	pub, ta, sub, tb := pubSub(t, pa, pb, "interop::Sample", "Sample")
+	cft, err := NewContentFilteredTopic("SampleBig", tb, "id >= %0 AND values[0] < 10", "2")
+	require.NoError(t, err)
+	r, err := NewFilteredReader(cft, WithSubscriber(sub), WithQos(*reliableReader()))
+	require.NoError(t, err)
+	w, err := NewWriter(ta, WithPublisher(pub), KeepAll())
+	require.NoError(t, err)
+	waitStatus(t, w, listener.PublicationMatched)
+
+	// The reader announces its filter on the related topic's name.
+	require.Eventually(t, func() bool { return remoteFilter(pa, "Sample") != nil }, 10*time.Second, 5*time.Millisecond)
+	require.Equal(t, &wire.ContentFilterProperty{
+		ContentFilteredTopicName: "SampleBig", RelatedTopicName: "Sample", FilterClassName: "DDSSQL",
+		FilterExpression: "id >= %0 AND values[0] < 10", ExpressionParameters: []string{"2"},
+	}, remoteFilter(pa, "Sample"))
+
+	for i := range int32(5) {
+		require.NoError(t, w.Write(bg, &message{ID: i, Values: []float64{float64(i)}, Seq: 1}))
+	}
+	require.NoError(t, w.Write(bg, &message{ID: 3, Values: []float64{10}, Seq: 2}))
+	require.NoError(t, w.Write(bg, &message{ID: 4, Seq: 3})) // no values[0]: out
+	require.NoError(t, w.Write(bg, &message{ID: 4, Values: []float64{-1}, Seq: 4}))
+	require.NoError(t, w.WaitForAcknowledgments(bg))
+	var got []message
+	require.Eventually(t, func() bool {
+		got = append(got, takeAll(t, r)...)
+		return len(got) >= 4
+	}, 10*time.Second, 5*time.Millisecond)
+	var ids, seqs []int64
+	for _, m := range got {
+		ids, seqs = append(ids, int64(m.ID)), append(seqs, int64(m.Seq))
+	}
+	require.Equal(t, []int64{2, 3, 4, 4}, ids)
+	require.Equal(t, []int64{1, 1, 1, 4}, seqs)
+
+	// New parameters are announced.
+	require.NoError(t, cft.SetExpressionParameters("4"))
+	require.Eventually(t, func() bool {
+		f := remoteFilter(pa, "Sample")
+		return f != nil && len(f.ExpressionParameters) == 1 && f.ExpressionParameters[0] == "4"
+	}, 10*time.Second, 5*time.Millisecond)
 }

@@ -217,12 +217,13 @@ func (r *DataReader[T]) enableSelf() error {
 	}
 	r.cache.Store(cache)
 	er, err := p.eng.NewReader(endpointConfig{
-		Topic:        r.topic.name,
-		Type:         r.topic.TypeName(),
-		Keyed:        r.keyed,
-		Requested:    eq,
-		Listener:     &r.match,
-		OnLiveliness: r.onLivelinessHeartbeat,
+		Topic:         r.topic.name,
+		Type:          r.topic.TypeName(),
+		Keyed:         r.keyed,
+		Requested:     eq,
+		Listener:      &r.match,
+		OnLiveliness:  r.onLivelinessHeartbeat,
+		ContentFilter: r.contentFilterProperty(),
 	}, r.deliver)
 	if err != nil {
 		return wrapErr(ErrError, err, "creating the RTPS reader")

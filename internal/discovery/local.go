@@ -26,6 +26,9 @@ type EndpointConfig struct {
 	Requested qos.Requested
 	// TypeInformation is the raw PID_TYPE_INFORMATION to announce, if any.
 	TypeInformation []byte
+	// ContentFilter, for a reader of a content-filtered topic, is its
+	// PID_CONTENT_FILTER_PROPERTY (Topic stays the related topic's name).
+	ContentFilter *wire.ContentFilterProperty
 	// Listener, if not nil, is told about matches, on the participant's
 	// serial dispatcher goroutine, never under a lock.
 	Listener MatchListener
@@ -186,6 +189,7 @@ func (p *Participant) newLocal(cfg EndpointConfig, kind byte,
 		ed.Offered = cfg.Offered
 	} else {
 		ed.Requested = cfg.Requested
+		ed.ContentFilter = cfg.ContentFilter
 	}
 	if err := ed.Check(DefaultLimits()); err != nil {
 		return nil, fmt.Errorf("discovery: endpoint: %w", err)
@@ -456,6 +460,12 @@ func (r *LocalReader) Retry() {
 // UpdateQos changes the QoS announced and re-evaluates the matches.
 func (r *LocalReader) UpdateQos(q qos.Requested) error {
 	return r.p.updateLocal(r.l, func(e *EndpointData) { e.Requested = q })
+}
+
+// UpdateContentFilter announces the reader's new content filter (new
+// parameters); nil announces none.
+func (r *LocalReader) UpdateContentFilter(cf *wire.ContentFilterProperty) error {
+	return r.p.updateLocal(r.l, func(e *EndpointData) { e.ContentFilter = cf })
 }
 
 // Close withdraws the reader (SEDP dispose) and unmatches it.
