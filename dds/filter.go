@@ -1,12 +1,15 @@
 package dds
 
 import (
+	"errors"
 	"reflect"
 	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/ddsgo/ddsgo/dds/internal/rhc"
+	"github.com/ddsgo/ddsgo/internal/errs"
+	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/internal/sqlfilter"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/waitset"
@@ -48,7 +51,7 @@ func NewContentFilteredTopic[T any](name string, related *Topic[T], expr string,
 	}
 	f, err := sqlfilter.Compile(reflect.TypeFor[T](), expr, params)
 	if err != nil {
-		return nil, wrapErr(ErrBadParameter, err, "content-filtered topic "+name)
+		return nil, filterErr(err, "content-filtered topic "+name)
 	}
 	c := &ContentFilteredTopic[T]{name: name, related: related}
 	c.filter.Store(f)
@@ -75,7 +78,7 @@ func (c *ContentFilteredTopic[T]) ExpressionParameters() []string { return c.fil
 func (c *ContentFilteredTopic[T]) SetExpressionParameters(params ...string) error {
 	f, err := sqlfilter.Compile(reflect.TypeFor[T](), c.filter.Load().Expression(), params)
 	if err != nil {
-		return wrapErr(ErrBadParameter, err, "content-filtered topic "+c.name)
+		return filterErr(err, "content-filtered topic "+c.name)
 	}
 	c.mu.Lock()
 	c.filter.Store(f)
@@ -170,7 +173,7 @@ func (c *ContentFilteredTopic[T]) dropReader(r *DataReader[T]) {
 func (r *DataReader[T]) CreateQueryConditionSQL(st States, expr string, params ...string) (*QueryCondition[T], error) {
 	f, err := sqlfilter.Compile(reflect.TypeFor[T](), expr, params)
 	if err != nil {
-		return nil, wrapErr(ErrBadParameter, err, "query condition of reader of "+r.topic.name)
+		return nil, filterErr(err, "query condition of reader of "+r.topic.name)
 	}
 	holder := new(atomic.Pointer[sqlfilter.Filter])
 	holder.Store(f)
@@ -213,7 +216,7 @@ func (c *ReadCondition[T]) SetQueryParameters(params ...string) error {
 	}
 	f, err := sqlfilter.Compile(reflect.TypeFor[T](), c.sql.Load().Expression(), params)
 	if err != nil {
-		return wrapErr(ErrBadParameter, err, "query condition of reader of "+c.r.topic.name)
+		return filterErr(err, "query condition of reader of "+c.r.topic.name)
 	}
 	c.r.cmu.Lock()
 	c.sql.Store(f)
@@ -223,4 +226,36 @@ func (c *ReadCondition[T]) SetQueryParameters(params ...string) error {
 	c.r.cmu.Unlock()
 	waitset.Notify(c)
 	return nil
+}
+
+// readerFilter compiles the content filter a matched reader announced, for the
+// writer to send it only what passes (writer-side filtering). It returns nil, and the
+// reader gets every change, for a filter class other than DDSSQL, another related
+// topic, or an expression T's members cannot satisfy.
+func (w *DataWriter[T]) readerFilter(cf *wire.ContentFilterProperty) rtps.ReaderFilter {
+	if cf.FilterClassName != ddsSQL || cf.RelatedTopicName != w.topic.name {
+		return nil
+	}
+	f, err := sqlfilter.Compile(reflect.TypeFor[T](), cf.FilterExpression, cf.ExpressionParameters)
+	if err != nil {
+		return nil
+	}
+	codec, v := w.codec, new(T)
+	// The engine calls it with the writer's lock held, one call at a time.
+	return func(payload []byte) bool {
+		var zero T
+		*v = zero
+		if codec.Unmarshal(payload, v) != nil {
+			return true // the reader decides
+		}
+		return f.Match(reflect.ValueOf(v))
+	}
+}
+
+// filterErr is err, an error of sqlfilter, said of what.
+func filterErr(err error, what string) error {
+	if e, ok := errors.AsType[*errs.E](err); ok {
+		return errorf(e.Code, "%s: %s", what, e.Msg)
+	}
+	return wrapErr(ErrBadParameter, err, what)
 }

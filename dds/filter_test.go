@@ -2,11 +2,18 @@ package dds
 
 import (
 	"context"
+	"net/netip"
 	"testing"
 	"time"
 
+	"github.com/ddsgo/ddsgo/internal/discovery"
+	"github.com/ddsgo/ddsgo/internal/pcapng"
+	"github.com/ddsgo/ddsgo/internal/transport/memnet"
+	"github.com/ddsgo/ddsgo/internal/tshark"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/listener"
+	"github.com/ddsgo/ddsgo/qos"
+	"github.com/ddsgo/ddsgo/rtps"
 	"github.com/ddsgo/ddsgo/waitset"
 	"github.com/stretchr/testify/require"
 )
@@ -93,6 +100,8 @@ func TestContentFilteredTopicErrors(t *testing.T) {
 		_, err := NewContentFilteredTopic("f", tp, c.expr, c.params...)
 		require.ErrorIs(t, err, ErrBadParameter, c.expr)
 	}
+	_, err = NewContentFilteredTopic("f", tp, "nope = 1")
+	require.EqualError(t, err, `dds: bad parameter: content-filtered topic f: filter "nope = 1": at 0: no member nope in dds.message`)
 	_, err = NewContentFilteredTopic[message]("f", nil, "id = 1")
 	require.ErrorIs(t, err, ErrBadParameter)
 	_, err = NewContentFilteredTopic("", tp, "id = 1")
@@ -232,4 +241,135 @@ func TestContentFilterRTPS(t *testing.T) {
 		f := remoteFilter(pa, "Sample")
 		return f != nil && len(f.ExpressionParameters) == 1 && f.ExpressionParameters[0] == "4"
 	}, 10*time.Second, 5*time.Millisecond)
+}
+
+func TestWriterSideFilter(t *testing.T) {
+	pa, pb := memPair(t, 5)
+	pub, ta, sub, tb := pubSub(t, pa, pb, "interop::Sample", "Sample")
+	w, err := NewWriter(ta, WithPublisher(pub), TransientLocal(), KeepAll())
+	require.NoError(t, err)
+	for i := range int32(6) { // history for the late joiner
+		require.NoError(t, w.Write(bg, &message{ID: i, Seq: 1}))
+	}
+	cft, err := NewContentFilteredTopic("SampleBig", tb, "id >= 3")
+	require.NoError(t, err)
+	rq := reliableReader()
+	rq.Durability.Kind = qos.TransientLocal
+	rf, err := NewFilteredReader(cft, WithSubscriber(sub), WithQos(*rq))
+	require.NoError(t, err)
+	ra, err := NewReader(tb, WithSubscriber(sub), WithQos(*reliableReader()))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		ms, err := w.PublicationMatchedStatus()
+		return err == nil && ms.CurrentCount == 2
+	}, 10*time.Second, 5*time.Millisecond)
+	for i := range int32(6) {
+		require.NoError(t, w.Write(bg, &message{ID: i, Seq: 2}))
+	}
+	require.NoError(t, w.WaitForAcknowledgments(bg))
+
+	var got, all []message
+	require.Eventually(t, func() bool {
+		got = append(got, takeAll(t, rf)...)
+		all = append(all, takeAll(t, ra)...)
+		return len(got) >= 6 && len(all) >= 6
+	}, 10*time.Second, 5*time.Millisecond)
+	for _, m := range got {
+		require.GreaterOrEqual(t, m.ID, int32(3), "%v", got)
+	}
+	require.Len(t, got, 6) // 3, 4, 5 of the history and of the new writes
+	require.Len(t, all, 6) // the unfiltered volatile reader: the new writes
+	// The writer filtered: the filtered reader's engine got only what passes, and
+	// GAPs for the rest, which are not losses.
+	ew := w.ew.(*discovery.LocalWriter).Writer()
+	require.Positive(t, ew.Stats().GapsSent)
+	er := rf.er.(*discovery.LocalReader).Reader()
+	require.Equal(t, uint64(6), er.Stats().Delivered)
+	lost, err := rf.SampleLostStatus()
+	require.NoError(t, err)
+	require.Zero(t, lost.TotalCount)
+	require.Equal(t, uint64(6), ra.er.(*discovery.LocalReader).Reader().Stats().Delivered)
+
+	// New parameters reach the writer, which filters with them.
+	require.NoError(t, cft.SetExpressionParameters()) // no parameters: same filter, re-announced
+	cft2, err := NewContentFilteredTopic("SampleOne", tb, "id = %0", "1")
+	require.NoError(t, err)
+	r1, err := NewFilteredReader(cft2, WithSubscriber(sub), WithQos(*reliableReader()))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		ms, err := w.PublicationMatchedStatus()
+		return err == nil && ms.CurrentCount == 3
+	}, 10*time.Second, 5*time.Millisecond)
+	require.NoError(t, cft2.SetExpressionParameters("2"))
+	require.Eventually(t, func() bool {
+		for _, e := range pa.eng.Endpoints() {
+			if f := e.ContentFilter; f != nil && f.ContentFilteredTopicName == "SampleOne" {
+				return f.ExpressionParameters[0] == "2"
+			}
+		}
+		return false
+	}, 10*time.Second, 5*time.Millisecond)
+	er1 := r1.er.(*discovery.LocalReader).Reader()
+	d0 := er1.Stats().Delivered
+	for range 5 {
+		require.NoError(t, w.Write(bg, &message{ID: 1, Seq: 3}))
+		require.NoError(t, w.Write(bg, &message{ID: 2, Seq: 3}))
+	}
+	require.NoError(t, w.WaitForAcknowledgments(bg))
+	require.Eventually(t, func() bool { return er1.Stats().Delivered-d0 >= 5 }, 10*time.Second, 5*time.Millisecond)
+	require.Equal(t, uint64(5), er1.Stats().Delivered-d0, "only the writes of id 2 were sent")
+	for _, m := range takeAll(t, r1) {
+		if m.Seq == 3 {
+			require.Equal(t, int32(2), m.ID)
+		}
+	}
+}
+
+// TestWiresharkDecodesFilteredTraffic has Wireshark decode what a filtered reader
+// announces (PID_CONTENT_FILTER_PROPERTY) and what a writer sends it (directed DATA
+// and GAPs of filtered-out changes): no malformed packet, no expert warning.
+func TestWiresharkDecodesFilteredTraffic(t *testing.T) {
+	if !tshark.Available() {
+		t.Skip("tshark not installed")
+	}
+	n, err := memnet.New(memnet.Config{Seed: 4})
+	require.NoError(t, err)
+	t.Cleanup(n.Close)
+	var taps []*tap
+	newP := func(name, addr string) *DomainParticipant {
+		h, err := n.AddHost(name, netip.MustParseAddr(addr))
+		require.NoError(t, err)
+		tp := &tap{Net: h}
+		taps = append(taps, tp)
+		p, err := NewParticipant(7, withNet(tp), WithRTPS(rtps.Config{Name: name}))
+		require.NoError(t, err)
+		return p
+	}
+	pa, pb := newP("a", "10.0.0.1"), newP("b", "10.0.0.2")
+	pub, ta, sub, tb := pubSub(t, pa, pb, "interop::Sample", "Sample")
+	w, err := NewWriter(ta, WithPublisher(pub), KeepAll())
+	require.NoError(t, err)
+	cft, err := NewContentFilteredTopic("SampleOdd", tb, "id BETWEEN %0 AND %1 AND text LIKE 'a%'", "1", "3")
+	require.NoError(t, err)
+	r, err := NewFilteredReader(cft, WithSubscriber(sub), WithQos(*reliableReader()))
+	require.NoError(t, err)
+	waitStatus(t, w, listener.PublicationMatched)
+	require.Eventually(t, func() bool { return remoteFilter(pa, "Sample") != nil }, 10*time.Second, 5*time.Millisecond)
+	for i := range int32(5) {
+		require.NoError(t, w.Write(bg, &message{ID: i, Text: "abc"}))
+	}
+	require.NoError(t, w.WaitForAcknowledgments(bg))
+	require.Eventually(t, func() bool { return r.er.(*discovery.LocalReader).Reader().Stats().Delivered == 3 },
+		10*time.Second, 5*time.Millisecond)
+	require.NoError(t, pa.DeleteContainedEntities())
+	require.NoError(t, pb.DeleteContainedEntities())
+	require.NoError(t, pa.Close())
+	require.NoError(t, pb.Close())
+	var all []pcapng.Datagram
+	for _, tp := range taps {
+		tp.mu.Lock()
+		all = append(all, tp.sent...)
+		tp.mu.Unlock()
+	}
+	tshark.CheckDatagrams(t, all)
 }

@@ -159,6 +159,8 @@ func (w *DataWriter[T]) enableSelf() error {
 		Offered:  eq,
 		Listener: &w.match,
 		Release:  w.pool.put,
+		// Writer-side content filtering (filter.go).
+		ReaderFilter: w.readerFilter,
 	})
 	if err != nil {
 		return wrapErr(ErrError, err, "creating the RTPS writer")

@@ -29,6 +29,11 @@ type EndpointConfig struct {
 	// ContentFilter, for a reader of a content-filtered topic, is its
 	// PID_CONTENT_FILTER_PROPERTY (Topic stays the related topic's name).
 	ContentFilter *wire.ContentFilterProperty
+	// ReaderFilter, for a writer, makes the filter of a matched reader
+	// from the content filter it announced: nil when the writer cannot
+	// evaluate it (another filter class or topic, members it does not
+	// know), and then the reader gets every change.
+	ReaderFilter func(*wire.ContentFilterProperty) rtps.ReaderFilter
 	// Listener, if not nil, is told about matches, on the participant's
 	// serial dispatcher goroutine, never under a lock.
 	Listener MatchListener
@@ -76,7 +81,9 @@ type localEndpoint struct {
 	r        *rtps.Reader
 	listener MatchListener
 	matched  map[wire.GUID]struct{}
-	closed   atomic.Bool // set under Participant.mu
+	// readerFilter is EndpointConfig.ReaderFilter.
+	readerFilter func(*wire.ContentFilterProperty) rtps.ReaderFilter
+	closed       atomic.Bool // set under Participant.mu
 }
 
 // LocalWriter is a writer of this participant, announced by SEDP.
@@ -145,6 +152,8 @@ func (p *Participant) NewReader(cfg EndpointConfig, deliver rtps.DeliverFunc) (*
 		MaxSampleSize: p.cfg.MaxSampleSize,
 		ReportLost:    true,
 		OnLiveliness:  cfg.OnLiveliness,
+		// Writers GAP what a reader's filter rejects: not losses.
+		ContentFiltered: cfg.ContentFilter != nil,
 	}
 	l, err := p.newLocal(cfg, kind, func(g wire.GUID) (*rtps.Writer, *rtps.Reader) {
 		rc.GUID = g
@@ -194,7 +203,7 @@ func (p *Participant) newLocal(cfg EndpointConfig, kind byte,
 	if err := ed.Check(DefaultLimits()); err != nil {
 		return nil, fmt.Errorf("discovery: endpoint: %w", err)
 	}
-	l := &localEndpoint{data: ed, listener: cfg.Listener, matched: make(map[wire.GUID]struct{})}
+	l := &localEndpoint{data: ed, listener: cfg.Listener, matched: make(map[wire.GUID]struct{}), readerFilter: cfg.ReaderFilter}
 	l.w, l.r = create(g)
 	fns := p.addLocal(l)
 	p.announceLocal(l)
