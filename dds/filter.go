@@ -110,10 +110,6 @@ func NewFilteredReader[T any](c *ContentFilteredTopic[T], opts ...Option) (*Data
 	return r, nil
 }
 
-// ContentFilteredTopic returns the content-filtered topic the reader reads, nil for a
-// reader of a Topic.
-func (r *DataReader[T]) ContentFilteredTopic() *ContentFilteredTopic[T] { return r.cft }
-
 // passes reports whether the content filter, if any, accepts the change: a write whose
 // value it rejects is not stored. It runs on the receive path and allocates nothing.
 func (r *DataReader[T]) passes(ch *rhc.Change[T]) bool {

@@ -42,10 +42,10 @@ func TestContentFilteredTopic(t *testing.T) {
 	require.NoError(t, err)
 	r, err := NewFilteredReader(cft, WithSubscriber(sub), WithQos(*reliableReader()))
 	require.NoError(t, err)
-	require.Same(t, cft, r.ContentFilteredTopic())
+	require.Same(t, cft, r.cft)
 	all, err := NewReader(tp, WithSubscriber(sub), WithQos(*reliableReader()))
 	require.NoError(t, err)
-	require.Nil(t, all.ContentFilteredTopic())
+	require.Nil(t, all.cft)
 
 	write := func(id int32, text string) {
 		t.Helper()
