@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ddsgo/ddsgo/dds/internal/rhc"
+	"github.com/ddsgo/ddsgo/internal/sqlfilter"
 	"github.com/ddsgo/ddsgo/waitset"
 )
 
@@ -18,11 +19,14 @@ type ReadCondition[T any] struct {
 	states  States
 	sel     rhc.Selector[T]
 	deleted atomic.Bool
+	// sql is the filter of a query condition made from a DDS-SQL expression
+	// (filter.go), nil otherwise.
+	sql *atomic.Pointer[sqlfilter.Filter]
 }
 
 // QueryCondition is a ReadCondition with a filter on the sample values
-// (QueryCondition of DDS 1.4 §2.2.2.5.9, with a Go function instead of an SQL
-// expression).
+// (QueryCondition of DDS 1.4 §2.2.2.5.9): a DDS-SQL expression
+// (CreateQueryConditionSQL) or a Go function (CreateQueryCondition).
 type QueryCondition[T any] = ReadCondition[T]
 
 // TriggerValue reports whether the reader has samples the condition selects. The

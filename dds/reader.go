@@ -35,6 +35,7 @@ type DataReader[T any] struct {
 	entity
 	sub   *Subscriber
 	topic *Topic[T]
+	cft   *ContentFilteredTopic[T] // nil for a reader of a Topic (filter.go)
 	codec *cdr.Codec[T]
 	keyed bool
 	match matcher
@@ -92,6 +93,10 @@ type DataReader[T any] struct {
 // qos.DataReaderQos, WithListener with a ReaderListener[T]. The reader is enabled when
 // the subscriber is and its ENTITY_FACTORY QoS autoenables.
 func NewReader[T any](t *Topic[T], opts ...Option) (*DataReader[T], error) {
+	return newReader(t, nil, opts)
+}
+
+func newReader[T any](t *Topic[T], cft *ContentFilteredTopic[T], opts []Option) (*DataReader[T], error) {
 	var sub *Subscriber
 	group := func(s *settings) (*entity, qos.DataReaderQos, error) {
 		var err error
@@ -109,7 +114,7 @@ func NewReader[T any](t *Topic[T], opts ...Option) (*DataReader[T], error) {
 		return nil, err
 	}
 	// A built-in topic has no codec, and keys.
-	r := &DataReader[T]{sub: sub, topic: t, codec: t.codec, keyed: t.codec == nil || t.codec.Keyed(), writers: map[wire.GUID]writerInfo{}}
+	r := &DataReader[T]{sub: sub, topic: t, cft: cft, codec: t.codec, keyed: t.codec == nil || t.codec.Keyed(), writers: map[wire.GUID]writerInfo{}}
 	r.match = matcher{e: &r.entity, hooks: r}
 	if err := createEndpoint(t, r, &sub.entity, kindReader, l, s.mask, rq); err != nil {
 		return nil, err
@@ -216,12 +221,13 @@ func (r *DataReader[T]) enableSelf() error {
 		return r.enableBuiltin(rq)
 	}
 	er, err := p.eng.NewReader(endpointConfig{
-		Topic:        r.topic.name,
-		Type:         r.topic.TypeName(),
-		Keyed:        r.keyed,
-		Requested:    eq,
-		Listener:     &r.match,
-		OnLiveliness: r.onLivelinessHeartbeat,
+		Topic:         r.topic.name,
+		Type:          r.topic.TypeName(),
+		Keyed:         r.keyed,
+		Requested:     eq,
+		Listener:      &r.match,
+		OnLiveliness:  r.onLivelinessHeartbeat,
+		ContentFilter: r.contentFilterProperty(),
 
 		TypeInformation: typeInfoOf[T](r.topic.TypeName()),
 	}, r.deliver)
@@ -253,6 +259,9 @@ func (r *DataReader[T]) reannounce() error {
 
 func (r *DataReader[T]) teardown() {
 	r.deadline.Load().close()
+	if r.cft != nil {
+		r.cft.dropReader(r)
+	}
 	r.forgetWriters()
 	r.wakeReaders()
 	r.cmu.Lock()
@@ -474,7 +483,10 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 		return true
 	}
 	now := r.p.now()
-	out := cache.Insert(ch, now)
+	out, pass := rhc.Ignored, r.passes(ch)
+	if pass {
+		out = cache.Insert(ch, now)
+	}
 	kh, kind := ch.KeyHash, ch.Kind
 	r.recycleAfterInsert(ch, out)
 	counted := out.Rejected() && r.firstRejection(s)
@@ -487,7 +499,7 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 		r.lost(s.Lost) // what the protocol knows never came before it
 		// A non-owner's sample is not one the reader receives: it neither keeps the
 		// instance's deadline nor ends it.
-		if d := r.deadline.Load(); d != nil && d.period.Load() != 0 && out != rhc.DroppedNotOwner {
+		if d := r.deadline.Load(); pass && d != nil && d.period.Load() != 0 && out != rhc.DroppedNotOwner {
 			if h := status.KeyHandle(kh); kind == rhc.Write {
 				d.touch(h)
 			} else {

@@ -159,6 +159,8 @@ func (w *DataWriter[T]) enableSelf() error {
 		Offered:  eq,
 		Listener: &w.match,
 		Release:  w.pool.put,
+		// Writer-side content filtering (filter.go).
+		ReaderFilter: w.readerFilter,
 
 		TypeInformation: typeInfoOf[T](w.topic.TypeName()),
 	})

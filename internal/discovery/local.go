@@ -26,6 +26,14 @@ type EndpointConfig struct {
 	Requested qos.Requested
 	// TypeInformation is the raw PID_TYPE_INFORMATION to announce, if any.
 	TypeInformation []byte
+	// ContentFilter, for a reader of a content-filtered topic, is its
+	// PID_CONTENT_FILTER_PROPERTY (Topic stays the related topic's name).
+	ContentFilter *wire.ContentFilterProperty
+	// ReaderFilter, for a writer, makes the filter of a matched reader
+	// from the content filter it announced: nil when the writer cannot
+	// evaluate it (another filter class or topic, members it does not
+	// know), and then the reader gets every change.
+	ReaderFilter func(*wire.ContentFilterProperty) rtps.ReaderFilter
 	// Listener, if not nil, is told about matches, on the participant's
 	// serial dispatcher goroutine, never under a lock.
 	Listener MatchListener
@@ -73,7 +81,9 @@ type localEndpoint struct {
 	r        *rtps.Reader
 	listener MatchListener
 	matched  map[wire.GUID]struct{}
-	closed   atomic.Bool // set under Participant.mu
+	// readerFilter is EndpointConfig.ReaderFilter.
+	readerFilter func(*wire.ContentFilterProperty) rtps.ReaderFilter
+	closed       atomic.Bool // set under Participant.mu
 }
 
 // LocalWriter is a writer of this participant, announced by SEDP.
@@ -142,6 +152,8 @@ func (p *Participant) NewReader(cfg EndpointConfig, deliver rtps.DeliverFunc) (*
 		MaxSampleSize: p.cfg.MaxSampleSize,
 		ReportLost:    true,
 		OnLiveliness:  cfg.OnLiveliness,
+		// Writers GAP what a reader's filter rejects: not losses.
+		ContentFiltered: cfg.ContentFilter != nil,
 	}
 	l, err := p.newLocal(cfg, kind, func(g wire.GUID) (*rtps.Writer, *rtps.Reader) {
 		rc.GUID = g
@@ -186,11 +198,12 @@ func (p *Participant) newLocal(cfg EndpointConfig, kind byte,
 		ed.Offered = cfg.Offered
 	} else {
 		ed.Requested = cfg.Requested
+		ed.ContentFilter = cfg.ContentFilter
 	}
 	if err := ed.Check(DefaultLimits()); err != nil {
 		return nil, fmt.Errorf("discovery: endpoint: %w", err)
 	}
-	l := &localEndpoint{data: ed, listener: cfg.Listener, matched: make(map[wire.GUID]struct{})}
+	l := &localEndpoint{data: ed, listener: cfg.Listener, matched: make(map[wire.GUID]struct{}), readerFilter: cfg.ReaderFilter}
 	l.w, l.r = create(g)
 	fns := p.addLocal(l)
 	p.announceLocal(l)
@@ -457,6 +470,12 @@ func (r *LocalReader) Retry() {
 // UpdateQos changes the QoS announced and re-evaluates the matches.
 func (r *LocalReader) UpdateQos(q qos.Requested) error {
 	return r.p.updateLocal(r.l, func(e *EndpointData) { e.Requested = q })
+}
+
+// UpdateContentFilter announces the reader's new content filter (new
+// parameters); nil announces none.
+func (r *LocalReader) UpdateContentFilter(cf *wire.ContentFilterProperty) error {
+	return r.p.updateLocal(r.l, func(e *EndpointData) { e.ContentFilter = cf })
 }
 
 // Close withdraws the reader (SEDP dispose) and unmatches it.

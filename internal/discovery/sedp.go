@@ -175,6 +175,7 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 				GUID: re.data.GUID, Reliable: re.data.Requested.Reader.Reliability.Kind == qos.Reliable,
 				Volatile:         re.data.Requested.Reader.Durability.Kind == qos.Volatile,
 				ExpectsInlineQoS: re.data.ExpectsInlineQoS, Unicast: uni, Multicast: multi,
+				Filter: l.filterFor(&re.data),
 			})
 		} else {
 			p.eng.MatchWriter(l.r, rtps.WriterProxyInfo{
@@ -189,6 +190,9 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 		}
 	case res.Matched():
 		p.writerAnnounced(l, re)
+		if l.w != nil {
+			l.w.SetReaderFilter(re.data.GUID, l.filterFor(&re.data)) // new parameters
+		}
 	case was:
 		fns = p.disconnect(l, re.data.GUID, fns)
 	}
@@ -223,4 +227,12 @@ func (p *Participant) disconnect(l *localEndpoint, g wire.GUID, fns []func()) []
 		fns = append(fns, func() { ls.OnUnmatch(local, g) })
 	}
 	return fns
+}
+
+// filterFor returns the writer l's filter for the reader re, nil for none.
+func (l *localEndpoint) filterFor(re *EndpointData) rtps.ReaderFilter {
+	if l.readerFilter == nil || re.ContentFilter == nil {
+		return nil
+	}
+	return l.readerFilter(re.ContentFilter)
 }

@@ -62,6 +62,10 @@ type ReaderConfig struct {
 	// HEARTBEAT tells it of at once, in a Sample with LostOnly set, when no
 	// change delivered right after carries them.
 	ReportLost bool
+	// ContentFiltered says the reader announced a content filter: a GAP
+	// may then stand for changes a writer's filter rejected for it
+	// (irrelevant, DDS-RTPS 2.5 §8.7.3), so GAPs count nothing lost.
+	ContentFiltered bool
 	// Schedule, if not nil, is called (with the reader's lock held) when
 	// the reader's earliest deadline becomes earlier than the one it last
 	// reported; the event loop must then call Tick at that time. It must
@@ -691,7 +695,7 @@ func (r *Reader) HandleGap(src wire.GuidPrefix, g *wire.Gap, now time.Time) {
 	if p == nil {
 		return
 	}
-	lost := p.hbs.seen || p.next > 1
+	lost := (p.hbs.seen || p.next > 1) && !r.cfg.ContentFiltered
 	start, end := g.GapStart, g.GapList.Base
 	if start <= p.next && end > p.next {
 		r.advanceTo(p, end, lost)

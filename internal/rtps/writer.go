@@ -151,6 +151,8 @@ type ReaderProxyInfo struct {
 	// multicast ones when there is no unicast locator.
 	Unicast   []wire.Locator
 	Multicast []wire.Locator
+	// Filter, when not nil, is the reader's content filter (filter.go).
+	Filter ReaderFilter
 }
 
 // WriterStats are counters of a Writer.
@@ -248,6 +250,8 @@ type Writer struct {
 	dataDest  []wire.Locator
 	inlineQ   bool // some reader expects inline QoS
 	reliable  int  // reliable readers matched
+	filters   int  // readers with a content filter
+	verdicts  []bool
 	ackedAll  wire.SequenceNumber
 	hbCount   wire.Count
 	hbfCount  wire.Count
@@ -315,6 +319,7 @@ func (w *Writer) AddReader(r ReaderProxyInfo, now time.Time) {
 	}
 	w.readers = append(w.readers, p)
 	w.rebuildDest()
+	w.countFilters()
 	if p.info.Reliable {
 		w.reliable++
 		w.updateAcked()
@@ -338,6 +343,7 @@ func (w *Writer) RemoveReader(g wire.GUID) {
 				w.reliable--
 			}
 			w.rebuildDest()
+			w.countFilters()
 			// RemoveReader takes no time: the last HEARTBEAT's stands for it
 			// (it only times the HEARTBEATs). Without reliable readers the
 			// changes waiting for the window go before the history drops them.
@@ -558,7 +564,9 @@ func (w *Writer) appendPending(track bool) (sent int) {
 		cost := 0
 		if c, ok := w.hist.Get(sn); ok {
 			gaps.flush(w, wire.EntityIDUnknown)
-			w.appendChange(c, wire.EntityIDUnknown, false, 0, 0)
+			if !w.appendFiltered(c) {
+				w.appendChange(c, wire.EntityIDUnknown, false, 0, 0)
+			}
 			cost = flowCost(c)
 			sent++
 		} else {
@@ -915,7 +923,9 @@ func (w *Writer) appendChange(c *Change, reader wire.EntityID, resend bool, from
 func (w *Writer) sendHistory(p *readerProxy) {
 	w.mb.startBatch(p.dest, p.info.GUID.Prefix, true)
 	w.hist.All(1, w.sentSN, func(c *Change) bool {
-		w.appendChange(c, p.info.GUID.Entity, true, 0, 0)
+		if w.passes(p, c) {
+			w.appendChange(c, p.info.GUID.Entity, true, 0, 0)
+		}
 		return true
 	})
 	w.mb.flush()
@@ -1105,7 +1115,7 @@ func (w *Writer) repairChanges(p *readerProxy, now time.Time) {
 			continue
 		}
 		c, ok := w.hist.Get(sn)
-		if !ok || sn < p.firstRelevant {
+		if !ok || sn < p.firstRelevant || !w.passes(p, c) {
 			gaps.add(w, reader, sn)
 			continue
 		}

@@ -53,6 +53,8 @@ struct peer_args {
   long strength;       /* -ownership-strength N: the writer's OWNERSHIP_STRENGTH */
   int liveliness;      /* -liveliness automatic|participant|topic: PEER_LIVELINESS_* */
   double lease;        /* -lease DUR, seconds: LIVELINESS lease_duration, 0 = infinite */
+  const char *filter;  /* -filter SQL: the subscriber reads a content-filtered topic (DDS-SQL) */
+  const char *filter_params; /* -filter-params a,b: the filter's parameters %0, %1, ... */
 };
 
 /* The LIVELINESS kinds of -liveliness, in the order of the DDS enum. */
@@ -85,7 +87,7 @@ static void peer_usage(const char *prog)
           "  [-keys N] [-payload BYTES] [-timeout DUR] [-dispose] [-unregister] [-xcdr2]\n"
           "  [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]\n"
           "  [-quiet] [-max-message-size BYTES] [-lifespan DUR]\n"
-          "  [-ownership-strength N]\n"
+          "  [-ownership-strength N] [-filter SQL [-filter-params a,b]]\n"
           "  [-quiet] [-max-message-size BYTES] [-liveliness automatic|participant|topic]\n"
           "  [-lease DUR]\n"
           "DUR is seconds (\"2.5\") or Go form (\"500ms\", \"5s\", \"1m\").\n",
@@ -260,6 +262,10 @@ static int peer_parse_args(int argc, char **argv, struct peer_args *a)
         goto bad;
     } else if (strcmp(name, "lease") == 0) {
       if (peer_parse_duration(val, &a->lease)) goto bad;
+    } else if (strcmp(name, "filter") == 0) {
+      a->filter = val;
+    } else if (strcmp(name, "filter-params") == 0) {
+      a->filter_params = val;
     } else {
       goto bad;
     }

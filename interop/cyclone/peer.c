@@ -269,6 +269,11 @@ int main(int argc, char **argv)
   rc = peer_parse_args(argc, argv, &a);
   if (rc != 0)
     return rc;
+  if (a.filter) {
+    /* Cyclone DDS 0.10 filters with C functions only: no DDS-SQL. */
+    fprintf(stderr, "cyclone peer: -filter unsupported: Cyclone DDS 0.10 has no SQL content filters\n");
+    return PEER_USAGE;
+  }
   setvbuf(stdout, NULL, _IOFBF, 1 << 16);
   deadline = peer_now() + a.timeout;
 

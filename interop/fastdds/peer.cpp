@@ -18,11 +18,13 @@
 #include <fastdds/dds/subscriber/DataReaderListener.hpp>
 #include <fastdds/dds/subscriber/SampleInfo.hpp>
 #include <fastdds/dds/subscriber/Subscriber.hpp>
+#include <fastdds/dds/topic/ContentFilteredTopic.hpp>
 #include <fastdds/dds/topic/TypeSupport.hpp>
 #include <fastdds/rtps/transport/UDPv4TransportDescriptor.h>
 
 #include "Sample.h"
 #include "SamplePubSubTypes.h"
+#include "SampleTypeObject.h"
 #include "../common/peer_common.h"
 
 using namespace eprosima::fastdds::dds;
@@ -290,6 +292,10 @@ int main(int argc, char** argv)
         return fail("create_participant");
     }
     TypeSupport type(new interop::SamplePubSubType());
+    // The TypeObject is registered for DDS-SQL filters only (see the Makefile):
+    // announcing it would change discovery for every other test.
+    type->auto_fill_type_object(false);
+    type->auto_fill_type_information(false);
     std::string type_name = a.type != nullptr ? a.type : type.get_type_name();
     if (type.register_type(participant, type_name) != ReturnCode_t::RETCODE_OK) {
         return fail("register_type");
@@ -337,8 +343,32 @@ int main(int argc, char** argv)
         if (a.exclusive) {
             q.ownership().kind = EXCLUSIVE_OWNERSHIP_QOS;
         }
+        // -filter: read a content-filtered topic (DDS-SQL, Fast DDS's default
+        // filter class), whose filter Fast DDS announces and its writers apply.
+        TopicDescription* from = topic;
+        if (a.filter != nullptr) {
+            registerSampleTypes(); // the DDS-SQL filter reads the members from it
+            std::vector<std::string> params;
+            if (a.filter_params != nullptr && *a.filter_params != 0) {
+                std::string all = a.filter_params;
+                for (size_t start = 0;;) {
+                    size_t comma = all.find(',', start);
+                    params.push_back(all.substr(start, comma - start));
+                    if (comma == std::string::npos) {
+                        break;
+                    }
+                    start = comma + 1;
+                }
+            }
+            from = participant->create_contentfilteredtopic(std::string(a.topic) + "_filtered", topic,
+                            a.filter, params);
+            if (from == nullptr) {
+                std::fprintf(stderr, "fastdds peer: bad -filter or -filter-params\n");
+                return PEER_USAGE;
+            }
+        }
         static LivelinessReaderListener rl;
-        DataReader* reader = subscriber->create_datareader(topic, q, &rl,
+        DataReader* reader = subscriber->create_datareader(from, q, &rl,
                                                             a.lease > 0 ? StatusMask::liveliness_changed() : StatusMask::none());
         if (reader == nullptr) {
             return fail("create_datareader");

@@ -49,6 +49,8 @@ type args struct {
 	lifespan       time.Duration      // -lifespan DUR: the writer's LIFESPAN, 0 = infinite
 	exclusive      bool               // -ownership-strength given: OWNERSHIP EXCLUSIVE
 	strength       int32              // -ownership-strength N: the writer's OWNERSHIP_STRENGTH
+	filter         string             // -filter SQL: the subscriber reads a content-filtered topic
+	filterParams   []string           // -filter-params a,b: the filter's %0, %1, ...
 	// ddsgo only, for best effort under loss:
 	idle       time.Duration // -idle DUR: the subscriber also ends, successfully, DUR after its last sample
 	sampleLost bool          // -sample-lost: the subscriber prints its SAMPLE_LOST total last
@@ -181,6 +183,7 @@ const usage = `usage: interop-peer -role pub|sub [-domain N] [-topic T] [-count 
   [-quiet] [-max-message-size BYTES] [-idle DUR] [-sample-lost] [-stats DUR]
   [-stats-file PATH] [-lifespan DUR] [-ownership-strength N]
   [-liveliness automatic|participant|topic] [-lease DUR]
+  [-filter SQL [-filter-params a,b]]
 DUR is seconds ("2.5") or Go form ("500ms", "5s", "1m").
 `
 
@@ -233,6 +236,9 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 	fs.Var(intFlag{&strength, math.MinInt32, math.MaxInt32}, "ownership-strength", "EXCLUSIVE ownership, the writer's strength")
 	fs.Var(livelinessFlag{&a.liveliness}, "liveliness", "LIVELINESS kind")
 	fs.Var(durFlag{&a.lease}, "lease", "LIVELINESS lease_duration, 0 = infinite")
+	fs.StringVar(&a.filter, "filter", "", "subscriber: DDS-SQL content filter")
+	var filterParams string
+	fs.StringVar(&filterParams, "filter-params", "", "comma-separated filter parameters")
 	if err := fs.Parse(argv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return a, exitOK, false
@@ -259,5 +265,8 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 	a.maxMessageSize = int(maxMsg)
 	fs.Visit(func(f *flag.Flag) { a.exclusive = a.exclusive || f.Name == "ownership-strength" })
 	a.strength = int32(strength)
+	if filterParams != "" {
+		a.filterParams = strings.Split(filterParams, ",")
+	}
 	return a, exitOK, true
 }

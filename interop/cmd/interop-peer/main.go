@@ -427,7 +427,7 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 	l := dds.ReaderListener[T]{OnLivelinessChanged: func(_ *dds.DataReader[T], s listener.LivelinessChangedStatus) {
 		pr.event(jsonLivelinessChanged{"liveliness_changed", s.AliveCount, s.NotAliveCount, s.AliveCountChange, s.NotAliveCountChange})
 	}}
-	r, err := dds.NewReader(topic, dds.WithSubscriber(sub), dds.WithQos(rq), dds.WithListener(l, a.statusEvents(listener.LivelinessChanged)))
+	r, err := newReader(a, topic, dds.WithSubscriber(sub), dds.WithQos(rq), dds.WithListener(l, a.statusEvents(listener.LivelinessChanged)))
 	if err != nil {
 		return pr.failf("creating the reader: %v", err)
 	}
