@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"time"
 
@@ -46,6 +47,18 @@ func topicType(ctx context.Context, p *dds.DomainParticipant, topic string) (str
 		case <-tick.C:
 		}
 	}
+}
+
+// pubMessages runs `pub TOPIC VALUE` with the flags of pub.
+func pubMessages(ctx context.Context, fs *flag.FlagSet, o *options, typ string, count int, rate float64, wait time.Duration) error {
+	if fs.NArg() != 2 || count < 1 || rate < 0 {
+		return fmt.Errorf("%w: pub [-type T] [-count N] [-rate HZ] TOPIC VALUE, as in: pub /chatter 'data: \"hi\"'", errUsage)
+	}
+	m := &pubMsg{topic: fs.Arg(0), text: fs.Arg(1), typ: typ, count: count, wait: wait}
+	if rate > 0 {
+		m.period = time.Duration(float64(time.Second) / rate)
+	}
+	return onNode(o, "ddsping pub", func(ctx context.Context, n *node) error { return m.run(ctx, o, n) })(ctx)
 }
 
 // run publishes the messages on n.

@@ -64,14 +64,7 @@ func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 	count := fs.Int("count", 1, "with TOPIC VALUE: how many messages")
 	return func(ctx context.Context) error {
 		if fs.NArg() > 0 { // pub TOPIC VALUE: messages, not throughput
-			if fs.NArg() != 2 || *count < 1 || *rate < 0 {
-				return fmt.Errorf("%w: pub [-type T] [-count N] [-rate HZ] TOPIC VALUE, as in: pub /chatter 'data: \"hi\"'", errUsage)
-			}
-			m := &pubMsg{topic: fs.Arg(0), text: fs.Arg(1), typ: *typ, count: *count, wait: *wait}
-			if *rate > 0 {
-				m.period = time.Duration(float64(time.Second) / *rate)
-			}
-			return onNode(o, "ddsping pub", func(ctx context.Context, n *node) error { return m.run(ctx, o, n) })(ctx)
+			return pubMessages(ctx, fs, o, *typ, *count, *rate, *wait)
 		}
 		if *size < 0 || *rate < 0 || *budget <= 0 {
 			return fmt.Errorf("%w: -size and -rate may not be negative, -history-bytes must be positive", errUsage)
@@ -132,12 +125,7 @@ func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 			ivWritten++
 			if written&255 == 0 {
 				if t := time.Now(); t.Sub(last) >= time.Second {
-					r := newRateLine(ivWritten, 0, ivWritten*uint64(*size), t.Sub(last))
-					if o.json {
-						_ = json.NewEncoder(o.out).Encode(map[string]any{"t": t.Sub(start).Seconds(), "written": r})
-					} else {
-						fmt.Fprintf(o.out, "%8.3f  written %v\n", t.Sub(start).Seconds(), r)
-					}
+					printWritten(o, t.Sub(start), newRateLine(ivWritten, 0, ivWritten*uint64(*size), t.Sub(last)))
 					last, ivWritten = t, 0
 				}
 			}
@@ -153,6 +141,16 @@ func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 		fmt.Fprintf(o.out, "pub: written %v, %d write timeouts\n", r, timeouts)
 		return nil
 	}
+}
+
+// printWritten prints pub's progress line: at seconds into the run, what the last
+// interval wrote.
+func printWritten(o *options, at time.Duration, r rateLine) {
+	if o.json {
+		_ = json.NewEncoder(o.out).Encode(map[string]any{"t": at.Seconds(), "written": r})
+		return
+	}
+	fmt.Fprintf(o.out, "%8.3f  written %v\n", at.Seconds(), r)
 }
 
 // pubTarget is the writer pub writes with: on ddsping_data, or on ddsperf's data topic
