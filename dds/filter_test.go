@@ -2,18 +2,15 @@ package dds
 
 import (
 	"context"
-	"net/netip"
 	"testing"
 	"time"
 
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/pcapng"
-	"github.com/ddsgo/ddsgo/internal/transport/memnet"
 	"github.com/ddsgo/ddsgo/internal/tshark"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/rtps"
 	"github.com/ddsgo/ddsgo/waitset"
 	"github.com/stretchr/testify/require"
 )
@@ -332,20 +329,7 @@ func TestWiresharkDecodesFilteredTraffic(t *testing.T) {
 	if !tshark.Available() {
 		t.Skip("tshark not installed")
 	}
-	n, err := memnet.New(memnet.Config{Seed: 4})
-	require.NoError(t, err)
-	t.Cleanup(n.Close)
-	var taps []*tap
-	newP := func(name, addr string) *DomainParticipant {
-		h, err := n.AddHost(name, netip.MustParseAddr(addr))
-		require.NoError(t, err)
-		tp := &tap{Net: h}
-		taps = append(taps, tp)
-		p, err := NewParticipant(7, withNet(tp), WithRTPS(rtps.Config{Name: name}))
-		require.NoError(t, err)
-		return p
-	}
-	pa, pb := newP("a", "10.0.0.1"), newP("b", "10.0.0.2")
+	pa, pb, taps := tappedPair(t, 4)
 	pub, ta, sub, tb := pubSub(t, pa, pb, "interop::Sample", "Sample")
 	w, err := NewWriter(ta, WithPublisher(pub), KeepAll())
 	require.NoError(t, err)

@@ -2,7 +2,6 @@ package dds
 
 import (
 	"bytes"
-	"net/netip"
 	"reflect"
 	"sync"
 	"testing"
@@ -13,11 +12,9 @@ import (
 	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/pcapng"
-	"github.com/ddsgo/ddsgo/internal/transport/memnet"
 	"github.com/ddsgo/ddsgo/internal/tshark"
 	"github.com/ddsgo/ddsgo/internal/xtypes"
 	"github.com/ddsgo/ddsgo/listener"
-	"github.com/ddsgo/ddsgo/rtps"
 )
 
 // namedSample names its members in IDL, as ddsgen generates them: it announces its
@@ -89,20 +86,7 @@ func TestWiresharkDecodesTypeInformation(t *testing.T) {
 	if !tshark.Available() {
 		t.Skip("tshark not installed")
 	}
-	n, err := memnet.New(memnet.Config{Seed: 5})
-	require.NoError(t, err)
-	t.Cleanup(n.Close)
-	var taps []*tap
-	newP := func(name, addr string) *DomainParticipant {
-		h, err := n.AddHost(name, netip.MustParseAddr(addr))
-		require.NoError(t, err)
-		tp := &tap{Net: h}
-		taps = append(taps, tp)
-		p, err := NewParticipant(7, withNet(tp), WithRTPS(rtps.Config{Name: name}))
-		require.NoError(t, err)
-		return p
-	}
-	pa, pb := newP("a", "10.0.0.1"), newP("b", "10.0.0.2")
+	pa, pb, taps := tappedPair(t, 5)
 	ta, err := NewTopic[namedSample](pa, "Named")
 	require.NoError(t, err)
 	tb, err := NewTopic[namedSample](pb, "Named")

@@ -54,18 +54,13 @@ func (c tapConn) WriteTo(b []byte, dst netip.AddrPort) (int, error) {
 	return c.PacketConn.WriteTo(b, dst)
 }
 
-// TestWiresharkDecodesOurTraffic records everything two participants send while they
-// discover each other, match, exchange keyed samples (one of them fragmented), dispose,
-// unregister and delete their endpoints, and has Wireshark's RTPS dissector decode every
-// datagram: no malformed packet, no expert warning.
-func TestWiresharkDecodesOurTraffic(t *testing.T) {
-	if !tshark.Available() {
-		t.Skip("tshark not installed")
-	}
-	n, err := memnet.New(memnet.Config{Seed: 3})
+// tappedPair returns two participants on in-memory hosts (nothing leaves the process)
+// of a network seeded with seed, and the taps that record what each sends.
+func tappedPair(t *testing.T, seed uint64) (pa, pb *DomainParticipant, taps []*tap) {
+	t.Helper()
+	n, err := memnet.New(memnet.Config{Seed: seed})
 	require.NoError(t, err)
 	t.Cleanup(n.Close)
-	var taps []*tap
 	newP := func(name, addr string) *DomainParticipant {
 		h, err := n.AddHost(name, netip.MustParseAddr(addr))
 		require.NoError(t, err)
@@ -75,7 +70,19 @@ func TestWiresharkDecodesOurTraffic(t *testing.T) {
 		require.NoError(t, err)
 		return p
 	}
-	pa, pb := newP("a", "10.0.0.1"), newP("b", "10.0.0.2") // in-memory hosts: nothing leaves the process
+	pa, pb = newP("a", "10.0.0.1"), newP("b", "10.0.0.2")
+	return pa, pb, taps
+}
+
+// TestWiresharkDecodesOurTraffic records everything two participants send while they
+// discover each other, match, exchange keyed samples (one of them fragmented), dispose,
+// unregister and delete their endpoints, and has Wireshark's RTPS dissector decode every
+// datagram: no malformed packet, no expert warning.
+func TestWiresharkDecodesOurTraffic(t *testing.T) {
+	if !tshark.Available() {
+		t.Skip("tshark not installed")
+	}
+	pa, pb, taps := tappedPair(t, 3)
 
 	pub, ta, sub, tb := pubSub(t, pa, pb, "interop::Sample", "Sample")
 	wq := qos.DefaultDataWriterQos()
