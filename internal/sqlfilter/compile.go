@@ -533,19 +533,9 @@ func (c *compiler) constant(o operand, m typed) (typed, error) {
 				err = errAt(end.pos, "more than one value")
 			}
 		}
-		lit := operand{text: t.text, pos: o.pos}
-		switch t.kind {
-		case tIdent:
-			lit.kind = oName
-		case tInt:
-			lit.kind = oInt
-		case tFloat:
-			lit.kind = oFloat
-		case tString:
-			lit.kind = oString
-		case tTrue, tFalse:
-			lit.kind, lit.text = oBool, strings.ToUpper(t.text)
-		default:
+		lit, ok := literal(t)
+		lit.pos = o.pos
+		if !ok {
 			err = errAt(t.pos, "not a value")
 		}
 		if err == nil {

@@ -260,7 +260,22 @@ func (p *parser) between(a operand) (*node, error) {
 
 func (p *parser) operand() (operand, error) {
 	t := p.tok
-	o := operand{text: t.text, pos: t.pos}
+	o, ok := literal(t)
+	switch {
+	case ok:
+	case t.kind == tParam:
+		o.kind = oParam
+		o.param, _ = strconv.Atoi(t.text)
+		p.params = max(p.params, o.param+1)
+	default:
+		return o, errAt(t.pos, "expected a member name, a literal or a parameter, found %s", p.describe())
+	}
+	return o, p.advance()
+}
+
+// literal returns the operand of a name or literal token; ok is false for any other.
+func literal(t token) (o operand, ok bool) {
+	o = operand{text: t.text, pos: t.pos}
 	switch t.kind {
 	case tIdent:
 		o.kind = oName
@@ -272,14 +287,10 @@ func (p *parser) operand() (operand, error) {
 		o.kind = oString
 	case tTrue, tFalse:
 		o.kind, o.text = oBool, strings.ToUpper(t.text)
-	case tParam:
-		o.kind = oParam
-		o.param, _ = strconv.Atoi(t.text)
-		p.params = max(p.params, o.param+1)
 	default:
-		return o, errAt(t.pos, "expected a member name, a literal or a parameter, found %s", p.describe())
+		return o, false
 	}
-	return o, p.advance()
+	return o, true
 }
 
 // Check reports whether expr is a well-formed filter expression (a syntax check; the

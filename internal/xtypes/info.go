@@ -171,14 +171,7 @@ func (t *Types) AppendMapping(b []byte) []byte {
 	var e cdr.Encoder
 	e.ResetBody(b, false, true)
 	for _, objs := range [...][]Object{t.MinimalObjects, t.CompleteObjects} {
-		seq := e.BeginDHeader()
-		e.SeqLen(len(objs))
-		for _, o := range objs {
-			o.ID.encode(&e)
-			e.Align(4)
-			e.Octets(o.Bytes)
-		}
-		e.EndDHeader(seq)
+		encodeObjects(&e, objs)
 	}
 	seq := e.BeginDHeader()
 	e.SeqLen(len(t.Pairs))
@@ -188,4 +181,17 @@ func (t *Types) AppendMapping(b []byte) []byte {
 	}
 	e.EndDHeader(seq)
 	return e.Bytes()
+}
+
+// encodeObjects encodes objs as a sequence of TypeIdentifierTypeObjectPair (with its
+// DHEADER): each object's identifier, then its serialized TypeObject.
+func encodeObjects(e *cdr.Encoder, objs []Object) {
+	seq := e.BeginDHeader()
+	e.SeqLen(len(objs))
+	for _, o := range objs {
+		o.ID.encode(e)
+		e.Align(4)
+		e.Octets(o.Bytes)
+	}
+	e.EndDHeader(seq)
 }

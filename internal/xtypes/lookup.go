@@ -172,17 +172,10 @@ func appendReply(b []byte, r *Request, objs []Object, pairs [][2]TypeID) []byte 
 	e.Int32(0) // DDS_RETCODE_OK
 	out := e.BeginDHeader()
 	m := e.BeginMember(idTypes, false)
-	seq := e.BeginDHeader()
-	e.SeqLen(len(objs))
-	for _, o := range objs {
-		o.ID.encode(&e)
-		e.Align(4)
-		e.Octets(o.Bytes)
-	}
-	e.EndDHeader(seq)
+	encodeObjects(&e, objs)
 	e.EndMember(m)
 	m = e.BeginMember(idCompleteToMinimal, false)
-	seq = e.BeginDHeader()
+	seq := e.BeginDHeader()
 	e.SeqLen(len(pairs))
 	for _, p := range pairs {
 		p[0].encode(&e)
