@@ -35,7 +35,7 @@ type DataWriter[T any] struct {
 
 	// Set by enableSelf, before enabled, and read-only after.
 	ew           engineWriter
-	enc, keyEnc  cdr.EncapsulationID
+	enc          cdr.EncapsulationID // of samples and serialized keys
 	maxInstances int
 
 	autodispose atomic.Bool
@@ -110,16 +110,16 @@ func (w *DataWriter[T]) Enable() error {
 	return w.p.enable(w)
 }
 
-// representation returns the encapsulations a writer of extensibility ext uses with
+// representation returns the encapsulation a writer of extensibility ext uses with
 // DATA_REPRESENTATION dr, and the representation it announces: for an empty list,
 // XCDR1 for final types and XCDR2 for the others, as the peers do.
-func representation(ext cdr.Extensibility, dr qos.DataRepresentation) (enc, keyEnc cdr.EncapsulationID, announced qos.DataRepresentation) {
+func representation(ext cdr.Extensibility, dr qos.DataRepresentation) (enc cdr.EncapsulationID, announced qos.DataRepresentation) {
 	announced = dr
 	if len(dr.Value) == 0 && ext != cdr.Final {
 		announced = qos.DataRepresentation{Value: []qos.DataRepresentationID{qos.XCDR2}}
 	}
 	v2 := announced.Offered() == qos.XCDR2
-	return cdr.Encapsulation(ext, v2, false), cdr.Encapsulation(cdr.Final, v2, false), announced
+	return cdr.Encapsulation(ext, v2, false), announced
 }
 
 // endpointQosLocked returns what the writer announces; the caller holds p.mu.
@@ -129,7 +129,7 @@ func (w *DataWriter[T]) endpointQosLocked() (qos.Offered, qos.DataWriterQos) {
 	pq, _ := ecm.ComponentData[qos.PublisherQos](m, w.pub.ent)
 	tq, _ := ecm.ComponentData[qos.TopicQos](m, w.topic.ent)
 	eq := qos.Offered{Writer: wq, Publisher: pq, TopicData: tq.TopicData}
-	_, _, eq.Writer.DataRepresentation = representation(w.codec.Extensibility(), wq.DataRepresentation)
+	_, eq.Writer.DataRepresentation = representation(w.codec.Extensibility(), wq.DataRepresentation)
 	return eq, wq
 }
 
@@ -148,7 +148,7 @@ func (w *DataWriter[T]) enableSelf() error {
 	p.mu.Lock()
 	eq, wq := w.endpointQosLocked()
 	p.mu.Unlock()
-	w.enc, w.keyEnc, _ = representation(w.codec.Extensibility(), wq.DataRepresentation)
+	w.enc, _ = representation(w.codec.Extensibility(), wq.DataRepresentation)
 	if n := wq.ResourceLimits.MaxInstances; n > 0 {
 		w.maxInstances = int(n)
 	}
@@ -266,7 +266,10 @@ func (w *DataWriter[T]) registerLocked(kh cdr.KeyHash, v *T) ([]byte, error) {
 	if w.maxInstances > 0 && len(w.instances) >= w.maxInstances {
 		return nil, errorf(ErrOutOfResources, "max_instances %d reached", w.maxInstances)
 	}
-	w.kenc.Reset(nil, w.keyEnc)
+	// A serialized key is flat (no DHEADER or member headers) but carries the data's
+	// encapsulation id: Cyclone DDS 0.10 sends D_CDR2 keys of appendable types and drops
+	// a key under another id.
+	w.kenc.Reset(nil, w.enc)
 	w.codec.EncodeKey(&w.kenc, v)
 	key := slices.Clone(w.kenc.Finish())
 	if err := w.kenc.Err(); err != nil {
@@ -434,9 +437,11 @@ func (w *DataWriter[T]) instanceChange(ctx context.Context, kind rtps.ChangeKind
 // serialized key is key: none when the key hash is the key itself, as Fast DDS sends them
 // (Fast DDS 2.9 copies a key payload of up to 16 bytes over the instance handle it took
 // from the inline KEY_HASH, encapsulation header included, and drops the change), and
-// the serialized key otherwise.
+// the serialized key otherwise. Types other than final always get the key: Cyclone DDS
+// 0.10 takes their key hash for a digest (it recovers keys from hashes of final types
+// only) and drops a dispose it cannot find the key of; Fast DDS has no XCDR2 to meet them.
 func (w *DataWriter[T]) keyPayload(key []byte) []byte {
-	if w.codec.KeyHashIsKey() {
+	if w.codec.KeyHashIsKey() && w.codec.Extensibility() == cdr.Final {
 		return nil
 	}
 	return append(w.pool.get(), key...)

@@ -278,6 +278,9 @@ var scenarios = []scenario{
 	// Fast DDS (fastddsgen 2.3.0, Fast CDR 1.x) has no XCDR2.
 	{name: "xcdr2", args: "-keys 3 -count 6 -xcdr2", only: "cyclone"},
 	{name: "appendable", args: "-keys 3 -count 6 -appendable", only: "cyclone"},
+	// Cyclone DDS takes disposes of an appendable type only with the serialized key under
+	// the data's encapsulation id (D_CDR2): it cannot recover the key from the hash.
+	{name: "appendable_dispose", args: "-keys 3 -count 6 -appendable -dispose", only: "cyclone"},
 }
 
 var (
@@ -287,7 +290,9 @@ var (
 	// internal/testutil/domains_test.go, and its TestDomainMap fails on a domain named
 	// outside its package's ranges.
 	nextDomain = 100
-	sharedMu   = sync.Map{} // domain -> *sync.Mutex, for the runs that share one
+	// lastOwnDomain is the last of them: the mesh cycle starts at 160.
+	lastOwnDomain = 159
+	sharedMu      = sync.Map{} // domain -> *sync.Mutex, for the runs that share one
 )
 
 // domainFor returns the domain of a run and locks it when runs share it.
@@ -296,6 +301,9 @@ func domainFor(t testing.TB, sc scenario) int {
 		domainMu.Lock()
 		defer domainMu.Unlock()
 		d := nextDomain
+		if d > lastOwnDomain {
+			t.Fatalf("more than %d runs want a domain of their own: give the scenarios more domains", lastOwnDomain-99)
+		}
 		nextDomain++
 		return d
 	}
