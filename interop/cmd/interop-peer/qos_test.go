@@ -51,15 +51,16 @@ type qosPair struct {
 }
 
 // qosPairs returns the runs between ddsgo and each vendor, both ways, with the domains
-// first, first+1, ... (inside a private network namespace; it skips the test outside).
+// first, first+1, ..., and between two ddsgo peers in domain first (inside a private
+// network namespace; it skips the test outside).
 func qosPairs(t *testing.T, first int) []qosPair {
 	t.Helper()
 	netns.Require(t)
-	var ps []qosPair
+	ps := []qosPair{{"go_to_go", "go", "go", first}}
 	for _, vendor := range []string{"fastdds", "cyclone"} {
 		ps = append(ps,
-			qosPair{vendor + "_to_go", vendor, "go", first + len(ps)},
-			qosPair{"go_to_" + vendor, "go", vendor, first + len(ps) + 1})
+			qosPair{vendor + "_to_go", vendor, "go", first + len(ps) - 1},
+			qosPair{"go_to_" + vendor, "go", vendor, first + len(ps)})
 	}
 	return ps
 }
@@ -88,9 +89,10 @@ func runQos(t *testing.T, pub, sub string, pubArgs, subArgs []string) (pr, sr re
 	return pr, sr
 }
 
-// peerArgs is the command line of role with the common flags, then those of the role.
+// peerArgs is the command line of role with the common flags, then those of the role;
+// the topic's name ends in the pair's.
 func peerArgs(role string, pair qosPair, topic, common, own string) []string {
-	a := []string{"-role", role, "-domain", fmt.Sprint(pair.domain), "-topic", topic}
+	a := []string{"-role", role, "-domain", fmt.Sprint(pair.domain), "-topic", topic + "_" + pair.name}
 	return append(append(a, strings.Fields(common)...), strings.Fields(own)...)
 }
 
@@ -145,24 +147,39 @@ func requireDeadlineMissed(t *testing.T, who string, r result, name string, leas
 	require.GreaterOrEqual(t, total, least, "%s: %s total: %+v", who, name, evs)
 }
 
-// TestDeadlineInterop: a writer with a DEADLINE of 200 ms writes three samples of one
-// instance at 20 Hz and then nothing for 1.2 s, to a reader of the other implementation
-// that requests the same deadline (both ways): the reader gets the samples, and both
-// sides count the deadlines missed after the last one, the writer in
-// offered_deadline_missed, the reader in requested_deadline_missed (six each at most in
-// 1.2 s; at least three are required).
+// TestDeadlineInterop: a writer and a reader of the other implementation (both ways)
+// with one DEADLINE period, the writer writing one instance at 20 Hz.
+//
+// missed: with 200 ms, the writer writes 3 samples and then nothing for 1.2 s, and the
+// reader lingers too: the reader gets the samples, and both sides count the deadlines
+// missed after the last one, the writer in offered_deadline_missed, the reader in
+// requested_deadline_missed (six each at most in 1.2 s; at least three are required).
+//
+// kept: with 500 ms, the writer writes 40 samples in 2 s and leaves once they are
+// acknowledged, the reader 0.2 s after the last: neither side misses a deadline.
 func TestDeadlineInterop(t *testing.T) {
 	for _, pair := range qosPairs(t, deadlineDomain) {
-		t.Run(pair.name, func(t *testing.T) {
+		t.Run(pair.name+"/missed", func(t *testing.T) {
 			t.Parallel()
 			common := "-count 3 -keys 1 -deadline 200ms -timeout 10s -linger 1.2s"
-			pubArgs := peerArgs("pub", pair, "deadline", common, "-rate 20")
-			pr, sr := runQos(t, pair.pub, pair.sub, pubArgs, peerArgs("sub", pair, "deadline", common, ""))
+			pubArgs := peerArgs("pub", pair, "deadline_missed", common, "-rate 20")
+			pr, sr := runQos(t, pair.pub, pair.sub, pubArgs, peerArgs("sub", pair, "deadline_missed", common, ""))
 			require.Equal(t, exitOK, pr.code, "publisher")
 			require.Equal(t, exitOK, sr.code, "subscriber")
 			requireLines(t, "subscriber", expectedLines(mustParseArgs(t, pubArgs...)), sr.stdout)
 			requireDeadlineMissed(t, "publisher", pr, "offered_deadline_missed", 3)
 			requireDeadlineMissed(t, "subscriber", sr, "requested_deadline_missed", 3)
+		})
+		t.Run(pair.name+"/kept", func(t *testing.T) {
+			t.Parallel()
+			common := "-count 40 -keys 1 -deadline 500ms -timeout 10s"
+			pubArgs := peerArgs("pub", pair, "deadline_kept", common, "-rate 20")
+			pr, sr := runQos(t, pair.pub, pair.sub, pubArgs, peerArgs("sub", pair, "deadline_kept", common, "-linger 0.2s"))
+			require.Equal(t, exitOK, pr.code, "publisher")
+			require.Equal(t, exitOK, sr.code, "subscriber")
+			requireLines(t, "subscriber", expectedLines(mustParseArgs(t, pubArgs...)), sr.stdout)
+			require.Empty(t, qosEvents(pr.stderr, "offered_deadline_missed"), "publisher")
+			require.Empty(t, qosEvents(sr.stderr, "requested_deadline_missed"), "subscriber")
 		})
 	}
 }
@@ -198,8 +215,14 @@ func TestPartitionInterop(t *testing.T) {
 					require.Empty(t, sr.stdout, "subscriber output")
 					// Partitions that do not match are no incompatible QoS (DDS 1.4
 					// §2.2.3.13); Cyclone DDS counts them as one all the same.
-					goSide := map[bool]result{true: pr, false: sr}[pair.pub == "go"]
-					require.NotContains(t, goSide.stderr, "incompatible_qos", "ddsgo side")
+					for _, side := range []struct {
+						name string
+						res  result
+					}{{pair.pub, pr}, {pair.sub, sr}} {
+						if side.name == "go" {
+							require.NotContains(t, side.res.stderr, "incompatible_qos", "ddsgo side")
+						}
+					}
 					return
 				}
 				require.Equal(t, exitOK, pr.code, "publisher")
@@ -220,8 +243,8 @@ func TestTimeFilterInterop(t *testing.T) {
 	for _, pub := range []string{"fastdds", "cyclone", "go"} {
 		t.Run(pub+"_to_go", func(t *testing.T) {
 			t.Parallel()
-			pair := qosPair{pub: pub, sub: "go", domain: timeFilterDomain}
-			topic, common := "time_filter_"+pub, "-best-effort -keys 1 -timeout 10s"
+			pair := qosPair{pub + "_to_go", pub, "go", timeFilterDomain}
+			topic, common := "time_filter", "-best-effort -keys 1 -timeout 10s"
 			pr, sr := runQos(t, pub, "go", peerArgs("pub", pair, topic, common, "-count 300 -rate 100"),
 				peerArgs("sub", pair, topic, common, "-count 15 -time-filter 100ms"))
 			require.Equal(t, exitOK, pr.code, "publisher")
