@@ -101,16 +101,18 @@ func peerArgs(role string, pair qosPair, topic, common, own string) []string {
 // requests: both print their incompatible-QoS event naming that policy, neither matches
 // (both time out) and no sample arrives.
 func TestIncompatibleQosInterop(t *testing.T) {
-	cases := []struct{ policy, pub, sub string }{
-		{"RELIABILITY", "-best-effort", "-reliable"},
-		{"DURABILITY", "-volatile", "-durability transient-local"},
-		{"DEADLINE", "-deadline 1s", "-deadline 100ms"},
+	cases := []struct{ name, policy, pub, sub string }{
+		{"RELIABILITY", "RELIABILITY", "-best-effort", "-reliable"},
+		{"DURABILITY", "DURABILITY", "-volatile", "-durability transient-local"},
+		// The kinds above TRANSIENT_LOCAL go on the wire and are compared too.
+		{"DURABILITY_TRANSIENT", "DURABILITY", "-transient-local", "-durability transient"},
+		{"DEADLINE", "DEADLINE", "-deadline 1s", "-deadline 100ms"},
 	}
 	for _, pair := range qosPairs(t, incompatibleDomain) {
 		for _, c := range cases {
-			t.Run(pair.name+"/"+c.policy, func(t *testing.T) {
+			t.Run(pair.name+"/"+c.name, func(t *testing.T) {
 				t.Parallel()
-				topic := "incompatible_" + strings.ToLower(c.policy)
+				topic := "incompatible_" + strings.ToLower(c.name)
 				common := "-count 3 -timeout 3s"
 				pr, sr := runQos(t, pair.pub, pair.sub,
 					peerArgs("pub", pair, topic, common, c.pub), peerArgs("sub", pair, topic, common, c.sub))
@@ -261,5 +263,38 @@ func TestTimeFilterInterop(t *testing.T) {
 			}
 			require.LessOrEqual(t, (seqs[len(seqs)-1]-seqs[0])/int64(len(seqs)-1), int64(20), "samples taken: %v", seqs)
 		})
+	}
+}
+
+// TestTransientInterop: a TRANSIENT writer offers what a TRANSIENT_LOCAL reader requests,
+// between ddsgo and each vendor both ways (the Fast DDS peer gives its TRANSIENT writer
+// and reader the persistence service Fast DDS requires): they match and every sample
+// arrives.
+func TestTransientInterop(t *testing.T) {
+	for _, pair := range qosPairs(t, incompatibleDomain) {
+		t.Run(pair.name, func(t *testing.T) {
+			t.Parallel()
+			common := "-count 6 -keys 2 -timeout 10s"
+			pubArgs := peerArgs("pub", pair, "transient", common, "-durability transient")
+			pr, sr := runQos(t, pair.pub, pair.sub, pubArgs, peerArgs("sub", pair, "transient", common, "-durability transient-local -linger 0.5s"))
+			require.Equal(t, exitOK, pr.code, "publisher")
+			require.Equal(t, exitOK, sr.code, "subscriber")
+			requireLines(t, "subscriber", expectedLines(mustParseArgs(t, pubArgs...)), sr.stdout)
+		})
+	}
+}
+
+// TestPersistentFastDDSRefuses: Fast DDS 2.9 refuses PERSISTENT endpoints; its peer
+// says so and exits 2 rather than failing to create one.
+func TestPersistentFastDDSRefuses(t *testing.T) {
+	netns.Require(t)
+	bin := peerBinary(t, "fastdds")
+	for _, role := range []string{"pub", "sub"} {
+		sp, err := startProcess(t, "fastdds", exec.Command(bin, "-role", role, "-domain", fmt.Sprint(incompatibleDomain),
+			"-durability", "persistent", "-timeout", "2s"))
+		require.NoError(t, err)
+		res := sp.wait(t, 10*time.Second)
+		require.Equal(t, exitUsage, res.code, role)
+		require.Contains(t, res.stderr, "refuses PERSISTENT", role)
 	}
 }
