@@ -33,7 +33,7 @@ struct peer_args {
   long count;          /* -count N: samples written / expected */
   double rate;         /* -rate HZ: writes per second, 0 = no pause */
   int reliable;        /* -reliable | -best-effort */
-  int transient_local; /* -transient-local | -volatile */
+  int durability;      /* -durability KIND | -transient-local | -volatile: PEER_DURABILITY_* */
   int keep_last;       /* -keep-last N, 0 = KEEP_ALL */
   int keys;            /* -keys N: ids 1..N */
   long payload;        /* -payload BYTES: values has payload/8 doubles */
@@ -55,7 +55,14 @@ struct peer_args {
   double lease;        /* -lease DUR, seconds: LIVELINESS lease_duration, 0 = infinite */
   const char *filter;  /* -filter SQL: the subscriber reads a content-filtered topic (DDS-SQL) */
   const char *filter_params; /* -filter-params a,b: the filter's parameters %0, %1, ... */
+  double deadline;     /* -deadline DUR, seconds: DEADLINE period, 0 = infinite */
+  const char *partition; /* -partition A,B: the publisher's / subscriber's PARTITION, NULL = default */
+  double time_filter;  /* -time-filter DUR, seconds: the reader's TIME_BASED_FILTER minimum_separation */
 };
+
+/* The DURABILITY kinds of -durability, in the order of the DDS enum. */
+enum { PEER_DURABILITY_VOLATILE = 0, PEER_DURABILITY_TRANSIENT_LOCAL = 1, PEER_DURABILITY_TRANSIENT = 2,
+       PEER_DURABILITY_PERSISTENT = 3 };
 
 /* The LIVELINESS kinds of -liveliness, in the order of the DDS enum. */
 enum { PEER_LIVELINESS_AUTOMATIC = 0, PEER_LIVELINESS_PARTICIPANT = 1, PEER_LIVELINESS_TOPIC = 2 };
@@ -79,6 +86,61 @@ static void peer_print_liveliness_lost(int total, int total_change)
   fflush(stderr);
 }
 
+/* offered_deadline_missed / requested_deadline_missed */
+static void peer_print_deadline_missed(const char *event, int total, int total_change)
+{
+  fprintf(stderr, "{\"event\":\"%s\",\"total_count\":%d,\"total_count_change\":%d}\n", event, total,
+          total_change);
+  fflush(stderr);
+}
+
+/* peer_policy_name is the name of QoS policy id as the events print it (upper case,
+ * words joined by '_', as the ddsgo peer prints them), for the ids 0..22 that
+ * DDS 1.4, Cyclone DDS and Fast DDS number alike; NULL for the others, which the
+ * implementations number each their own way. */
+static const char *peer_policy_name(int id)
+{
+  static const char *const names[] = {
+    "INVALID", "USER_DATA", "DURABILITY", "PRESENTATION", "DEADLINE", "LATENCY_BUDGET", "OWNERSHIP",
+    "OWNERSHIP_STRENGTH", "LIVELINESS", "TIME_BASED_FILTER", "PARTITION", "RELIABILITY", "DESTINATION_ORDER",
+    "HISTORY", "RESOURCE_LIMITS", "ENTITY_FACTORY", "WRITER_DATA_LIFECYCLE", "READER_DATA_LIFECYCLE",
+    "TOPIC_DATA", "GROUP_DATA", "TRANSPORT_PRIORITY", "LIFESPAN", "DURABILITY_SERVICE"};
+  if (id < 0 || id >= (int)(sizeof names / sizeof names[0]))
+    return NULL;
+  return names[id];
+}
+
+/* offered_incompatible_qos / requested_incompatible_qos, with the last policy's name */
+static void peer_print_incompatible_qos(const char *event, int total, int total_change, const char *policy)
+{
+  fprintf(stderr, "{\"event\":\"%s\",\"total_count\":%d,\"total_count_change\":%d,\"policy\":\"%s\"}\n",
+          event, total, total_change, policy);
+  fflush(stderr);
+}
+
+/* peer_split_partition splits -partition into at most max names, in place in buf
+ * (a copy of the flag of size bufsize); it returns the number of names, or -1 when
+ * there are too many or the flag is too long. */
+static int peer_split_partition(const char *flag, char *buf, size_t bufsize, const char **names, int max)
+{
+  int n = 0;
+  char *p;
+  if (strlen(flag) >= bufsize)
+    return -1;
+  strcpy(buf, flag);
+  for (p = buf;;) {
+    char *comma = strchr(p, ',');
+    if (n == max)
+      return -1;
+    names[n++] = p;
+    if (comma == NULL)
+      break;
+    *comma = 0;
+    p = comma + 1;
+  }
+  return n;
+}
+
 static void peer_usage(const char *prog)
 {
   fprintf(stderr,
@@ -88,8 +150,9 @@ static void peer_usage(const char *prog)
           "  [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]\n"
           "  [-quiet] [-max-message-size BYTES] [-lifespan DUR]\n"
           "  [-ownership-strength N] [-filter SQL [-filter-params a,b]]\n"
-          "  [-quiet] [-max-message-size BYTES] [-liveliness automatic|participant|topic]\n"
-          "  [-lease DUR]\n"
+          "  [-liveliness automatic|participant|topic]\n"
+          "  [-lease DUR] [-deadline DUR] [-partition A,B] [-time-filter DUR]\n"
+          "  [-durability volatile|transient-local|transient|persistent]\n"
           "DUR is seconds (\"2.5\") or Go form (\"500ms\", \"5s\", \"1m\").\n",
           prog);
 }
@@ -152,7 +215,7 @@ static int peer_parse_args(int argc, char **argv, struct peer_args *a)
   a->count = 10;
   a->rate = 0;
   a->reliable = 1;
-  a->transient_local = 0;
+  a->durability = PEER_DURABILITY_VOLATILE;
   a->keep_last = 0;
   a->keys = 1;
   a->payload = 16;
@@ -192,8 +255,8 @@ static int peer_parse_args(int argc, char **argv, struct peer_args *a)
     }
     BOOLFLAG("reliable", reliable, 1)
     BOOLFLAG("best-effort", reliable, 0)
-    BOOLFLAG("transient-local", transient_local, 1)
-    BOOLFLAG("volatile", transient_local, 0)
+    BOOLFLAG("transient-local", durability, PEER_DURABILITY_TRANSIENT_LOCAL)
+    BOOLFLAG("volatile", durability, PEER_DURABILITY_VOLATILE)
     BOOLFLAG("dispose", dispose, 1)
     BOOLFLAG("unregister", unregister, 1)
     BOOLFLAG("xcdr2", xcdr2, 1)
@@ -266,6 +329,23 @@ static int peer_parse_args(int argc, char **argv, struct peer_args *a)
       a->filter = val;
     } else if (strcmp(name, "filter-params") == 0) {
       a->filter_params = val;
+    } else if (strcmp(name, "deadline") == 0) {
+      if (peer_parse_duration(val, &a->deadline)) goto bad;
+    } else if (strcmp(name, "partition") == 0) {
+      a->partition = *val ? val : NULL;
+    } else if (strcmp(name, "time-filter") == 0) {
+      if (peer_parse_duration(val, &a->time_filter)) goto bad;
+    } else if (strcmp(name, "durability") == 0) {
+      if (strcmp(val, "volatile") == 0)
+        a->durability = PEER_DURABILITY_VOLATILE;
+      else if (strcmp(val, "transient-local") == 0)
+        a->durability = PEER_DURABILITY_TRANSIENT_LOCAL;
+      else if (strcmp(val, "transient") == 0)
+        a->durability = PEER_DURABILITY_TRANSIENT;
+      else if (strcmp(val, "persistent") == 0)
+        a->durability = PEER_DURABILITY_PERSISTENT;
+      else
+        goto bad;
     } else {
       goto bad;
     }

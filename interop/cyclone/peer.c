@@ -39,7 +39,15 @@ static dds_qos_t *make_qos(const struct peer_args *a)
     dds_qset_reliability(qos, DDS_RELIABILITY_RELIABLE, to_duration(a->timeout));
   else
     dds_qset_reliability(qos, DDS_RELIABILITY_BEST_EFFORT, 0);
-  dds_qset_durability(qos, a->transient_local ? DDS_DURABILITY_TRANSIENT_LOCAL : DDS_DURABILITY_VOLATILE);
+  {
+    static const dds_durability_kind_t kinds[] = {DDS_DURABILITY_VOLATILE, DDS_DURABILITY_TRANSIENT_LOCAL,
+                                                  DDS_DURABILITY_TRANSIENT, DDS_DURABILITY_PERSISTENT};
+    dds_qset_durability(qos, kinds[a->durability]);
+  }
+  if (a->deadline > 0)
+    dds_qset_deadline(qos, to_duration(a->deadline));
+  if (!a->pub && a->time_filter > 0)
+    dds_qset_time_based_filter(qos, to_duration(a->time_filter));
   if (a->keep_last > 0)
     dds_qset_history(qos, DDS_HISTORY_KEEP_LAST, a->keep_last);
   else
@@ -86,6 +94,91 @@ static void on_liveliness_lost(dds_entity_t writer, const dds_liveliness_lost_st
   (void)writer;
   (void)arg;
   peer_print_liveliness_lost((int)st.total_count, (int)st.total_count_change);
+}
+
+static void on_offered_deadline_missed(dds_entity_t writer, const dds_offered_deadline_missed_status_t st, void *arg)
+{
+  (void)writer;
+  (void)arg;
+  peer_print_deadline_missed("offered_deadline_missed", (int)st.total_count, st.total_count_change);
+}
+
+static void on_requested_deadline_missed(dds_entity_t reader, const dds_requested_deadline_missed_status_t st,
+                                         void *arg)
+{
+  (void)reader;
+  (void)arg;
+  peer_print_deadline_missed("requested_deadline_missed", (int)st.total_count, st.total_count_change);
+}
+
+/* Cyclone's own policy ids above 22 (dds_public_qosdefs.h) */
+static const char *policy_name(uint32_t id)
+{
+  const char *name = peer_policy_name((int)id);
+  if (name != NULL)
+    return name;
+  switch (id) {
+  case DDS_PROPERTY_QOS_POLICY_ID: return "PROPERTY";
+  case DDS_TYPE_CONSISTENCY_ENFORCEMENT_QOS_POLICY_ID: return "TYPE_CONSISTENCY_ENFORCEMENT";
+  case DDS_DATA_REPRESENTATION_QOS_POLICY_ID: return "DATA_REPRESENTATION";
+  default: return "UNKNOWN";
+  }
+}
+
+static void on_offered_incompatible_qos(dds_entity_t writer, const dds_offered_incompatible_qos_status_t st,
+                                        void *arg)
+{
+  (void)writer;
+  (void)arg;
+  peer_print_incompatible_qos("offered_incompatible_qos", (int)st.total_count, st.total_count_change,
+                              policy_name(st.last_policy_id));
+}
+
+static void on_requested_incompatible_qos(dds_entity_t reader, const dds_requested_incompatible_qos_status_t st,
+                                          void *arg)
+{
+  (void)reader;
+  (void)arg;
+  peer_print_incompatible_qos("requested_incompatible_qos", (int)st.total_count, st.total_count_change,
+                              policy_name(st.last_policy_id));
+}
+
+/* The listener of the writer or reader: the status events of peer_common.h. */
+static dds_listener_t *make_listener(const struct peer_args *a)
+{
+  dds_listener_t *l = dds_create_listener(NULL);
+  if (a->lease > 0) { /* liveliness events with a finite lease only */
+    dds_lset_liveliness_changed(l, on_liveliness_changed);
+    dds_lset_liveliness_lost(l, on_liveliness_lost);
+  }
+  if (a->deadline > 0) {
+    dds_lset_offered_deadline_missed(l, on_offered_deadline_missed);
+    dds_lset_requested_deadline_missed(l, on_requested_deadline_missed);
+  }
+  dds_lset_offered_incompatible_qos(l, on_offered_incompatible_qos);
+  dds_lset_requested_incompatible_qos(l, on_requested_incompatible_qos);
+  return l;
+}
+
+/* make_group returns the publisher or subscriber of -partition, or the participant
+ * (Cyclone's implicit one) without it. */
+static dds_entity_t make_group(const struct peer_args *a, dds_entity_t participant)
+{
+  char buf[1024];
+  const char *names[64];
+  dds_qos_t *q;
+  dds_entity_t g;
+  int n;
+  if (a->partition == NULL)
+    return participant;
+  n = peer_split_partition(a->partition, buf, sizeof buf, names, 64);
+  if (n < 0)
+    return DDS_RETCODE_BAD_PARAMETER;
+  q = dds_create_qos();
+  dds_qset_partition(q, (uint32_t)n, names);
+  g = a->pub ? dds_create_publisher(participant, q, NULL) : dds_create_subscriber(participant, q, NULL);
+  dds_delete_qos(q);
+  return g;
 }
 
 static int run_pub(const struct peer_args *a, dds_entity_t writer, double deadline)
@@ -260,7 +353,7 @@ int main(int argc, char **argv)
   struct peer_args a;
   const dds_topic_descriptor_t *base;
   const dds_topic_descriptor_t *desc;
-  dds_entity_t participant, topic, endpoint;
+  dds_entity_t participant, topic, group, endpoint;
   dds_qos_t *qos;
   dds_listener_t *listener;
   double deadline;
@@ -319,19 +412,16 @@ int main(int argc, char **argv)
   topic = dds_create_topic(participant, desc, a.topic, NULL, NULL);
   if (topic < 0)
     return fail("dds_create_topic", topic);
+  group = make_group(&a, participant);
+  if (group < 0)
+    return fail(a.pub ? "dds_create_publisher" : "dds_create_subscriber", group);
   qos = make_qos(&a);
-  listener = NULL;
-  if (a.lease > 0) { /* status events with a finite lease only */
-    listener = dds_create_listener(NULL);
-    dds_lset_liveliness_changed(listener, on_liveliness_changed);
-    dds_lset_liveliness_lost(listener, on_liveliness_lost);
-  }
+  listener = make_listener(&a);
   if (a.pub)
-    endpoint = dds_create_writer(participant, topic, qos, listener);
+    endpoint = dds_create_writer(group, topic, qos, listener);
   else
-    endpoint = dds_create_reader(participant, topic, qos, listener);
-  if (listener != NULL)
-    dds_delete_listener(listener);
+    endpoint = dds_create_reader(group, topic, qos, listener);
+  dds_delete_listener(listener);
   dds_delete_qos(qos);
   if (endpoint < 0)
     return fail(a.pub ? "dds_create_writer" : "dds_create_reader", endpoint);

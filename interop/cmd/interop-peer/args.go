@@ -29,7 +29,7 @@ type args struct {
 	count          int64              // -count N: samples written / expected
 	rate           float64            // -rate HZ: writes per second, 0 = no pause
 	reliable       bool               // -reliable | -best-effort
-	transientLocal bool               // -transient-local | -volatile
+	durability     qos.DurabilityKind // -durability KIND | -transient-local | -volatile
 	keepLast       int                // -keep-last N, 0 = KEEP_ALL
 	keys           int                // -keys N: ids 1..N
 	payload        int64              // -payload BYTES: values has payload/8 doubles
@@ -51,6 +51,9 @@ type args struct {
 	strength       int32              // -ownership-strength N: the writer's OWNERSHIP_STRENGTH
 	filter         string             // -filter SQL: the subscriber reads a content-filtered topic
 	filterParams   []string           // -filter-params a,b: the filter's %0, %1, ...
+	deadline       time.Duration      // -deadline DUR: DEADLINE period, 0 = infinite
+	partition      []string           // -partition A,B: the publisher's or subscriber's PARTITION
+	timeFilter     time.Duration      // -time-filter DUR: the reader's TIME_BASED_FILTER
 	// ddsgo only, for best effort under loss:
 	idle       time.Duration // -idle DUR: the subscriber also ends, successfully, DUR after its last sample
 	sampleLost bool          // -sample-lost: the subscriber prints its SAMPLE_LOST total last
@@ -156,6 +159,41 @@ func (f livelinessFlag) Set(s string) error {
 	return nil
 }
 
+// durabilityFlag is -durability volatile|transient-local|transient|persistent, or with
+// alias set one of its kinds as a flag of its own (-transient-local, -volatile).
+type durabilityFlag struct {
+	dst   *qos.DurabilityKind
+	kind  qos.DurabilityKind
+	alias bool
+}
+
+func (f durabilityFlag) IsBoolFlag() bool { return f.alias }
+
+func (f durabilityFlag) String() string { return "" }
+
+func (f durabilityFlag) Set(s string) error {
+	if f.alias {
+		if s != "true" {
+			return errors.New("takes no value")
+		}
+		*f.dst = f.kind
+		return nil
+	}
+	switch s {
+	case "volatile":
+		*f.dst = qos.Volatile
+	case "transient-local":
+		*f.dst = qos.TransientLocal
+	case "transient":
+		*f.dst = qos.Transient
+	case "persistent":
+		*f.dst = qos.Persistent
+	default:
+		return errors.New("want volatile, transient-local, transient or persistent")
+	}
+	return nil
+}
+
 // roleFlag is -role pub|sub.
 type roleFlag struct {
 	pub, set *bool
@@ -183,7 +221,8 @@ const usage = `usage: interop-peer -role pub|sub [-domain N] [-topic T] [-count 
   [-quiet] [-max-message-size BYTES] [-idle DUR] [-sample-lost] [-stats DUR]
   [-stats-file PATH] [-lifespan DUR] [-ownership-strength N]
   [-liveliness automatic|participant|topic] [-lease DUR]
-  [-filter SQL [-filter-params a,b]]
+  [-filter SQL [-filter-params a,b]] [-deadline DUR] [-partition A,B]
+  [-time-filter DUR] [-durability volatile|transient-local|transient|persistent]
 DUR is seconds ("2.5") or Go form ("500ms", "5s", "1m").
 `
 
@@ -212,8 +251,9 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 	fs.Var(rateFlag{&a.rate}, "rate", "writes per second")
 	fs.Var(setFlag{&a.reliable, true}, "reliable", "reliable")
 	fs.Var(setFlag{&a.reliable, false}, "best-effort", "best effort")
-	fs.Var(setFlag{&a.transientLocal, true}, "transient-local", "transient local")
-	fs.Var(setFlag{&a.transientLocal, false}, "volatile", "volatile")
+	fs.Var(durabilityFlag{&a.durability, qos.TransientLocal, true}, "transient-local", "transient local")
+	fs.Var(durabilityFlag{&a.durability, qos.Volatile, true}, "volatile", "volatile")
+	fs.Var(durabilityFlag{dst: &a.durability}, "durability", "volatile, transient-local, transient or persistent")
 	fs.Var(intFlag{&keepLast, 0, 1000000}, "keep-last", "KEEP_LAST depth, 0 = KEEP_ALL")
 	fs.Var(intFlag{&keys, 1, 1000000}, "keys", "instances")
 	fs.Var(intFlag{&a.payload, 0, 64 << 20}, "payload", "bytes of values")
@@ -237,8 +277,11 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 	fs.Var(livelinessFlag{&a.liveliness}, "liveliness", "LIVELINESS kind")
 	fs.Var(durFlag{&a.lease}, "lease", "LIVELINESS lease_duration, 0 = infinite")
 	fs.StringVar(&a.filter, "filter", "", "subscriber: DDS-SQL content filter")
-	var filterParams string
+	var filterParams, partition string
 	fs.StringVar(&filterParams, "filter-params", "", "comma-separated filter parameters")
+	fs.Var(durFlag{&a.deadline}, "deadline", "DEADLINE period, 0 = infinite")
+	fs.StringVar(&partition, "partition", "", "comma-separated PARTITION names")
+	fs.Var(durFlag{&a.timeFilter}, "time-filter", "subscriber: TIME_BASED_FILTER minimum_separation")
 	if err := fs.Parse(argv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return a, exitOK, false
@@ -267,6 +310,9 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 	a.strength = int32(strength)
 	if filterParams != "" {
 		a.filterParams = strings.Split(filterParams, ",")
+	}
+	if partition != "" {
+		a.partition = strings.Split(partition, ",")
 	}
 	return a, exitOK, true
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/ddsgo/ddsgo/qos"
 )
 
 // mustParseArgs parses the peer command line argv, which must be valid: what parseArgs
@@ -27,7 +29,7 @@ func mustParseArgs(t testing.TB, argv ...string) args {
 func TestParseArgs(t *testing.T) {
 	a := mustParseArgs(t, strings.Fields("-role pub --domain=7 -best-effort -reliable -best-effort -transient-local -keep-last 2 -keys 3 -payload 24 -timeout 1m30s -settle 0.25 -linger=500ms -dispose -appendable -type x::Y -wait-readers 0 -rate 2.5 -count 0 -quiet -xcdr2 -topic T")...)
 	require.Equal(t, args{
-		pub: true, domain: 7, topic: "T", count: 0, rate: 2.5, reliable: false, transientLocal: true,
+		pub: true, domain: 7, topic: "T", count: 0, rate: 2.5, reliable: false, durability: qos.TransientLocal,
 		keepLast: 2, keys: 3, payload: 24, timeout: 90 * time.Second, dispose: true, appendable: true,
 		xcdr2: true, typeName: "x::Y", waitReaders: 0, settle: 250 * time.Millisecond,
 		linger: 500 * time.Millisecond, quiet: true,

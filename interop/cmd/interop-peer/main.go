@@ -233,10 +233,7 @@ func setCommon(a args, rel *qos.Reliability, dur *qos.Durability, hist *qos.Hist
 		rel.Kind = qos.Reliable
 		rel.MaxBlockingTime = a.timeout
 	}
-	dur.Kind = qos.Volatile
-	if a.transientLocal {
-		dur.Kind = qos.TransientLocal
-	}
+	dur.Kind = a.durability
 	*hist = qos.History{Kind: qos.KeepAll, Depth: 1}
 	if a.keepLast > 0 {
 		*hist = qos.History{Kind: qos.KeepLast, Depth: int32(a.keepLast)}
@@ -276,7 +273,7 @@ func waitMatched[T any](pr *peer, w *dds.DataWriter[T], n int) int {
 
 func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to func(*Sample) *T) int {
 	a := pr.a
-	pub, err := p.NewPublisher()
+	pub, err := p.NewPublisher(groupOptions(a)...)
 	if err != nil {
 		return pr.failf("creating the publisher: %v", err)
 	}
@@ -293,10 +290,9 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to f
 		wq.Ownership.Kind = qos.Exclusive
 		wq.OwnershipStrength.Value = a.strength
 	}
-	l := dds.WriterListener[T]{OnLivelinessLost: func(_ *dds.DataWriter[T], s listener.LivelinessLostStatus) {
-		pr.event(jsonLivelinessLost{"liveliness_lost", s.TotalCount, s.TotalCountChange})
-	}}
-	w, err := dds.NewWriter(topic, dds.WithPublisher(pub), dds.WithQos(wq), dds.WithListener(l, a.statusEvents(listener.LivelinessLost)))
+	setQosFlags(a, &wq.Deadline, nil)
+	l, mask := writerListener[T](pr)
+	w, err := dds.NewWriter(topic, dds.WithPublisher(pub), dds.WithQos(wq), dds.WithListener(l, mask))
 	if err != nil {
 		return pr.failf("creating the writer: %v", err)
 	}
@@ -415,7 +411,7 @@ func (t *stateTracker) note(pr *peer, id int32, st dds.InstanceState) bool {
 
 func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from func(*T) *Sample) int {
 	a := pr.a
-	sub, err := p.NewSubscriber()
+	sub, err := p.NewSubscriber(groupOptions(a)...)
 	if err != nil {
 		return pr.failf("creating the subscriber: %v", err)
 	}
@@ -424,10 +420,9 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 	if a.exclusive {
 		rq.Ownership.Kind = qos.Exclusive
 	}
-	l := dds.ReaderListener[T]{OnLivelinessChanged: func(_ *dds.DataReader[T], s listener.LivelinessChangedStatus) {
-		pr.event(jsonLivelinessChanged{"liveliness_changed", s.AliveCount, s.NotAliveCount, s.AliveCountChange, s.NotAliveCountChange})
-	}}
-	r, err := newReader(a, topic, dds.WithSubscriber(sub), dds.WithQos(rq), dds.WithListener(l, a.statusEvents(listener.LivelinessChanged)))
+	setQosFlags(a, &rq.Deadline, &rq.TimeBasedFilter)
+	l, mask := readerListener[T](pr)
+	r, err := newReader(a, topic, dds.WithSubscriber(sub), dds.WithQos(rq), dds.WithListener(l, mask))
 	if err != nil {
 		return pr.failf("creating the reader: %v", err)
 	}
