@@ -74,8 +74,8 @@ func run(ctx context.Context, argv []string, out io.Writer) int {
 	}
 	a := &app{o: o, out: out, colors: map[instanceKey]string{}}
 	var opts []dds.Option
-	if o.announce > 0 {
-		opts = append(opts, dds.WithRTPS(rtps.Config{AnnouncePeriod: o.announce}))
+	if o.announce > 0 || o.fragSize > 0 {
+		opts = append(opts, dds.WithRTPS(rtps.Config{AnnouncePeriod: o.announce, FragmentSize: o.fragSize}))
 	}
 	opts = append(opts, dds.WithListener(a.participantListener(), listener.StatusMask(
 		listener.InconsistentTopic|listener.OfferedIncompatibleQos|listener.PublicationMatched|
@@ -150,53 +150,48 @@ func (o *options) presentation() qos.Presentation {
 
 // participantListener prints the statuses as the suite's programs do.
 func (a *app) participantListener() dds.ParticipantListener {
-	w := func(w dds.AnyDataWriter) (string, string) {
-		return w.TopicDescription().Name(), w.TopicDescription().TypeName()
-	}
-	r := func(r dds.AnyDataReader) (string, string) {
-		return r.TopicDescription().Name(), r.TopicDescription().TypeName()
-	}
 	return dds.ParticipantListener{
 		PublisherListener: dds.PublisherListener{
-			OnPublicationMatched: func(x dds.AnyDataWriter, s listener.PublicationMatchedStatus) {
-				t, ty := w(x)
-				a.printf("on_publication_matched() topic: '%s'  type: '%s' : matched readers %d (change = %d)\n", t, ty, s.CurrentCount, s.CurrentCountChange)
+			OnPublicationMatched: func(w dds.AnyDataWriter, s listener.PublicationMatchedStatus) {
+				a.status("on_publication_matched", w.TopicDescription(), ": matched readers %d (change = %d)", s.CurrentCount, s.CurrentCountChange)
 			},
-			OnOfferedDeadlineMissed: func(x dds.AnyDataWriter, s listener.OfferedDeadlineMissedStatus) {
-				t, ty := w(x)
-				a.printf("on_offered_deadline_missed() topic: '%s'  type: '%s' : (total = %d, change = %d)\n", t, ty, s.TotalCount, s.TotalCountChange)
+			OnOfferedDeadlineMissed: func(w dds.AnyDataWriter, s listener.OfferedDeadlineMissedStatus) {
+				a.status("on_offered_deadline_missed", w.TopicDescription(), ": (total = %d, change = %d)", s.TotalCount, s.TotalCountChange)
 			},
-			OnOfferedIncompatibleQos: func(x dds.AnyDataWriter, s listener.OfferedIncompatibleQosStatus) {
-				t, ty := w(x)
-				a.printf("on_offered_incompatible_qos() topic: '%s'  type: '%s' : %d (%s)\n", t, ty, s.LastPolicyID, policyName(s.LastPolicyID))
+			OnOfferedIncompatibleQos: func(w dds.AnyDataWriter, s listener.OfferedIncompatibleQosStatus) {
+				a.status("on_offered_incompatible_qos", w.TopicDescription(), ": %d (%s)", s.LastPolicyID, policyName(s.LastPolicyID))
 			},
-			OnLivelinessLost: func(x dds.AnyDataWriter, s listener.LivelinessLostStatus) {
-				t, ty := w(x)
-				a.printf("on_liveliness_lost() topic: '%s'  type: '%s' : (total = %d, change = %d)\n", t, ty, s.TotalCount, s.TotalCountChange)
+			OnLivelinessLost: func(w dds.AnyDataWriter, s listener.LivelinessLostStatus) {
+				a.status("on_liveliness_lost", w.TopicDescription(), ": (total = %d, change = %d)", s.TotalCount, s.TotalCountChange)
 			},
 		},
 		SubscriberListener: dds.SubscriberListener{
-			OnSubscriptionMatched: func(x dds.AnyDataReader, s listener.SubscriptionMatchedStatus) {
-				t, ty := r(x)
-				a.printf("on_subscription_matched() topic: '%s'  type: '%s' : matched writers %d (change = %d)\n", t, ty, s.CurrentCount, s.CurrentCountChange)
+			OnSubscriptionMatched: func(r dds.AnyDataReader, s listener.SubscriptionMatchedStatus) {
+				a.status("on_subscription_matched", r.TopicDescription(), ": matched writers %d (change = %d)", s.CurrentCount, s.CurrentCountChange)
 			},
-			OnRequestedDeadlineMissed: func(x dds.AnyDataReader, s listener.RequestedDeadlineMissedStatus) {
-				t, ty := r(x)
-				a.printf("on_requested_deadline_missed() topic: '%s'  type: '%s' : (total = %d, change = %d)\n", t, ty, s.TotalCount, s.TotalCountChange)
+			OnRequestedDeadlineMissed: func(r dds.AnyDataReader, s listener.RequestedDeadlineMissedStatus) {
+				a.status("on_requested_deadline_missed", r.TopicDescription(), ": (total = %d, change = %d)", s.TotalCount, s.TotalCountChange)
 			},
-			OnRequestedIncompatibleQos: func(x dds.AnyDataReader, s listener.RequestedIncompatibleQosStatus) {
-				t, ty := r(x)
-				a.printf("on_requested_incompatible_qos() topic: '%s'  type: '%s' : %d (%s)\n", t, ty, s.LastPolicyID, policyName(s.LastPolicyID))
+			OnRequestedIncompatibleQos: func(r dds.AnyDataReader, s listener.RequestedIncompatibleQosStatus) {
+				a.status("on_requested_incompatible_qos", r.TopicDescription(), ": %d (%s)", s.LastPolicyID, policyName(s.LastPolicyID))
 			},
-			OnLivelinessChanged: func(x dds.AnyDataReader, s listener.LivelinessChangedStatus) {
-				t, ty := r(x)
-				a.printf("on_liveliness_changed() topic: '%s'  type: '%s' : (alive = %d, not_alive = %d)\n", t, ty, s.AliveCount, s.NotAliveCount)
+			OnLivelinessChanged: func(r dds.AnyDataReader, s listener.LivelinessChangedStatus) {
+				a.status("on_liveliness_changed", r.TopicDescription(), ": (alive = %d, not_alive = %d)", s.AliveCount, s.NotAliveCount)
 			},
 		},
 		OnInconsistentTopic: func(t dds.TopicDescription, _ listener.InconsistentTopicStatus) {
-			a.printf("on_inconsistent_topic() topic: '%s'  type: '%s'\n", t.Name(), t.TypeName())
+			a.status("on_inconsistent_topic", t, "")
 		},
 	}
+}
+
+// status prints a status line: "callback() topic: 'T'  type: 'Y' " and what follows.
+func (a *app) status(callback string, t dds.TopicDescription, format string, args ...any) {
+	line := fmt.Sprintf("%s() topic: '%s'  type: '%s'", callback, t.Name(), t.TypeName())
+	if format != "" {
+		line += " " + fmt.Sprintf(format, args...)
+	}
+	a.printf("%s\n", line)
 }
 
 // policyName is the spec's *_QOS_POLICY_NAME of id in upper case, as the suite's

@@ -54,6 +54,9 @@ type options struct {
 	payloadSize   int           // --additional-payload-size
 	takeRead      bool          // --take-read: take()/read() instead of the _next_instance forms
 	announce      time.Duration // --periodic-announcement ms
+	fragSize      int           // --datafrag-size bytes, 0 = ddsgo's
+	cft           string        // --cft: the subscriber's DDS-SQL content filter
+	sizeModulo    int           // --size-modulo: with -z 0, sizes cycle through 1..N
 }
 
 const usage = `usage: shape-main -P|-S -t TOPIC [options]
@@ -90,6 +93,9 @@ const usage = `usage: shape-main -P|-S -t TOPIC [options]
    --additional-payload-size <bytes> : bytes added to every sample
    --take-read               : take()/read() instead of take/read_next_instance()
    --periodic-announcement <ms> : participant announcement period [0: default]
+   --datafrag-size <bytes>   : DATA_FRAG fragment size [0: default]
+   --cft <expression>        : subscriber's content filter (DDS-SQL), not with -c
+   --size-modulo <int>       : with -z 0, shapesize cycles through 1..N
 Exit status: 0 ok, 1 bad command line, 2 an entity could not be created, 3 a write or read failed.
 `
 
@@ -194,6 +200,9 @@ func parse(argv []string, out io.Writer) (o options, code int, ok bool) {
 	fs.Var(count{&o.payloadSize, 1}, "additional-payload-size", "")
 	fs.BoolVar(&o.takeRead, "take-read", false, "")
 	fs.Var(millis{&o.announce}, "periodic-announcement", "")
+	fs.Var(count{&o.fragSize, 0}, "datafrag-size", "")
+	fs.StringVar(&o.cft, "cft", "", "")
+	fs.Var(count{&o.sizeModulo, 1}, "size-modulo", "")
 	if err := fs.Parse(argv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, exitOK, false
@@ -221,6 +230,8 @@ func (o *options) validate(out io.Writer) string {
 		return "please specify publish [-P] or subscribe [-S]"
 	case o.publish && o.subscribe:
 		return "please specify only one of: publish [-P] or subscribe [-S]"
+	case o.subscribe && o.color != "" && o.cft != "":
+		return "error: cannot specify both --cft and -c for subscriber applications"
 	}
 	if o.publish && o.color == "" {
 		o.color = "BLUE"
@@ -240,6 +251,7 @@ func (o *options) warnIgnored(out io.Writer) {
 	warn(o.publish && o.timeFilter > 0, "time based filter [--time-filter]")
 	warn(o.publish && o.useRead, "use read [-R]")
 	warn(o.publish && o.takeRead, "--take-read")
+	warn(o.publish && o.cft != "", "--cft")
 	warn(o.subscribe && o.shapesize != 20, "shapesize [-z]")
 	warn(o.subscribe && o.lifespan > 0, "--lifespan")
 	warn(o.subscribe && o.instances > 1, "--num-instances")
@@ -247,5 +259,8 @@ func (o *options) warnIgnored(out io.Writer) {
 	warn(o.subscribe && o.coherentCount > 0, "--coherent-sample-count")
 	if !o.coherent && !o.ordered && o.scopeSet {
 		fmt.Fprintln(out, "warning: --access-scope ignored because neither coherent nor ordered access is enabled")
+	}
+	if o.sizeModulo > 0 && o.shapesize != 0 {
+		fmt.Fprintln(out, "warning: --size-modulo has no effect unless shapesize (-z) is set to 0")
 	}
 }

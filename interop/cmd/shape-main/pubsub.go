@@ -113,6 +113,9 @@ func (a *app) writeLoop(ctx context.Context, pub *dds.Publisher, writers []*dds.
 		s.Y, dy = bounce(s.Y+dy, dy, areaHeight)
 		if o.shapesize == 0 {
 			s.Shapesize++
+			if o.sizeModulo > 0 {
+				s.Shapesize = (s.Shapesize-1)%int32(o.sizeModulo) + 1
+			}
 		}
 		if grouped && o.coherentCount > 0 && n%o.coherentCount == 0 {
 			a.printf("Started Coherent Set\n")
@@ -202,9 +205,9 @@ func (a *app) subscribe(ctx context.Context, p *dds.DomainParticipant, topics []
 	a.debugf("Data Reader QoS: %+v", rq)
 	readers := make([]*dds.DataReader[ShapeType], len(topics))
 	for i, t := range topics {
-		if o.color != "" {
+		if expr, params := o.filter(); expr != "" {
 			var cft *dds.ContentFilteredTopic[ShapeType]
-			cft, err = dds.NewContentFilteredTopic(t.Name()+"_filtered", t, "color = %0", "'"+o.color+"'")
+			cft, err = dds.NewContentFilteredTopic(t.Name()+"_filtered", t, expr, params...)
 			if err != nil {
 				a.printf("failed to create content filtered topic: %v\n", err)
 				return exitInit
@@ -221,6 +224,17 @@ func (a *app) subscribe(ctx context.Context, p *dds.DomainParticipant, topics []
 		}
 	}
 	return a.readLoop(ctx, sub, readers)
+}
+
+// filter returns the subscriber's content filter: --cft, or -c as a filter on the color.
+func (o *options) filter() (expr string, params []string) {
+	switch {
+	case o.cft != "":
+		return o.cft, nil
+	case o.color != "":
+		return "color = %0", []string{"'" + o.color + "'"}
+	}
+	return "", nil
 }
 
 // readLoop takes (or reads) what the readers have every read period, instance by

@@ -85,15 +85,15 @@ func (o *output) snapshot() []string {
 	return append([]string(nil), o.lines...)
 }
 
-// start runs shape-main with args until the test ends; the returned channel gives its
-// exit code.
-func start(t *testing.T, args string) (*output, <-chan int) {
+// start runs shape-main with args (and extra, arguments with spaces) until the test
+// ends; the returned channel gives its exit code.
+func start(t *testing.T, args string, extra ...string) (*output, <-chan int) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	out := newOutput()
 	done, ended := make(chan int, 1), make(chan struct{})
 	go func() {
-		done <- run(ctx, strings.Fields(args), out)
+		done <- run(ctx, append(strings.Fields(args), extra...), out)
 		close(ended)
 	}()
 	t.Cleanup(func() {
@@ -216,6 +216,25 @@ func TestShapes(t *testing.T) {
 		sub.wait(t, `^Filt\s+BLUE`, wait)
 		time.Sleep(500 * time.Millisecond)
 		require.Empty(t, sizes(sub.snapshot(), "RED"))
+	})
+
+	// Test_Cft_1: --cft filters on a member that is not the key; --size-modulo keeps the
+	// growing sizes in 1..50.
+	t.Run("cft", func(t *testing.T) {
+		t.Parallel()
+		start(t, "-P "+d("Cft")+" -r -k 0 -z 0 --size-modulo 50 --write-period 2")
+		sub, _ := start(t, "-S "+d("Cft")+" -r -k 0 --read-period 20 --cft", "shapesize <= 20")
+		sub.wait(t, `^Cft\s+BLUE`, wait)
+		var got []int
+		deadline := time.Now().Add(wait)
+		for len(got) < 40 && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+			got = sizes(sub.snapshot(), "BLUE")
+		}
+		require.GreaterOrEqual(t, len(got), 40, "the sizes wrap around 50 and come back under 20")
+		for _, n := range got {
+			require.True(t, n >= 1 && n <= 20, "size %d passed the filter: %v", n, got)
+		}
 	})
 
 	// Test_Reliability_4: reliable KEEP_ALL, sizes growing by one, nothing lost or
