@@ -312,6 +312,8 @@ func (a *app) drain(r *dds.DataReader[ShapeType]) int {
 	}
 }
 
+// printSamples prints the valid samples, and the instance state of every sample whose
+// instance is no longer alive, as the suite's programs do.
 func (a *app) printSamples(r *dds.DataReader[ShapeType], data []ShapeType, infos []dds.SampleInfo) {
 	name := r.Topic().Name()
 	for i := range data {
@@ -319,15 +321,14 @@ func (a *app) printSamples(r *dds.DataReader[ShapeType], data []ShapeType, infos
 		if infos[i].ValidData {
 			a.colors[ik] = data[i].Color
 			a.printShape(name, &data[i])
-			continue
 		}
 		// A taken instance without samples is gone from the reader, with its key: name it
-		// by the color of its samples.
+		// by the color of its samples when the sample has none.
 		color := data[i].Color
-		if c, ok := a.colors[ik]; ok {
+		if c, ok := a.colors[ik]; ok && color == "" {
 			color = c
 		}
-		switch infos[i].InstanceState { //nolint:exhaustive // an invalid sample of an alive instance prints nothing
+		switch infos[i].InstanceState { //nolint:exhaustive // alive instances print no state
 		case dds.NotAliveNoWritersInstanceState:
 			a.printf("%-10s %-10s NOT_ALIVE_NO_WRITERS_INSTANCE_STATE\n", name, color)
 		case dds.NotAliveDisposedInstanceState:
