@@ -11,7 +11,6 @@ import (
 
 	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/internal/discovery"
-	"github.com/ddsgo/ddsgo/internal/pcapng"
 	"github.com/ddsgo/ddsgo/internal/tshark"
 	"github.com/ddsgo/ddsgo/internal/xtypes"
 	"github.com/ddsgo/ddsgo/listener"
@@ -86,7 +85,7 @@ func TestWiresharkDecodesTypeInformation(t *testing.T) {
 	if !tshark.Available() {
 		t.Skip("tshark not installed")
 	}
-	pa, pb, taps := tappedPair(t, 5)
+	pa, pb, end := tappedPair(t, 5)
 	ta, err := NewTopic[namedSample](pa, "Named")
 	require.NoError(t, err)
 	tb, err := NewTopic[namedSample](pb, "Named")
@@ -96,22 +95,15 @@ func TestWiresharkDecodesTypeInformation(t *testing.T) {
 	_, err = NewReader(tb, Reliable())
 	require.NoError(t, err)
 	waitStatus(t, w, listener.PublicationMatched)
-	require.NoError(t, pa.Close())
-	require.NoError(t, pb.Close())
+	all := end()
 
 	info := typeInfoOf[namedSample]("interop::Sample")
 	require.NotNil(t, info)
-	var all []pcapng.Datagram
 	withInfo := 0
-	for _, tp := range taps {
-		tp.mu.Lock()
-		for _, d := range tp.sent {
-			all = append(all, d)
-			if bytes.Contains(d.Payload, info) {
-				withInfo++
-			}
+	for _, d := range all {
+		if bytes.Contains(d.Payload, info) {
+			withInfo++
 		}
-		tp.mu.Unlock()
 	}
 	require.GreaterOrEqual(t, withInfo, 2, "SEDP of the writer and the reader")
 	tshark.CheckDatagrams(t, all)

@@ -55,12 +55,14 @@ func (c tapConn) WriteTo(b []byte, dst netip.AddrPort) (int, error) {
 }
 
 // tappedPair returns two participants on in-memory hosts (nothing leaves the process)
-// of a network seeded with seed, and the taps that record what each sends.
-func tappedPair(t *testing.T, seed uint64) (pa, pb *DomainParticipant, taps []*tap) {
+// of a network seeded with seed, and end: it deletes their entities, closes them and
+// returns every datagram they sent.
+func tappedPair(t *testing.T, seed uint64) (pa, pb *DomainParticipant, end func() []pcapng.Datagram) {
 	t.Helper()
 	n, err := memnet.New(memnet.Config{Seed: seed})
 	require.NoError(t, err)
 	t.Cleanup(n.Close)
+	var taps []*tap
 	newP := func(name, addr string) *DomainParticipant {
 		h, err := n.AddHost(name, netip.MustParseAddr(addr))
 		require.NoError(t, err)
@@ -71,7 +73,20 @@ func tappedPair(t *testing.T, seed uint64) (pa, pb *DomainParticipant, taps []*t
 		return p
 	}
 	pa, pb = newP("a", "10.0.0.1"), newP("b", "10.0.0.2")
-	return pa, pb, taps
+	end = func() []pcapng.Datagram {
+		for _, p := range []*DomainParticipant{pa, pb} {
+			require.NoError(t, p.DeleteContainedEntities())
+			require.NoError(t, p.Close())
+		}
+		var all []pcapng.Datagram
+		for _, tp := range taps {
+			tp.mu.Lock()
+			all = append(all, tp.sent...)
+			tp.mu.Unlock()
+		}
+		return all
+	}
+	return pa, pb, end
 }
 
 // TestWiresharkDecodesOurTraffic records everything two participants send while they
@@ -82,7 +97,7 @@ func TestWiresharkDecodesOurTraffic(t *testing.T) {
 	if !tshark.Available() {
 		t.Skip("tshark not installed")
 	}
-	pa, pb, taps := tappedPair(t, 3)
+	pa, pb, end := tappedPair(t, 3)
 
 	pub, ta, sub, tb := pubSub(t, pa, pb, "interop::Sample", "Sample")
 	wq := qos.DefaultDataWriterQos()
@@ -118,17 +133,7 @@ func TestWiresharkDecodesOurTraffic(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	require.Equal(t, 5, got, "samples received")
-	require.NoError(t, pa.DeleteContainedEntities())
-	require.NoError(t, pb.DeleteContainedEntities())
-	require.NoError(t, pa.Close())
-	require.NoError(t, pb.Close())
-
-	var all []pcapng.Datagram
-	for _, tp := range taps {
-		tp.mu.Lock()
-		all = append(all, tp.sent...)
-		tp.mu.Unlock()
-	}
+	all := end()
 	require.Greater(t, len(all), 20)
 	tshark.CheckDatagrams(t, all)
 }
