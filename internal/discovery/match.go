@@ -26,6 +26,12 @@ const (
 	MismatchQos
 	// MismatchPartition: the publisher and subscriber share no partition.
 	MismatchPartition
+	// MismatchTypeAssignability: both announce TypeInformation and the reader's type
+	// is not assignable from the writer's (DDS-XTypes 1.3 §7.2.4).
+	MismatchTypeAssignability
+	// MismatchTypeUnresolved: both announce TypeInformation and a type is still asked
+	// for with TypeLookup; the match is decided when it comes or is given up.
+	MismatchTypeUnresolved
 )
 
 // String returns a short description, e.g. "type name".
@@ -45,6 +51,10 @@ func (r MismatchReason) String() string {
 		return "incompatible QoS"
 	case MismatchPartition:
 		return "partition"
+	case MismatchTypeAssignability:
+		return "type not assignable"
+	case MismatchTypeUnresolved:
+		return "type not resolved yet"
 	}
 	return "MismatchReason(?)"
 }
