@@ -191,3 +191,16 @@ func (p *Participant) checkTypes(l *localEndpoint, re *remoteEndpoint, res Match
 	}
 	return res
 }
+
+// Types returns Config.Types: the types the participant resolved (nil without one).
+func (p *Participant) Types() *xtypes.Cache { return p.cfg.Types }
+
+// ResolveTypes asks, if need be, for the types ed announces (again, if they were given
+// up): Types resolves them when the reply comes.
+func (p *Participant) ResolveTypes(ed *EndpointData) {
+	if p.tl.reqW == nil {
+		return
+	}
+	e := *ed
+	p.eng.Post(func() { p.requestTypes(e.GUID.Prefix, p.wantTypes(&e)) })
+}
