@@ -151,7 +151,7 @@ func typedWriter(ctx context.Context, n *node, topic string, wait time.Duration)
 }
 
 func setupEcho(fs *flag.FlagSet, o *options) func(context.Context) error {
-	wait := fs.Duration("wait", 5*time.Second, "how long to wait for a writer of the topic")
+	wait := fs.Duration("wait", 5*time.Second, "how long to wait for a writer of the topic, and for its type (TypeLookup)")
 	count := fs.Int("count", 0, "stop after this many samples (0: until interrupted)")
 	dur := fs.Duration("duration", 0, "stop after this long (0: until interrupted)")
 	return func(ctx context.Context) error {

@@ -89,11 +89,13 @@ func (m MatchResult) Matched() bool { return m.Reason == MatchOK }
 // do; a partition mismatch alone is not an incompatible QoS (DDS 1.4
 // §2.2.3.13).
 //
-// Types are matched by name only. Cyclone DDS, when both sides send
+// Types are matched by name here. Cyclone DDS, when both sides send
 // TYPE_INFORMATION, matches on the type hash instead (so two names may
 // match there and not here, and the other way round); when either side
 // sends none, it compares names like Fast DDS and this function. Type
-// assignability (DDS-XTypes TypeObject) is not decided here.
+// assignability (DDS-XTypes TypeObjects) needs the types: the Participant
+// decides it after Match, when both announce TypeInformation
+// (typeclient.go: MismatchTypeAssignability, MismatchTypeUnresolved).
 func Match(w, r *EndpointData) MatchResult {
 	switch {
 	case !w.IsWriter() || !r.IsReader():
