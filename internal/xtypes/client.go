@@ -190,6 +190,9 @@ func (c *Cache) Retry(now time.Time) map[[12]byte][]TypeID {
 		}
 		if w.attempts >= MaxAttempts {
 			delete(c.wanted, h)
+			if len(c.failed) >= MaxCachedTypes { // bounded: forget the older ones
+				clear(c.failed)
+			}
 			c.failed[h] = true
 			continue
 		}
