@@ -3,6 +3,7 @@ package dds
 import (
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/rtps"
+	"github.com/ddsgo/ddsgo/internal/xtypes"
 	"github.com/ddsgo/ddsgo/qos"
 )
 
@@ -22,6 +23,7 @@ func startRTPS(domain int, s *settings, q qos.DomainParticipantQos) (engine, err
 		UserData: q.UserData.Value,
 
 		TypeLookup: typeRegistry.Serve,
+		Types:      &xtypes.Cache{Local: &typeRegistry},
 	})
 	if err != nil {
 		return nil, err

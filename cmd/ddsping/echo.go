@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -62,9 +61,9 @@ func entry[T interface{ DDSTypeName() string }]() (string, follower) {
 	return typeNameOf[T](), follow[T]()
 }
 
-// echoTypes are the types echo and hz read, by DDS type name: the ROS 2 messages of the
-// packages under ros/ (what ddsim publishes and more), ddsgo's world entities and
-// ddsping's own samples. Others need XTypes type discovery, which ddsgo does not have yet.
+// echoTypes are the types echo and hz read with a Go type, by DDS type name: the ROS 2
+// messages of the packages under ros/ (what ddsim publishes and more), ddsgo's world
+// entities and ddsping's own samples. Others are read as dynamic samples (dynamic.go).
 var echoTypes = func() map[string]follower {
 	m := map[string]follower{
 		typeName:           follow[sample](),
@@ -135,7 +134,8 @@ func readerFor(w dds.EndpointBuiltinTopicData) []dds.Option {
 	return opts
 }
 
-// typedWriter finds a writer of topic and the follower of its type.
+// typedWriter finds a writer of topic and the follower of its type: a Go type ddsping
+// has, or else the type the writer announced, resolved with TypeLookup (dynamic.go).
 func typedWriter(ctx context.Context, n *node, topic string, wait time.Duration) (dds.EndpointBuiltinTopicData, follower, error) {
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	w, err := findWriter(wctx, n.p, topic)
@@ -145,19 +145,13 @@ func typedWriter(ctx context.Context, n *node, topic string, wait time.Duration)
 	}
 	f, ok := echoTypes[w.TypeName]
 	if !ok {
-		known := make([]string, 0, len(echoTypes))
-		for k := range echoTypes {
-			known = append(known, k)
-		}
-		sort.Strings(known)
-		return w, nil, fmt.Errorf("%w: %q has type %s, which ddsping cannot decode (no XTypes type discovery yet); it knows %s",
-			errFailed, topic, w.TypeName, strings.Join(known, ", "))
+		return w, followDynamic(w, wait), nil
 	}
 	return w, f, nil
 }
 
 func setupEcho(fs *flag.FlagSet, o *options) func(context.Context) error {
-	wait := fs.Duration("wait", 5*time.Second, "how long to wait for a writer of the topic")
+	wait := fs.Duration("wait", 5*time.Second, "how long to wait for a writer of the topic, and for its type (TypeLookup)")
 	count := fs.Int("count", 0, "stop after this many samples (0: until interrupted)")
 	dur := fs.Duration("duration", 0, "stop after this long (0: until interrupted)")
 	return func(ctx context.Context) error {

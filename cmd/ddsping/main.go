@@ -105,9 +105,15 @@
 // `ros2 topic hz` does). A name starting with / is a ROS 2 topic (/clock is rt/clock).
 // The type comes from what the topic's writer announces: ddsping decodes the ROS 2
 // messages of the packages under ros/ (rosgraph_msgs/Clock, tf2_msgs/TFMessage,
-// geometry_msgs, std_msgs, ...), ddsgo's world entities and its own samples; other types
-// need XTypes type discovery, which ddsgo does not have yet, and are refused with the
-// list of known ones. The reader takes the writer's reliability, durability up to
+// geometry_msgs, std_msgs, ...), ddsgo's world entities and its own samples with their Go
+// types. Any other type is resolved from the XTypes TypeObjects the writer announces
+// (asked for with the TypeLookup service, for at most -wait) and each sample is printed as
+// a JSON object with the type's member names in declaration order (enums by name, unions
+// as their discriminator and selected member); when the writer announced no type
+// information (as Fast DDS 2.9 and types without IDL names), or it did not come, each
+// sample prints as {"hex":"..."}: the serialized sample, encapsulation header first.
+// docs/types.md, "Dynamic samples", says what is decoded. The reader takes the writer's
+// reliability, durability up to
 // TRANSIENT_LOCAL (a topic written once shows its history) and partitions, as `ros2
 // topic echo` adapts to its publisher.
 //
@@ -220,7 +226,7 @@ var commands = []command{
 	{"why", "for each writer and reader (of TOPIC), why they match or not; with nobody there, what to check", setupWhy, "[TOPIC]"},
 	{"watch", "list, then report participants and endpoints as they come and go", setupWatch, ""},
 	{"call", "call a ROS 2 service (simulation_interfaces' by name) and print the reply", setupCall, "SERVICE [REQUEST]"},
-	{"echo", "print the samples of a topic (ROS 2 names: /clock) as JSON, typed by what its writer announces", setupEcho, "TOPIC"},
+	{"echo", "print the samples of a topic (ROS 2 names: /clock) as JSON, typed by what its writer announces (XTypes TypeObjects; hex without)", setupEcho, "TOPIC"},
 	{"hz", "report the rate of a topic's samples every second", setupHz, "TOPIC"},
 	{"bw", "report the bandwidth of a topic's samples (serialized octets per second) every second", setupBw, "TOPIC"},
 }

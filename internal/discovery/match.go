@@ -26,6 +26,12 @@ const (
 	MismatchQos
 	// MismatchPartition: the publisher and subscriber share no partition.
 	MismatchPartition
+	// MismatchTypeAssignability: both announce TypeInformation and the reader's type
+	// is not assignable from the writer's (DDS-XTypes 1.3 §7.2.4).
+	MismatchTypeAssignability
+	// MismatchTypeUnresolved: both announce TypeInformation and a type is still asked
+	// for with TypeLookup; the match is decided when it comes or is given up.
+	MismatchTypeUnresolved
 )
 
 // String returns a short description, e.g. "type name".
@@ -45,6 +51,10 @@ func (r MismatchReason) String() string {
 		return "incompatible QoS"
 	case MismatchPartition:
 		return "partition"
+	case MismatchTypeAssignability:
+		return "type not assignable"
+	case MismatchTypeUnresolved:
+		return "type not resolved yet"
 	}
 	return "MismatchReason(?)"
 }
@@ -79,11 +89,13 @@ func (m MatchResult) Matched() bool { return m.Reason == MatchOK }
 // do; a partition mismatch alone is not an incompatible QoS (DDS 1.4
 // §2.2.3.13).
 //
-// Types are matched by name only. Cyclone DDS, when both sides send
+// Types are matched by name here. Cyclone DDS, when both sides send
 // TYPE_INFORMATION, matches on the type hash instead (so two names may
 // match there and not here, and the other way round); when either side
 // sends none, it compares names like Fast DDS and this function. Type
-// assignability (DDS-XTypes TypeObject) is not decided here.
+// assignability (DDS-XTypes TypeObjects) needs the types: the Participant
+// decides it after Match, when both announce TypeInformation
+// (typeclient.go: MismatchTypeAssignability, MismatchTypeUnresolved).
 func Match(w, r *EndpointData) MatchResult {
 	switch {
 	case !w.IsWriter() || !r.IsReader():

@@ -11,6 +11,7 @@ import (
 	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/internal/transport"
 	"github.com/ddsgo/ddsgo/internal/wire"
+	"github.com/ddsgo/ddsgo/internal/xtypes"
 	"github.com/ddsgo/ddsgo/qos"
 	rtpsconfig "github.com/ddsgo/ddsgo/rtps"
 )
@@ -51,6 +52,10 @@ type Config struct {
 	// TypeLookup_Request) with a serialized reply, ok false for none; the participant
 	// then has the service's request reader and reply writer (typelookup.go).
 	TypeLookup func(request []byte) (reply []byte, ok bool)
+	// Types, if set, holds the types peers announce, asked for with the TypeLookup
+	// service's client (typeclient.go), and makes matching apply the XTypes
+	// assignability rules when both endpoints announce TypeInformation.
+	Types *xtypes.Cache
 }
 
 // DefaultWriterLinger is the default Config.WriterLinger, Cyclone DDS's

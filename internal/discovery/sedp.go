@@ -118,11 +118,13 @@ func (p *Participant) addRemoteEndpoint(ed EndpointData, size int) {
 	}
 	p.epBytes += size - re.size
 	re.data, re.size = ed, size
+	types := p.wantTypes(&ed) // before evaluate: the match waits for them
 	for _, l := range p.locals {
 		fns = p.evaluate(l, rp, re, fns)
 	}
 	fns = p.endpointEventLocked(fns, ed, true)
 	p.mu.Unlock()
+	p.requestTypes(ed.GUID.Prefix, types)
 	p.disp.post(fns...)
 }
 
@@ -164,6 +166,7 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 	} else {
 		res = Match(&re.data, &l.data)
 	}
+	res = p.checkTypes(l, re, res)
 	_, was := l.matched[re.data.GUID]
 	p.logDecision(&l.data, &re.data, res, was)
 	switch {
@@ -195,6 +198,10 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 		}
 	case was:
 		fns = p.disconnect(l, re.data.GUID, fns)
+	}
+	if tl, ok := l.listener.(TypeListener); ok && res.Reason == MismatchTypeAssignability {
+		local, remote := l.data.GUID, re.data
+		fns = append(fns, func() { tl.OnInconsistentType(local, &remote) })
 	}
 	if !res.Matched() && len(res.Incompatible) > 0 && l.listener != nil {
 		ls, local, remote, pol := l.listener, l.data.GUID, re.data, res.Incompatible

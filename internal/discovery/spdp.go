@@ -345,6 +345,7 @@ func (p *Participant) startBuiltins() {
 	p.subR = p.eng.NewReader(rc(wire.EntityIDSEDPSubscriptionsReader), p.onSubscription)
 	p.msgR = p.eng.NewReader(rc(wire.EntityIDParticipantMessageReader), p.onParticipantMessage)
 	p.startTypeLookup()
+	p.startTypeClient()
 }
 
 // builtinTopic is a built-in topic our endpoints share with a remote
@@ -386,6 +387,7 @@ func (p *Participant) connectBuiltins(rp *remoteParticipant) {
 		}
 	}
 	p.connectTypeLookup(rp)
+	p.connectTypeClient(rp)
 }
 
 // disconnectBuiltins undoes connectBuiltins.
@@ -396,6 +398,7 @@ func (p *Participant) disconnectBuiltins(rp *remoteParticipant) {
 		p.eng.UnmatchWriter(r, wire.GUID{Prefix: rp.data.GUIDPrefix, Entity: b.writer})
 	}
 	p.disconnectTypeLookup(rp)
+	p.disconnectTypeClient(rp)
 }
 
 // The kinds of ParticipantMessageData (RTPS 2.5 §9.6.2.1).

@@ -8,20 +8,30 @@ import (
 // The server side of the XTypes TypeLookup service (DDS-XTypes 1.3 §7.6.3.3): a reader
 // of the requests peers send to resolve the types our endpoints announce in their
 // TypeInformation, and a writer of the replies. Config.TypeLookup answers; without it the
-// participant has neither endpoint and does not announce them. ddsgo sends no requests.
+// participant has neither endpoint and does not announce them. The client, which asks
+// peers for their types, is in typeclient.go.
 
 // typeLookup holds the service's endpoints.
 type typeLookup struct {
 	reqR *rtps.Reader // TypeLookup request reader (0x000300c4)
 	repW *rtps.Writer // TypeLookup reply writer (0x000301c3)
+	// The client (typeclient.go), with Config.Types.
+	reqW  *rtps.Writer // TypeLookup request writer (0x000300c3)
+	repR  *rtps.Reader // TypeLookup reply reader (0x000301c4)
+	retry *rtps.Timer  // asks again for the types not received
+	sn    int64        // the last request's sequence number
 }
 
 // typeLookupBits are the BUILTIN_ENDPOINT_SET bits of the service, when cfg serves it.
 func typeLookupBits(cfg *Config) uint32 {
-	if cfg.TypeLookup == nil {
-		return 0
+	var bits uint32
+	if cfg.TypeLookup != nil {
+		bits |= wire.BuiltinTypeLookupRequestReader | wire.BuiltinTypeLookupReplyWriter
 	}
-	return wire.BuiltinTypeLookupRequestReader | wire.BuiltinTypeLookupReplyWriter
+	if cfg.Types != nil {
+		bits |= wire.BuiltinTypeLookupRequestWriter | wire.BuiltinTypeLookupReplyReader
+	}
+	return bits
 }
 
 // typeLookupDepth is the history depth of the reply writer: replies are not kept for late

@@ -1,4 +1,4 @@
-package xtypes
+package xtypes_test
 
 import (
 	"encoding/hex"
@@ -12,6 +12,7 @@ import (
 	"github.com/ddsgo/ddsgo/internal/golden"
 	"github.com/ddsgo/ddsgo/internal/testutil/goldendata"
 	"github.com/ddsgo/ddsgo/internal/wire"
+	"github.com/ddsgo/ddsgo/internal/xtypes"
 )
 
 // TestCaptures decodes the PID_TYPE_INFORMATION of every Cyclone DDS SEDP endpoint in the
@@ -21,12 +22,12 @@ import (
 func TestCaptures(t *testing.T) {
 	want := map[string][]byte{}
 	for name, rt := range map[string]reflect.Type{
-		"interop::Sample":  reflect.TypeFor[interopSample](),
-		"interop::SampleA": reflect.TypeFor[interopSampleA](),
+		"interop::Sample":  reflect.TypeFor[xtypes.InteropSample](),
+		"interop::SampleA": reflect.TypeFor[xtypes.InteropSampleA](),
 	} {
 		d, err := cdr.Describe(rt)
 		require.NoError(t, err)
-		types, err := Build(d)
+		types, err := xtypes.Build(d)
 		require.NoError(t, err)
 		info := types.Info()
 		want[name] = info.Append(nil)
@@ -49,12 +50,12 @@ func TestCaptures(t *testing.T) {
 			if h.Vendor == wire.VendorFastDDS {
 				// Fast DDS 2.9 sends its pre-XTypes-1.3 form (no DHEADERs, other hashes):
 				// not a TypeInformation this package reads.
-				_, err := ParseInfo(e.TypeInformation)
+				_, err := xtypes.ParseInfo(e.TypeInformation)
 				require.Error(t, err)
 				return
 			}
 			seen++
-			info, err := ParseInfo(e.TypeInformation)
+			info, err := xtypes.ParseInfo(e.TypeInformation)
 			require.NoError(t, err, "%s message %d", file, msg)
 			require.True(t, info.Minimal.Type.ID.Hashed(), "%s message %d", file, msg)
 			require.True(t, info.Complete.Type.ID.Hashed(), "%s message %d", file, msg)

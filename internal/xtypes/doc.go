@@ -30,5 +30,15 @@
 // # TypeLookup
 //
 // Registry answers the getTypes requests of the TypeLookup service (§7.6.3.3) with the
-// TypeObjects of the types added to it, in the form Cyclone DDS 0.10.2 uses.
+// TypeObjects of the types added to it, in the form Cyclone DDS 0.10.2 uses. The client
+// side: AppendRequest asks for types, ParseReply reads the answer, and Cache keeps what
+// was asked for, checked against its hash and bounded in count and size, asks again and
+// gives up (the participant's transport of it is internal/discovery's typeclient.go).
+//
+// # Peers' types
+//
+// ParseObject parses a TypeObject (structs, unions, enums, aliases; complete or minimal)
+// into a Type. Assignable applies the assignability rules of §7.2.4 to two announced
+// types, and Decode reads a serialized sample (XCDR1 or XCDR2) of a type into ordered
+// values that encoding/json prints (Struct), for a reader without the Go type.
 package xtypes

@@ -105,6 +105,8 @@ type Registry struct {
 	mu      sync.Mutex
 	objects map[[HashLen]byte]Object
 	minimal map[[HashLen]byte]TypeID // complete hash -> minimal identifier
+	// parsedObjs are the objects parsed for a Cache's Resolve.
+	parsedObjs map[[HashLen]byte]*Type
 }
 
 // Add registers the TypeObjects of t.

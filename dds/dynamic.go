@@ -1,0 +1,159 @@
+package dds
+
+import (
+	"context"
+	"reflect"
+	"time"
+
+	"github.com/ddsgo/ddsgo/internal/cdr"
+	"github.com/ddsgo/ddsgo/internal/discovery"
+	"github.com/ddsgo/ddsgo/internal/wire"
+	"github.com/ddsgo/ddsgo/internal/xtypes"
+)
+
+// DynamicSample is a sample of a topic whose Go type the process does not have: its
+// serialized form. Read such a topic with a DataReader[DynamicSample] of a topic made
+// with NewTopic[DynamicSample](p, name, TypeName(typeName)), and decode the samples with
+// the type a writer announced (LookupType), or print its Payload.
+//
+// Such a reader announces no type information, so it matches writers of the type name
+// by name alone; it is keyed when a writer of the topic and type name discovered before
+// it was created is (the key decides the match, as peers do). It is for reading: a
+// writer of DynamicSample would write Payload as a sequence<octet>.
+type DynamicSample struct {
+	// Payload is the sample as it came: its encapsulation header (XCDR1 or XCDR2, byte
+	// order) and its serialized data.
+	Payload []byte
+}
+
+// UnmarshalCDR keeps the serialized sample (cdr.Unmarshaler).
+func (s *DynamicSample) UnmarshalCDR(d *cdr.Decoder) {
+	id := d.Encapsulation()
+	s.Payload = append(s.Payload[:0], byte(id>>8), byte(id), 0, 0)
+	s.Payload = append(s.Payload, d.Octets(d.Remaining())...)
+}
+
+// dynamicKeyed reports whether a reader of t reads DynamicSample and a writer of t's
+// topic and type name, discovered already, is keyed.
+func dynamicKeyed[T any](t *Topic[T]) bool {
+	if reflect.TypeFor[T]() != reflect.TypeFor[DynamicSample]() || t.p.eng == nil {
+		return false
+	}
+	for _, d := range t.p.eng.Endpoints() {
+		if d.IsWriter() && d.TopicName == t.name && d.TypeName == t.typeName && d.Keyed() {
+			return true
+		}
+	}
+	return false
+}
+
+// DynamicType is a type a remote endpoint described with DDS-XTypes TypeObjects,
+// resolved with the TypeLookup service: it decodes DynamicSamples of its topic.
+type DynamicType struct {
+	id      xtypes.TypeID
+	name    string
+	resolve xtypes.Resolver
+}
+
+// Name returns the type's name (its IDL name, as "pkg::Type").
+func (t *DynamicType) Name() string { return t.name }
+
+// Decode decodes a sample of the type into a generic value that encoding/json prints
+// with the type's member names, in declaration order: a struct or union is an ordered
+// object (a union has its "discriminator" and the selected member), a sequence or array
+// a []any, an enum its enumerator's name; primitives are Go numbers, strings and bools.
+// A malformed sample is ErrBadParameter.
+func (t *DynamicType) Decode(s *DynamicSample) (any, error) {
+	v, err := xtypes.Decode(t.id, s.Payload, t.resolve)
+	if err != nil {
+		return nil, wrapErr(ErrBadParameter, err, "dynamic sample of "+t.name)
+	}
+	return v, nil
+}
+
+// typeResolver is the engine's TypeLookup client.
+type typeResolver interface {
+	Types() *xtypes.Cache
+	ResolveTypes(ed *discovery.EndpointData)
+}
+
+// LookupType returns the type the discovered writer or reader w announced (its
+// DDS-XTypes TypeInformation), asking w's participant for its TypeObjects with the
+// TypeLookup service if the process does not have them, and waiting for them until ctx
+// is done. A remote endpoint that announced no type information (or one in a form not
+// understood, as Fast DDS 2.9's) is ErrUnsupported; w not discovered (any more) is
+// ErrBadParameter; ctx done first is its error, wrapped.
+func (p *DomainParticipant) LookupType(ctx context.Context, w EndpointBuiltinTopicData) (*DynamicType, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	tr, ok := p.eng.(typeResolver)
+	if !ok || tr.Types() == nil {
+		return nil, errorf(ErrUnsupported, "the participant does not resolve types")
+	}
+	ed, ok := p.discoveredEndpoint(w.Key)
+	if !ok {
+		return nil, errorf(ErrBadParameter, "endpoint %v not discovered", w.Key)
+	}
+	if len(ed.TypeInformation) == 0 {
+		return nil, errorf(ErrUnsupported, "%s announced no type information", ed.TypeName)
+	}
+	info, err := xtypes.ParseInfo(ed.TypeInformation)
+	if err != nil || !info.Complete.Type.ID.Hashed() {
+		return nil, errorf(ErrUnsupported, "%s: type information not understood", ed.TypeName)
+	}
+	cache := tr.Types()
+	tr.ResolveTypes(&ed)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for asked := time.Now(); ; {
+		if top, ok := resolvedAll(cache, &info.Complete); ok {
+			return &DynamicType{id: info.Complete.Type.ID, name: top.Name, resolve: cache.Resolve}, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, wrapErr(ErrTimeout, ctx.Err(), "type "+ed.TypeName+" not resolved")
+		case now := <-tick.C:
+			if !cache.Pending() && now.Sub(asked) > xtypes.RetryAfter { // given up: once more
+				asked = now
+				tr.ResolveTypes(&ed)
+			}
+		}
+	}
+}
+
+// resolvedAll returns the top type of w when it and all its dependencies are resolved.
+func resolvedAll(c *xtypes.Cache, w *xtypes.IDWithDeps) (*xtypes.Type, bool) {
+	top, ok := c.Resolve(w.Type.ID)
+	if !ok {
+		return nil, false
+	}
+	for _, d := range w.Dependent {
+		if _, ok := c.Resolve(d.ID); !ok {
+			return nil, false
+		}
+	}
+	return top, true
+}
+
+// discoveredEndpoint returns what the remote endpoint h announced.
+func (p *DomainParticipant) discoveredEndpoint(h InstanceHandle) (discovery.EndpointData, bool) {
+	for _, d := range p.eng.Endpoints() {
+		if endpointData(&d).Key == h {
+			return d, true
+		}
+	}
+	return discovery.EndpointData{}, false
+}
+
+// OnInconsistentType counts, in the endpoint's topic, a remote endpoint whose type is not
+// assignable to or from the topic's (INCONSISTENT_TOPIC, DDS-XTypes 1.3 §7.6.3.4).
+func (m *matcher) OnInconsistentType(_ wire.GUID, remote *discovery.EndpointData) {
+	p := m.e.p
+	if m.e.deleted.Load() || p.deleted.Load() {
+		return
+	}
+	if t := p.inconsistentTopic(remote.TopicName); t != nil {
+		t.countInconsistent(remote.GUID)
+	}
+}
