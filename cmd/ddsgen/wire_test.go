@@ -198,9 +198,6 @@ var knownWireDiffs = map[string]struct {
 	what    string
 	decodes bool // ddsgo reads Cyclone's bytes all the same
 }{
-	"Grid 2": {what: "internal/cdr writes a DHEADER before each inner dimension of a multi-dimensional " +
-		"array in XCDR2 (also when the elements are primitive); Cyclone DDS writes the dimensions " +
-		"as one array, with one DHEADER only for non-primitive elements"},
 	"Mut 2": {what: "internal/cdr gives every member of a mutable type an EMHEADER with LC=4 and a " +
 		"NEXTINT; Cyclone DDS uses the shorter length codes 0-3, 5 and 6 where they apply: " +
 		"XTypes 1.3 allows both", decodes: true},

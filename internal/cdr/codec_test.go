@@ -84,6 +84,25 @@ func TestAppendableHasDHeader(t *testing.T) {
 	require.Equal(t, v.Text, back.Text)
 }
 
+// A Go array of arrays is IDL's multi-dimensional array: of a primitive, no DHEADER in
+// XCDR2 (one array of 2x3 primitives, as Cyclone DDS writes long m[2][3]); of strings,
+// one DHEADER for the whole array.
+func TestMultiDimensionalArrayXCDR2(t *testing.T) {
+	type grid struct {
+		M [2][3]int16
+		S [2][1]string
+	}
+	c := MustCodec[grid]()
+	v := grid{M: [2][3]int16{{1, 2, 3}, {4, 5, 6}}, S: [2][1]string{{"a"}, {"b"}}}
+	got, err := c.Marshal(nil, CDR2LE, &v)
+	require.NoError(t, err)
+	want := unhex(t, `0007 0002 0100 0200 0300 0400 0500 0600 0e000000 02000000 6100 0000 02000000 6200 0000`)
+	require.Equal(t, want, got)
+	var back grid
+	require.NoError(t, c.Unmarshal(got, &back))
+	require.Equal(t, v, back)
+}
+
 // Older and newer versions of an appendable type read each other.
 type appV1 struct{ A int32 }
 

@@ -148,9 +148,18 @@ func describeKind(t *typ, visiting map[*typ]bool) (*Desc, error) {
 		if err != nil {
 			return nil, err
 		}
-		d := &Desc{Kind: KindSequence, Bound: t.bound, Elem: elem}
-		if t.kind == kArray {
-			d.Kind, d.Bound = KindArray, t.n
+		if t.kind == kSlice {
+			return &Desc{Kind: KindSequence, Bound: t.bound, Elem: elem}, nil
+		}
+		// The plan has a multi-dimensional array as one array of all its elements; the
+		// description keeps its dimensions, those of the Go array of arrays.
+		var lens []int
+		for rt := t.rt; rt.Kind() == reflect.Array && rt != t.elem.rt; rt = rt.Elem() {
+			lens = append(lens, rt.Len())
+		}
+		d := elem
+		for i := len(lens) - 1; i >= 0; i-- {
+			d = &Desc{Kind: KindArray, Bound: lens[i], Elem: d}
 		}
 		return d, nil
 	case kStruct, kUnion:

@@ -293,6 +293,13 @@ func (b *builder) build(rt reflect.Type, bound int) (*typ, error) {
 		if err != nil {
 			return nil, err
 		}
+		if elem.kind == kArray {
+			// A Go array of arrays is IDL's multi-dimensional array (T m[2][3] is [2][3]T, and
+			// its TypeObject one array of two dimensions): on the wire one array of 2x3 T,
+			// with one DHEADER at most (none for a primitive T, as Cyclone DDS writes it).
+			// Go lays it out as 2x3 consecutive T.
+			return &typ{kind: kArray, rt: rt, n: rt.Len() * elem.n, elem: elem.elem, minWire: rt.Len() * elem.minWire}, nil
+		}
 		return &typ{kind: kArray, rt: rt, n: rt.Len(), elem: elem, minWire: rt.Len() * elem.minWire}, nil
 	case reflect.Struct:
 		if t, ok := cachedPlan(rt); ok {
