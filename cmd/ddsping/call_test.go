@@ -101,11 +101,18 @@ type mystery struct{ X int32 }
 
 func (mystery) DDSTypeName() string { return "acme::Mystery" }
 
-// publishFor writes v on topic name of a participant of domain 48 every 10 ms until the
-// test ends (next gives each sample).
+// publishFor writes next(i) on topic name of a participant of domain 48 every 10 ms
+// until the test ends.
 func publishFor[T any](t *testing.T, name string, next func(i int) T, opts ...dds.Option) {
 	t.Helper()
-	p, err := dds.NewParticipant(48)
+	publishOn(t, 48, name, next, opts...)
+}
+
+// publishOn writes next(i) on topic name of a participant of domain every 10 ms until
+// the test ends.
+func publishOn[T any](t *testing.T, domain int, name string, next func(i int) T, opts ...dds.Option) {
+	t.Helper()
+	p, err := dds.NewParticipant(domain)
 	require.NoError(t, err)
 	topic, err := dds.NewTopic[T](p, name)
 	require.NoError(t, err)

@@ -55,36 +55,8 @@ func ddspingBinary(t *testing.T) string {
 	return bin
 }
 
-// publishOn writes next(i) on topic in domain every 10 ms until the test ends.
-func publishOn[T any](t *testing.T, domain int, name string, next func(i int) T) {
-	t.Helper()
-	p, err := dds.NewParticipant(domain)
-	require.NoError(t, err)
-	topic, err := dds.NewTopic[T](p, name)
-	require.NoError(t, err)
-	w, err := dds.NewWriter(topic)
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(10 * time.Millisecond)
-		defer tick.Stop()
-		for i := 0; ctx.Err() == nil; i++ {
-			v := next(i)
-			_ = w.Write(ctx, &v)
-			select {
-			case <-ctx.Done():
-			case <-tick.C:
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		require.NoError(t, p.Close())
-	})
-}
+// dynamicDomain is the domain of the dynamic-type tests.
+const dynamicDomain = 50
 
 // TestEchoDynamic runs the ddsping binary on topics whose types it has no Go type for:
 // it resolves the writer's type with TypeLookup and prints the samples as JSON with the
@@ -92,7 +64,7 @@ func publishOn[T any](t *testing.T, domain int, name string, next func(i int) T)
 func TestEchoDynamic(t *testing.T) {
 	netns.Require(t)
 	bin := ddspingBinary(t)
-	publishOn(t, 50, "gadgets", func(i int) gadget {
+	publishOn(t, dynamicDomain, "gadgets", func(i int) gadget {
 		return gadget{
 			ID: 7, Label: "g", Pos: gadgetPos{X: 1.5, Y: -2}, Mode: 1, Tags: []string{"a", "b"},
 			Trail: [2]gadgetPos{{X: float64(i)}, {Y: 3}},
@@ -114,7 +86,7 @@ func TestEchoDynamic(t *testing.T) {
 		require.Equal(t, 3.0, v.Trail[1].Y)
 	}
 
-	publishOn(t, 50, "mysteries", func(int) mystery { return mystery{X: 0x01020304} })
+	publishOn(t, dynamicDomain, "mysteries", func(int) mystery { return mystery{X: 0x01020304} })
 	out, err = exec.CommandContext(ctx, bin, "echo", "-domain", "50", "-count", "1", "mysteries").Output()
 	require.NoError(t, err, "%s", out)
 	require.JSONEq(t, `{"hex":"0001000004030201"}`, strings.TrimSpace(string(out)))
