@@ -60,7 +60,11 @@ func (h *History) Add(sn wire.SequenceNumber, kh wire.KeyHash, k rtps.ChangeKind
 		}
 	}
 	for perInst > 0 && len(in.sns) >= perInst {
-		dropped = h.drop(kh, in.sns[0], dropped)
+		// The instance stays (with its arrays: no allocation in the steady state).
+		sn0 := in.sns[0]
+		in.sns = slices.Delete(in.sns, 0, 1)
+		h.removeOrder(sn0)
+		dropped = append(dropped, sn0)
 	}
 	for m := h.cfg.MaxSamples; m > 0 && h.live >= m; {
 		dropped = h.dropOldest(dropped)
@@ -92,6 +96,12 @@ func (h *History) drop(kh wire.KeyHash, sn wire.SequenceNumber, dropped []wire.S
 	if len(in.sns) == 0 {
 		delete(h.inst, kh)
 	}
+	h.removeOrder(sn)
+	return append(dropped, sn)
+}
+
+// removeOrder marks the change sn removed in order.
+func (h *History) removeOrder(sn wire.SequenceNumber) {
 	// order is ascending: binary search.
 	i, _ := slices.BinarySearchFunc(h.order[h.head:], sn, func(e entry, sn wire.SequenceNumber) int { return cmp.Compare(e.sn, sn) })
 	if i += h.head; i < len(h.order) && h.order[i].sn == sn && !h.order[i].gone {
@@ -99,7 +109,6 @@ func (h *History) drop(kh wire.KeyHash, sn wire.SequenceNumber, dropped []wire.S
 		h.live--
 	}
 	h.compact()
-	return append(dropped, sn)
 }
 
 // dropOldest removes the oldest change held.
