@@ -12,9 +12,9 @@ import (
 	"github.com/ddsgo/ddsgo/qos"
 )
 
-// PersistenceEnv is the environment variable that gives the directory of the
+// persistenceEnv is the environment variable that gives the directory of the
 // participants' PERSISTENT store when PersistenceDir does not.
-const PersistenceEnv = "DDSGO_PERSISTENCE_DIR"
+const persistenceEnv = "DDSGO_PERSISTENCE_DIR"
 
 // storeLockWait is how long opening the store waits for another process to release it.
 const storeLockWait = 2 * time.Second
@@ -45,7 +45,7 @@ type durabilityService struct {
 
 func newDurabilityService(p *DomainParticipant, dir string) *durabilityService {
 	if dir == "" {
-		dir = os.Getenv(PersistenceEnv)
+		dir = os.Getenv(persistenceEnv)
 	}
 	return &durabilityService{p: p, dir: dir, open: map[string]bool{}, retained: map[*durableWriter]func() bool{}}
 }

@@ -256,7 +256,7 @@ func TestPersistentRestart(t *testing.T) {
 // TestPersistentWithoutStore: with no directory, a PERSISTENT writer is kept in memory
 // as a TRANSIENT one is.
 func TestPersistentWithoutStore(t *testing.T) {
-	t.Setenv(PersistenceEnv, "")
+	t.Setenv(persistenceEnv, "")
 	add := durableNet(t)
 	pa := add()
 	tt, err := newTopicType[message]("test::Durable")
