@@ -63,7 +63,9 @@ type durableWriter struct {
 	ew    engineWriter
 	hist  *durable.History
 	topic *durable.Topic // PERSISTENT with a store; nil otherwise
-	drop  []wire.SequenceNumber
+	// persistent: a PERSISTENT writer with a store, open in svc.open under id.
+	persistent bool
+	drop       []wire.SequenceNumber
 }
 
 // durableID is the identity of a PERSISTENT writer in the store: its topic and type
@@ -84,32 +86,56 @@ func (s *durabilityService) openWriter(topic, typeName string, q *qos.DataWriter
 		return d, nil
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.open[d.id] {
+		s.mu.Unlock()
 		return nil, errorf(ErrPreconditionNotMet, "writer of %s: another PERSISTENT writer of this topic and type is open", topic)
 	}
+	s.open[d.id], d.persistent = true, true
 	// A deleted writer of this identity still kept: the new one continues its
-	// stored history, so it takes over.
+	// stored history, so it takes over, once the old one is withdrawn (else a late
+	// joiner would get the samples twice).
+	var old []*durableWriter
 	for r := range s.retained {
 		if r.id == d.id && r.topic != nil {
-			s.dropLocked(r)
+			if stop := s.retained[r]; stop != nil {
+				stop()
+			}
+			delete(s.retained, r)
+			old = append(old, r)
 		}
+	}
+	s.mu.Unlock()
+	for _, r := range old {
+		r.release(false)
+	}
+	if err := s.restore(d, hc, cfg); err != nil {
+		d.abort()
+		return nil, wrapErr(ErrError, err, "writer of "+topic)
+	}
+	return d, nil
+}
+
+// restore opens the store if needed and loads the stored history of d into cfg.
+func (s *durabilityService) restore(d *durableWriter, hc rtps.HistoryConfig, cfg *endpointConfig) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errorf(ErrAlreadyDeleted, "the participant is closed")
 	}
 	if s.store == nil {
 		st, err := durable.Open(s.dir, storeLockWait)
 		if err != nil {
-			return nil, wrapErr(ErrError, err, "writer of "+topic)
+			return err
 		}
 		s.store = st
 	}
 	t, changes, last, err := s.store.Topic(d.id, hc)
 	if err != nil {
-		return nil, wrapErr(ErrError, err, "writer of "+topic)
+		return err
 	}
 	d.topic, d.hist = t, t.History()
 	cfg.Restore, cfg.RestoreLastSN = changes, last
-	s.open[d.id] = true
-	return d, nil
+	return nil
 }
 
 // write hands c to the RTPS writer and, for a PERSISTENT writer with a store, stores it
@@ -149,7 +175,7 @@ func (d *durableWriter) retain() {
 	allDisposed := d.hist.AllDisposed()
 	d.mu.Unlock()
 	s.mu.Lock()
-	if d.topic != nil {
+	if d.persistent {
 		delete(s.open, d.id)
 	}
 	if s.closed || (allDisposed && d.cleanup <= 0) {
@@ -174,16 +200,6 @@ func (s *durabilityService) expire(d *durableWriter) {
 	if ok {
 		d.release(true)
 	}
-}
-
-// dropLocked forgets the retained writer d and closes its RTPS writer, keeping its
-// stored data; the caller holds s.mu.
-func (s *durabilityService) dropLocked(d *durableWriter) {
-	if stop := s.retained[d]; stop != nil {
-		stop()
-	}
-	delete(s.retained, d)
-	go d.release(false)
 }
 
 // release closes the RTPS writer of d and, when its data is cleaned up (clear), removes
@@ -217,7 +233,7 @@ func (s *durabilityService) close() {
 
 // abort undoes openWriter when the RTPS writer could not be created.
 func (d *durableWriter) abort() {
-	if d == nil || d.topic == nil {
+	if d == nil || !d.persistent {
 		return
 	}
 	d.svc.mu.Lock()

@@ -271,3 +271,33 @@ func TestPersistentWithoutStore(t *testing.T) {
 	got, _ := lateReader(t, ta, qos.Persistent, 1, 10*time.Second)
 	require.Equal(t, []message{{ID: 1}}, got)
 }
+
+// TestPersistentTakeOver: a PERSISTENT writer created while a deleted one of its topic
+// and type is still kept takes its place: the kept one is withdrawn, the new one
+// starts from the store and continues the sequence numbers, and a late joiner gets each
+// sample once.
+func TestPersistentTakeOver(t *testing.T) {
+	add := durableNet(t)
+	pa := add(PersistenceDir(t.TempDir()))
+	tt, err := newTopicType[message]("test::Durable")
+	require.NoError(t, err)
+	ta, err := createTopic(pa, "TakeOver", tt)
+	require.NoError(t, err)
+	wq := durableWriterQos(qos.Persistent, 10)
+	w, err := NewWriter(ta, WithQos(wq))
+	require.NoError(t, err)
+	for i := range 2 {
+		require.NoError(t, w.Write(bg, &message{ID: 1, Seq: uint64(i)}))
+	}
+	require.NoError(t, w.Close())
+	require.Len(t, pa.dur.retained, 1)
+
+	w, err = NewWriter(ta, WithQos(wq))
+	require.NoError(t, err)
+	require.Empty(t, pa.dur.retained, "the new writer takes over")
+	var id SampleIdentity
+	require.NoError(t, w.Write(bg, &message{ID: 1, Seq: 2}, WrittenAs(&id)))
+	require.Equal(t, int64(3), id.SN)
+	got, _ := lateReader(t, ta, qos.Persistent, 4, 2*time.Second)
+	require.Equal(t, []message{{ID: 1, Seq: 0}, {ID: 1, Seq: 1}, {ID: 1, Seq: 2}}, got)
+}
