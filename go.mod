@@ -6,6 +6,7 @@ require (
 	github.com/pion/logging v0.2.4
 	github.com/pion/transport/v3 v3.1.1
 	github.com/stretchr/testify v1.12.1
+	go.etcd.io/bbolt v1.4.3
 	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.49.0
 )

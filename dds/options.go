@@ -41,6 +41,8 @@ type settings struct {
 	net    transport.Net
 	clock  clock
 	engine engineFactory
+	// persistDir is PersistenceDir's directory (durability.go).
+	persistDir string
 
 	// Topic only: the type name, and the options the topic's endpoints inherit.
 	typeName string

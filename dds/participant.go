@@ -69,6 +69,7 @@ type DomainParticipant struct {
 	eng  engine
 	disp *dispatch.Dispatcher
 	live *livelinessMonitor // the leases of its writers and its readers' writers
+	dur  *durabilityService // TRANSIENT and PERSISTENT data (durability.go)
 	bt   builtinFeed        // the built-in topics (builtin.go)
 	// introStop ends the publication of the introspection topic (introspect.go); nil
 	// when it is off.
@@ -88,6 +89,7 @@ func newParticipant(f *DomainParticipantFactory, domain int, q qos.DomainPartici
 		p.clk = realClock{}
 	}
 	p.now = p.clk.Now
+	p.dur = newDurabilityService(p, o.persistDir)
 	p.live = newLivelinessMonitor(p.clk, func() { p.eng.AssertLiveliness() }, func(prefix wire.GuidPrefix) time.Time {
 		return p.eng.LastHeard(prefix)
 	})
@@ -144,6 +146,7 @@ func (p *DomainParticipant) teardown() {
 		close(p.introStop)
 	}
 	p.live.close()
+	p.dur.close()
 	if p.eng != nil {
 		_ = p.eng.Close()
 	}

@@ -50,6 +50,9 @@ type DataWriter[T any] struct {
 	// watched). Set by enableSelf.
 	liveKind qos.LivelinessKind
 	lease    *lease
+	// durable is the durability service's side of a TRANSIENT or PERSISTENT
+	// writer (durability.go); nil for the others. Set by enableSelf.
+	durable *durableWriter
 }
 
 // NewWriter creates a writer of topic t (create_datawriter), in the participant's
@@ -152,7 +155,7 @@ func (w *DataWriter[T]) enableSelf() error {
 	if n := wq.ResourceLimits.MaxInstances; n > 0 {
 		w.maxInstances = int(n)
 	}
-	ew, err := p.eng.NewWriter(endpointConfig{
+	cfg := endpointConfig{
 		Topic:    w.topic.name,
 		Type:     w.topic.TypeName(),
 		Keyed:    w.keyed,
@@ -163,11 +166,20 @@ func (w *DataWriter[T]) enableSelf() error {
 		ReaderFilter: w.readerFilter,
 
 		TypeInformation: typeInfoOf[T](w.topic.TypeName()),
-	})
+	}
+	d, err := p.dur.openWriter(w.topic.name, w.topic.TypeName(), &wq, &cfg)
 	if err != nil {
+		return err
+	}
+	ew, err := p.eng.NewWriter(cfg)
+	if err != nil {
+		d.abort()
 		return wrapErr(ErrError, err, "creating the RTPS writer")
 	}
 	w.ew = ew
+	if d != nil {
+		d.ew, w.durable = ew, d
+	}
 	w.deadline = newDeadlineMonitor(wq.Deadline.Period, p.clk, func(h InstanceHandle) {
 		w.event(listener.OfferedDeadlineMissed, func(s *statusBlock) { s.deadline.Increment(h) })
 	})
@@ -203,14 +215,34 @@ func (w *DataWriter[T]) teardown() {
 	w.deadline.close()
 	w.p.live.forget(w.lease)
 	kind := w.unregisterKind()
+	// The durability service takes over the registrations of a TRANSIENT or
+	// PERSISTENT writer that does not dispose its instances (durability.go).
+	handOver := w.durable != nil && kind == rtps.NotAliveUnregistered
 	now := wire.TimeFromTime(w.p.now())
 	w.mu.Lock()
 	for kh, key := range w.instances {
-		_, _ = w.ew.Write(context.Background(), rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: now, Payload: w.keyPayload(key)})
+		if handOver {
+			delete(w.instances, kh)
+			continue
+		}
+		_, _ = w.write(context.Background(), rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: now, Payload: w.keyPayload(key)})
 		delete(w.instances, kh)
 	}
 	w.mu.Unlock()
+	if w.durable != nil {
+		w.durable.retain() // the durability service keeps the data (durability.go)
+		return
+	}
 	_ = w.ew.Close()
+}
+
+// write hands c to the RTPS writer, through the durability service for a TRANSIENT or
+// PERSISTENT writer.
+func (w *DataWriter[T]) write(ctx context.Context, c rtps.Change) (wire.SequenceNumber, error) {
+	if w.durable != nil {
+		return w.durable.write(ctx, c)
+	}
+	return w.ew.Write(ctx, c)
 }
 
 func (w *DataWriter[T]) unregisterKind() rtps.ChangeKind {
@@ -370,7 +402,7 @@ func (w *DataWriter[T]) send(ctx context.Context, kind rtps.ChangeKind, kh cdr.K
 	if !a.related.Writer.IsNil() {
 		c.Related = wire.SampleIdentity{WriterGUID: guidOf(a.related.Writer), SN: wire.SequenceNumber(a.related.SN)}
 	}
-	sn, err := w.ew.Write(ctx, c)
+	sn, err := w.write(ctx, c)
 	if err == nil {
 		w.asserted()
 		if a.out != nil {

@@ -45,6 +45,10 @@ type EndpointConfig struct {
 	// its liveliness with a HEARTBEAT (its Liveliness flag set), on the
 	// receive goroutine with the reader's lock held: it must not block.
 	OnLiveliness func(writer wire.GUID)
+	// Restore and RestoreLastSN, for a writer, are rtps.WriterConfig's: the
+	// history a PERSISTENT writer restarts with.
+	Restore       []rtps.Change
+	RestoreLastSN wire.SequenceNumber
 }
 
 // MatchListener learns which remote (or local) endpoints a local endpoint
@@ -115,14 +119,10 @@ func (p *Participant) NewWriter(cfg EndpointConfig) (*LocalWriter, error) {
 		Reliable:       q.Reliability.Kind == qos.Reliable,
 		TransientLocal: q.Durability.Kind >= qos.TransientLocal,
 		Keyed:          cfg.Keyed,
-		History: rtps.HistoryConfig{
-			KeepAll: q.History.Kind == qos.KeepAll, Depth: int(q.History.Depth),
-			MaxSamples: int(q.ResourceLimits.MaxSamples), MaxInstances: int(q.ResourceLimits.MaxInstances),
-			MaxSamplesPerInstance: int(q.ResourceLimits.MaxSamplesPerInstance),
-			Lifespan:              lifespan(q),
-		},
+		History:        WriterHistory(q),
 		MaxMessageSize: p.cfg.MaxMessageSize, FragmentSize: p.cfg.FragmentSize,
 		Release: cfg.Release,
+		Restore: cfg.Restore, RestoreLastSN: cfg.RestoreLastSN,
 	}
 	l, err := p.newLocal(cfg, kind, func(g wire.GUID) (*rtps.Writer, *rtps.Reader) {
 		wc.GUID = g

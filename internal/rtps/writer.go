@@ -84,6 +84,12 @@ type WriterConfig struct {
 	// Release, if not nil, receives the payload of every change the
 	// history drops, so that the caller can recycle the buffer.
 	Release func([]byte)
+	// Restore, for a writer restarted from a store (PERSISTENT durability),
+	// is the history to start with: changes with their SNs set, ascending;
+	// the writer continues after the last of them, or after RestoreLastSN
+	// when that is higher. The writer owns the payloads from then on.
+	Restore       []Change
+	RestoreLastSN wire.SequenceNumber
 	// Schedule, if not nil, is called (with the writer's lock held) when
 	// the writer's earliest deadline becomes earlier than the one it last
 	// reported; the event loop must then call Tick at that time. It must
@@ -271,6 +277,9 @@ func NewWriter(cfg WriterConfig, out Sender) *Writer {
 	w := &Writer{cfg: cfg, hist: NewWriterHistory(cfg.History, cfg.Release)}
 	w.mb.init(wire.Header{Version: cfg.Version, Vendor: cfg.Vendor, Prefix: cfg.GUID.Prefix}, cfg.MaxMessageSize, out)
 	w.qos = make([]byte, 0, 64)
+	if len(cfg.Restore) > 0 || cfg.RestoreLastSN > 0 {
+		w.restore()
+	}
 	return w
 }
 
