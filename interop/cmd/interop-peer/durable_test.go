@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os/exec"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -43,22 +40,9 @@ func TestTransientLateJoiner(t *testing.T) {
 		wq.WriterDataLifecycle.AutodisposeUnregisteredInstances = false
 		w, err := dds.NewWriter(tp, dds.WithQos(wq))
 		require.NoError(t, err)
-		for seq := uint64(1); seq <= 6; seq++ {
-			s := Sample{ID: int32(1 + (seq-1)%3), Seq: seq, Values: []float64{float64(seq), float64(seq) + 0.125}}
-			s.Text = fmt.Sprintf("ddsgo %d %d", s.ID, seq)
-			require.NoError(t, w.Write(context.Background(), &s))
-		}
+		writeSeqs(t, w, 1, 6, 3)
 		require.NoError(t, w.Close())
-
-		subArgs := append([]string{"-role", "sub", "-count", "6", "-timeout", "10s", "-linger", "1s"}, common...)
-		sp, err := startProcess(t, vendor, exec.Command(bin, subArgs...))
-		require.NoError(t, err)
-		sr := sp.wait(t, 20*time.Second)
-		if t.Failed() || sr.code != exitOK {
-			t.Logf("subscriber %s %v: exit %d, stderr:\n%s", vendor, subArgs, sr.code, sr.stderr)
-		}
-		require.Equal(t, exitOK, sr.code)
-		requireLines(t, "subscriber "+vendor, expectedLines(a), sr.stdout)
+		lateSubscriber(t, vendor, bin, 6, common, expectedLines(a))
 	})
 }
 
@@ -86,25 +70,12 @@ func TestPersistentLateJoiner(t *testing.T) {
 			require.NoError(t, err)
 			w, err := dds.NewWriter(tp, dds.WithQos(wq))
 			require.NoError(t, err)
-			for seq := from; seq <= to; seq++ {
-				s := Sample{ID: int32(1 + (seq-1)%3), Seq: seq, Values: []float64{float64(seq), float64(seq) + 0.125}}
-				s.Text = fmt.Sprintf("ddsgo %d %d", s.ID, seq)
-				require.NoError(t, w.Write(context.Background(), &s))
-			}
+			writeSeqs(t, w, from, to, 3)
 			return p
 		}
 		require.NoError(t, run(1, 3).Close())
 		p := run(4, 6)
 		defer func() { require.NoError(t, p.Close()) }()
-
-		subArgs := append([]string{"-role", "sub", "-count", "6", "-timeout", "10s", "-linger", "1s"}, common...)
-		sp, err := startProcess(t, vendor, exec.Command(bin, subArgs...))
-		require.NoError(t, err)
-		sr := sp.wait(t, 20*time.Second)
-		if t.Failed() || sr.code != exitOK {
-			t.Logf("subscriber %s %v: exit %d, stderr:\n%s", vendor, subArgs, sr.code, sr.stderr)
-		}
-		require.Equal(t, exitOK, sr.code)
-		requireLines(t, "subscriber "+vendor, expectedLines(a), sr.stdout)
+		lateSubscriber(t, vendor, bin, 6, common, expectedLines(a))
 	})
 }

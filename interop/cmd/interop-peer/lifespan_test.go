@@ -44,30 +44,38 @@ func TestLifespanLateJoiner(t *testing.T) {
 		wq.Lifespan.Duration = a.lifespan
 		w, err := dds.NewWriter(tp, dds.WithQos(wq))
 		require.NoError(t, err)
-		old := time.Now().Add(-2 * time.Minute)
-		for seq := uint64(1); seq <= 6; seq++ {
-			s := Sample{ID: int32(1 + (seq-1)%3), Seq: seq, Values: []float64{float64(seq), float64(seq) + 0.125}}
-			s.Text = fmt.Sprintf("ddsgo %d %d", s.ID, seq)
-			var opts []dds.WriteOption
-			if seq <= 3 {
-				opts = append(opts, dds.Timestamp(old))
-			}
-			require.NoError(t, w.Write(context.Background(), &s, opts...))
-		}
-
-		subArgs := append([]string{"-role", "sub", "-count", "3", "-timeout", "10s", "-linger", "1s"}, common...)
-		sp, err := startProcess(t, vendor, exec.Command(bin, subArgs...))
-		require.NoError(t, err)
-		sr := sp.wait(t, 20*time.Second)
-		if t.Failed() || sr.code != exitOK {
-			t.Logf("subscriber %s %v: exit %d, stderr:\n%s", vendor, subArgs, sr.code, sr.stderr)
-		}
-		require.Equal(t, exitOK, sr.code)
-		requireLines(t, "subscriber "+vendor, expectedLines(a)[3:], sr.stdout)
+		writeSeqs(t, w, 1, 3, 3, dds.Timestamp(time.Now().Add(-2*time.Minute)))
+		writeSeqs(t, w, 4, 6, 3)
+		lateSubscriber(t, vendor, bin, 3, common, expectedLines(a)[3:])
 		ms, err := w.PublicationMatchedStatus()
 		require.NoError(t, err)
 		require.Equal(t, int32(1), ms.TotalCount)
 	})
+}
+
+// writeSeqs writes the samples from..to of the peer contract (keys ids, two values) with w.
+func writeSeqs(t *testing.T, w *dds.DataWriter[Sample], from, to uint64, keys int, opts ...dds.WriteOption) {
+	t.Helper()
+	for seq := from; seq <= to; seq++ {
+		s := Sample{ID: int32(1 + (seq-1)%uint64(keys)), Seq: seq, Values: []float64{float64(seq), float64(seq) + 0.125}}
+		s.Text = fmt.Sprintf("ddsgo %d %d", s.ID, seq)
+		require.NoError(t, w.Write(context.Background(), &s, opts...))
+	}
+}
+
+// lateSubscriber runs a subscriber of vendor (program bin) with args common that waits
+// for count samples, and requires it to print want.
+func lateSubscriber(t *testing.T, vendor, bin string, count int, common, want []string) {
+	t.Helper()
+	subArgs := append([]string{"-role", "sub", "-count", fmt.Sprint(count), "-timeout", "10s", "-linger", "1s"}, common...)
+	sp, err := startProcess(t, vendor, exec.Command(bin, subArgs...))
+	require.NoError(t, err)
+	sr := sp.wait(t, 20*time.Second)
+	if t.Failed() || sr.code != exitOK {
+		t.Logf("subscriber %s %v: exit %d, stderr:\n%s", vendor, subArgs, sr.code, sr.stderr)
+	}
+	require.Equal(t, exitOK, sr.code)
+	requireLines(t, "subscriber "+vendor, want, sr.stdout)
 }
 
 // TestInconsistentTopicInterop: a writer of the other vendor registering another type
