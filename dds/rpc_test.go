@@ -295,8 +295,13 @@ func TestServiceIDs(t *testing.T) {
 
 		wd, err := s.r.MatchedPublicationData(q.w.InstanceHandle())
 		require.NoError(t, err)
-		rd, err := s.w.MatchedSubscriptionData(q.r.InstanceHandle())
-		require.NoError(t, err)
+		// The reply may reach q's reader before the replier's writer matched it (DATA goes
+		// to the participant, and the reader had matched the writer): wait for the match.
+		var rd EndpointBuiltinTopicData
+		require.Eventually(t, func() bool {
+			rd, err = s.w.MatchedSubscriptionData(q.r.InstanceHandle())
+			return err == nil
+		}, 10*time.Second, time.Millisecond, "the replier's writer matches the requester's reader")
 		id, ok := userDataValue(wd.Offered.Writer.UserData.Value, "clientid")
 		require.True(t, ok, "%q", wd.Offered.Writer.UserData.Value)
 		require.Equal(t, "clientid="+id+";", string(rd.Requested.Reader.UserData.Value), "the reader has the writer's id")
