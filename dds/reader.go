@@ -230,7 +230,7 @@ func (r *DataReader[T]) enableSelf() error {
 		ContentFilter: r.contentFilterProperty(),
 
 		TypeInformation: typeInfoOf[T](r.topic.TypeName()),
-	}, r.deliver)
+	}, r.deliverFunc(eq))
 	if err != nil {
 		return wrapErr(ErrError, err, "creating the RTPS reader")
 	}

@@ -50,6 +50,7 @@ type DataWriter[T any] struct {
 	// watched). Set by enableSelf.
 	liveKind qos.LivelinessKind
 	lease    *lease
+	coh      coherentWriter // coherent.go
 }
 
 // NewWriter creates a writer of topic t (create_datawriter), in the participant's
@@ -180,6 +181,7 @@ func (w *DataWriter[T]) enableSelf() error {
 	p.mu.Lock()
 	ecm.SetComponentData(p.m, w.ent, handleComp{status.GUIDHandle(guidBytes(ew.GUID()))})
 	p.mu.Unlock()
+	w.joinOpenSet()
 	return nil
 }
 
@@ -366,12 +368,13 @@ func (w *DataWriter[T]) Write(ctx context.Context, v *T, opts ...WriteOption) er
 
 // send hands a change to the engine.
 func (w *DataWriter[T]) send(ctx context.Context, kind rtps.ChangeKind, kh cdr.KeyHash, payload []byte, a *writeArgs) error {
-	c := rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: wire.TimeFromTime(a.ts), Payload: payload}
+	c := rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: wire.TimeFromTime(a.ts), Payload: payload, Coherent: w.coherentTag()}
 	if !a.related.Writer.IsNil() {
 		c.Related = wire.SampleIdentity{WriterGUID: guidOf(a.related.Writer), SN: wire.SequenceNumber(a.related.SN)}
 	}
 	sn, err := w.ew.Write(ctx, c)
 	if err == nil {
+		w.coherentWritten(c.Coherent, sn)
 		w.asserted()
 		if a.out != nil {
 			*a.out = SampleIdentity{Writer: status.GUIDHandle(guidBytes(w.ew.GUID())), SN: int64(sn)}
