@@ -265,3 +265,10 @@ func (cr *coherentReader) dropHeld(set *coherentSet) {
 	}
 	set.samples, set.bytes = nil, 0
 }
+
+// orderedAccess reports whether a reader's cache returns samples in arrival order
+// across instances: PRESENTATION ordered_access with TOPIC or GROUP scope (with
+// INSTANCE scope each instance's samples are in order already).
+func orderedAccess(p qos.Presentation) bool {
+	return p.OrderedAccess && p.AccessScope >= qos.TopicScope
+}

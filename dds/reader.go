@@ -210,6 +210,7 @@ func (r *DataReader[T]) enableSelf() error {
 	eq, rq := r.endpointQosLocked()
 	p.mu.Unlock()
 	cfg := cacheConfig(rq)
+	cfg.OrderedAccess = orderedAccess(eq.Subscriber.Presentation) // coherent.go
 	cfg.OnDataAvailable = r.onData
 	cfg.OnSpaceAvailable = r.onSpace
 	cache, err := rhc.New[T](cfg)
