@@ -190,6 +190,8 @@ func (r *DataReader[T]) deliverFunc(eq qos.Requested) rtps.DeliverFunc {
 		deliver: r.deliver,
 		lost:    r.lost,
 		commit: func(f func()) {
+			r.commitMu.Lock()
+			defer r.commitMu.Unlock()
 			r.rmu.Lock()
 			defer r.rmu.Unlock()
 			f()

@@ -223,6 +223,20 @@ func TestCoherentChangesAPI(t *testing.T) {
 	require.NoError(t, pub.BeginCoherentChanges())
 	require.NoError(t, pub.EndCoherentChanges())
 
+	// A writer deleted with its set open: the set never comes, nor its unregisters.
+	require.NoError(t, pub.BeginCoherentChanges())
+	require.NoError(t, w.Write(ctx, &csSample{ID: 4, Set: 8}))
+	require.NoError(t, w.Close())
+	time.Sleep(300 * time.Millisecond)
+	short, cancelShort = context.WithTimeout(ctx, 100*time.Millisecond)
+	vs, infos, _ := r.Take(short) // the instances' loss of their writer, if anything
+	cancelShort()
+	for i, v := range vs {
+		require.False(t, infos[i].ValidData, "%+v", v)
+		require.NotEqual(t, dds.NotAliveDisposedInstanceState, infos[i].InstanceState, "%+v", v)
+	}
+	require.NoError(t, pub.EndCoherentChanges())
+
 	p := pub.Participant()
 	disabled, err := p.NewPublisher()
 	require.NoError(t, err)

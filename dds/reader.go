@@ -73,6 +73,9 @@ type DataReader[T any] struct {
 	// sample refused again when it is resent counts once in SAMPLE_REJECTED.
 	rejectedSN map[wire.GUID]wire.SequenceNumber
 
+	// commitMu makes a coherent set's insertion and a Take's count-and-take atomic to
+	// each other (coherent.go); taken before rmu.
+	commitMu sync.Mutex
 	// rmu guards the read scratch state.
 	rmu      sync.Mutex
 	rinfos   []rhc.SampleInfo
@@ -945,6 +948,8 @@ func (r *DataReader[T]) collect(ctx context.Context, op accessOp, opts []ReadOpt
 		if err := r.check(); err != nil {
 			return 0, err
 		}
+		r.commitMu.Lock()
+		defer r.commitMu.Unlock()
 		s := r.cache.Load().Stats()
 		n := s.Samples + s.InvalidSamples
 		if a.max > 0 && a.max < n {

@@ -206,9 +206,15 @@ func (w *DataWriter[T]) teardown() {
 	w.p.live.forget(w.lease)
 	kind := w.unregisterKind()
 	now := wire.TimeFromTime(w.p.now())
+	// In a coherent set still open, the unregisters belong to it: a set never ended is
+	// never delivered, and a change outside it would end it.
+	cs := w.coherentTag()
 	w.mu.Lock()
 	for kh, key := range w.instances {
-		_, _ = w.ew.Write(context.Background(), rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: now, Payload: w.keyPayload(key)})
+		sn, _ := w.ew.Write(context.Background(), rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: now, Payload: w.keyPayload(key), Coherent: cs})
+		if cs == rtps.CoherentFirst {
+			cs = sn
+		}
 		delete(w.instances, kh)
 	}
 	w.mu.Unlock()

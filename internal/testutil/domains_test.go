@@ -29,7 +29,7 @@ var testDomains = map[string][]domainRange{
 	"cmd/ddsim":                {{181, 182}},
 	"interop/cmd/interop-peer": {{7, 20}, {77, 88}, {90, 90}, {100, 169}, {175, 176}, {190, 202}, {215, 218}, {228, 232}},
 	"internal/transport":       {{220, 227}},
-	"interop/cmd/shape-main":   {{91, 92}},
+	"interop/cmd/shape-main":   {{91, 92}, {177, 177}},
 }
 
 // computeOnly are the test files that name domains only to compute with them (ports,
