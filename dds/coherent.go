@@ -197,7 +197,21 @@ func (r *DataReader[T]) deliverFunc(eq qos.Requested) rtps.DeliverFunc {
 			f()
 		},
 	}
+	r.coh = cr
 	return cr.receive
+}
+
+// forget drops the open set of the writer w, no longer matched: it can never end.
+func (cr *coherentReader) forget(w wire.GUID) {
+	if cr == nil {
+		return
+	}
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	if set := cr.sets[w]; set != nil {
+		delete(cr.sets, w)
+		cr.dropHeld(set)
+	}
 }
 
 // receive is the delivery callback of a coherent reader.

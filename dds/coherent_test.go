@@ -236,6 +236,11 @@ func TestCoherentChangesAPI(t *testing.T) {
 		require.NotEqual(t, dds.NotAliveDisposedInstanceState, infos[i].InstanceState, "%+v", v)
 	}
 	require.NoError(t, pub.EndCoherentChanges())
+	// Unmatched, the writer's open set is dropped: its sample and unregisters are lost.
+	require.Eventually(t, func() bool {
+		st, err := r.SampleLostStatus()
+		return err == nil && st.TotalCount >= 2
+	}, 5*time.Second, 10*time.Millisecond)
 
 	p := pub.Participant()
 	disabled, err := p.NewPublisher()

@@ -73,6 +73,8 @@ type DataReader[T any] struct {
 	// sample refused again when it is resent counts once in SAMPLE_REJECTED.
 	rejectedSN map[wire.GUID]wire.SequenceNumber
 
+	// coh holds back coherent sets (nil without coherent access); set by enableSelf.
+	coh *coherentReader
 	// commitMu makes a coherent set's insertion and a Take's count-and-take atomic to
 	// each other (coherent.go); taken before rmu.
 	commitMu sync.Mutex
@@ -362,6 +364,7 @@ func (r *DataReader[T]) unmatched(remote wire.GUID) {
 	if wi.group != nil {
 		r.p.live.leave(remote.Prefix)
 	}
+	r.coh.forget(remote)
 	r.writerNotAlive(remote)
 	h := status.GUIDHandle(guidBytes(remote))
 	r.event(listener.LivelinessChanged, func(s *statusBlock) {
