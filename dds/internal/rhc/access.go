@@ -94,6 +94,14 @@ func (c *Cache[T]) accessAll(dst []T, infos []SampleInfo, sel *Selector[T], take
 	return n
 }
 
+// noteArrival records the arrival of a sample the access in progress returns, when it
+// orders them (OrderedAccess).
+func (c *Cache[T]) noteArrival(a uint64) {
+	if c.ordering {
+		c.arrived = append(c.arrived, a)
+	}
+}
+
 // byArrival sorts a collection by arrival (ordered access); each instance's samples
 // are already in that order, so their ranks stay true.
 type byArrival[T any] struct {
@@ -190,9 +198,7 @@ func (c *Cache[T]) access(in *instance[T], dst []T, infos []SampleInfo, sel *Sel
 		info.SourceTimestamp = s.source
 		info.PublicationHandle = s.writer
 		info.SN, info.Related, info.Size = s.sn, s.rel, s.size
-		if c.ordering {
-			c.arrived = append(c.arrived, s.arrival)
-		}
+		c.noteArrival(s.arrival)
 		info.DisposedGenerationCount = int32(s.gen.disposed)
 		info.NoWritersGenerationCount = int32(s.gen.noWriters)
 		if take {
@@ -210,9 +216,7 @@ func (c *Cache[T]) access(in *instance[T], dst []T, infos []SampleInfo, sel *Sel
 		info.SampleState = sampleState(in.inv.read)
 		info.SourceTimestamp = in.inv.source
 		info.PublicationHandle = in.inv.writer
-		if c.ordering {
-			c.arrived = append(c.arrived, in.inv.arrival)
-		}
+		c.noteArrival(in.inv.arrival)
 		info.DisposedGenerationCount = int32(in.gen.disposed)
 		info.NoWritersGenerationCount = int32(in.gen.noWriters)
 		if take {
