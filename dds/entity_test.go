@@ -133,7 +133,7 @@ func TestCreateErrors(t *testing.T) {
 	require.NoError(t, pub.Close()) // Close deletes what the publisher contains
 
 	require.ErrorIs(t, p.IgnoreParticipant(HandleNil), ErrUnsupported)
-	require.ErrorIs(t, pub.BeginCoherentChanges(), ErrUnsupported)
+	require.ErrorIs(t, pub.BeginCoherentChanges(), ErrAlreadyDeleted)
 }
 
 func TestQosValidation(t *testing.T) {

@@ -15,6 +15,7 @@ type publisherDefaults struct{ Writer qos.DataWriterQos }
 // DomainParticipant.NewPublisher and give it to NewWriter with WithPublisher.
 type Publisher struct {
 	entity
+	coh coherentPub // coherent.go
 }
 
 // AnyDataWriter is a DataWriter[T] of any T.
@@ -135,12 +136,6 @@ func (pub *Publisher) SuspendPublications() error { return pub.check() }
 
 // ResumePublications ends SuspendPublications (resume_publications); it does nothing.
 func (pub *Publisher) ResumePublications() error { return pub.check() }
-
-// BeginCoherentChanges is not supported (begin_coherent_changes).
-func (pub *Publisher) BeginCoherentChanges() error { return ErrUnsupported }
-
-// EndCoherentChanges is not supported (end_coherent_changes).
-func (pub *Publisher) EndCoherentChanges() error { return ErrUnsupported }
 
 // WaitForAcknowledgments waits until every writer of the publisher has its data
 // acknowledged by its reliable readers (wait_for_acknowledgments). When ctx ends first

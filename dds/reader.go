@@ -73,6 +73,11 @@ type DataReader[T any] struct {
 	// sample refused again when it is resent counts once in SAMPLE_REJECTED.
 	rejectedSN map[wire.GUID]wire.SequenceNumber
 
+	// coh holds back coherent sets (nil without coherent access); set by enableSelf.
+	coh *coherentReader
+	// commitMu makes a coherent set's insertion and a Take's count-and-take atomic to
+	// each other (coherent.go); taken before rmu.
+	commitMu sync.Mutex
 	// rmu guards the read scratch state.
 	rmu      sync.Mutex
 	rinfos   []rhc.SampleInfo
@@ -210,6 +215,7 @@ func (r *DataReader[T]) enableSelf() error {
 	eq, rq := r.endpointQosLocked()
 	p.mu.Unlock()
 	cfg := cacheConfig(rq)
+	cfg.OrderedAccess = orderedAccess(eq.Subscriber.Presentation) // coherent.go
 	cfg.OnDataAvailable = r.onData
 	cfg.OnSpaceAvailable = r.onSpace
 	cache, err := rhc.New[T](cfg)
@@ -230,7 +236,7 @@ func (r *DataReader[T]) enableSelf() error {
 		ContentFilter: r.contentFilterProperty(),
 
 		TypeInformation: typeInfoOf[T](r.topic.TypeName()),
-	}, r.deliver)
+	}, r.deliverFunc(eq))
 	if err != nil {
 		return wrapErr(ErrError, err, "creating the RTPS reader")
 	}
@@ -358,6 +364,7 @@ func (r *DataReader[T]) unmatched(remote wire.GUID) {
 	if wi.group != nil {
 		r.p.live.leave(remote.Prefix)
 	}
+	r.coh.forget(remote)
 	r.writerNotAlive(remote)
 	h := status.GUIDHandle(guidBytes(remote))
 	r.event(listener.LivelinessChanged, func(s *statusBlock) {
@@ -944,6 +951,8 @@ func (r *DataReader[T]) collect(ctx context.Context, op accessOp, opts []ReadOpt
 		if err := r.check(); err != nil {
 			return 0, err
 		}
+		r.commitMu.Lock()
+		defer r.commitMu.Unlock()
 		s := r.cache.Load().Stats()
 		n := s.Samples + s.InvalidSamples
 		if a.max > 0 && a.max < n {

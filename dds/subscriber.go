@@ -171,8 +171,9 @@ func (sub *Subscriber) NotifyDataReaders() error {
 	return nil
 }
 
-// BeginAccess starts a coherent access to the subscriber's readers (begin_access).
-// Coherent and ordered access are not implemented: it only counts.
+// BeginAccess starts an access to the subscriber's readers (begin_access). Coherent
+// sets are held back by each reader until whole (docs/qos.md); BeginAccess only checks
+// the pairing with EndAccess.
 func (sub *Subscriber) BeginAccess() error {
 	if err := sub.check(); err != nil {
 		return err

@@ -53,6 +53,7 @@ type DataWriter[T any] struct {
 	// durable is the durability service's side of a TRANSIENT or PERSISTENT
 	// writer (durability.go); nil for the others. Set by enableSelf.
 	durable *durableWriter
+	coh     coherentWriter // coherent.go
 }
 
 // NewWriter creates a writer of topic t (create_datawriter), in the participant's
@@ -192,6 +193,7 @@ func (w *DataWriter[T]) enableSelf() error {
 	p.mu.Lock()
 	ecm.SetComponentData(p.m, w.ent, handleComp{status.GUIDHandle(guidBytes(ew.GUID()))})
 	p.mu.Unlock()
+	w.joinOpenSet()
 	return nil
 }
 
@@ -219,13 +221,19 @@ func (w *DataWriter[T]) teardown() {
 	// PERSISTENT writer that does not dispose its instances (durability.go).
 	handOver := w.durable != nil && kind == rtps.NotAliveUnregistered
 	now := wire.TimeFromTime(w.p.now())
+	// In a coherent set still open, the unregisters belong to it: a set never ended is
+	// never delivered, and a change outside it would end it.
+	cs := w.coherentTag()
 	w.mu.Lock()
 	for kh, key := range w.instances {
 		if handOver {
 			delete(w.instances, kh)
 			continue
 		}
-		_, _ = w.write(context.Background(), rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: now, Payload: w.keyPayload(key)})
+		sn, _ := w.write(context.Background(), rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: now, Payload: w.keyPayload(key), Coherent: cs})
+		if cs == rtps.CoherentFirst {
+			cs = sn
+		}
 		delete(w.instances, kh)
 	}
 	w.mu.Unlock()
@@ -398,12 +406,13 @@ func (w *DataWriter[T]) Write(ctx context.Context, v *T, opts ...WriteOption) er
 
 // send hands a change to the engine.
 func (w *DataWriter[T]) send(ctx context.Context, kind rtps.ChangeKind, kh cdr.KeyHash, payload []byte, a *writeArgs) error {
-	c := rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: wire.TimeFromTime(a.ts), Payload: payload}
+	c := rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: wire.TimeFromTime(a.ts), Payload: payload, Coherent: w.coherentTag()}
 	if !a.related.Writer.IsNil() {
 		c.Related = wire.SampleIdentity{WriterGUID: guidOf(a.related.Writer), SN: wire.SequenceNumber(a.related.SN)}
 	}
 	sn, err := w.write(ctx, c)
 	if err == nil {
+		w.coherentWritten(c.Coherent, sn)
 		w.asserted()
 		if a.out != nil {
 			*a.out = SampleIdentity{Writer: status.GUIDHandle(guidBytes(w.ew.GUID())), SN: int64(sn)}

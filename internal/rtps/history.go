@@ -77,12 +77,21 @@ type Change struct {
 	// answers (a reply's request), sent in the inline QoS as PID_RELATED_SAMPLE_IDENTITY
 	// and as Fast DDS's 0x800f, which Fast DDS before 2.10 reads alone.
 	Related wire.SampleIdentity
+	// Coherent, when not 0, is sent as PID_COHERENT_SET (RTPS 2.5 §8.7.5): the sequence
+	// number of the first change of the coherent set the change belongs to
+	// (CoherentFirst: this change's own), or wire.SequenceNumberUnknown on the change
+	// without payload that ends a set.
+	Coherent wire.SequenceNumber
 	// Payload is the serialized payload (encapsulation header and data)
 	// or, for the not-alive kinds, the serialized key or nothing. Once
 	// written the history owns it until it hands it to
 	// WriterConfig.Release.
 	Payload []byte
 }
+
+// CoherentFirst as Change.Coherent makes Writer.Write tag the change with its own
+// sequence number: the first change of a coherent set.
+const CoherentFirst wire.SequenceNumber = -1
 
 // Errors of the writer history.
 var (

@@ -133,6 +133,11 @@ type Sample struct {
 	// Related is the PID_RELATED_SAMPLE_IDENTITY (or Fast DDS's 0x800f) of the inline
 	// QoS; its writer GUID is zero when there is none.
 	Related wire.SampleIdentity
+	// Coherent is the PID_COHERENT_SET of the inline QoS (0 when none): the first
+	// sequence number of the writer's coherent set the change belongs to, or
+	// wire.SequenceNumberUnknown. A DATA without payload that carries it (the end of
+	// a set) is delivered with LostOnly set.
+	Coherent wire.SequenceNumber
 	// Vendor is the writer's vendor, as its participant announced it.
 	Vendor wire.VendorID
 	// Lost is the number of this writer's changes that the reader learned
@@ -188,6 +193,7 @@ type sampleMeta struct {
 	skip       bool // nothing to deliver
 	ts         wire.Time
 	related    wire.SampleIdentity
+	coherent   wire.SequenceNumber
 }
 
 // Slot states of the out-of-order window.
@@ -413,6 +419,10 @@ func (r *Reader) parseMeta(m *sampleMeta, q []byte, be bool, vendor wire.VendorI
 				if id, _, err := wire.ParseSampleIdentity(prm.Value, be); err == nil {
 					m.related = id
 				}
+			case wire.PIDCoherentSet:
+				if sn, _, err := wire.ParseSequenceNumber(prm.Value, be); err == nil && sn != 0 {
+					m.coherent = sn
+				}
 			default: // other inline QoS: not needed here
 			}
 		}
@@ -563,6 +573,12 @@ func (r *Reader) held(p *writerProxy, sn wire.SequenceNumber) bool {
 func (r *Reader) deliverOne(p *writerProxy, sn wire.SequenceNumber, m *sampleMeta, payload []byte) bool {
 	if m.skip {
 		r.stats.Consumed++
+		if m.coherent != 0 && r.deliver != nil {
+			// The end of a coherent set: no sample, but the reader must know.
+			r.sample = Sample{Writer: p.info.GUID, SN: sn, Coherent: m.coherent, Vendor: p.info.Vendor, Lost: p.lost, LostOnly: true}
+			r.deliver(&r.sample)
+			p.lost = 0
+		}
 		return true
 	}
 	r.sample = Sample{
@@ -574,6 +590,7 @@ func (r *Reader) deliverOne(p *writerProxy, sn wire.SequenceNumber, m *sampleMet
 		KeyOnly:         m.keyOnly,
 		SourceTimestamp: m.ts,
 		Related:         m.related,
+		Coherent:        m.coherent,
 		Vendor:          p.info.Vendor,
 		Lost:            p.lost,
 		Payload:         payload,

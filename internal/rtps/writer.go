@@ -481,6 +481,9 @@ func (w *Writer) Write(c Change, now time.Time) (wire.SequenceNumber, error) {
 		c.KeyHash = wire.KeyHash{}
 	}
 	c.SN = w.lastSN + 1
+	if c.Coherent == CoherentFirst {
+		c.Coherent = c.SN
+	}
 	w.expire(now)
 	if err := w.hist.Add(c); err != nil {
 		return 0, err
@@ -812,7 +815,7 @@ func (w *Writer) appendHeartbeatFlags(reader wire.EntityID, first, last wire.Seq
 func (w *Writer) inlineQoS(c *Change) []byte {
 	keyHash := w.cfg.Keyed && (c.Kind != Alive || w.cfg.InlineKeyHash || w.inlineQ)
 	related := c.Related.WriterGUID != (wire.GUID{})
-	if !keyHash && c.Kind == Alive && !related {
+	if !keyHash && c.Kind == Alive && !related && c.Coherent == 0 {
 		return nil
 	}
 	pw := wire.NewParamWriter(w.qos[:0], false)
@@ -827,6 +830,9 @@ func (w *Writer) inlineQoS(c *Change) []byte {
 		c.Related.Append(id[:0], false)
 		pw.PutRaw(wire.PIDRelatedSampleIdentity, id[:])
 		pw.PutRaw(wire.PIDFastDDSCustomRelatedSampleIdentity, id[:])
+	}
+	if c.Coherent != 0 {
+		pw.PutSequenceNumber(wire.PIDCoherentSet, c.Coherent)
 	}
 	b, _ := pw.Finish()
 	w.qos = b

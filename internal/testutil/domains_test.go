@@ -27,9 +27,9 @@ var testDomains = map[string][]domainRange{
 	"cmd/ddsping":              {{41, 53}, {170, 174}},
 	"sim":                      {{61, 76}},
 	"cmd/ddsim":                {{181, 182}},
-	"interop/cmd/interop-peer": {{7, 20}, {35, 36}, {54, 60}, {77, 88}, {90, 90}, {100, 169}, {190, 202}, {215, 218}, {228, 232}},
+	"interop/cmd/interop-peer": {{7, 20}, {35, 36}, {54, 60}, {77, 88}, {90, 90}, {100, 169}, {175, 176}, {190, 202}, {215, 218}, {228, 232}},
 	"internal/transport":       {{220, 227}},
-	"interop/cmd/shape-main":   {{91, 92}},
+	"interop/cmd/shape-main":   {{91, 92}, {177, 177}},
 }
 
 // computeOnly are the test files that name domains only to compute with them (ports,

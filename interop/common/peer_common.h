@@ -58,6 +58,8 @@ struct peer_args {
   double deadline;     /* -deadline DUR, seconds: DEADLINE period, 0 = infinite */
   const char *partition; /* -partition A,B: the publisher's / subscriber's PARTITION, NULL = default */
   double time_filter;  /* -time-filter DUR, seconds: the reader's TIME_BASED_FILTER minimum_separation */
+  long coherent;       /* -coherent N: PRESENTATION coherent_access; the publisher writes sets of N samples */
+  int access_scope;    /* -access-scope instance|topic|group: PRESENTATION access_scope (with -coherent) */
 };
 
 /* The DURABILITY kinds of -durability, in the order of the DDS enum. */
@@ -152,6 +154,7 @@ static void peer_usage(const char *prog)
           "  [-ownership-strength N] [-filter SQL [-filter-params a,b]]\n"
           "  [-liveliness automatic|participant|topic]\n"
           "  [-lease DUR] [-deadline DUR] [-partition A,B] [-time-filter DUR]\n"
+          "  [-coherent N [-access-scope instance|topic|group]]\n"
           "  [-durability volatile|transient-local|transient|persistent]\n"
           "DUR is seconds (\"2.5\") or Go form (\"500ms\", \"5s\", \"1m\").\n",
           prog);
@@ -325,6 +328,13 @@ static int peer_parse_args(int argc, char **argv, struct peer_args *a)
         goto bad;
     } else if (strcmp(name, "lease") == 0) {
       if (peer_parse_duration(val, &a->lease)) goto bad;
+    } else if (strcmp(name, "coherent") == 0) {
+      if (peer_parse_long(val, 1, 1000000, &a->coherent)) goto bad;
+    } else if (strcmp(name, "access-scope") == 0) {
+      if (strcmp(val, "instance") == 0) a->access_scope = 0;
+      else if (strcmp(val, "topic") == 0) a->access_scope = 1;
+      else if (strcmp(val, "group") == 0) a->access_scope = 2;
+      else goto bad;
     } else if (strcmp(name, "filter") == 0) {
       a->filter = val;
     } else if (strcmp(name, "filter-params") == 0) {

@@ -160,8 +160,8 @@ static dds_listener_t *make_listener(const struct peer_args *a)
   return l;
 }
 
-/* make_group returns the publisher or subscriber of -partition, or the participant
- * (Cyclone's implicit one) without it. */
+/* make_group returns the publisher or subscriber of -partition and -coherent, or the
+ * participant (Cyclone's implicit one) without them. */
 static dds_entity_t make_group(const struct peer_args *a, dds_entity_t participant)
 {
   char buf[1024];
@@ -169,16 +169,39 @@ static dds_entity_t make_group(const struct peer_args *a, dds_entity_t participa
   dds_qos_t *q;
   dds_entity_t g;
   int n;
-  if (a->partition == NULL)
+  if (a->partition == NULL && a->coherent == 0)
     return participant;
-  n = peer_split_partition(a->partition, buf, sizeof buf, names, 64);
-  if (n < 0)
-    return DDS_RETCODE_BAD_PARAMETER;
   q = dds_create_qos();
-  dds_qset_partition(q, (uint32_t)n, names);
+  if (a->partition != NULL) {
+    n = peer_split_partition(a->partition, buf, sizeof buf, names, 64);
+    if (n < 0) {
+      dds_delete_qos(q);
+      return DDS_RETCODE_BAD_PARAMETER;
+    }
+    dds_qset_partition(q, (uint32_t)n, names);
+  }
+  if (a->coherent > 0) {
+    static const dds_presentation_access_scope_kind_t scopes[] = {DDS_PRESENTATION_INSTANCE, DDS_PRESENTATION_TOPIC,
+                                                                  DDS_PRESENTATION_GROUP};
+    dds_qset_presentation(q, scopes[a->access_scope], true, false);
+  }
   g = a->pub ? dds_create_publisher(participant, q, NULL) : dds_create_subscriber(participant, q, NULL);
   dds_delete_qos(q);
   return g;
+}
+
+/* coherent begins (begin != 0) or ends a coherent set of -coherent, and reports what
+ * Cyclone answered the first time: {"event":"begin_coherent","result":"..."}. */
+static void coherent(dds_entity_t writer, int begin)
+{
+  static int told[2];
+  dds_return_t rc = begin ? dds_begin_coherent(writer) : dds_end_coherent(writer);
+  if (!told[begin]) {
+    told[begin] = 1;
+    fprintf(stderr, "{\"event\":\"%s\",\"result\":\"%s\"}\n", begin ? "begin_coherent" : "end_coherent",
+            dds_strretcode(rc));
+    fflush(stderr);
+  }
 }
 
 static int run_pub(const struct peer_args *a, dds_entity_t writer, double deadline)
@@ -223,9 +246,13 @@ static int run_pub(const struct peer_args *a, dds_entity_t writer, double deadli
     peer_text(text, sizeof text, id, seq);
     for (i = 0; i < n; i++)
       s.values._buffer[i] = peer_value(seq, i);
+    if (a->coherent > 0 && (seq - 1) % (uint64_t)a->coherent == 0)
+      coherent(writer, 1);
     rc = dds_write(writer, &s);
     if (rc < 0)
       return fail("dds_write", rc);
+    if (a->coherent > 0 && (seq % (uint64_t)a->coherent == 0 || seq == (uint64_t)a->count))
+      coherent(writer, 0);
     if (!a->quiet)
       peer_print_sample(&line, id, text, s.values._buffer, n, seq);
     if (a->rate > 0) {

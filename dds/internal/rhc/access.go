@@ -1,6 +1,9 @@
 package rhc
 
-import "time"
+import (
+	"sort"
+	"time"
+)
 
 // Read and take (DDS 1.4 §2.2.2.5.3). Each copies at most min(len(dst), len(infos))
 // samples into the caller's slices and returns how many; zero means NO_DATA. Samples
@@ -75,6 +78,7 @@ func (c *Cache[T]) accessAll(dst []T, infos []SampleInfo, sel *Selector[T], take
 	c.mu.Lock()
 	c.runPurges(now)
 	n := 0
+	c.ordering, c.arrived = c.cfg.OrderedAccess, c.arrived[:0]
 	for i := 0; i < len(c.order) && n < limit; {
 		k, removed := c.access(c.order[i], dst[n:limit], infos[n:limit], sel, take, now)
 		n += k
@@ -82,8 +86,36 @@ func (c *Cache[T]) accessAll(dst []T, infos []SampleInfo, sel *Selector[T], take
 			i++
 		}
 	}
+	if c.ordering && n > 1 {
+		sort.Stable(byArrival[T]{dst[:n], infos[:n], c.arrived[:n]})
+	}
+	c.ordering = false
 	c.unlockNotify(false)
 	return n
+}
+
+// noteArrival records the arrival of a sample the access in progress returns, when it
+// orders them (OrderedAccess).
+func (c *Cache[T]) noteArrival(a uint64) {
+	if c.ordering {
+		c.arrived = append(c.arrived, a)
+	}
+}
+
+// byArrival sorts a collection by arrival (ordered access); each instance's samples
+// are already in that order, so their ranks stay true.
+type byArrival[T any] struct {
+	v       []T
+	infos   []SampleInfo
+	arrived []uint64
+}
+
+func (b byArrival[T]) Len() int           { return len(b.v) }
+func (b byArrival[T]) Less(i, j int) bool { return b.arrived[i] < b.arrived[j] }
+func (b byArrival[T]) Swap(i, j int) {
+	b.v[i], b.v[j] = b.v[j], b.v[i]
+	b.infos[i], b.infos[j] = b.infos[j], b.infos[i]
+	b.arrived[i], b.arrived[j] = b.arrived[j], b.arrived[i]
 }
 
 func (c *Cache[T]) accessOne(dst []T, infos []SampleInfo, h InstanceHandle, sel *Selector[T], take bool, now time.Time) (int, error) {
@@ -166,6 +198,7 @@ func (c *Cache[T]) access(in *instance[T], dst []T, infos []SampleInfo, sel *Sel
 		info.SourceTimestamp = s.source
 		info.PublicationHandle = s.writer
 		info.SN, info.Related, info.Size = s.sn, s.rel, s.size
+		c.noteArrival(s.arrival)
 		info.DisposedGenerationCount = int32(s.gen.disposed)
 		info.NoWritersGenerationCount = int32(s.gen.noWriters)
 		if take {
@@ -183,6 +216,7 @@ func (c *Cache[T]) access(in *instance[T], dst []T, infos []SampleInfo, sel *Sel
 		info.SampleState = sampleState(in.inv.read)
 		info.SourceTimestamp = in.inv.source
 		info.PublicationHandle = in.inv.writer
+		c.noteArrival(in.inv.arrival)
 		info.DisposedGenerationCount = int32(in.gen.disposed)
 		info.NoWritersGenerationCount = int32(in.gen.noWriters)
 		if take {

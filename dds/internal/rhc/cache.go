@@ -26,20 +26,23 @@ type sample[T any] struct {
 	sn     int64
 	rel    Identity
 	size   int32
-	read   bool
-	gone   bool // scratch: taken by the access in progress
-	judged verdicts
+	// arrival is the cache's count of stored samples when this one was stored.
+	arrival uint64
+	read    bool
+	gone    bool // scratch: taken by the access in progress
+	judged  verdicts
 }
 
 // invalidSample reports the latest state change of an instance that no unread valid
 // sample reports. Its generation counts are the instance's: only a valid sample changes
 // them, and a valid sample removes the invalid one.
 type invalidSample[T any] struct {
-	value  T
-	source time.Time
-	writer GUID
-	read   bool
-	judged verdicts
+	value   T
+	source  time.Time
+	writer  GUID
+	arrival uint64
+	read    bool
+	judged  verdicts
 }
 
 type instance[T any] struct {
@@ -145,7 +148,12 @@ type Cache[T any] struct {
 	lastHandle InstanceHandle
 	nSamples   int
 	nInvalid   int
-	lifespan   bool // some sample was stored with an expiry
+	arrivals   uint64 // samples and invalid samples stored so far
+	// ordering says the access in progress records the arrival of each sample it
+	// returns in arrived (OrderedAccess).
+	ordering bool
+	arrived  []uint64
+	lifespan bool // some sample was stored with an expiry
 	// timed is set once reads need the time: when autopurges are configured or a sample
 	// with an expiry was stored (see ReadsNeedTime).
 	timed atomic.Bool
@@ -350,16 +358,18 @@ func (c *Cache[T]) write(ch *Change[T], src, now time.Time) (Outcome, bool) {
 	if in.hasInv {
 		c.clearInvalid(in)
 	}
+	c.arrivals++
 	*in.samples.push() = sample[T]{
-		value:  ch.Value,
-		source: src,
-		writer: ch.Writer,
-		expiry: expiry,
-		gen:    in.gen,
-		sn:     ch.SN,
-		rel:    ch.Related,
-		size:   ch.Size,
-		judged: c.newVerdicts(),
+		arrival: c.arrivals,
+		value:   ch.Value,
+		source:  src,
+		writer:  ch.Writer,
+		expiry:  expiry,
+		gen:     in.gen,
+		sn:      ch.SN,
+		rel:     ch.Related,
+		size:    ch.Size,
+		judged:  c.newVerdicts(),
 	}
 	c.nSamples++
 	if expiry != 0 {
@@ -551,7 +561,8 @@ func (c *Cache[T]) setInvalid(in *instance[T], w GUID, src time.Time, value *T) 
 		in.hasInv = true
 		c.nInvalid++
 	}
-	in.inv = invalidSample[T]{source: src, writer: w, judged: c.newVerdicts()}
+	c.arrivals++
+	in.inv = invalidSample[T]{source: src, writer: w, arrival: c.arrivals, judged: c.newVerdicts()}
 	if value != nil {
 		in.inv.value = *value
 	}

@@ -49,6 +49,11 @@ type Config struct {
 	// more also mean never. To purge right away use a tiny delay like time.Nanosecond.
 	AutopurgeNoWriterSamplesDelay time.Duration
 	AutopurgeDisposedSamplesDelay time.Duration
+	// OrderedAccess is PRESENTATION ordered_access with TOPIC or GROUP scope: Read and
+	// Take return the samples they select in the order the cache stored them, across
+	// instances (by default instance by instance). Which samples a bounded Read or Take
+	// returns is still chosen instance by instance.
+	OrderedAccess bool
 	// OnDataAvailable, when not nil, is called after a change made data or a state
 	// change available to read (DATA_AVAILABLE), outside the cache's lock, on the
 	// goroutine that called Insert or WriterLost.

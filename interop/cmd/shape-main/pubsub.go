@@ -117,24 +117,16 @@ func (a *app) writeLoop(ctx context.Context, pub *dds.Publisher, writers []*dds.
 				s.Shapesize = (s.Shapesize-1)%int32(o.sizeModulo) + 1
 			}
 		}
-		if grouped && o.coherentCount > 0 && n%o.coherentCount == 0 {
-			a.printf("Started Coherent Set\n")
-			if err := pub.BeginCoherentChanges(); err != nil {
-				a.printf("failed to begin coherent changes: %v\n", err)
-				return exitRunning
-			}
+		if grouped && !a.coherentSet(pub, n, true) {
+			return exitRunning
 		}
 		for _, w := range writers {
 			if code := a.writeInstances(ctx, w, &s); code != exitOK {
 				return code
 			}
 		}
-		if grouped && o.coherentCount > 0 && n%o.coherentCount == o.coherentCount-1 {
-			a.printf("Finished Coherent Set\n")
-			if err := pub.EndCoherentChanges(); err != nil {
-				a.printf("failed to end coherent changes: %v\n", err)
-				return exitRunning
-			}
+		if grouped && !a.coherentSet(pub, n, false) {
+			return exitRunning
 		}
 		select {
 		case <-ctx.Done():
@@ -142,6 +134,29 @@ func (a *app) writeLoop(ctx context.Context, pub *dds.Publisher, writers []*dds.
 		}
 	}
 	return exitOK
+}
+
+// coherentSet begins (begin) or ends the coherent set of --coherent-sample-count
+// iterations that iteration n starts or ends; it reports false when that fails.
+func (a *app) coherentSet(pub *dds.Publisher, n int, begin bool) bool {
+	count := a.o.coherentCount
+	switch {
+	case count == 0:
+		return true
+	case begin && n%count == 0:
+		a.printf("Started Coherent Set\n")
+		if err := pub.BeginCoherentChanges(); err != nil {
+			a.printf("failed to begin coherent changes: %v\n", err)
+			return false
+		}
+	case !begin && n%count == count-1:
+		a.printf("Finished Coherent Set\n")
+		if err := pub.EndCoherentChanges(); err != nil {
+			a.printf("failed to end coherent changes: %v\n", err)
+			return false
+		}
+	}
+	return true
 }
 
 // writeInstances writes s as every instance of the run with writer w.
