@@ -92,9 +92,11 @@ func TestWiresharkDecodesTypeInformation(t *testing.T) {
 	require.NoError(t, err)
 	w, err := NewWriter(ta, Reliable())
 	require.NoError(t, err)
-	_, err = NewReader(tb, Reliable())
+	r, err := NewReader(tb, Reliable())
 	require.NoError(t, err)
+	// Both sides matched: each has received the other's SEDP, so both were sent.
 	waitStatus(t, w, listener.PublicationMatched)
+	waitStatus(t, r, listener.SubscriptionMatched)
 	all := end()
 
 	info := typeInfoOf[namedSample]("interop::Sample")
