@@ -1,13 +1,20 @@
 package discovery
 
 import (
+	"bufio"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"flag"
+	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/netip"
+	"os"
+	"os/exec"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -470,61 +477,116 @@ func TestHostileForgedEndpoints(t *testing.T) {
 }
 
 // TestHostileRoundTrip: the victim keeps serving its real peer while a
-// flood of every class of hostile input (forged participants, random
-// bytes, garbage submessages, replayed DATA) hits its discovery and user
-// ports at 10 000 datagrams/s: the p99 of the round trips through the
-// pair stays within 3x of the quiet one. The quiet figure is the larger of
-// those measured before and after the flood, and 2 ms are allowed on top;
-// the best of three attempts counts: the machines that run this are
-// shared, and their load alone moves the tail of round trips of tens of
-// microseconds by milliseconds.
+// separate process floods its discovery and user ports with every class of
+// hostile input (forged participants, random bytes, garbage submessages,
+// replayed DATA) at 10 000 datagrams/s: the p99 of the round trips through
+// the pair stays within 3x of the quiet one, the larger of those measured
+// before and after the flood. The best of three attempts counts: the
+// machines that run this are shared, and their load alone moves the tail of
+// round trips of tens of microseconds.
 func TestHostileRoundTrip(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector's slowdown is no measure of round trips")
 	}
 	r := newHostileRig(t, 31, Limits{})
 	n := hostileSize(1000, 10000)
-	rng := rand.New(rand.NewPCG(8, 48))
+	plan := floodPlan{SPDP: r.spdp, Meta: r.meta, User: r.user, Hole: r.hole, Writer: r.back.GUID()}
 	ok := false
 	for attempt := 0; attempt < 3 && !ok; attempt++ {
 		quiet := r.roundTrips(n)
-		stop, done := make(chan struct{}), make(chan struct{})
-		go r.mixedFlood(rng, stop, done)
-		time.Sleep(200 * time.Millisecond)
+		stop := startFloodProcess(t, plan, uint64(attempt))
 		flood := r.roundTrips(n)
-		close(stop)
-		<-done
+		stop()
 		after := r.roundTrips(n)
 		t.Logf("round trip p50/p99: quiet %v/%v, flood %v/%v, quiet again %v/%v",
 			quiet[n/2], p99(quiet), flood[n/2], p99(flood), after[n/2], p99(after))
-		ok = p99(flood) <= 3*max(p99(quiet), p99(after))+2*time.Millisecond
+		ok = p99(flood) <= 3*max(p99(quiet), p99(after))
 	}
-	require.True(t, ok, "p99 of the round trips under the flood beyond 3x the quiet one + 2 ms")
+	require.True(t, ok, "p99 of the round trips under the flood beyond 3x the quiet one")
 	st := r.bounded(Limits{})
 	require.Positive(t, st.Engine.NotRTPS)
 	require.Positive(t, st.Unconfirmed, "forged participants")
 	require.Positive(t, st.Readers.Duplicates)
 }
 
-// mixedFlood sends 10 000 datagrams/s of every class until stop is closed,
-// then closes done.
-func (r *hostileRig) mixedFlood(rng *rand.Rand, stop, done chan struct{}) {
-	defer close(done)
+// floodPlan is where a flood process sends: the victim's SPDP group and
+// unicast ports, the hole its forged participants say they live at, and the
+// writer whose DATA it replays.
+type floodPlan struct {
+	SPDP, Meta, User, Hole netip.AddrPort
+	Writer                 wire.GUID
+}
+
+// startFloodProcess runs this test binary again as the flood process
+// (TestHostileFloodProcess), in the same network namespace, and waits until
+// its flood has begun. The returned function stops it.
+func startFloodProcess(t *testing.T, plan floodPlan, seed uint64) (stop func()) {
+	t.Helper()
+	b, err := json.Marshal(plan)
+	require.NoError(t, err)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHostileFloodProcess$")
+	cmd.Env = append(os.Environ(), "DDSGO_FLOOD="+string(b), "DDSGO_FLOOD_SEED="+strconv.FormatUint(seed, 10))
+	in, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	line, err := bufio.NewReader(out).ReadString('\n')
+	require.NoError(t, err, "flood process did not start")
+	require.Equal(t, "flooding\n", line)
+	time.Sleep(200 * time.Millisecond) // the flood has reached its rate
+	return func() {
+		_ = in.Close()
+		_, _ = io.Copy(io.Discard, out)
+		require.NoError(t, cmd.Wait())
+	}
+}
+
+// TestHostileFloodProcess is the flood process of TestHostileRoundTrip: run
+// by it (DDSGO_FLOOD set), it floods until its standard input closes.
+func TestHostileFloodProcess(t *testing.T) {
+	env := os.Getenv("DDSGO_FLOOD")
+	if env == "" {
+		t.Skip("the flood process of TestHostileRoundTrip")
+	}
+	var plan floodPlan
+	require.NoError(t, json.Unmarshal([]byte(env), &plan))
+	seed, err := strconv.ParseUint(os.Getenv("DDSGO_FLOOD_SEED"), 10, 64)
+	require.NoError(t, err)
+	tx, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	require.NoError(t, err)
+	defer func() { _ = tx.Close() }()
+	stop := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		close(stop)
+	}()
+	fmt.Println("flooding")
+	mixedFlood(tx, plan, rand.New(rand.NewPCG(8, 48+seed)), stop)
+}
+
+// mixedFlood sends 10 000 datagrams/s of every class from tx until stop is
+// closed.
+func mixedFlood(tx *net.UDPConn, plan floodPlan, rng *rand.Rand, stop chan struct{}) {
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
-	writer := r.back.GUID()
+	send := func(b []byte, to ...netip.AddrPort) {
+		for _, d := range to {
+			_, _ = tx.WriteToUDPAddrPort(b, d)
+		}
+	}
 	for i := 0; ; i++ {
 		switch i % 4 {
 		case 0:
-			r.send(forgedSPDP(randomPrefix(rng), r.hole), r.spdp)
+			send(forgedSPDP(randomPrefix(rng), plan.Hole), plan.SPDP)
 		case 1:
-			r.send(randomBytes(rng, rng.IntN(1400)), r.meta, r.user)
+			send(randomBytes(rng, rng.IntN(1400)), plan.Meta, plan.User)
 		case 2:
 			b := append(header(randomPrefix(rng)), byte(wire.KindHeartbeat), 0x01, 28, 0)
-			r.send(append(b, randomBytes(rng, 28)...), r.user)
+			send(append(b, randomBytes(rng, 28)...), plan.User)
 		case 3:
-			d := wire.Data{DataFlag: true, WriterID: writer.Entity, WriterSN: 1, SerializedPayload: testPayload(1)}
-			r.send(d.Append(header(writer.Prefix)), r.user)
+			d := wire.Data{DataFlag: true, WriterID: plan.Writer.Entity, WriterSN: 1, SerializedPayload: testPayload(1)}
+			send(d.Append(header(plan.Writer.Prefix)), plan.User)
 		}
 		if i%10 == 9 {
 			select {
@@ -648,4 +710,39 @@ func TestHostileForgedReaders(t *testing.T) {
 	require.Equal(t, uint64(forged), r.out.Writer().Stats().Unresponsive)
 	require.Equal(t, 1+forged, r.out.Writer().MatchedReaders())
 	r.exchange(50)
+}
+
+// TestHostileNoAmplification: forged SPDP announcements that point at a
+// third party (the hole) must not make the victim a traffic amplifier:
+// a participant that never answers gets our directed announcement and the
+// built-in writers' first HEARTBEATs, and when many arrive at once, no
+// follow-ups beyond a few (maxNewcomers). 2000 forged announcements at
+// 10 000/s may cost at most 8 datagrams each: the directed reply, the first
+// HEARTBEAT (with the history) of each built-in writer, and the periodic
+// HEARTBEATs to the unconfirmed ones still in the table (13.7 each before
+// maxNewcomers; Cyclone DDS too replies and sends its built-in writers'
+// HEARTBEATs to every participant it discovers).
+func TestHostileNoAmplification(t *testing.T) {
+	r := newHostileRig(t, 30, Limits{})
+	rng := rand.New(rand.NewPCG(9, 30))
+	n := 2000
+	msgs := make([][]byte, n)
+	for i := range msgs {
+		msgs[i] = forgedSPDP(randomPrefix(rng), r.hole)
+	}
+	out0 := r.victim.Stats().Engine.Transport.DatagramsOut
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for i, m := range msgs {
+		r.send(m, r.meta)
+		if i%10 == 9 {
+			<-tick.C
+		}
+	}
+	time.Sleep(300 * time.Millisecond) // every follow-up and introductory HEARTBEAT is due by then
+	st := r.victim.Stats()
+	out := st.Engine.Transport.DatagramsOut - out0
+	t.Logf("%d forged announcements: %d datagrams sent (%.1f each); %d participants seen, %d evicted",
+		n, out, float64(out)/float64(n), st.Participants, st.ParticipantsEvicted)
+	require.LessOrEqual(t, out, uint64(8*n))
 }

@@ -80,10 +80,22 @@ func (p *Participant) sendToAllUnlock(msg []byte) {
 //
 // That costs a few datagrams per participant discovered and bounds a lost
 // first reply to one follow-up gap.
+//
+// Anyone can forge announcements by the thousand, each naming a third
+// party's address as its locator: follow-ups and introductory HEARTBEATs
+// (rtps.ReaderProxyInfo.NoIntro) would then make us send a dozen datagrams
+// to that address for each forged one. So at most maxNewcomers participants
+// wait for follow-ups at a time; one discovered while that many wait gets
+// the directed announcement and the built-in writers' first HEARTBEATs
+// only, as from Cyclone DDS, and an answer to its repeats: no more than a
+// real crowd of joiners needs (a launch of many processes at once), and
+// about seven datagrams per forged announcement instead of fourteen
+// (TestHostileNoAmplification).
 const (
 	maxDirected         = 6
 	directedFollowUps   = 3
 	directedFollowUpGap = 10 * time.Millisecond
+	maxNewcomers        = 16
 )
 
 // owesDirected reports whether rp is owed a directed SPDP announcement:
@@ -270,10 +282,13 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 	msg := p.spdpMessage(&src, now)
 	p.eng.Send(msg, metaDestination(&pd))
 	rp.directed, rp.lastDirected = 1, now
-	rp.nextFollowUp = now.Add(directedFollowUpGap)
-	p.newcomers = append(p.newcomers, rp)
-	p.followUp.Schedule(rp.nextFollowUp)
-	p.connectBuiltins(rp)
+	crowd := len(p.newcomers) >= maxNewcomers
+	if !crowd {
+		rp.nextFollowUp = now.Add(directedFollowUpGap)
+		p.newcomers = append(p.newcomers, rp)
+		p.followUp.Schedule(rp.nextFollowUp)
+	}
+	p.connectBuiltins(rp, crowd)
 	fns := make([]func(), 0, len(p.onPart))
 	for _, fn := range p.onPart {
 		fns = append(fns, func() { fn(pd, true) })
@@ -373,13 +388,13 @@ func (p *Participant) messages() (*rtps.Writer, *rtps.Reader)      { return p.ms
 // Adding a reader makes our writer send a HEARTBEAT, adding a writer makes
 // our reader send a pre-emptive ACKNACK: neither side waits for the other's
 // periodic HEARTBEAT (the 1 s stall between Cyclone DDS and Fast DDS).
-func (p *Participant) connectBuiltins(rp *remoteParticipant) {
+func (p *Participant) connectBuiltins(rp *remoteParticipant, noIntro bool) {
 	uni, multi := rp.data.MetatrafficUnicastLocators, rp.data.MetatrafficMulticastLocators
 	for _, b := range builtinTopics {
 		w, r := b.ours(p)
 		if rp.data.BuiltinEndpoints&b.detector != 0 {
 			g := wire.GUID{Prefix: rp.data.GUIDPrefix, Entity: b.reader}
-			p.eng.MatchReader(w, rtps.ReaderProxyInfo{GUID: g, Reliable: true, Unicast: uni, Multicast: multi})
+			p.eng.MatchReader(w, rtps.ReaderProxyInfo{GUID: g, Reliable: true, Unicast: uni, Multicast: multi, NoIntro: noIntro})
 		}
 		if rp.data.BuiltinEndpoints&b.announcer != 0 {
 			g := wire.GUID{Prefix: rp.data.GUIDPrefix, Entity: b.writer}

@@ -159,6 +159,12 @@ type ReaderProxyInfo struct {
 	Multicast []wire.Locator
 	// Filter, when not nil, is the reader's content filter (filter.go).
 	Filter ReaderFilter
+	// NoIntro: the reader gets the HEARTBEAT sent when it matches and no
+	// introductory ones after it (scheduleIntro). Discovery sets it for
+	// the built-in readers of a participant that arrives while many others
+	// have not answered yet, as in a flood of forged announcements, so
+	// that those cannot make us send a dozen datagrams each.
+	NoIntro bool
 }
 
 // WriterStats are counters of a Writer.
@@ -333,7 +339,9 @@ func (w *Writer) AddReader(r ReaderProxyInfo, now time.Time) {
 		w.reliable++
 		w.updateAcked()
 		p.hbDue = true
-		p.introLeft = introHeartbeats
+		if !r.NoIntro {
+			p.introLeft = introHeartbeats
+		}
 		w.repair(p, now)
 		w.armHeartbeat(now)
 	} else if w.cfg.TransientLocal && !r.Volatile && w.hist.Len() > 0 {
