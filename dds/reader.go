@@ -47,9 +47,10 @@ type DataReader[T any] struct {
 	// retrier is er for the cache's OnSpaceAvailable hook, which may run before
 	// enableSelf sets er (on the engine's goroutine).
 	retrier atomic.Pointer[engineReader]
-	// dataCh, when not nil, is closed when data arrives or the reader is deleted:
-	// what the reads that wait for data wait on.
-	dataCh atomic.Pointer[chan struct{}]
+	// waiters counts the reads waiting for data (wait); wake (capacity 1) holds a
+	// token when data arrived or the reader was deleted while some waited.
+	waiters atomic.Int32
+	wake    chan struct{}
 
 	// dmu guards the delivery scratch state.
 	dmu     sync.Mutex
@@ -119,7 +120,7 @@ func newReader[T any](t *Topic[T], cft *ContentFilteredTopic[T], opts []Option) 
 		return nil, err
 	}
 	// A built-in topic has no codec, and keys.
-	r := &DataReader[T]{sub: sub, topic: t, cft: cft, codec: t.codec, keyed: t.codec == nil || t.codec.Keyed() || dynamicKeyed(t), writers: map[wire.GUID]writerInfo{}}
+	r := &DataReader[T]{sub: sub, topic: t, cft: cft, codec: t.codec, keyed: t.codec == nil || t.codec.Keyed() || dynamicKeyed(t), writers: map[wire.GUID]writerInfo{}, wake: make(chan struct{}, 1)}
 	r.match = matcher{e: &r.entity, hooks: r}
 	if err := createEndpoint(t, r, &sub.entity, kindReader, l, s.mask, rq); err != nil {
 		return nil, err
@@ -980,40 +981,34 @@ func (r *DataReader[T]) collect(ctx context.Context, op accessOp, opts []ReadOpt
 // or ctx is done. The caller has tried once already and found nothing.
 func (r *DataReader[T]) wait(ctx context.Context, try func() (int, error)) (int, error) {
 	for {
-		// Arm the wake-up before trying again, so that data arriving in between is
-		// not missed.
-		ch := r.dataWait()
+		// Counted before trying, so that data arriving in between wakes this read.
+		r.waiters.Add(1)
 		if n, err := try(); !errors.Is(err, ErrNoData) {
+			r.waiters.Add(-1)
 			return n, err
 		}
 		select {
-		case <-ch:
+		case <-r.wake:
+			r.waiters.Add(-1)
+			r.wakeReaders() // pass the token on to the next waiting read
 		case <-ctx.Done():
+			r.waiters.Add(-1)
 			return 0, errs.Context(ctx.Err(), "reader of "+r.topic.name+": waiting for data")
 		}
 	}
 }
 
-// dataWait returns the channel closed when data arrives next.
-func (r *DataReader[T]) dataWait() <-chan struct{} {
-	for {
-		if p := r.dataCh.Load(); p != nil {
-			return *p
-		}
-		ch := make(chan struct{})
-		if r.dataCh.CompareAndSwap(nil, &ch) {
-			return ch
-		}
-	}
-}
-
-// wakeReaders wakes the reads waiting for data.
+// wakeReaders wakes the reads waiting for data. It leaves one token, and each read
+// woken passes it on while others wait: a broadcast without a channel made for every
+// wait (a blocking Take allocates nothing). A token left over wakes a later read once
+// for nothing; it looks for data and waits again.
 func (r *DataReader[T]) wakeReaders() {
-	if r.dataCh.Load() == nil {
-		return // nobody waits: the common case, without a locked instruction
+	if r.waiters.Load() == 0 {
+		return // nobody waits: the common case
 	}
-	if p := r.dataCh.Swap(nil); p != nil {
-		close(*p)
+	select {
+	case r.wake <- struct{}{}:
+	default: // a token is there already
 	}
 }
 

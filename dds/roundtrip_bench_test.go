@@ -1,0 +1,82 @@
+package dds
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/ddsgo/ddsgo/internal/netns"
+)
+
+// BenchmarkRoundTrip is a ping/pong through the real engine on sockets, reliable
+// KEEP_ALL: ping writes a sample and waits for the one pong writes back after it took
+// it. one_participant has both ends in one participant (its messages to itself go
+// through the engine's local queue); two_participants in one process talk over
+// loopback UDP. An op is one round trip.
+func BenchmarkRoundTrip(b *testing.B) {
+	netns.Require(b)
+	b.Run("one_participant", func(b *testing.B) {
+		p := benchParticipant(b)
+		benchRoundTrip(b, p, p)
+	})
+	b.Run("two_participants", func(b *testing.B) {
+		benchRoundTrip(b, benchParticipant(b), benchParticipant(b))
+	})
+}
+
+func benchParticipant(b *testing.B) *DomainParticipant {
+	p, err := NewParticipant(205)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = p.Close() })
+	return p
+}
+
+func benchRoundTrip(b *testing.B, pa, pb *DomainParticipant) {
+	pingW, pingR := benchEndpoints(b, pa, pb, "ping")
+	pongW, pongR := benchEndpoints(b, pb, pa, "pong")
+	for _, w := range []*DataWriter[point]{pingW, pongW} {
+		for {
+			ms, err := w.MatchedSubscriptions()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(ms) > 0 {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { // pong
+		defer close(done)
+		var v [1]point
+		var infos [1]SampleInfo
+		for {
+			if _, err := pingR.TakeInto(ctx, v[:], infos[:]); err != nil {
+				return
+			}
+			if err := pongW.Write(ctx, &v[0]); err != nil {
+				return
+			}
+		}
+	}()
+	defer func() { cancel(); <-done }()
+	var v, got [1]point
+	var infos [1]SampleInfo
+	ping := func() {
+		v[0].X++
+		if err := pingW.Write(ctx, &v[0]); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := pongR.TakeInto(ctx, got[:], infos[:]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		ping()
+	}
+}
