@@ -281,11 +281,18 @@ func (n *fakeNet) match(w *fakeWriter, r *fakeReader) {
 		if u, ok := r.cfg.Listener.(discovery.WriterInfoListener); ok {
 			u.WriterAnnounced(r.data.GUID, w.data)
 		}
-		w.mu.Lock()
-		w.matched = append(w.matched, r)
-		w.mu.Unlock()
 		w.cfg.Listener.OnMatch(w.data.GUID, r.data)
 		r.cfg.Listener.OnMatch(r.data.GUID, w.data)
+		w.mu.Lock()
+		w.matched = append(w.matched, r)
+		// A late joiner of a durable writer gets its history (the last change), as
+		// from the real engine; a write racing with the match is delivered once,
+		// by one or the other, since both hold w.mu.
+		if w.last != nil && w.data.Offered.Writer.Durability.Kind > qos.Volatile &&
+			r.data.Requested.Reader.Durability.Kind > qos.Volatile {
+			r.deliver(&w.sample)
+		}
+		w.mu.Unlock()
 	case len(res.Incompatible) > 0:
 		w.cfg.Listener.OnIncompatible(w.data.GUID, r.data, res.Incompatible)
 		r.cfg.Listener.OnIncompatible(r.data.GUID, w.data, res.Incompatible)
