@@ -123,7 +123,8 @@ func (p *Participant) NewWriter(cfg EndpointConfig) (*LocalWriter, error) {
 		MaxMessageSize: p.cfg.MaxMessageSize, FragmentSize: p.cfg.FragmentSize,
 		Release: cfg.Release,
 		Restore: cfg.Restore, RestoreLastSN: cfg.RestoreLastSN,
-		LatencyBudget: q.LatencyBudget.Duration,
+		LatencyBudget:     q.LatencyBudget.Duration,
+		TransportPriority: q.TransportPriority.Value,
 	}
 	l, err := p.newLocal(cfg, kind, func(g wire.GUID) (*rtps.Writer, *rtps.Reader) {
 		wc.GUID = g
@@ -438,6 +439,7 @@ func (w *LocalWriter) WaitForAcknowledgments(ctx context.Context) error {
 func (w *LocalWriter) UpdateQos(q qos.Offered) error {
 	w.w.SetLifespan(lifespan(&q.Writer))
 	w.w.SetLatencyBudget(q.Writer.LatencyBudget.Duration, w.p.eng.Now())
+	w.p.eng.SetTransportPriority(w.w, q.Writer.TransportPriority.Value)
 	return w.p.updateLocal(w.l, func(e *EndpointData) { e.Offered = q })
 }
 

@@ -94,6 +94,10 @@ type WriterConfig struct {
 	// several share a datagram (LATENCY_BUDGET; budget.go); 0 sends each
 	// change at once. At most a day.
 	LatencyBudget time.Duration
+	// TransportPriority is the writer's TRANSPORT_PRIORITY: Engine.NewWriter
+	// sends its datagrams with the IP TOS it maps to (priority.go); 0 is
+	// the default socket. NewWriter with a Sender of its own ignores it.
+	TransportPriority int32
 	// Schedule, if not nil, is called (with the writer's lock held) when
 	// the writer's earliest deadline becomes earlier than the one it last
 	// reported; the event loop must then call Tick at that time. It must
