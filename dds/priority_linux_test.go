@@ -72,7 +72,7 @@ func TestTransportPriority(t *testing.T) {
 		t.Helper()
 		sn++
 		require.NoError(t, w.Write(ctx, &message{ID: 1, Seq: uint64(sn)}))
-		_, tos, err := capture.Next(time.Now().Add(10*time.Second), func(b []byte) bool { return dataOf(b, entity, sn) })
+		_, tos, err := capture.Next(time.Now().Add(10*time.Second), func(_ uint16, b []byte) bool { return dataOf(b, entity, sn) })
 		require.NoError(t, err)
 		_, _, err = r.Take(ctx)
 		require.NoError(t, err)

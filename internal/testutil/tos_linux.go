@@ -95,8 +95,10 @@ func NewCapture() (*Capture, error) {
 }
 
 // Next returns the UDP payload and TOS octet of the next IPv4 UDP datagram
-// seen on lo for which keep returns true, waiting until deadline.
-func (c *Capture) Next(deadline time.Time, keep func(payload []byte) bool) (payload []byte, tos int, err error) {
+// seen on lo for which keep (given its source port and payload) returns
+// true, waiting until deadline. Loopback shows each datagram twice: sent and
+// received.
+func (c *Capture) Next(deadline time.Time, keep func(srcPort uint16, payload []byte) bool) (payload []byte, tos int, err error) {
 	buf := make([]byte, 65536)
 	for time.Now().Before(deadline) {
 		n, _, err := syscall.Recvfrom(c.fd, buf, 0)
@@ -114,7 +116,7 @@ func (c *Capture) Next(deadline time.Time, keep func(payload []byte) bool) (payl
 		if len(p) < ihl+8 {
 			continue
 		}
-		if udp := p[ihl+8:]; keep(udp) {
+		if udp := p[ihl+8:]; keep(uint16(p[ihl])<<8|uint16(p[ihl+1]), udp) {
 			return append([]byte(nil), udp...), int(p[1]), nil
 		}
 	}
