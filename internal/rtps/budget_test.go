@@ -244,3 +244,28 @@ func sentSNOf(w *Writer) wire.SequenceNumber {
 	defer w.mu.Unlock()
 	return w.sentSN
 }
+
+// TestLatencyBudgetLifespan: a change whose LIFESPAN runs out while the budget
+// holds it is still sent once, as a change written already expired is, not
+// replaced by a GAP.
+func TestLatencyBudgetLifespan(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	var rec recorder
+	w := NewWriter(WriterConfig{
+		GUID: localWriterID, History: HistoryConfig{KeepAll: true, Lifespan: 5 * time.Millisecond},
+		LatencyBudget: 20 * time.Millisecond,
+	}, &rec)
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Unicast: []wire.Locator{testLoc}}, now)
+	for i := range 3 {
+		_, err := w.Write(Change{Payload: payload(uint64(i), 10), Timestamp: wire.TimeFromTime(now)}, now)
+		require.NoError(t, err)
+	}
+	require.Empty(t, rec.msgs)
+	at := now.Add(5 * time.Millisecond)
+	require.Equal(t, at, w.Deadline(), "the expiry comes before the budget")
+	w.Tick(at)
+	_, _, gaps, _ := rec.all(t)
+	require.Empty(t, gaps)
+	require.Equal(t, seqTo(3), dataSNs(t, &rec))
+	require.Zero(t, w.HistoryLen(), "best effort and volatile: gone once sent")
+}

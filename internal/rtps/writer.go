@@ -1354,6 +1354,11 @@ func (w *Writer) SetLifespan(d time.Duration) {
 // no longer in the history; readers that ask for them get GAPs, a late
 // joiner never hears of them). A writer blocked on a full history is woken.
 func (w *Writer) expire(now time.Time) {
+	if exp := w.hist.NextExpiry(); !w.holdUntil.IsZero() && !exp.IsZero() && !now.Before(exp) {
+		// A change the latency budget holds is sent once even when its
+		// lifespan ran out meanwhile, as one written already expired is.
+		w.sendPending(now)
+	}
 	n := w.hist.Expire(now)
 	if n == 0 {
 		return
