@@ -120,3 +120,26 @@ func TestLatencyBudgetWriter(t *testing.T) {
 		})
 	})
 }
+
+// TestTransportPriorityMemnet: on the in-memory network, which has no TOS, a writer
+// with TRANSPORT_PRIORITY still reaches its reader (through a send socket of its own),
+// before and after a change at run time.
+func TestTransportPriorityMemnet(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		pa, pb := memPair(t, 5)
+		pub, ta, sub, tb := pubSub(t, pa, pb, "interop::Sample", "Priority")
+		wq := qos.DefaultDataWriterQos()
+		wq.TransportPriority.Value = 184
+		w, err := NewWriter(ta, WithPublisher(pub), WithQos(wq))
+		require.NoError(t, err)
+		r, err := NewReader(tb, WithSubscriber(sub), WithQos(*reliableReader()))
+		require.NoError(t, err)
+		waitStatus(t, w, listener.PublicationMatched)
+		for i, v := range []int32{184, 0, 32} {
+			wq.TransportPriority.Value = v
+			require.NoError(t, w.SetQos(wq))
+			require.NoError(t, w.Write(bg, &message{ID: 1, Seq: uint64(i)}))
+			require.Equal(t, []uint64{uint64(i)}, takeSeqs(t, r, 1))
+		}
+	})
+}
