@@ -143,3 +143,48 @@ func TestTransportPriorityMemnet(t *testing.T) {
 		}
 	})
 }
+
+// TestLatencyBudgetCoherent: the changes of a coherent set and its end marker may be
+// held by the budget like any others: a coherent reader sees none of the set before its
+// end, and all of it once the budget has let the marker go.
+func TestLatencyBudgetCoherent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		pa, pb := memPair(t, 6)
+		tt, err := newTopicType[message]("interop::Sample")
+		require.NoError(t, err)
+		ta, err := createTopic(pa, "CoherentBudget", tt)
+		require.NoError(t, err)
+		tb, err := createTopic(pb, "CoherentBudget", tt)
+		require.NoError(t, err)
+		pq := qos.DefaultPublisherQos()
+		pq.Presentation = qos.Presentation{AccessScope: qos.TopicScope, CoherentAccess: true}
+		pub, err := pa.NewPublisher(WithQos(pq))
+		require.NoError(t, err)
+		sq := qos.DefaultSubscriberQos()
+		sq.Presentation = pq.Presentation
+		sub, err := pb.NewSubscriber(WithQos(sq))
+		require.NoError(t, err)
+		wq := qos.DefaultDataWriterQos()
+		wq.History = qos.History{Kind: qos.KeepAll}
+		wq.LatencyBudget.Duration = 20 * time.Millisecond
+		w, err := NewWriter(ta, WithPublisher(pub), WithQos(wq))
+		require.NoError(t, err)
+		rq := reliableReader()
+		rq.LatencyBudget.Duration = time.Hour
+		r, err := NewReader(tb, WithSubscriber(sub), WithQos(*rq))
+		require.NoError(t, err)
+		waitStatus(t, w, listener.PublicationMatched)
+		waitStatus(t, r, listener.SubscriptionMatched)
+
+		require.NoError(t, pub.BeginCoherentChanges())
+		for i := range 5 {
+			require.NoError(t, w.Write(bg, &message{ID: int32(i), Seq: uint64(i)}))
+		}
+		time.Sleep(50 * time.Millisecond) // the budget has sent the set's changes, not its end
+		_, _, err = r.Take(bg, NoWait())
+		require.ErrorIs(t, err, ErrNoData, "nothing of an open set")
+		require.NoError(t, pub.EndCoherentChanges())
+		got := takeSeqs(t, r, 5)
+		require.ElementsMatch(t, []uint64{0, 1, 2, 3, 4}, got)
+	})
+}
