@@ -62,12 +62,13 @@ func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 	budget := fs.Int("history-bytes", 4<<20, "bound the writer's unacknowledged samples to about this many `bytes` (at least 16 samples)")
 	typ := fs.String("type", "", "with TOPIC VALUE: the ROS 2 type, such as std_msgs/msg/String (default: the topic's, from its readers or writers)")
 	count := fs.Int("count", 1, "with TOPIC VALUE: how many messages")
+	latency := fs.Duration("latency-budget", 0, "the writer's LATENCY_BUDGET: it may hold samples this long to pack them into fewer datagrams (the subscriber needs at least as much)")
 	return func(ctx context.Context) error {
 		if fs.NArg() > 0 { // pub TOPIC VALUE: messages, not throughput
 			return pubMessages(ctx, fs, o, *typ, *count, *rate, *wait)
 		}
-		if *size < 0 || *rate < 0 || *budget <= 0 {
-			return fmt.Errorf("%w: -size and -rate may not be negative, -history-bytes must be positive", errUsage)
+		if err := checkPubFlags(*size, *rate, *budget, *latency); err != nil {
+			return err
 		}
 		reliable := !*bestEffort
 		n, err := newNode(o, "ddsping pub")
@@ -76,6 +77,7 @@ func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 		}
 		defer n.close()
 		wq, _ := dataQos(reliable, *size, *budget)
+		wq.LatencyBudget.Duration = *latency
 		if !o.json {
 			fmt.Fprintf(o.out, "pub: domain %d, %s, %s payload, waiting for a subscriber\n", o.domain, reliability(reliable), bytesString(*size))
 		}
@@ -141,6 +143,14 @@ func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 		fmt.Fprintf(o.out, "pub: written %v, %d write timeouts\n", r, timeouts)
 		return nil
 	}
+}
+
+// checkPubFlags checks pub's numeric flags.
+func checkPubFlags(size int, rate float64, history int, latency time.Duration) error {
+	if size < 0 || rate < 0 || history <= 0 || latency < 0 {
+		return fmt.Errorf("%w: -size, -rate and -latency-budget may not be negative, -history-bytes must be positive", errUsage)
+	}
+	return nil
 }
 
 // printWritten prints pub's progress line: at seconds into the run, what the last
@@ -315,8 +325,9 @@ func (s *subscriber) answerPings(ctx context.Context, data []keyedSeq, infos []d
 
 // newSubscriber creates the readers of sub in n: on ddsping's data topic and on
 // ddsperf's.
-func newSubscriber(n *node, reliable bool) (*subscriber, error) {
+func newSubscriber(n *node, reliable bool, latency time.Duration) (*subscriber, error) {
 	_, rq := dataQos(reliable, 0, 0)
+	rq.LatencyBudget.Duration = latency
 	s := &subscriber{ws: waitset.New(), last: map[pubKey]uint64{}, pongs: newPerfPongWriters(n), reliable: reliable}
 	var err error
 	if s.r, err = n.reader(topicData, rq); err != nil {
@@ -353,9 +364,10 @@ func setupSub(fs *flag.FlagSet, o *options) func(context.Context) error {
 	fs.Bool("reliable", true, "reliable (the default)")
 	dur := fs.Duration("duration", 0, "stop after this long (0: until interrupted)")
 	count := fs.Uint64("count", 0, "stop after N samples (0: no limit)")
+	latency := fs.Duration("latency-budget", 0, "the reader's LATENCY_BUDGET: it matches writers with at most this budget")
 	return onNode(o, "ddsping sub", func(ctx context.Context, n *node) error {
 		reliable := !*bestEffort
-		s, err := newSubscriber(n, reliable)
+		s, err := newSubscriber(n, reliable, *latency)
 		if err != nil {
 			return err
 		}

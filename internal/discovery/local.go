@@ -123,6 +123,8 @@ func (p *Participant) NewWriter(cfg EndpointConfig) (*LocalWriter, error) {
 		MaxMessageSize: p.cfg.MaxMessageSize, FragmentSize: p.cfg.FragmentSize,
 		Release: cfg.Release,
 		Restore: cfg.Restore, RestoreLastSN: cfg.RestoreLastSN,
+		LatencyBudget:     q.LatencyBudget.Duration,
+		TransportPriority: q.TransportPriority.Value,
 	}
 	l, err := p.newLocal(cfg, kind, func(g wire.GUID) (*rtps.Writer, *rtps.Reader) {
 		wc.GUID = g
@@ -313,6 +315,9 @@ func (p *Participant) waitAcked(w *rtps.Writer, done <-chan struct{}) bool {
 // what it wrote (linger), SEDP dispose and unregister, unmatch everything,
 // delete the rtps endpoint.
 func (p *Participant) closeLocal(l *localEndpoint) error {
+	if l.w != nil {
+		l.w.Flush(p.eng.Now()) // what the latency budget holds goes before the SEDP dispose
+	}
 	p.linger(l)
 	p.mu.Lock()
 	if l.closed.Load() {
@@ -433,6 +438,8 @@ func (w *LocalWriter) WaitForAcknowledgments(ctx context.Context) error {
 // re-evaluates the matches.
 func (w *LocalWriter) UpdateQos(q qos.Offered) error {
 	w.w.SetLifespan(lifespan(&q.Writer))
+	w.w.SetLatencyBudget(q.Writer.LatencyBudget.Duration, w.p.eng.Now())
+	w.p.eng.SetTransportPriority(w.w, q.Writer.TransportPriority.Value)
 	return w.p.updateLocal(w.l, func(e *EndpointData) { e.Offered = q })
 }
 

@@ -224,7 +224,7 @@ func (e *Engine) NewWriter(cfg WriterConfig) *Writer {
 	if cfg.MaxMessageSize <= 0 {
 		cfg.MaxMessageSize, cfg.FragmentSize = linkMessageSize(e.tr.MaxDatagram(), cfg.FragmentSize)
 	}
-	w := NewWriter(cfg, e)
+	w := NewWriter(cfg, e.senderFor(cfg.TransportPriority))
 	return register(e, e.writers, cfg.GUID.Entity, w, t, w.Tick)
 }
 
@@ -404,7 +404,10 @@ func (e *Engine) wakeUp() {
 // Send implements Sender: each locator of the engine's own unicast ports
 // gets a copy of msg queued to the event loop (once per call); the others
 // get it through the transport.
-func (e *Engine) Send(msg []byte, to []wire.Locator) {
+func (e *Engine) Send(msg []byte, to []wire.Locator) { e.send(msg, to, nil) }
+
+// send is Send through the send socket c (nil: the default one).
+func (e *Engine) send(msg []byte, to []wire.Locator, c transport.PacketConn) {
 	self := false
 	for _, l := range to {
 		if e.isLocal(l) {
@@ -414,7 +417,7 @@ func (e *Engine) Send(msg []byte, to []wire.Locator) {
 			}
 			continue
 		}
-		e.sendOne(msg, l)
+		e.sendOne(msg, l, c)
 	}
 }
 
@@ -422,6 +425,11 @@ func (e *Engine) Send(msg []byte, to []wire.Locator) {
 // locator of another process in one batched write (sendmmsg on Linux), and
 // to the others one by one as with Send.
 func (e *Engine) SendBatch(msgs [][]byte, to []wire.Locator, scratch []transport.Message) {
+	e.sendBatch(msgs, to, scratch, nil)
+}
+
+// sendBatch is SendBatch through the send socket c (nil: the default one).
+func (e *Engine) sendBatch(msgs [][]byte, to []wire.Locator, scratch []transport.Message, c transport.PacketConn) {
 	self := false
 	for _, l := range to {
 		if e.isLocal(l) {
@@ -436,7 +444,7 @@ func (e *Engine) SendBatch(msgs [][]byte, to []wire.Locator, scratch []transport
 		ap, ok := l.AddrPort()
 		if !ok || l.Kind != wire.LocatorKindUDPv4 || ap.Addr().IsMulticast() {
 			for _, msg := range msgs {
-				e.sendOne(msg, l)
+				e.sendOne(msg, l, c)
 			}
 			continue
 		}
@@ -444,7 +452,7 @@ func (e *Engine) SendBatch(msgs [][]byte, to []wire.Locator, scratch []transport
 		for i, msg := range msgs {
 			ms[i] = transport.Message{Buf: msg, Addr: ap}
 		}
-		n, err := e.tr.WriteBatch(ms)
+		n, err := e.tr.WriteBatchConn(c, ms)
 		if err != nil {
 			e.stats.sendErrors.Add(uint64(len(msgs) - n))
 			e.log.Debug("rtps: send failed", "to", l, "err", err)
@@ -466,9 +474,16 @@ func (e *Engine) sendLocal(msg []byte) {
 	}
 }
 
-// sendOne sends msg to l through the transport.
-func (e *Engine) sendOne(msg []byte, l wire.Locator) {
-	if err := e.tr.WriteToLocator(msg, l); err != nil {
+// sendOne sends msg to l through the transport's send socket c (nil: the
+// default one).
+func (e *Engine) sendOne(msg []byte, l wire.Locator, c transport.PacketConn) {
+	ap, ok := l.AddrPort()
+	if !ok || l.Kind != wire.LocatorKindUDPv4 {
+		e.stats.sendErrors.Add(1)
+		e.log.Debug("rtps: send failed", "to", l, "err", transport.ErrAddress)
+		return
+	}
+	if err := e.tr.WriteToConn(c, msg, ap); err != nil {
 		e.stats.sendErrors.Add(1)
 		e.log.Debug("rtps: send failed", "to", l, "err", err)
 	}

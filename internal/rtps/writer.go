@@ -90,6 +90,14 @@ type WriterConfig struct {
 	// when that is higher. The writer owns the payloads from then on.
 	Restore       []Change
 	RestoreLastSN wire.SequenceNumber
+	// LatencyBudget is how long a change written may be held so that
+	// several share a datagram (LATENCY_BUDGET; budget.go); 0 sends each
+	// change at once. At most a day.
+	LatencyBudget time.Duration
+	// TransportPriority is the writer's TRANSPORT_PRIORITY: Engine.NewWriter
+	// sends its datagrams with the IP TOS it maps to (priority.go); 0 is
+	// the default socket. NewWriter with a Sender of its own ignores it.
+	TransportPriority int32
 	// Schedule, if not nil, is called (with the writer's lock held) when
 	// the writer's earliest deadline becomes earlier than the one it last
 	// reported; the event loop must then call Tick at that time. It must
@@ -141,6 +149,7 @@ func (c *WriterConfig) setDefaults() {
 	if c.NackSuppression == 0 {
 		c.NackSuppression = DefaultNackSuppression
 	}
+	c.LatencyBudget = min(max(c.LatencyBudget, 0), maxLatencyBudget)
 }
 
 // ReaderProxyInfo describes a matched remote reader.
@@ -275,6 +284,10 @@ type Writer struct {
 	waitCh    chan struct{}
 	reported  time.Time
 	stats     WriterStats
+	// holdUntil is when the changes the latency budget holds must go
+	// (zero: none held); heldBytes is what they take in a datagram.
+	holdUntil time.Time
+	heldBytes int
 }
 
 // NewWriter returns a writer that sends through out.
@@ -322,7 +335,8 @@ func (w *Writer) AddReader(r ReaderProxyInfo, now time.Time) {
 	if w.findReader(r.GUID) != nil {
 		return
 	}
-	w.expire(now) // a late joiner gets no expired change
+	w.flushHeld(now) // what was written before goes to the readers of then
+	w.expire(now)    // a late joiner gets no expired change
 	p := &readerProxy{info: r, dest: destination(r.Unicast, r.Multicast)}
 	p.info.Reliable = r.Reliable && w.cfg.Reliable
 	if w.cfg.TransientLocal && !r.Volatile {
@@ -427,6 +441,9 @@ func (w *Writer) rebuildDest() {
 // AckWait waiters when it moved.
 func (w *Writer) updateAcked() {
 	acked := w.lastSN
+	if !w.holdUntil.IsZero() {
+		acked = w.sentSN // the changes held are not sent yet
+	}
 	for _, p := range w.readers {
 		if p.info.Reliable && !p.unresponsive && p.acked < acked {
 			acked = p.acked
@@ -493,15 +510,18 @@ func (w *Writer) Write(c Change, now time.Time) (wire.SequenceNumber, error) {
 		c.Coherent = c.SN
 	}
 	w.expire(now)
+	w.makeRoom(&c, now)
 	if err := w.hist.Add(c); err != nil {
 		return 0, err
 	}
 	w.lastSN = c.SN
 	w.stats.Written++
 	w.schedule(w.hist.NextExpiry())
-	w.sendPending(now)
-	if w.sentSN < c.SN {
-		w.stats.Deferred++
+	if !w.hold(&c, now) {
+		w.sendPending(now)
+		if w.sentSN < c.SN {
+			w.stats.Deferred++
+		}
 	}
 	// Without reliable readers nothing waits for acknowledgment.
 	w.updateAcked()
@@ -518,6 +538,16 @@ func (w *Writer) windowed() bool { return w.reliable > 0 && w.cfg.MaxUnackedByte
 // MaxMessageSize), GAPs for those the history no longer has, and a
 // piggy-backed HEARTBEAT when one is due.
 func (w *Writer) sendPending(now time.Time) {
+	held := !w.holdUntil.IsZero()
+	w.holdUntil, w.heldBytes = time.Time{}, 0
+	w.sendNew(now)
+	if held {
+		w.updateAcked() // without reliable readers, what was held is done with
+	}
+}
+
+// sendNew is sendPending without the latency budget's bookkeeping.
+func (w *Writer) sendNew(now time.Time) {
 	if !w.skipUnneeded() {
 		return
 	}
@@ -738,6 +768,7 @@ func (w *Writer) needAcks() bool {
 func (w *Writer) RequestAcks(now time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.flushHeld(now)
 	if w.reliable > 0 && w.ackedAll < w.lastSN {
 		w.sendHeartbeats(now)
 	}
@@ -753,6 +784,7 @@ func (w *Writer) AssertLiveliness(now time.Time) {
 	if len(w.readers) == 0 {
 		return
 	}
+	w.flushHeld(now)
 	w.mb.start(w.dataDest, wire.GuidPrefix{}, false)
 	w.appendHeartbeatFlags(wire.EntityIDUnknown, w.hbFirst(1), w.hbLast(nil), now, true, true)
 	w.mb.flush()
@@ -1004,7 +1036,9 @@ func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Ti
 	if acked := min(base-1, w.sentSN); acked > p.acked {
 		p.acked = acked
 		w.updateAcked()
-		w.sendPending(now)
+		if w.holdUntil.IsZero() { // changes held wait for their budget
+			w.sendPending(now)
+		}
 	}
 	if base < p.firstRelevant && p.firstRelevant > 1 {
 		p.gapBelow = true
@@ -1308,6 +1342,7 @@ func (w *Writer) Deadline() time.Time {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	next := deadlineMin(w.nextHB, w.hist.NextExpiry())
+	next = deadlineMin(next, w.holdUntil)
 	for _, p := range w.readers {
 		next = deadlineMin(next, p.repairAt)
 	}
@@ -1327,6 +1362,11 @@ func (w *Writer) SetLifespan(d time.Duration) {
 // no longer in the history; readers that ask for them get GAPs, a late
 // joiner never hears of them). A writer blocked on a full history is woken.
 func (w *Writer) expire(now time.Time) {
+	if exp := w.hist.NextExpiry(); !w.holdUntil.IsZero() && !exp.IsZero() && !now.Before(exp) {
+		// A change the latency budget holds is sent once even when its
+		// lifespan ran out meanwhile, as one written already expired is.
+		w.sendPending(now)
+	}
 	n := w.hist.Expire(now)
 	if n == 0 {
 		return

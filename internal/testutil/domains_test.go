@@ -21,14 +21,15 @@ type domainRange struct{ first, last int }
 // 209-214 are left out (their ports fall in the namespace's ephemeral range) and ids above
 // 232 do not fit the port mapping.
 var testDomains = map[string][]domainRange{
-	"dds":                      {{0, 0}, {34, 34}, {203, 205}},
+	"dds":                      {{0, 0}, {34, 34}, {95, 95}, {203, 205}},
 	"rtps":                     {{1, 1}},
 	"internal/discovery":       {{21, 33}},
 	"cmd/ddsping":              {{41, 53}, {170, 174}},
 	"sim":                      {{61, 76}},
 	"cmd/ddsim":                {{181, 182}},
-	"interop/cmd/interop-peer": {{7, 20}, {35, 36}, {54, 60}, {77, 88}, {90, 90}, {100, 169}, {175, 176}, {190, 202}, {215, 218}, {228, 232}},
+	"interop/cmd/interop-peer": {{7, 20}, {35, 36}, {94, 94}, {96, 96}, {54, 60}, {77, 88}, {90, 90}, {100, 169}, {175, 176}, {190, 202}, {215, 218}, {228, 232}},
 	"internal/transport":       {{220, 227}},
+	"internal/rtps":            {{93, 93}},
 	"interop/cmd/shape-main":   {{91, 92}, {177, 177}},
 }
 

@@ -61,6 +61,10 @@ type SocketOptions struct {
 	// ReadBuffer and WriteBuffer set SO_RCVBUF and SO_SNDBUF in bytes. Zero:
 	// the system default.
 	ReadBuffer, WriteBuffer int
+	// TOS is the IP TOS octet (DSCP and ECN) of the datagrams sent; on Linux
+	// it also sets SO_PRIORITY (see PriorityTOS). Zero: the system default.
+	// The in-memory networks ignore it.
+	TOS int
 }
 
 // PacketConn is a datagram socket. Its methods may be called concurrently.

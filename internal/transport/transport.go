@@ -114,9 +114,11 @@ type Transport struct {
 	mcSend []PacketConn // multicast sends, one per interface
 	extra  []PacketConn // send-only sockets of ifs[1:]
 	peers  []netip.AddrPort
+	opts   SocketOptions // of the unicast sockets
 
 	mu     sync.Mutex
 	closed bool
+	prio   map[int]PacketConn // send sockets by TOS (priority.go)
 }
 
 // Open validates cfg, opens the sockets and starts their receive
@@ -143,6 +145,7 @@ func Open(cfg Config) (*Transport, error) {
 		ReadBuffer:         max(cfg.ReadBuffer, 0),
 		WriteBuffer:        cfg.WriteBuffer,
 	}
+	t.opts = opts
 	conns := [5]PacketConn{}
 	fail := func(err error) (*Transport, error) {
 		for _, c := range conns {
@@ -492,13 +495,20 @@ func (t *Transport) WriteToLocator(b []byte, l wire.Locator) error {
 
 // WriteBatch sends the unicast datagrams of ms in as few system calls as
 // the platform allows and returns how many were sent.
-func (t *Transport) WriteBatch(ms []Message) (int, error) {
+func (t *Transport) WriteBatch(ms []Message) (int, error) { return t.WriteBatchConn(nil, ms) }
+
+// WriteBatchConn is WriteBatch through the send socket c from PriorityConn
+// (nil: the default one).
+func (t *Transport) WriteBatchConn(c PacketConn, ms []Message) (int, error) {
 	for i := range ms {
 		if ms[i].Addr.Addr().IsMulticast() {
 			return 0, fmt.Errorf("%w: WriteBatch is unicast only", ErrAddress)
 		}
 	}
-	n, err := WriteBatch(t.send, ms)
+	if c == nil {
+		c = t.send
+	}
+	n, err := WriteBatch(c, ms)
 	t.out.DatagramsOut.Add(uint64(n))
 	for i := range n {
 		t.out.BytesOut.Add(uint64(ms[i].N))
@@ -544,5 +554,6 @@ func (t *Transport) Close() error {
 	for _, c := range t.extra {
 		errs = append(errs, c.Close())
 	}
+	t.closePriority()
 	return errors.Join(errs...)
 }

@@ -161,6 +161,14 @@ func (c *udpConn) configure(o SocketOptions) error {
 			return fmt.Errorf("transport: write buffer: %w", err)
 		}
 	}
+	if o.TOS != 0 {
+		if err := c.p.SetTOS(o.TOS); err != nil {
+			return fmt.Errorf("transport: TOS %#x: %w", o.TOS, err)
+		}
+		if err := setPriority(c.c, o.TOS); err != nil {
+			return fmt.Errorf("transport: socket priority: %w", err)
+		}
+	}
 	return nil
 }
 

@@ -56,6 +56,7 @@ struct peer_args {
   const char *filter;  /* -filter SQL: the subscriber reads a content-filtered topic (DDS-SQL) */
   const char *filter_params; /* -filter-params a,b: the filter's parameters %0, %1, ... */
   double deadline;     /* -deadline DUR, seconds: DEADLINE period, 0 = infinite */
+  double latency_budget; /* -latency-budget DUR, seconds: LATENCY_BUDGET of the writer or reader */
   const char *partition; /* -partition A,B: the publisher's / subscriber's PARTITION, NULL = default */
   double time_filter;  /* -time-filter DUR, seconds: the reader's TIME_BASED_FILTER minimum_separation */
   long coherent;       /* -coherent N: PRESENTATION coherent_access; the publisher writes sets of N samples */
@@ -156,6 +157,7 @@ static void peer_usage(const char *prog)
           "  [-lease DUR] [-deadline DUR] [-partition A,B] [-time-filter DUR]\n"
           "  [-coherent N [-access-scope instance|topic|group]]\n"
           "  [-durability volatile|transient-local|transient|persistent]\n"
+          "  [-latency-budget DUR]\n"
           "DUR is seconds (\"2.5\") or Go form (\"500ms\", \"5s\", \"1m\").\n",
           prog);
 }
@@ -341,6 +343,8 @@ static int peer_parse_args(int argc, char **argv, struct peer_args *a)
       a->filter_params = val;
     } else if (strcmp(name, "deadline") == 0) {
       if (peer_parse_duration(val, &a->deadline)) goto bad;
+    } else if (strcmp(name, "latency-budget") == 0) {
+      if (peer_parse_duration(val, &a->latency_budget)) goto bad;
     } else if (strcmp(name, "partition") == 0) {
       a->partition = *val ? val : NULL;
     } else if (strcmp(name, "time-filter") == 0) {

@@ -46,6 +46,8 @@ static dds_qos_t *make_qos(const struct peer_args *a)
   }
   if (a->deadline > 0)
     dds_qset_deadline(qos, to_duration(a->deadline));
+  if (a->latency_budget > 0)
+    dds_qset_latency_budget(qos, to_duration(a->latency_budget));
   if (!a->pub && a->time_filter > 0)
     dds_qset_time_based_filter(qos, to_duration(a->time_filter));
   if (a->keep_last > 0)

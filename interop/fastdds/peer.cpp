@@ -191,6 +191,9 @@ void set_common(const peer_args& a, Q& q)
     if (a.deadline > 0) {
         q.deadline().period = to_duration(a.deadline);
     }
+    if (a.latency_budget > 0) {
+        q.latency_budget().duration = to_duration(a.latency_budget);
+    }
     set_persistence(a, q);
     if (a.keep_last > 0) {
         q.history().kind = KEEP_LAST_HISTORY_QOS;

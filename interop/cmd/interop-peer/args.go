@@ -52,6 +52,7 @@ type args struct {
 	filter         string             // -filter SQL: the subscriber reads a content-filtered topic
 	filterParams   []string           // -filter-params a,b: the filter's %0, %1, ...
 	deadline       time.Duration      // -deadline DUR: DEADLINE period, 0 = infinite
+	latencyBudget  time.Duration      // -latency-budget DUR: LATENCY_BUDGET of the writer or reader
 	partition      []string           // -partition A,B: the publisher's or subscriber's PARTITION
 	timeFilter     time.Duration      // -time-filter DUR: the reader's TIME_BASED_FILTER
 	// ddsgo only, for best effort under loss:
@@ -223,6 +224,7 @@ const usage = `usage: interop-peer -role pub|sub [-domain N] [-topic T] [-count 
   [-liveliness automatic|participant|topic] [-lease DUR]
   [-filter SQL [-filter-params a,b]] [-deadline DUR] [-partition A,B]
   [-time-filter DUR] [-durability volatile|transient-local|transient|persistent]
+  [-latency-budget DUR]
 DUR is seconds ("2.5") or Go form ("500ms", "5s", "1m").
 `
 
@@ -280,6 +282,7 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 	var filterParams, partition string
 	fs.StringVar(&filterParams, "filter-params", "", "comma-separated filter parameters")
 	fs.Var(durFlag{&a.deadline}, "deadline", "DEADLINE period, 0 = infinite")
+	fs.Var(durFlag{&a.latencyBudget}, "latency-budget", "LATENCY_BUDGET duration")
 	fs.StringVar(&partition, "partition", "", "comma-separated PARTITION names")
 	fs.Var(durFlag{&a.timeFilter}, "time-filter", "subscriber: TIME_BASED_FILTER minimum_separation")
 	if err := fs.Parse(argv); err != nil {

@@ -81,10 +81,11 @@ func readerListener[T any](pr *peer) (dds.ReaderListener[T], listener.StatusMask
 
 // setQosFlags sets the policies of -deadline (both roles) and -time-filter (readers;
 // tf is nil for a writer).
-func setQosFlags(a args, d *qos.Deadline, tf *qos.TimeBasedFilter) {
+func setQosFlags(a args, d *qos.Deadline, lb *qos.LatencyBudget, tf *qos.TimeBasedFilter) {
 	if a.deadline > 0 {
 		d.Period = a.deadline
 	}
+	lb.Duration = a.latencyBudget
 	if tf != nil {
 		tf.MinimumSeparation = a.timeFilter
 	}

@@ -290,7 +290,7 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to f
 		wq.Ownership.Kind = qos.Exclusive
 		wq.OwnershipStrength.Value = a.strength
 	}
-	setQosFlags(a, &wq.Deadline, nil)
+	setQosFlags(a, &wq.Deadline, &wq.LatencyBudget, nil)
 	l, mask := writerListener[T](pr)
 	w, err := dds.NewWriter(topic, dds.WithPublisher(pub), dds.WithQos(wq), dds.WithListener(l, mask))
 	if err != nil {
@@ -420,7 +420,7 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 	if a.exclusive {
 		rq.Ownership.Kind = qos.Exclusive
 	}
-	setQosFlags(a, &rq.Deadline, &rq.TimeBasedFilter)
+	setQosFlags(a, &rq.Deadline, &rq.LatencyBudget, &rq.TimeBasedFilter)
 	l, mask := readerListener[T](pr)
 	r, err := newReader(a, topic, dds.WithSubscriber(sub), dds.WithQos(rq), dds.WithListener(l, mask))
 	if err != nil {
