@@ -491,7 +491,7 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 		r.lost(s.Lost + 1)
 		return true
 	}
-	now := r.p.now()
+	now := r.p.receivedAt(s)
 	out, pass := rhc.Ignored, r.passes(ch)
 	if pass {
 		out = cache.Insert(ch, now)
@@ -521,6 +521,17 @@ func (r *DataReader[T]) deliver(s *rtps.Sample) bool {
 		r.rejected(out, kh)
 	}
 	return false
+}
+
+// receivedAt returns the reception time of s: the engine's clock reading for the
+// datagram that brought it, when that clock is the participant's, else the
+// participant's clock now. One reading per datagram instead of one per sample: with a
+// dozen samples in a datagram, time.Now was 7 % of a subscriber's CPU.
+func (p *DomainParticipant) receivedAt(s *rtps.Sample) time.Time {
+	if p.realTime && !s.Received.IsZero() {
+		return s.Received
+	}
+	return p.now()
 }
 
 // decodeChange fills ch from s, a sample of the writer wi describes: kind, writer,

@@ -842,3 +842,28 @@ func TestPiggybackHeartbeatWindow(t *testing.T) {
 	require.False(t, hbs[len(hbs)-1].Final, "acknowledgments moved the window: ask again")
 	require.Zero(t, asks(21, 22))
 }
+
+// TestSampleReceived: a sample delivered by the DATA that brings it carries that call's
+// now (the engine's clock reading for the datagram), as do the buffered ones that DATA
+// releases; one a GAP releases carries none, so the reader's user reads its own clock.
+func TestSampleReceived(t *testing.T) {
+	var got collector
+	t0 := time.Unix(1_700_000_000, 0)
+	r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true}, got.deliver, &recorder{})
+	r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Unicast: []wire.Locator{testLoc}}, t0)
+	data := func(sn int, now time.Time) {
+		d := wire.Data{WriterID: remoteWriter.Entity, WriterSN: wire.SequenceNumber(sn), DataFlag: true, SerializedPayload: payload(uint64(sn), 0)}
+		r.HandleData(remotePrefix, &d, wire.TimeInvalid, now)
+	}
+	data(1, t0.Add(1*time.Second))
+	data(3, t0.Add(2*time.Second)) // buffered: 2 is missing
+	data(2, t0.Add(3*time.Second)) // delivers 2 and 3
+	data(5, t0.Add(4*time.Second)) // buffered: 4 is missing
+	g := wire.Gap{WriterID: remoteWriter.Entity, GapStart: 4, GapList: wire.SequenceNumberSet{Base: 5}}
+	r.HandleGap(remotePrefix, &g, t0.Add(5*time.Second))
+	require.Equal(t, []uint64{1, 2, 3, 5}, got.seqs)
+	want := []time.Time{t0.Add(1 * time.Second), t0.Add(3 * time.Second), t0.Add(3 * time.Second), {}}
+	for i, s := range got.samples {
+		require.Equal(t, want[i], s.Received, "sample %d", got.seqs[i])
+	}
+}
