@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # bench/perf.sh: ddsgo's ddsping against Cyclone DDS's ddsperf, side by side, inside one
 # private network namespace (scripts/netns.sh): round trips at 16 B, 1 KiB, 16 KiB and
-# 64 KiB (reliable), ddsping against ddsperf in both directions at 16 B, and reliable
-# throughput at 1 KiB and 64 KiB. Prints a Markdown table of medians and the ratio
-# ddsgo/Cyclone. Every round trip is a whole one (ddsperf prints halves: doubled here).
+# 64 KiB (reliable), ddsping against ddsperf in both directions at 16 B, reliable
+# throughput from 16 B to 4 MiB with the CPU time per sample received (publisher and
+# subscriber together) and the kernel's UDP receive-buffer drops (RcvbufErrors of
+# /proc/net/snmp, which counts this namespace only), and the RSS and CPU time of an idle
+# participant. Prints Markdown tables of medians and the ratio ddsgo/Cyclone. Every round
+# trip is a whole one (ddsperf prints halves: doubled here).
 #
-# Usage: bench/perf.sh            (about 2 minutes)
+# Usage: bench/perf.sh            (about 4 minutes)
 #   SECS=5     seconds per run
 #   REPS=1     runs per cell (the table shows the median of the runs)
 #   SIZES="16 1024 16384 65536"   round-trip payload sizes
-#   TPSIZES="1024 65536"          throughput payload sizes
+#   TPSIZES="16 1024 65536 1048576 4194304"   throughput payload sizes
 #   XSIZES="16"                   round-trip sizes of the cross pairings (ddsping ping with
 #                                 ddsperf pong, ddsperf ping with ddsping pong)
 #   NCPU=1                        add columns with ddsping under GOMAXPROCS=$(nproc) (its
@@ -26,7 +29,7 @@ fi
 SECS=${SECS:-5}
 REPS=${REPS:-1}
 SIZES=${SIZES:-"16 1024 16384 65536"}
-TPSIZES=${TPSIZES:-"1024 65536"}
+TPSIZES=${TPSIZES:-"16 1024 65536 1048576 4194304"}
 XSIZES=${XSIZES:-"16"}
 NCPU=${NCPU:-1}
 unset GOMAXPROCS
@@ -119,16 +122,77 @@ rtt_ddsperf_pong() { # SIZE REP
 	ddsperf_p50 "$f"
 }
 
+# TIMED is a bash -c script: "bash -c "$TIMED" FILE CMD..." runs CMD and writes to
+# FILE.times what the times builtin reports of it (user and system CPU).
+TIMED='"$@"; times >"$0.times"'
+
+# cpu_of FILE: the CPU seconds FILE.times reports of the command (0 when absent).
+cpu_of() {
+	{ tail -1 "$1.times" 2>/dev/null || echo "0m0s 0m0s"; } | sed 's/m/ /g; s/s//g' | awk '{print $1 * 60 + $2 + $3 * 60 + $4}'
+	rm -f "$1.times"
+}
+
+# udp_rcvbuf_errors prints the kernel's count of UDP datagrams dropped for a full
+# receive buffer in this namespace.
+udp_rcvbuf_errors() { awk '/^Udp:/ { if (h) print $6; h = 1 }' /proc/net/snmp; }
+
+# tp_stats NAME SAMPLES RCVBUF0 SUBFILE: appends to NAME.stats the CPU µs per sample
+# received (publisher and subscriber, from SUBFILE.times and $OUT/pub.txt.times) and the
+# receive-buffer drops since RCVBUF0.
+tp_stats() {
+	local cpu
+	cpu=$(awk -v a="$(cpu_of "$4")" -v b="$(cpu_of "$OUT/pub.txt")" 'BEGIN {print a + b}')
+	awk -v c="$cpu" -v n="$2" -v e="$(($(udp_rcvbuf_errors) - $3))" \
+		'BEGIN { if (n > 0) printf "%.2f %d\n", c * 1e6 / n, e; else printf "- %d\n", e }' >>"$1.stats"
+}
+
 tp_ddsperf() { # SIZE REP
-	local f="$OUT/tp-ddsperf-$1-$2.txt"
-	pair "$f" "$OUT/pub.txt" 0.3 ddsperf -D$((SECS + 2)) sub -- ddsperf -D"$SECS" pub size "$1"
+	local f="$OUT/tp-ddsperf-$1-$2.txt" e0
+	e0=$(udp_rcvbuf_errors)
+	pair "$f" "$OUT/pub.txt" 0.3 bash -c "$TIMED" "$f" ddsperf -D$((SECS + 2)) sub -- bash -c "$TIMED" "$OUT/pub.txt" ddsperf -D"$SECS" pub size "$1"
+	tp_stats "$OUT/tp-ddsperf-$1" "$({ grep -o 'total [0-9]*' "$f" || echo 'total 0'; } | tail -1 | cut -d' ' -f2)" "$e0" "$f"
 	ddsperf_rate "$f"
 }
 
 tp_ddsping() { # SIZE PROCS REP
-	local f="$OUT/tp-ddsping-p$2-$1-$3.txt"
-	pair "$f" "$OUT/pub.txt" 0.3 "$BIN" sub -procs "$2" -duration $((SECS + 2))s -json -- "$BIN" pub -procs "$2" -size "$1" -duration "${SECS}s"
+	local f="$OUT/tp-ddsping-p$2-$1-$3.txt" e0
+	e0=$(udp_rcvbuf_errors)
+	pair "$f" "$OUT/pub.txt" 0.3 bash -c "$TIMED" "$f" "$BIN" sub -procs "$2" -duration $((SECS + 2))s -json -- bash -c "$TIMED" "$OUT/pub.txt" "$BIN" pub -procs "$2" -size "$1" -duration "${SECS}s"
+	tp_stats "$OUT/tp-ddsping-p$2-$1" "$({ tail -1 "$f" | grep -o '"samples":[0-9]*' || echo ':0'; } | cut -d: -f2)" "$e0" "$f"
 	ddsping_rate "$f"
+}
+
+# stats_cell NAME: the median CPU µs per sample and the largest receive-buffer drop
+# count of the runs of a throughput cell, as "cpu drops".
+stats_cell() {
+	local f="$OUT/$1.stats"
+	echo "$(cut -d' ' -f1 "$f" | { grep -v '^-$' || true; } | median) $(cut -d' ' -f2 "$f" | sort -g | tail -1)"
+}
+
+# ticks PID: the CPU clock ticks (utime + stime, fields 14 and 15 of /proc/PID/stat,
+# counted from the end of the command name, which may hold spaces) PID has used.
+ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
+
+# idle NAME CMD...: runs CMD, an idle participant, for SECS + 2 seconds and prints its
+# RSS (MiB) at the end and the CPU milliseconds it used per second after its first one,
+# read from /proc.
+idle() {
+	local name=$1 tpid pid t0 rss t
+	shift
+	timeout $BOUND "$@" >"$OUT/idle-$name.txt" 2>&1 &
+	tpid=$!
+	sleep 1
+	pid=$(cut -d' ' -f1 "/proc/$tpid/task/$tpid/children" 2>/dev/null || true)
+	if [ -z "$pid" ] || ! t0=$(ticks "$pid"); then
+		echo "- -"
+		wait $tpid || true
+		return
+	fi
+	sleep "$SECS"
+	rss=$(awk '/^VmRSS:/ {printf "%.1f", $2 / 1024}' "/proc/$pid/status")
+	t=$(ticks "$pid" | awk -v t0="$t0" -v hz="$(getconf CLK_TCK)" -v s="$SECS" '{printf "%.1f", ($1 - t0) * 1000 / hz / s}')
+	echo "$rss $t"
+	wait $tpid || true
 }
 
 # cell FUNC ARGS...: the median over REPS runs.
@@ -172,17 +236,25 @@ for s in $XSIZES; do
 	if [ "$NCPU" = 1 ]; then line="$line | - | -"; fi
 	echo "$line |"
 done
-table "Throughput, reliable KEEP_ALL, median of the per-second receive rates (samples/s):" \
-	"| payload | ddsping pub/sub | ddsperf pub/sub | ratio | ddsping MB/s | ddsperf MB/s"
+table "Throughput, reliable KEEP_ALL, median of the per-second receive rates (samples/s); CPU µs per sample received, publisher and subscriber together (median of the runs); kernel receive-buffer drops (largest of the runs):" \
+	"| payload | ddsping pub/sub | ddsperf pub/sub | ratio | ddsping MB/s | ddsperf MB/s | ddsping CPU µs | ddsperf CPU µs | ddsping drops | ddsperf drops"
 num() { printf '%.0f' "$1" 2>/dev/null || echo "$1"; }
 mb() { awk -v r="$1" -v s="$2" 'BEGIN { if (r == "-") print "-"; else printf "%.0f\n", r * s / 1e6 }'; }
 for s in $TPSIZES; do
 	g=$(cell tp_ddsping "$s" 0)
 	c=$(cell tp_ddsperf "$s")
-	line="| $s B | $(num "$g") | $(num "$c") | $(ratio "$g" "$c") | $(mb "$g" "$s") | $(mb "$c" "$s")"
+	read -r gc gd <<<"$(stats_cell "tp-ddsping-p0-$s")"
+	read -r cc cd <<<"$(stats_cell "tp-ddsperf-$s")"
+	line="| $s B | $(num "$g") | $(num "$c") | $(ratio "$g" "$c") | $(mb "$g" "$s") | $(mb "$c" "$s") | $gc | $cc | $gd | $cd"
 	if [ "$NCPU" = 1 ]; then
 		g1=$(cell tp_ddsping "$s" "$(nproc)")
 		line="$line | $(num "$g1") | $(ratio "$g1" "$c")"
 	fi
 	echo "$line |"
 done
+printf '\nIdle participant (nothing matched): RSS MiB after %s s, CPU ms per second after the first:\n\n' "$((SECS + 1))"
+printf '| participant | RSS MiB | CPU ms/s |\n|---|---|---|\n'
+read -r r t <<<"$(idle ddsping "$BIN" sub -duration $((SECS + 2))s)"
+echo "| ddsping sub | $r | $t |"
+read -r r t <<<"$(idle ddsperf ddsperf -D$((SECS + 2)) sub)"
+echo "| ddsperf sub | $r | $t |"

@@ -103,6 +103,43 @@ func TestReturnLoanReusesSequences(t *testing.T) {
 	require.Zero(t, allocs, "write, delivery, take and ReturnLoan of a 4 KiB sequence")
 }
 
+// A burst of more samples than a reader or writer keeps by count (64) allocates nothing
+// either: the reader keeps as many values as one ReturnLoan gave back, and the writer as
+// many payload buffers as fit in poolBytes. A subscriber that takes 256 samples at a time
+// allocated a sequence for three in four of them, and a publisher whose flow-control
+// window was acknowledged by the hundred allocated and grew a new buffer per write.
+func TestBurstTakeAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful with the race detector")
+	}
+	const burst = 200
+	p := testParticipant(t, nil, nil)
+	rq := reliableReader()
+	rq.History = qos.History{Kind: qos.KeepAll}
+	w, r := endpoints[blob](t, p, "burst", nil, rq)
+	data, infos := make([]blob, burst), make([]SampleInfo, burst)
+	v := blob{ID: 1, Payload: make([]byte, 1024)}
+	step := func() {
+		for range burst {
+			v.Payload[0]++
+			if err := w.Write(bg, &v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		n, err := r.TakeInto(bg, data, infos, NoWait())
+		if err != nil || n != burst || data[n-1].Payload[0] != v.Payload[0] {
+			t.Fatal(n, err)
+		}
+		if err := r.ReturnLoan(data[:n]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 3 {
+		step()
+	}
+	require.Zero(t, testing.AllocsPerRun(20, step), "bursts of %d 1 KiB samples written, taken at once and given back", burst)
+}
+
 // ReturnLoan takes back at most the values takes returned: values of a read (still in
 // the cache) are refused with ErrPreconditionNotMet and not reused, so the cached sample
 // keeps its data.

@@ -49,6 +49,9 @@ type DomainParticipant struct {
 	opts    settings
 	now     func() time.Time
 	clk     clock // the timers' clock (deadlines)
+	// realTime: clk is time.Now, the engine's clock too, so a sample's
+	// reception time can be the engine's reading for its datagram (receivedAt).
+	realTime bool
 
 	// defMu guards the default publisher and subscriber, made on first use.
 	defMu      sync.Mutex
@@ -88,6 +91,7 @@ func newParticipant(f *DomainParticipantFactory, domain int, q qos.DomainPartici
 	if p.clk == nil {
 		p.clk = realClock{}
 	}
+	_, p.realTime = p.clk.(realClock)
 	p.now = p.clk.Now
 	p.dur = newDurabilityService(p, o.persistDir)
 	p.live = newLivelinessMonitor(p.clk, func() { p.eng.AssertLiveliness() }, func(prefix wire.GuidPrefix) time.Time {

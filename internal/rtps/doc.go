@@ -33,9 +33,14 @@
 // A best-effort writer (or a reliable writer for best-effort readers) sends
 // once. A reliable writer keeps a proxy per reliable reader (RTPS §8.4.7.5):
 // the highest SN acknowledged and the SNs requested. It piggy-backs a
-// HEARTBEAT (F and L flags clear) on new data every PiggybackEvery writes or
-// when the last one is older than a quarter of HeartbeatPeriod, and sends
-// one every HeartbeatPeriod while some reader has unacknowledged changes:
+// HEARTBEAT on new data every PiggybackEvery writes or when the last one is
+// older than a quarter of HeartbeatPeriod; it is final (asks for no ACKNACK)
+// unless enough is unacknowledged: half of the flow-control window, asked
+// once until acknowledgments move the window (a Cyclone DDS pair, ddsperf
+// pub and sub, exchanges one ACKNACK per about 300 1 KiB samples; asking
+// with every piggy-backed HEARTBEAT drew one per datagram), more than
+// PiggybackEvery changes without a window, or half of a bounded KEEP_ALL
+// history. It sends one every HeartbeatPeriod while some reader has unacknowledged changes:
 // directed (INFO_DST, readerId) when one reader lags, to every destination
 // otherwise. An ACKNACK with a count above the last one acknowledges what is
 // below its base and requests its bitmap; after NackResponseDelay the

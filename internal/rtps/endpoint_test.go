@@ -632,17 +632,18 @@ func TestResponseDelays(t *testing.T) {
 }
 
 // TestPiggybackHeartbeatFinal: a HEARTBEAT that only announces new data is final (readers
-// with nothing missing stay quiet, as with Cyclone DDS) until enough is unacknowledged, or a
-// bounded KEEP_ALL history is half full; RequestAcks asks for ACKNACKs at once.
+// with nothing missing stay quiet, as with Cyclone DDS) until enough is unacknowledged:
+// more than PiggybackEvery changes without a flow-control window, half of the window with
+// one (then once, until acknowledgments move it), or a bounded KEEP_ALL history half full;
+// RequestAcks asks for ACKNACKs at once.
 func TestPiggybackHeartbeatFinal(t *testing.T) {
 	var rec recorder
 	now := time.Now()
 	w := NewWriter(WriterConfig{
-		GUID: localWriterID, Reliable: true, PiggybackEvery: 4,
+		GUID: localWriterID, Reliable: true, PiggybackEvery: 4, MaxUnackedBytes: -1,
 		History: HistoryConfig{KeepAll: true},
 	}, &rec)
 	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
-	rec.msgs = nil // the HEARTBEAT that greets a new reader
 	rec.msgs = nil // the HEARTBEAT that greets a new reader
 	_, err := w.Write(Change{Payload: payload(1, 0)}, now)
 	require.NoError(t, err)
@@ -656,7 +657,7 @@ func TestPiggybackHeartbeatFinal(t *testing.T) {
 	}
 	_, _, _, hbs = rec.all(t)
 	last := hbs[len(hbs)-1]
-	require.False(t, last.Final, "more than PiggybackEvery unacknowledged")
+	require.False(t, last.Final, "more than PiggybackEvery unacknowledged, no window")
 
 	rec.msgs = nil
 	w.RequestAcks(now)
@@ -797,5 +798,72 @@ func TestLivelinessHeartbeat(t *testing.T) {
 		other := wire.Heartbeat{WriterID: wire.EntityIDFromUint32(0x00000902), FirstSN: 1, Count: 1, Liveliness: true}
 		r.HandleHeartbeat(remotePrefix, &other, now) // not a matched writer
 		require.Equal(t, []wire.GUID{remoteWriter}, heard, "reliable %v", reliable)
+	}
+}
+
+// TestPiggybackHeartbeatWindow: a writer with a flow-control window asks for ACKNACKs
+// once half of the window is used, and then not again until acknowledgments move it: a
+// saturated writer asking with every piggy-backed HEARTBEAT made its reader answer every
+// datagram of data with an ACKNACK.
+func TestPiggybackHeartbeatWindow(t *testing.T) {
+	var rec recorder
+	now := time.Now()
+	w := NewWriter(WriterConfig{
+		GUID: localWriterID, Reliable: true, PiggybackEvery: 2, MaxUnackedChanges: 16,
+		History: HistoryConfig{KeepAll: true},
+	}, &rec)
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	rec.msgs = nil // the HEARTBEAT that greets a new reader
+	asks := func(from, to int) int {
+		rec.msgs = nil
+		for i := from; i <= to; i++ {
+			_, err := w.Write(Change{Payload: payload(uint64(i), 0)}, now)
+			require.NoError(t, err)
+		}
+		_, _, _, hbs := rec.all(t)
+		n := 0
+		for _, hb := range hbs {
+			if !hb.Final {
+				n++
+			}
+		}
+		return n
+	}
+	require.Zero(t, asks(1, 7), "less than half of the window used")
+	require.Equal(t, 1, asks(8, 8), "half of the window used")
+	require.Zero(t, asks(9, 20), "asked already; the window filled, 4 changes wait")
+
+	ack := wire.AckNack{ReaderID: remoteReader.Entity, WriterID: localWriterID.Entity, Count: 1, Final: true}
+	ack.ReaderSNState.Base = 9
+	rec.msgs = nil
+	w.HandleAckNack(remotePrefix, &ack, now)
+	_, _, _, hbs := rec.all(t)
+	require.NotEmpty(t, hbs, "the changes that waited go out")
+	require.False(t, hbs[len(hbs)-1].Final, "acknowledgments moved the window: ask again")
+	require.Zero(t, asks(21, 22))
+}
+
+// TestSampleReceived: a sample delivered by the DATA that brings it carries that call's
+// now (the engine's clock reading for the datagram), as do the buffered ones that DATA
+// releases; one a GAP releases carries none, so the reader's user reads its own clock.
+func TestSampleReceived(t *testing.T) {
+	var got collector
+	t0 := time.Unix(1_700_000_000, 0)
+	r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true}, got.deliver, &recorder{})
+	r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Unicast: []wire.Locator{testLoc}}, t0)
+	data := func(sn int, now time.Time) {
+		d := wire.Data{WriterID: remoteWriter.Entity, WriterSN: wire.SequenceNumber(sn), DataFlag: true, SerializedPayload: payload(uint64(sn), 0)}
+		r.HandleData(remotePrefix, &d, wire.TimeInvalid, now)
+	}
+	data(1, t0.Add(1*time.Second))
+	data(3, t0.Add(2*time.Second)) // buffered: 2 is missing
+	data(2, t0.Add(3*time.Second)) // delivers 2 and 3
+	data(5, t0.Add(4*time.Second)) // buffered: 4 is missing
+	g := wire.Gap{WriterID: remoteWriter.Entity, GapStart: 4, GapList: wire.SequenceNumberSet{Base: 5}}
+	r.HandleGap(remotePrefix, &g, t0.Add(5*time.Second))
+	require.Equal(t, []uint64{1, 2, 3, 5}, got.seqs)
+	want := []time.Time{t0.Add(1 * time.Second), t0.Add(3 * time.Second), t0.Add(3 * time.Second), {}}
+	for i, s := range got.samples {
+		require.Equal(t, want[i], s.Received, "sample %d", got.seqs[i])
 	}
 }

@@ -86,7 +86,9 @@ func (r *Reader) HandleDataFrag(src wire.GuidPrefix, d *wire.DataFrag, ts wire.T
 	buf := ra.buf
 	ra.buf = nil
 	r.pool.putFrag(ra, r.cfg.MaxReassemblies)
+	r.rxNow = now
 	r.receive(p, sn, &m, buf, true)
+	r.rxNow = time.Time{}
 }
 
 // fragWanted reports whether fragments of sn from p may still be needed:

@@ -153,6 +153,11 @@ type Sample struct {
 	// It aliases the receive buffer or a reader buffer: it is valid only
 	// during the deliver callback.
 	Payload []byte
+	// Received is the now of the HandleData or HandleDataFrag call that
+	// completed the change and delivers it (the engine reads its clock once
+	// per datagram); zero when another call delivers it (a buffered change
+	// a HEARTBEAT, GAP or Retry releases).
+	Received time.Time
 }
 
 // DeliverFunc receives the samples a Reader delivers. It returns whether
@@ -248,13 +253,16 @@ type writerProxy struct {
 // methods are safe for concurrent use; the deliver callback runs with the
 // reader's lock held and must not call back into the reader.
 type Reader struct {
-	mu       sync.Mutex
-	cfg      ReaderConfig
-	deliver  DeliverFunc
-	writers  map[wire.GUID]*writerProxy
-	list     []*writerProxy
-	mb       msgBuilder
-	sample   Sample
+	mu      sync.Mutex
+	cfg     ReaderConfig
+	deliver DeliverFunc
+	writers map[wire.GUID]*writerProxy
+	list    []*writerProxy
+	mb      msgBuilder
+	sample  Sample
+	// rxNow is the now of the HandleData or HandleDataFrag call in
+	// progress (zero otherwise): Sample.Received of what it delivers.
+	rxNow    time.Time
 	pool     fragPool
 	reported time.Time
 	stats    ReaderStats
@@ -459,7 +467,9 @@ func (r *Reader) HandleData(src wire.GuidPrefix, d *wire.Data, ts wire.Time, now
 	if d.DataFlag || d.KeyFlag {
 		payload = d.SerializedPayload
 	}
+	r.rxNow = now
 	r.receive(p, d.WriterSN, &m, payload, false)
+	r.rxNow = time.Time{}
 }
 
 // receive accepts one complete change. With owned, payload is a reader
@@ -594,6 +604,7 @@ func (r *Reader) deliverOne(p *writerProxy, sn wire.SequenceNumber, m *sampleMet
 		Vendor:          p.info.Vendor,
 		Lost:            p.lost,
 		Payload:         payload,
+		Received:        r.rxNow,
 	}
 	if r.deliver != nil && !r.deliver(&r.sample) {
 		r.sample.Payload = nil

@@ -648,14 +648,21 @@ func (w *Writer) piggybackHeartbeat(first wire.SequenceNumber, sent int, track b
 		w.ackedAll != first-1 && !half {
 		return
 	}
-	w.flowAsked = w.flowAsked || half
 	// Like Cyclone DDS, a HEARTBEAT that only announces new data is
 	// final: readers with nothing missing stay quiet, so a sample
 	// costs one datagram, not two. It asks for ACKNACKs once enough
 	// is unacknowledged to matter (and the periodic HEARTBEAT always
 	// does), so a KEEP_ALL history frees space and the flow-control
-	// window opens before they fill.
-	w.appendHeartbeatFinal(wire.EntityIDUnknown, w.hbFirst(1), w.hbLast(nil), now, !w.needAcks())
+	// window opens before they fill. A windowed writer asks once until
+	// acknowledgments move the window: asking with every piggy-backed
+	// HEARTBEAT made a saturated writer and its reader exchange one
+	// ACKNACK per datagram of data.
+	ask := w.needAcks()
+	if track {
+		ask = ask && !w.flowAsked
+		w.flowAsked = w.flowAsked || ask
+	}
+	w.appendHeartbeatFinal(wire.EntityIDUnknown, w.hbFirst(1), w.hbLast(nil), now, !ask)
 }
 
 // gapRun gathers consecutive sequence numbers a reader is to be told are
@@ -748,14 +755,17 @@ func (w *Writer) hbFirst(rel wire.SequenceNumber) wire.SequenceNumber {
 }
 
 // needAcks reports whether the writer should ask its readers for
-// acknowledgments now: more than PiggybackEvery changes sent and
-// unacknowledged, half of the flow-control window used, changes waiting for
-// it, or a bounded KEEP_ALL history half full.
+// acknowledgments now: half of the flow-control window used or, without a
+// window, more than PiggybackEvery changes sent and unacknowledged or changes
+// waiting; or a bounded KEEP_ALL history half full.
 func (w *Writer) needAcks() bool {
-	if int(w.sentSN-w.ackedAll) > w.cfg.PiggybackEvery || w.sentSN < w.lastSN {
-		return true
-	}
-	if w.windowed() && w.halfUsed() {
+	if w.windowed() {
+		// The window bounds what is unacknowledged: acknowledgments matter
+		// once half of it is used.
+		if w.halfUsed() {
+			return true
+		}
+	} else if int(w.sentSN-w.ackedAll) > w.cfg.PiggybackEvery || w.sentSN < w.lastSN {
 		return true
 	}
 	h := w.cfg.History
