@@ -134,6 +134,19 @@ func (p *Participant) nudgeBuiltins(pd *ParticipantData, now time.Time) {
 	}
 }
 
+// queueFollowUpsLocked queues the directed follow-ups of the newcomer rp, unless
+// maxNewcomers wait for theirs already, and reports whether it did. The caller holds
+// p.mu.
+func (p *Participant) queueFollowUpsLocked(rp *remoteParticipant, now time.Time) bool {
+	if len(p.newcomers) >= maxNewcomers {
+		return false
+	}
+	rp.nextFollowUp = now.Add(directedFollowUpGap)
+	p.newcomers = append(p.newcomers, rp)
+	p.followUp.Schedule(rp.nextFollowUp)
+	return true
+}
+
 // directedTick sends the directed SPDP follow-ups that are due (see
 // maxDirected) and returns when the next one is.
 func (p *Participant) directedTick(now time.Time) time.Time {
@@ -282,13 +295,7 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 	msg := p.spdpMessage(&src, now)
 	p.eng.Send(msg, metaDestination(&pd))
 	rp.directed, rp.lastDirected = 1, now
-	crowd := len(p.newcomers) >= maxNewcomers
-	if !crowd {
-		rp.nextFollowUp = now.Add(directedFollowUpGap)
-		p.newcomers = append(p.newcomers, rp)
-		p.followUp.Schedule(rp.nextFollowUp)
-	}
-	p.connectBuiltins(rp, crowd)
+	p.connectBuiltins(rp, !p.queueFollowUpsLocked(rp, now))
 	fns := make([]func(), 0, len(p.onPart))
 	for _, fn := range p.onPart {
 		fns = append(fns, func() { fn(pd, true) })
