@@ -137,14 +137,22 @@ func (w *DataWriter[T]) coherentWritten(tag, sn wire.SequenceNumber) {
 // endCoherent ends the writer's part of the set: a change without payload tagged
 // SEQUENCENUMBER_UNKNOWN, when the writer wrote in the set.
 func (w *DataWriter[T]) endCoherent() error {
-	if start := w.coh.start.Swap(0); start <= 0 {
+	start := w.coh.start.Swap(0)
+	if start <= 0 {
 		return nil // nothing written in the set
 	}
 	c := rtps.Change{Kind: rtps.Alive, Timestamp: wire.TimeFromTime(w.p.now()), Coherent: wire.SequenceNumberUnknown}
 	if w.keyed {
 		c.KeyHash = coherentMarkerKey
 	}
-	if _, err := w.ew.Write(context.Background(), c); err != nil {
+	var err error
+	if w.durable != nil {
+		// The durability service keeps the marker with the set, for late joiners.
+		_, err = w.durable.writeMarker(context.Background(), c, wire.SequenceNumber(start))
+	} else {
+		_, err = w.ew.Write(context.Background(), c)
+	}
+	if err != nil {
 		return wrapErr(ErrError, err, "ending the coherent set of "+w.topic.name)
 	}
 	return nil
