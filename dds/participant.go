@@ -65,6 +65,9 @@ type DomainParticipant struct {
 	nextKey uint32
 
 	serviceIDs atomic.Uint32 // the last client or service id (rpc.go)
+	// groupSN numbers the changes of the writers of its grouped publishers, in one
+	// order for all of them (coherent.go).
+	groupSN atomic.Int64
 
 	eng  engine
 	disp *dispatch.Dispatcher

@@ -322,6 +322,7 @@ func (r *DataReader[T]) matched(remote *discovery.EndpointData) {
 	r.dmu.Lock()
 	r.writers[g] = wi
 	r.dmu.Unlock()
+	r.coh.matched(g)
 	h := status.GUIDHandle(guidBytes(g))
 	r.event(listener.LivelinessChanged, func(s *statusBlock) {
 		s.liveliness.Transition(h, status.WriterUnknown, status.WriterAlive)
@@ -404,6 +405,7 @@ func (r *DataReader[T]) forgetWriters() {
 		if wi.group != nil {
 			r.p.live.leave(g.Prefix)
 		}
+		r.coh.forget(g) // its sets no longer wait for this reader's parts
 	}
 }
 

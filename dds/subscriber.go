@@ -17,6 +17,18 @@ type Subscriber struct {
 	entity
 	accessMu sync.Mutex
 	access   int
+	grp      *groupSets // made by the first coherent reader (coherent_group.go)
+}
+
+// groupSets returns the subscriber's group coherent sets, made on first use.
+func (sub *Subscriber) groupSets() *groupSets {
+	sub.accessMu.Lock()
+	defer sub.accessMu.Unlock()
+	if sub.grp == nil {
+		sub.grp = newGroupSets()
+		sub.grp.access = sub.access
+	}
+	return sub.grp
 }
 
 // AnyDataReader is a DataReader[T] of any T.
@@ -171,16 +183,20 @@ func (sub *Subscriber) NotifyDataReaders() error {
 	return nil
 }
 
-// BeginAccess starts an access to the subscriber's readers (begin_access). Coherent
-// sets are held back by each reader until whole (docs/qos.md); BeginAccess only checks
-// the pairing with EndAccess.
+// BeginAccess starts an access to the subscriber's readers (begin_access). With
+// coherent access, the coherent sets that become whole until the matching EndAccess
+// appear in the readers at EndAccess, so that what the readers show during the access
+// does not change set by set (docs/qos.md). Calls nest.
 func (sub *Subscriber) BeginAccess() error {
 	if err := sub.check(); err != nil {
 		return err
 	}
 	sub.accessMu.Lock()
+	defer sub.accessMu.Unlock()
 	sub.access++
-	sub.accessMu.Unlock()
+	if sub.grp != nil {
+		sub.grp.begin()
+	}
 	return nil
 }
 
@@ -195,5 +211,8 @@ func (sub *Subscriber) EndAccess() error {
 		return errorf(ErrPreconditionNotMet, "EndAccess without BeginAccess")
 	}
 	sub.access--
+	if sub.grp != nil {
+		sub.grp.end()
+	}
 	return nil
 }
