@@ -396,3 +396,9 @@ func (cr *coherentReader) dropHeld(set *coherentSet) {
 func orderedAccess(p qos.Presentation) bool {
 	return p.OrderedAccess && p.AccessScope >= qos.TopicScope
 }
+
+// groupOrdered reports PRESENTATION ordered_access with GROUP scope: one order across
+// the readers of a subscriber.
+func groupOrdered(p qos.Presentation) bool {
+	return p.OrderedAccess && p.AccessScope == qos.GroupScope
+}

@@ -285,43 +285,37 @@ func (g *groupSets) drop(set *groupSet) {
 	g.run(func() { deliverHeld(set.after) })
 }
 
-// insert puts a complete set into its readers' caches, in group sequence order, each
-// reader's part at once.
+// insert puts a complete set into its readers' caches in group sequence order (the
+// order its publisher wrote it, across readers), with the reads of all those readers
+// held off meanwhile, so that each reader shows its part at once. Only insertions lock
+// several readers, all under g.mu: they cannot deadlock one another.
 func (g *groupSets) insert(set *groupSet) {
 	g.run(func() {
-		parts := make([]*groupPart, 0, len(set.parts))
+		var held []heldSample
+		var readers []*coherentReader
 		for _, part := range set.parts {
-			parts = append(parts, part)
-		}
-		slices.SortFunc(parts, func(a, b *groupPart) int { return cmp.Compare(firstSN(a), firstSN(b)) })
-		for i, part := range parts {
-			if part == nil {
-				continue
+			for i := range part.samples {
+				held = append(held, heldSample{cr: part.cr, s: part.samples[i]})
 			}
-			// The parts of one reader (several writers of its topic) go in together.
-			var held []rtps.Sample
-			for j := i; j < len(parts); j++ {
-				if parts[j] != nil && parts[j].cr == part.cr {
-					held = append(held, parts[j].samples...)
-					parts[j] = nil
-				}
+			if !slices.Contains(readers, part.cr) {
+				readers = append(readers, part.cr)
 			}
-			slices.SortStableFunc(held, func(a, b rtps.Sample) int { return cmp.Compare(a.Group.SN, b.Group.SN) })
-			part.cr.commit(func() {
-				for k := range held {
-					part.cr.deliver(&held[k]) // a change the cache refuses is counted rejected there
-				}
-			})
 		}
+		slices.SortStableFunc(held, func(a, b heldSample) int { return cmp.Compare(a.s.Group.SN, b.s.Group.SN) })
+		commitAll(readers, func() {
+			deliverHeld(held) // a change a cache refuses is counted rejected there
+		})
 		deliverHeld(set.after)
 	})
 }
 
-func firstSN(p *groupPart) wire.SequenceNumber {
-	if len(p.samples) == 0 {
-		return 0
+// commitAll runs f with the reads of all readers held off.
+func commitAll(readers []*coherentReader, f func()) {
+	if len(readers) == 0 {
+		f()
+		return
 	}
-	return p.samples[0].Group.SN
+	readers[0].commit(func() { commitAll(readers[1:], f) })
 }
 
 func deliverHeld(hs []heldSample) {

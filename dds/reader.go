@@ -216,6 +216,9 @@ func (r *DataReader[T]) enableSelf() error {
 	p.mu.Unlock()
 	cfg := cacheConfig(rq)
 	cfg.OrderedAccess = orderedAccess(eq.Subscriber.Presentation) // coherent.go
+	if groupOrdered(eq.Subscriber.Presentation) {
+		cfg.Arrivals = &r.sub.arrivals // one order across the subscriber's readers
+	}
 	cfg.OnDataAvailable = r.onData
 	cfg.OnSpaceAvailable = r.onSpace
 	cache, err := rhc.New[T](cfg)
@@ -1112,6 +1115,19 @@ func (r *DataReader[T]) hasSamples(st States) bool {
 		ViewStates:     rhc.ViewState(st.View),
 		InstanceStates: rhc.InstanceState(st.Instance),
 	})
+}
+
+// arrivals appends the subscriber-wide arrival numbers of the samples in states st.
+func (r *DataReader[T]) arrivals(st States, dst []uint64) []uint64 {
+	c := r.cache.Load()
+	if c == nil {
+		return dst
+	}
+	return c.Arrivals(&rhc.Selector[T]{
+		SampleStates:   rhc.SampleState(st.Sample),
+		ViewStates:     rhc.ViewState(st.View),
+		InstanceStates: rhc.InstanceState(st.Instance),
+	}, dst)
 }
 
 // LookupInstance returns the handle of the instance of *v's key, or HandleNil when the

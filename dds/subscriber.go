@@ -1,7 +1,10 @@
 package dds
 
 import (
+	"cmp"
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
@@ -18,6 +21,9 @@ type Subscriber struct {
 	accessMu sync.Mutex
 	access   int
 	grp      *groupSets // made by the first coherent reader (coherent_group.go)
+	// arrivals numbers the samples of the readers of a GROUP ordered subscriber, in
+	// one order across them (DataReaders).
+	arrivals atomic.Uint64
 }
 
 // groupSets returns the subscriber's group coherent sets, made on first use.
@@ -133,22 +139,46 @@ func (sub *Subscriber) DeleteContainedEntities() error {
 type readerObject interface {
 	AnyDataReader
 	hasSamples(st States) bool
+	arrivals(st States, dst []uint64) []uint64
 }
 
 // DataReaders returns the readers of the subscriber that have samples in the states st
-// (get_datareaders).
+// (get_datareaders). With PRESENTATION GROUP scope and ordered_access, a reader appears
+// once per such sample, in the order the subscriber stored the samples across its
+// readers (a group coherent set's in the order its publisher wrote them): taking one
+// sample from each reader of the list in turn reads them in that order.
 func (sub *Subscriber) DataReaders(st States) ([]AnyDataReader, error) {
 	if err := sub.check(); err != nil {
 		return nil, err
 	}
 	sub.p.mu.Lock()
 	children := sub.p.childrenLocked(&sub.entity)
+	sq, _ := ecm.ComponentData[qos.SubscriberQos](sub.p.m, sub.ent)
 	sub.p.mu.Unlock()
+	ordered := groupOrdered(sq.Presentation)
 	var out []AnyDataReader
+	type arrival struct {
+		n uint64
+		r AnyDataReader
+	}
+	var all []arrival
+	var ns []uint64
 	for _, c := range children {
-		if r, ok := c.(readerObject); ok && r.hasSamples(st) {
+		r, ok := c.(readerObject)
+		switch {
+		case !ok:
+		case ordered:
+			ns = r.arrivals(st, ns[:0])
+			for _, n := range ns {
+				all = append(all, arrival{n, r})
+			}
+		case r.hasSamples(st):
 			out = append(out, r)
 		}
+	}
+	slices.SortFunc(all, func(a, b arrival) int { return cmp.Compare(a.n, b.n) })
+	for _, a := range all {
+		out = append(out, a.r)
 	}
 	return out, nil
 }
