@@ -246,6 +246,7 @@ type coherentReader struct {
 	commit func(f func())
 	// group holds the sets of several writers back across the subscriber's readers.
 	group *groupSets
+	heard map[wire.GUID]bool // the grouped writers it got a change of
 }
 
 // deliverFunc returns the engine delivery callback of the reader: r.deliver, wrapped
@@ -256,6 +257,7 @@ func (r *DataReader[T]) deliverFunc(eq qos.Requested) rtps.DeliverFunc {
 	}
 	cr := &coherentReader{
 		sets:    map[wire.GUID]*coherentSet{},
+		heard:   map[wire.GUID]bool{},
 		deliver: r.deliver,
 		lost:    r.lost,
 		commit: func(f func()) {
@@ -268,7 +270,15 @@ func (r *DataReader[T]) deliverFunc(eq qos.Requested) rtps.DeliverFunc {
 		group: r.sub.groupSets(),
 	}
 	r.coh = cr
+	cr.group.reads(r.topic.name, 1)
 	return cr.receive
+}
+
+// gone takes the deleted reader of topic out of the subscriber's group sets.
+func (cr *coherentReader) gone(topic string) {
+	if cr != nil {
+		cr.group.reads(topic, -1)
+	}
 }
 
 // forget drops the open set of the writer w, no longer matched: it can never end.
@@ -278,20 +288,13 @@ func (cr *coherentReader) forget(w wire.GUID) {
 	}
 	cr.mu.Lock()
 	defer cr.mu.Unlock()
+	delete(cr.heard, w)
 	if set := cr.sets[w]; set != nil {
 		delete(cr.sets, w)
 		cr.dropHeld(set)
 		if set.group != 0 {
 			cr.group.breakSet(w, set.group)
 		}
-	}
-	cr.group.matched(w, -1)
-}
-
-// matched counts a newly matched writer w in the subscriber's group sets.
-func (cr *coherentReader) matched(w wire.GUID) {
-	if cr != nil {
-		cr.group.matched(w, 1)
 	}
 }
 
@@ -344,12 +347,16 @@ func (cr *coherentReader) receive(s *rtps.Sample) bool {
 	return true
 }
 
-// seen tells the subscriber's group sets where the writer of s is in its group's order.
+// seen tells the subscriber's group sets of a loss reported with s, a change of a
+// grouped writer. The first change the reader gets of a writer counts as one: what the
+// writer wrote before it (before the match) never comes.
 func (cr *coherentReader) seen(s *rtps.Sample) {
 	if s.Group.SN == 0 {
-		if s.Coherent == 0 {
-			cr.group.plain(s.Writer)
-		}
+		return
+	}
+	if !cr.heard[s.Writer] {
+		cr.heard[s.Writer] = true
+	} else if s.Lost == 0 {
 		return
 	}
 	// Changes lost just before the first change of a set are not of that set, nor of
@@ -358,7 +365,7 @@ func (cr *coherentReader) seen(s *rtps.Sample) {
 	if s.Coherent > 0 && s.SN == s.Coherent && s.Group.Coherent != 0 {
 		limit = s.Group.Coherent
 	}
-	cr.group.seen(s.Writer, s.Group.SN, s.Lost > 0, limit)
+	cr.group.lostBefore(s.Writer, limit)
 }
 
 // close ends a writer's set: its changes are delivered together unless it is broken, or

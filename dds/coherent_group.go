@@ -24,17 +24,17 @@ import (
 //
 // Subscriber side (here): each reader still gathers its writer's part of a set
 // (coherent.go); an ended part goes to the subscriber's groupSets, which holds it until
-// the set is complete and then inserts every part into its reader's cache, in group
-// sequence order, one reader after the other; while an access (BeginAccess/EndAccess) is
-// open, that waits for EndAccess, so an access sees all of a set or none of it. A set is
-// complete when the digest of the writers whose part ended is the set's writerSet, or,
-// when the subscriber does not read all those writers, once every writer of the remote
-// participant that it matched has ended its part or written past the set's end. Sets of
-// one remote participant are inserted in the order of their numbers. A set is dropped
-// whole, its changes counted in SAMPLE_LOST, when a part is broken (coherent.go), when a
-// writer may have lost a change of it (a loss reported before a change numbered after the
-// set's begin, and that writer's part of the set not ended) or when the writer of a part
-// still open is no longer matched.
+// the set is complete and then inserts all its parts in group sequence order, with the
+// reads of all their readers held off; while an access (BeginAccess/EndAccess) is open,
+// that waits for EndAccess, so an access sees all of a set or none of it. A set is
+// complete when the writers whose part ended, with some of the writers of that
+// participant whose topics the subscriber does not read, are the set's writerSet (its
+// digest). Sets of one remote participant are inserted in the order of their numbers. A
+// set is dropped whole, its changes counted in SAMPLE_LOST, when a part is broken
+// (coherent.go), when a writer may have lost a change of it (a loss reported before a
+// change numbered after the set's begin, that writer's part of the set not ended; the
+// first change a reader gets of a writer counts as such a loss) or when the writer of a
+// part still open is no longer matched.
 
 // groupDigest is the GroupDigest_t of a set of writers: the first four octets of the MD5
 // of their entity ids in increasing order, four octets each as on the wire. It sorts ids.
@@ -48,13 +48,52 @@ func groupDigest(ids []wire.EntityID) uint32 {
 	return binary.BigEndian.Uint32(sum[:4])
 }
 
+// knownWriters are the remote writers discovery announced, with their topics, by
+// participant. Its lock is taken last.
+type knownWriters struct {
+	mu sync.Mutex
+	m  map[wire.GuidPrefix]map[wire.GUID]string
+}
+
+func (k *knownWriters) add(w wire.GUID, topic string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.m == nil {
+		k.m = map[wire.GuidPrefix]map[wire.GUID]string{}
+	}
+	ws := k.m[w.Prefix]
+	if ws == nil {
+		ws = map[wire.GUID]string{}
+		k.m[w.Prefix] = ws
+	}
+	ws[w] = topic
+}
+
+// others appends to dst the writers of participant p whose topic is not in topics.
+func (k *knownWriters) others(p wire.GuidPrefix, topics map[string]int, dst []wire.GUID) []wire.GUID {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for w, t := range k.m[p] {
+		if topics[t] == 0 {
+			dst = append(dst, w)
+		}
+	}
+	return dst
+}
+
+// maxUnread bounds the writers a subscriber does not read whose combinations it tries
+// to explain a set's writerSet with (2^maxUnread digests).
+const maxUnread = 10
+
 // maxGroupSets bounds the sets held of one remote participant: beyond, the oldest is
 // dropped (a set that cannot complete must not hold the later ones back for ever).
 const maxGroupSets = 256
 
 // groupSets holds back a coherent subscriber's group coherent sets.
 type groupSets struct {
+	known   *knownWriters // the participant's
 	mu      sync.Mutex
+	topics  map[string]int // the topics of the subscriber's coherent readers, counted
 	sources map[wire.GuidPrefix]*groupSource
 	access  int      // open accesses (BeginAccess)
 	queued  []func() // insertions waiting for the end of the access
@@ -62,16 +101,9 @@ type groupSets struct {
 
 // groupSource is what a subscriber holds of one remote participant's groups.
 type groupSource struct {
-	sets    []*groupSet // by number
-	done    wire.SequenceNumber
-	writers map[wire.GUID]*groupWriter
-}
-
-// groupWriter is a writer of the remote participant, as the subscriber knows it.
-type groupWriter struct {
-	matched int                 // readers of the subscriber matched with it
-	last    wire.SequenceNumber // the highest group sequence number seen
-	plain   bool                // it sent changes without group numbers: in no group
+	prefix wire.GuidPrefix
+	sets   []*groupSet // by number
+	done   wire.SequenceNumber
 }
 
 // groupSet is a group coherent set held back.
@@ -98,40 +130,27 @@ type heldSample struct {
 	s  rtps.Sample
 }
 
-func newGroupSets() *groupSets {
-	return &groupSets{sources: map[wire.GuidPrefix]*groupSource{}}
+func newGroupSets(known *knownWriters) *groupSets {
+	return &groupSets{known: known, sources: map[wire.GuidPrefix]*groupSource{}, topics: map[string]int{}}
+}
+
+// reads counts a reader of topic made (delta 1) or deleted (-1) in the subscriber.
+func (g *groupSets) reads(topic string, delta int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.topics[topic] += delta
+	if g.topics[topic] <= 0 {
+		delete(g.topics, topic)
+	}
 }
 
 func (g *groupSets) source(p wire.GuidPrefix) *groupSource {
 	src := g.sources[p]
 	if src == nil {
-		src = &groupSource{writers: map[wire.GUID]*groupWriter{}}
+		src = &groupSource{prefix: p}
 		g.sources[p] = src
 	}
 	return src
-}
-
-func (src *groupSource) writer(w wire.GUID) *groupWriter {
-	st := src.writers[w]
-	if st == nil {
-		st = &groupWriter{}
-		src.writers[w] = st
-	}
-	return st
-}
-
-// matched counts a reader of the subscriber matched with (delta 1) or no longer
-// matched with (-1) the writer w.
-func (g *groupSets) matched(w wire.GUID, delta int) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	src := g.source(w.Prefix)
-	st := src.writer(w)
-	st.matched += delta
-	if st.matched <= 0 {
-		delete(src.writers, w)
-		g.flush(src) // it no longer holds a set back
-	}
 }
 
 // breakSet drops the set group of w's participant: a part of it is lost.
@@ -145,33 +164,18 @@ func (g *groupSets) breakSet(w wire.GUID, group wire.SequenceNumber) {
 	g.flush(src)
 }
 
-// seen takes in the group number of a change of w. With lost, changes of w before it
-// were lost: every set held whose number is below limit and where w has no ended part
-// may have lost them.
-func (g *groupSets) seen(w wire.GUID, gsn wire.SequenceNumber, lost bool, limit wire.SequenceNumber) {
+// lostBefore takes in a loss of changes of w: every set held whose number is below
+// limit and where w has no ended part may have lost them.
+func (g *groupSets) lostBefore(w wire.GUID, limit wire.SequenceNumber) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	src := g.source(w.Prefix)
-	st := src.writer(w)
-	st.last = max(st.last, gsn)
-	if !lost {
-		return
-	}
 	for _, set := range src.sets {
 		if set.id < limit && set.parts[w] == nil {
 			set.broken = true
 		}
 	}
 	g.flush(src)
-}
-
-// plain notes a change of w without a group number.
-func (g *groupSets) plain(w wire.GUID) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if st := g.source(w.Prefix).writers[w]; st != nil && st.last == 0 {
-		st.plain = true
-	}
 }
 
 // find returns the set numbered id held, created when add and not already gone.
@@ -238,33 +242,49 @@ func (g *groupSets) after(cr *coherentReader, s *rtps.Sample) bool {
 	return false
 }
 
-// complete reports whether nothing more of the set can come to the subscriber.
-func (src *groupSource) complete(set *groupSet) bool {
-	if set.hasSet {
-		ids := make([]wire.EntityID, 0, len(set.parts))
-		for w := range set.parts {
-			ids = append(ids, w.Entity)
+// complete reports whether nothing more of the set can come to the subscriber: the
+// writers whose part ended, with some of the writers of that participant whose topics
+// the subscriber does not read (their parts never come), are the set's writerSet.
+// Writers of its topics not matched (yet) are not among those: their parts may come.
+func (g *groupSets) complete(p wire.GuidPrefix, set *groupSet) bool {
+	if !set.hasSet {
+		return false
+	}
+	ids := make([]wire.EntityID, 0, len(set.parts))
+	for w := range set.parts {
+		ids = append(ids, w.Entity)
+	}
+	if groupDigest(slices.Clone(ids)) == set.writerSet {
+		return true
+	}
+	var unread []wire.GUID
+	for _, w := range g.known.others(p, g.topics, nil) {
+		if set.parts[w] == nil {
+			unread = append(unread, w)
 		}
-		if groupDigest(ids) == set.writerSet {
+	}
+	if len(unread) > maxUnread {
+		return false // held until dropped (maxGroupSets)
+	}
+	for mask := 1; mask < 1<<len(unread); mask++ {
+		with := slices.Clone(ids)
+		for i, w := range unread {
+			if mask&(1<<i) != 0 {
+				with = append(with, w.Entity)
+			}
+		}
+		if groupDigest(with) == set.writerSet {
 			return true
 		}
 	}
-	if set.end == 0 {
-		return false
-	}
-	for w, st := range src.writers {
-		if st.matched > 0 && !st.plain && set.parts[w] == nil && st.last <= set.end {
-			return false // its part may still come
-		}
-	}
-	return true
+	return false
 }
 
 // flush inserts or drops the sets of src that are ready, in order.
 func (g *groupSets) flush(src *groupSource) {
 	for len(src.sets) > 0 {
 		set := src.sets[0]
-		if !set.broken && !src.complete(set) {
+		if !set.broken && !g.complete(src.prefix, set) {
 			return
 		}
 		src.sets = src.sets[1:]

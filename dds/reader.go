@@ -272,6 +272,7 @@ func (r *DataReader[T]) teardown() {
 		r.cft.dropReader(r)
 	}
 	r.forgetWriters()
+	r.coh.gone(r.topic.name)
 	r.wakeReaders()
 	r.cmu.Lock()
 	r.forget(r.conds, true)
@@ -325,7 +326,6 @@ func (r *DataReader[T]) matched(remote *discovery.EndpointData) {
 	r.dmu.Lock()
 	r.writers[g] = wi
 	r.dmu.Unlock()
-	r.coh.matched(g)
 	h := status.GUIDHandle(guidBytes(g))
 	r.event(listener.LivelinessChanged, func(s *statusBlock) {
 		s.liveliness.Transition(h, status.WriterUnknown, status.WriterAlive)

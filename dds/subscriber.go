@@ -31,7 +31,7 @@ func (sub *Subscriber) groupSets() *groupSets {
 	sub.accessMu.Lock()
 	defer sub.accessMu.Unlock()
 	if sub.grp == nil {
-		sub.grp = newGroupSets()
+		sub.grp = newGroupSets(&sub.p.known)
 		sub.grp.access = sub.access
 	}
 	return sub.grp
