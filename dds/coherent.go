@@ -31,17 +31,36 @@ import (
 type coherentPub struct {
 	mu    sync.Mutex
 	depth int // nesting of BeginCoherentChanges
+	// group is the open set's group coherent set number: a group sequence number
+	// taken at its begin, below those of all its changes.
+	group wire.SequenceNumber
 }
 
 // coherentWriter is a writer's part of its publisher's open set: the sequence number
 // of its first change in the set, rtps.CoherentFirst while it has written none, 0
 // outside a set. An atomic, so that a write outside sets only loads it.
-type coherentWriter struct{ start atomic.Int64 }
+type coherentWriter struct {
+	start atomic.Int64
+	// group is the group coherent set the writer's changes belong to (0: none).
+	group atomic.Int64
+	// grouped: the publisher numbers its writers' changes in one order (set at enable).
+	grouped bool
+}
+
+// grouped reports whether a publisher's writers number their changes in one order and
+// tag their coherent sets as sets of the group (RTPS 2.5 §8.7.6): with coherent access,
+// whatever the scope (a subscriber may then show a set of several writers at once), and
+// with GROUP ordered access.
+func grouped(p qos.Presentation) bool {
+	return p.CoherentAccess || (p.OrderedAccess && p.AccessScope == qos.GroupScope)
+}
 
 // coherentEnder is a writer that can end its part of a coherent set.
 type coherentEnder interface {
-	beginCoherent()
-	endCoherent() error
+	beginCoherent(group wire.SequenceNumber)
+	// inSet reports whether the writer wrote in the open set, and its entity id.
+	inSet() (wire.EntityID, bool)
+	endCoherent(writerSet uint32) error
 }
 
 // BeginCoherentChanges starts a coherent set (begin_coherent_changes): the changes the
@@ -57,8 +76,9 @@ func (pub *Publisher) BeginCoherentChanges() error {
 	defer pub.coh.mu.Unlock()
 	pub.coh.depth++
 	if pub.coh.depth == 1 && pub.coherentAccess() {
+		pub.coh.group = wire.SequenceNumber(pub.p.groupSN.Add(1))
 		for _, w := range pub.coherentWriters() {
-			w.beginCoherent()
+			w.beginCoherent(pub.coh.group)
 		}
 	}
 	return nil
@@ -79,12 +99,21 @@ func (pub *Publisher) EndCoherentChanges() error {
 	if pub.coh.depth > 0 {
 		return nil
 	}
+	ws := pub.coherentWriters()
+	var ids []wire.EntityID
+	for _, w := range ws {
+		if id, ok := w.inSet(); ok {
+			ids = append(ids, id)
+		}
+	}
+	set := groupDigest(ids)
 	var first error
-	for _, w := range pub.coherentWriters() {
-		if err := w.endCoherent(); err != nil && first == nil {
+	for _, w := range ws {
+		if err := w.endCoherent(set); err != nil && first == nil {
 			first = err
 		}
 	}
+	pub.coh.group = 0
 	return first
 }
 
@@ -116,11 +145,33 @@ func (w *DataWriter[T]) joinOpenSet() {
 	pub.coh.mu.Lock()
 	defer pub.coh.mu.Unlock()
 	if pub.coh.depth > 0 && pub.coherentAccess() {
-		w.beginCoherent()
+		w.beginCoherent(pub.coh.group)
 	}
 }
 
-func (w *DataWriter[T]) beginCoherent() { w.coh.start.Store(int64(rtps.CoherentFirst)) }
+func (w *DataWriter[T]) beginCoherent(group wire.SequenceNumber) {
+	if w.coh.grouped {
+		w.coh.group.Store(int64(group))
+	}
+	w.coh.start.Store(int64(rtps.CoherentFirst))
+}
+
+func (w *DataWriter[T]) inSet() (wire.EntityID, bool) {
+	return w.ew.GUID().Entity, w.coh.start.Load() > 0
+}
+
+// groupTag returns the group part of the writer's next change's tags.
+func (w *DataWriter[T]) groupTag() rtps.GroupInfo {
+	return rtps.GroupInfo{Coherent: wire.SequenceNumber(w.coh.group.Load())}
+}
+
+// numberInGroup gives c its group sequence number, when the writer's publisher numbers
+// its writers' changes.
+func (w *DataWriter[T]) numberInGroup(c *rtps.Change) {
+	if w.coh.grouped {
+		c.Group.SN = wire.SequenceNumber(w.p.groupSN.Add(1))
+	}
+}
 
 // coherentTag returns the PID_COHERENT_SET value of the writer's next change (0: none).
 func (w *DataWriter[T]) coherentTag() wire.SequenceNumber {
@@ -135,16 +186,31 @@ func (w *DataWriter[T]) coherentWritten(tag, sn wire.SequenceNumber) {
 }
 
 // endCoherent ends the writer's part of the set: a change without payload tagged
-// SEQUENCENUMBER_UNKNOWN, when the writer wrote in the set.
-func (w *DataWriter[T]) endCoherent() error {
-	if start := w.coh.start.Swap(0); start <= 0 {
+// SEQUENCENUMBER_UNKNOWN, when the writer wrote in the set; a grouped writer's also
+// carries the group set and writerSet, the digest of the group's writers that wrote in
+// it.
+func (w *DataWriter[T]) endCoherent(writerSet uint32) error {
+	start := w.coh.start.Swap(0)
+	group := w.coh.group.Swap(0)
+	if start <= 0 {
 		return nil // nothing written in the set
 	}
 	c := rtps.Change{Kind: rtps.Alive, Timestamp: wire.TimeFromTime(w.p.now()), Coherent: wire.SequenceNumberUnknown}
+	if group != 0 {
+		c.Group = rtps.GroupInfo{Coherent: wire.SequenceNumber(group), WriterSet: writerSet, HasWriterSet: true}
+	}
+	w.numberInGroup(&c)
 	if w.keyed {
 		c.KeyHash = coherentMarkerKey
 	}
-	if _, err := w.ew.Write(context.Background(), c); err != nil {
+	var err error
+	if w.durable != nil {
+		// The durability service keeps the marker with the set, for late joiners.
+		_, err = w.durable.writeMarker(context.Background(), c, wire.SequenceNumber(start))
+	} else {
+		_, err = w.ew.Write(context.Background(), c)
+	}
+	if err != nil {
 		return wrapErr(ErrError, err, "ending the coherent set of "+w.topic.name)
 	}
 	return nil
@@ -164,6 +230,7 @@ const (
 // coherentSet is a writer's open set at a reader.
 type coherentSet struct {
 	start   wire.SequenceNumber
+	group   wire.SequenceNumber // its group coherent set (0: none)
 	broken  bool
 	bytes   int
 	samples []rtps.Sample // payloads owned
@@ -177,6 +244,9 @@ type coherentReader struct {
 	lost    func(uint64)
 	// commit runs f with the reader's reads held off, so that a set appears at once.
 	commit func(f func())
+	// group holds the sets of several writers back across the subscriber's readers.
+	group *groupSets
+	heard map[wire.GUID]bool // the grouped writers it got a change of
 }
 
 // deliverFunc returns the engine delivery callback of the reader: r.deliver, wrapped
@@ -187,6 +257,7 @@ func (r *DataReader[T]) deliverFunc(eq qos.Requested) rtps.DeliverFunc {
 	}
 	cr := &coherentReader{
 		sets:    map[wire.GUID]*coherentSet{},
+		heard:   map[wire.GUID]bool{},
 		deliver: r.deliver,
 		lost:    r.lost,
 		commit: func(f func()) {
@@ -196,9 +267,18 @@ func (r *DataReader[T]) deliverFunc(eq qos.Requested) rtps.DeliverFunc {
 			defer r.rmu.Unlock()
 			f()
 		},
+		group: r.sub.groupSets(),
 	}
 	r.coh = cr
+	cr.group.reads(r.topic.name, 1)
 	return cr.receive
+}
+
+// gone takes the deleted reader of topic out of the subscriber's group sets.
+func (cr *coherentReader) gone(topic string) {
+	if cr != nil {
+		cr.group.reads(topic, -1)
+	}
 }
 
 // forget drops the open set of the writer w, no longer matched: it can never end.
@@ -208,9 +288,13 @@ func (cr *coherentReader) forget(w wire.GUID) {
 	}
 	cr.mu.Lock()
 	defer cr.mu.Unlock()
+	delete(cr.heard, w)
 	if set := cr.sets[w]; set != nil {
 		delete(cr.sets, w)
 		cr.dropHeld(set)
+		if set.group != 0 {
+			cr.group.breakSet(w, set.group)
+		}
 	}
 }
 
@@ -218,12 +302,16 @@ func (cr *coherentReader) forget(w wire.GUID) {
 func (cr *coherentReader) receive(s *rtps.Sample) bool {
 	cr.mu.Lock()
 	defer cr.mu.Unlock()
+	cr.seen(s)
 	set := cr.sets[s.Writer]
 	end := s.Coherent == 0 || s.Coherent == wire.SequenceNumberUnknown || (set != nil && s.Coherent != set.start)
 	if set != nil && end {
 		// A loss just before a change that ends the set may have taken the set's tail.
-		cr.close(s.Writer, set, s.Lost > 0)
+		cr.close(s.Writer, set, s.Lost > 0, s)
 		set = nil
+	}
+	if s.Coherent == 0 && !s.LostOnly && cr.group.after(cr, s) {
+		return true // behind a set of its writer still held
 	}
 	if s.Coherent <= 0 {
 		return cr.deliver(s) // outside any set, or an end marker (LostOnly)
@@ -231,7 +319,7 @@ func (cr *coherentReader) receive(s *rtps.Sample) bool {
 	if set == nil {
 		// A set whose first change did not come (lost, or sent before the reader
 		// matched) is not whole.
-		set = &coherentSet{start: s.Coherent, broken: s.SN != s.Coherent}
+		set = &coherentSet{start: s.Coherent, group: s.Group.Coherent, broken: s.SN != s.Coherent}
 		cr.sets[s.Writer] = set
 	}
 	if s.Lost > 0 {
@@ -259,9 +347,36 @@ func (cr *coherentReader) receive(s *rtps.Sample) bool {
 	return true
 }
 
-// close ends a writer's set: its changes are delivered together unless it is broken.
-func (cr *coherentReader) close(w wire.GUID, set *coherentSet, broken bool) {
+// seen tells the subscriber's group sets of a loss reported with s, a change of a
+// grouped writer. The first change the reader gets of a writer counts as one: what the
+// writer wrote before it (before the match) never comes.
+func (cr *coherentReader) seen(s *rtps.Sample) {
+	if s.Group.SN == 0 {
+		return
+	}
+	if !cr.heard[s.Writer] {
+		cr.heard[s.Writer] = true
+	} else if s.Lost == 0 {
+		return
+	}
+	// Changes lost just before the first change of a set are not of that set, nor of
+	// later ones.
+	limit := s.Group.SN
+	if s.Coherent > 0 && s.SN == s.Coherent && s.Group.Coherent != 0 {
+		limit = s.Group.Coherent
+	}
+	cr.group.lostBefore(s.Writer, limit)
+}
+
+// close ends a writer's set: its changes are delivered together unless it is broken, or
+// handed to the subscriber's group sets when the set is a part of a group set.
+func (cr *coherentReader) close(w wire.GUID, set *coherentSet, broken bool, end *rtps.Sample) {
 	delete(cr.sets, w)
+	if set.group != 0 {
+		cr.group.partEnded(cr, w, set, broken || set.broken, end)
+		set.samples = nil
+		return
+	}
 	if broken || set.broken {
 		cr.dropHeld(set)
 		return
@@ -287,4 +402,10 @@ func (cr *coherentReader) dropHeld(set *coherentSet) {
 // INSTANCE scope each instance's samples are in order already).
 func orderedAccess(p qos.Presentation) bool {
 	return p.OrderedAccess && p.AccessScope >= qos.TopicScope
+}
+
+// groupOrdered reports PRESENTATION ordered_access with GROUP scope: one order across
+// the readers of a subscriber.
+func groupOrdered(p qos.Presentation) bool {
+	return p.OrderedAccess && p.AccessScope == qos.GroupScope
 }

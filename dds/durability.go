@@ -1,8 +1,10 @@
 package dds
 
 import (
+	"cmp"
 	"context"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -66,7 +68,14 @@ type durableWriter struct {
 	// persistent: a PERSISTENT writer with a store, open in svc.open under id.
 	persistent bool
 	drop       []wire.SequenceNumber
+	// markers are the ends of the coherent sets the writer wrote (coherent.go), kept
+	// while a change of their set is: they are not samples, so they are kept beside the
+	// history, not in it (they would take an instance and a sample of its limits).
+	markers []setEnd
 }
+
+// setEnd is the end marker (sn) of a writer's coherent set that began at start.
+type setEnd struct{ start, sn wire.SequenceNumber }
 
 // durableID is the identity of a PERSISTENT writer in the store: its topic and type
 // names. A restarted application's writer of the same topic and type continues the
@@ -163,6 +172,42 @@ func (d *durableWriter) write(ctx context.Context, c rtps.Change) (wire.Sequence
 	return sn, nil
 }
 
+// writeMarker hands the RTPS writer the end marker c of the coherent set that began at
+// start, and keeps it beside the history while the history keeps a change of the set.
+// The store does not keep it: restored changes are not tagged with their sets.
+func (d *durableWriter) writeMarker(ctx context.Context, c rtps.Change, start wire.SequenceNumber) (wire.SequenceNumber, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	sn, err := d.ew.Write(ctx, c)
+	if err != nil {
+		return sn, err
+	}
+	d.markers = slices.DeleteFunc(d.markers, func(m setEnd) bool { return !d.keepsSetLocked(m) })
+	d.markers = append(d.markers, setEnd{start: start, sn: sn})
+	return sn, nil
+}
+
+// keepsSetLocked reports whether the history still holds a change of the set m ends.
+func (d *durableWriter) keepsSetLocked(m setEnd) bool {
+	for sn := m.start; sn < m.sn; sn++ {
+		if d.hist.Has(sn) {
+			return true
+		}
+	}
+	return false
+}
+
+// keeps reports whether the retained RTPS writer keeps the change sn: a change of the
+// history, or the end of a set of which the history holds a change. d.mu is held (the
+// RTPS writer calls it from Retain, which retain calls under it).
+func (d *durableWriter) keeps(sn wire.SequenceNumber) bool {
+	if d.hist.Has(sn) {
+		return true
+	}
+	i, ok := slices.BinarySearchFunc(d.markers, sn, func(m setEnd, sn wire.SequenceNumber) int { return cmp.Compare(m.sn, sn) })
+	return ok && d.keepsSetLocked(d.markers[i])
+}
+
 // retain keeps the RTPS writer of a deleted writer (its instances unregistered) while
 // its data may serve late joiners: until every instance it holds is disposed, then
 // for service_cleanup_delay. A writer whose data may go at once is closed now.
@@ -170,7 +215,7 @@ func (d *durableWriter) retain() {
 	s := d.svc
 	d.mu.Lock()
 	if lw, ok := d.ew.(interface{ Writer() *rtps.Writer }); ok {
-		lw.Writer().Retain(d.hist.Has) // what DURABILITY_SERVICE keeps, no more
+		lw.Writer().Retain(d.keeps) // what DURABILITY_SERVICE keeps, no more
 	}
 	allDisposed := d.hist.AllDisposed()
 	d.mu.Unlock()

@@ -20,6 +20,9 @@ func (p *DomainParticipant) onEndpoint(d discovery.EndpointData) {
 	if p.deleted.Load() || d.GUID.Prefix == p.prefix {
 		return
 	}
+	if d.IsWriter() {
+		p.known.add(d.GUID, d.TopicName)
+	}
 	if t := p.inconsistentTopic(d.TopicName); t != nil && t.TypeName() != d.TypeName {
 		t.countInconsistent(d.GUID)
 	}

@@ -68,6 +68,11 @@ type DomainParticipant struct {
 	nextKey uint32
 
 	serviceIDs atomic.Uint32 // the last client or service id (rpc.go)
+	// groupSN numbers the changes of the writers of its grouped publishers, in one
+	// order for all of them (coherent.go).
+	groupSN atomic.Int64
+	// known are the remote writers discovery announced, for group coherent sets.
+	known knownWriters
 
 	eng  engine
 	disp *dispatch.Dispatcher

@@ -219,6 +219,9 @@ func (r *DataReader[T]) enableSelf() error {
 	p.mu.Unlock()
 	cfg := cacheConfig(rq)
 	cfg.OrderedAccess = orderedAccess(eq.Subscriber.Presentation) // coherent.go
+	if groupOrdered(eq.Subscriber.Presentation) {
+		cfg.Arrivals = &r.sub.arrivals // one order across the subscriber's readers
+	}
 	cfg.OnDataAvailable = r.onData
 	cfg.OnSpaceAvailable = r.onSpace
 	cache, err := rhc.New[T](cfg)
@@ -272,6 +275,7 @@ func (r *DataReader[T]) teardown() {
 		r.cft.dropReader(r)
 	}
 	r.forgetWriters()
+	r.coh.gone(r.topic.name)
 	r.wakeReaders()
 	r.cmu.Lock()
 	r.forget(r.conds, true)
@@ -407,6 +411,7 @@ func (r *DataReader[T]) forgetWriters() {
 		if wi.group != nil {
 			r.p.live.leave(g.Prefix)
 		}
+		r.coh.forget(g) // its sets no longer wait for this reader's parts
 	}
 }
 
@@ -1128,6 +1133,19 @@ func (r *DataReader[T]) hasSamples(st States) bool {
 		ViewStates:     rhc.ViewState(st.View),
 		InstanceStates: rhc.InstanceState(st.Instance),
 	})
+}
+
+// arrivals appends the subscriber-wide arrival numbers of the samples in states st.
+func (r *DataReader[T]) arrivals(st States, dst []uint64) []uint64 {
+	c := r.cache.Load()
+	if c == nil {
+		return dst
+	}
+	return c.Arrivals(&rhc.Selector[T]{
+		SampleStates:   rhc.SampleState(st.Sample),
+		ViewStates:     rhc.ViewState(st.View),
+		InstanceStates: rhc.InstanceState(st.Instance),
+	}, dst)
 }
 
 // LookupInstance returns the handle of the instance of *v's key, or HandleNil when the

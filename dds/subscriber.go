@@ -1,7 +1,10 @@
 package dds
 
 import (
+	"cmp"
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
@@ -17,6 +20,21 @@ type Subscriber struct {
 	entity
 	accessMu sync.Mutex
 	access   int
+	grp      *groupSets // made by the first coherent reader (coherent_group.go)
+	// arrivals numbers the samples of the readers of a GROUP ordered subscriber, in
+	// one order across them (DataReaders).
+	arrivals atomic.Uint64
+}
+
+// groupSets returns the subscriber's group coherent sets, made on first use.
+func (sub *Subscriber) groupSets() *groupSets {
+	sub.accessMu.Lock()
+	defer sub.accessMu.Unlock()
+	if sub.grp == nil {
+		sub.grp = newGroupSets(&sub.p.known)
+		sub.grp.access = sub.access
+	}
+	return sub.grp
 }
 
 // AnyDataReader is a DataReader[T] of any T.
@@ -121,22 +139,46 @@ func (sub *Subscriber) DeleteContainedEntities() error {
 type readerObject interface {
 	AnyDataReader
 	hasSamples(st States) bool
+	arrivals(st States, dst []uint64) []uint64
 }
 
 // DataReaders returns the readers of the subscriber that have samples in the states st
-// (get_datareaders).
+// (get_datareaders). With PRESENTATION GROUP scope and ordered_access, a reader appears
+// once per such sample, in the order the subscriber stored the samples across its
+// readers (a group coherent set's in the order its publisher wrote them): taking one
+// sample from each reader of the list in turn reads them in that order.
 func (sub *Subscriber) DataReaders(st States) ([]AnyDataReader, error) {
 	if err := sub.check(); err != nil {
 		return nil, err
 	}
 	sub.p.mu.Lock()
 	children := sub.p.childrenLocked(&sub.entity)
+	sq, _ := ecm.ComponentData[qos.SubscriberQos](sub.p.m, sub.ent)
 	sub.p.mu.Unlock()
+	ordered := groupOrdered(sq.Presentation)
 	var out []AnyDataReader
+	type arrival struct {
+		n uint64
+		r AnyDataReader
+	}
+	var all []arrival
+	var ns []uint64
 	for _, c := range children {
-		if r, ok := c.(readerObject); ok && r.hasSamples(st) {
+		r, ok := c.(readerObject)
+		switch {
+		case !ok:
+		case ordered:
+			ns = r.arrivals(st, ns[:0])
+			for _, n := range ns {
+				all = append(all, arrival{n, r})
+			}
+		case r.hasSamples(st):
 			out = append(out, r)
 		}
+	}
+	slices.SortFunc(all, func(a, b arrival) int { return cmp.Compare(a.n, b.n) })
+	for _, a := range all {
+		out = append(out, a.r)
 	}
 	return out, nil
 }
@@ -171,16 +213,20 @@ func (sub *Subscriber) NotifyDataReaders() error {
 	return nil
 }
 
-// BeginAccess starts an access to the subscriber's readers (begin_access). Coherent
-// sets are held back by each reader until whole (docs/qos.md); BeginAccess only checks
-// the pairing with EndAccess.
+// BeginAccess starts an access to the subscriber's readers (begin_access). With
+// coherent access, the coherent sets that become whole until the matching EndAccess
+// appear in the readers at EndAccess, so that what the readers show during the access
+// does not change set by set (docs/qos.md). Calls nest.
 func (sub *Subscriber) BeginAccess() error {
 	if err := sub.check(); err != nil {
 		return err
 	}
 	sub.accessMu.Lock()
+	defer sub.accessMu.Unlock()
 	sub.access++
-	sub.accessMu.Unlock()
+	if sub.grp != nil {
+		sub.grp.begin()
+	}
 	return nil
 }
 
@@ -195,5 +241,8 @@ func (sub *Subscriber) EndAccess() error {
 		return errorf(ErrPreconditionNotMet, "EndAccess without BeginAccess")
 	}
 	sub.access--
+	if sub.grp != nil {
+		sub.grp.end()
+	}
 	return nil
 }

@@ -168,6 +168,7 @@ func (w *DataWriter[T]) enableSelf() error {
 
 		TypeInformation: typeInfoOf[T](w.topic.TypeName()),
 	}
+	w.coh.grouped = grouped(eq.Publisher.Presentation)
 	d, err := p.dur.openWriter(w.topic.name, w.topic.TypeName(), &wq, &cfg)
 	if err != nil {
 		return err
@@ -223,14 +224,14 @@ func (w *DataWriter[T]) teardown() {
 	now := wire.TimeFromTime(w.p.now())
 	// In a coherent set still open, the unregisters belong to it: a set never ended is
 	// never delivered, and a change outside it would end it.
-	cs := w.coherentTag()
+	cs, gs := w.coherentTag(), w.groupTag()
 	w.mu.Lock()
 	for kh, key := range w.instances {
 		if handOver {
 			delete(w.instances, kh)
 			continue
 		}
-		sn, _ := w.write(context.Background(), rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: now, Payload: w.keyPayload(key), Coherent: cs})
+		sn, _ := w.write(context.Background(), rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: now, Payload: w.keyPayload(key), Coherent: cs, Group: gs})
 		if cs == rtps.CoherentFirst {
 			cs = sn
 		}
@@ -247,6 +248,7 @@ func (w *DataWriter[T]) teardown() {
 // write hands c to the RTPS writer, through the durability service for a TRANSIENT or
 // PERSISTENT writer.
 func (w *DataWriter[T]) write(ctx context.Context, c rtps.Change) (wire.SequenceNumber, error) {
+	w.numberInGroup(&c)
 	if w.durable != nil {
 		return w.durable.write(ctx, c)
 	}
@@ -406,7 +408,7 @@ func (w *DataWriter[T]) Write(ctx context.Context, v *T, opts ...WriteOption) er
 
 // send hands a change to the engine.
 func (w *DataWriter[T]) send(ctx context.Context, kind rtps.ChangeKind, kh cdr.KeyHash, payload []byte, a *writeArgs) error {
-	c := rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: wire.TimeFromTime(a.ts), Payload: payload, Coherent: w.coherentTag()}
+	c := rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: wire.TimeFromTime(a.ts), Payload: payload, Coherent: w.coherentTag(), Group: w.groupTag()}
 	if !a.related.Writer.IsNil() {
 		c.Related = wire.SampleIdentity{WriterGUID: guidOf(a.related.Writer), SN: wire.SequenceNumber(a.related.SN)}
 	}

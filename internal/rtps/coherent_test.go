@@ -73,3 +73,45 @@ func TestCoherentSetOnTheWire(t *testing.T) {
 		require.Equal(t, !want[i].payload, s.LostOnly, "sample %d", i+1)
 	}
 }
+
+// TestGroupCoherentSetOnTheWire: a change's group information goes as
+// PID_GROUP_SEQ_NUM, PID_GROUP_COHERENT_SET and PID_WRITER_GROUP_INFO (4 octets) in the
+// inline QoS and comes back the same from a reader, the end marker's too.
+func TestGroupCoherentSetOnTheWire(t *testing.T) {
+	var rec recorder
+	now := time.Now()
+	w := NewWriter(WriterConfig{GUID: localWriterID, History: HistoryConfig{KeepAll: true}}, &rec)
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Unicast: []wire.Locator{testLoc}}, now)
+	changes := []Change{
+		{Payload: payload(1, 0), Group: GroupInfo{SN: 7}}, // outside a set
+		{Payload: payload(2, 0), Coherent: CoherentFirst, Group: GroupInfo{SN: 9, Coherent: 8}},
+		{Coherent: wire.SequenceNumberUnknown, Group: GroupInfo{SN: 11, Coherent: 8, WriterSet: 0xa1b2c3d4, HasWriterSet: true}},
+	}
+	for _, c := range changes {
+		_, err := w.Write(c, now)
+		require.NoError(t, err)
+	}
+	_, datas, _, _ := rec.all(t)
+	require.Len(t, datas, 3)
+	var got []Sample
+	r := NewReader(ReaderConfig{GUID: localReaderID}, func(s *Sample) bool {
+		got = append(got, *s)
+		return true
+	}, &recorder{})
+	r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Unicast: []wire.Locator{testLoc}}, now)
+	for _, d := range datas {
+		pr := wire.NewParameterReader(d.InlineQoS, false, wire.VendorID{})
+		ids := map[wire.ParameterID]int{}
+		for prm, ok := pr.Next(); ok; prm, ok = pr.Next() {
+			ids[prm.ID] = len(prm.Value)
+		}
+		require.Equal(t, 8, ids[wire.PIDGroupSeqNum])
+		d.WriterID = remoteWriter.Entity
+		r.HandleData(remotePrefix, &d, wire.TimeInvalid, now)
+	}
+	require.Len(t, got, 3)
+	for i, s := range got {
+		require.Equal(t, changes[i].Group, s.Group, "sample %d", i+1)
+	}
+	require.True(t, got[2].LostOnly, "the end marker carries no sample")
+}

@@ -82,11 +82,29 @@ type Change struct {
 	// (CoherentFirst: this change's own), or wire.SequenceNumberUnknown on the change
 	// without payload that ends a set.
 	Coherent wire.SequenceNumber
+	// Group is what the change carries for its writer's group, when the writer's
+	// publisher orders or groups its writers' changes (zero: nothing).
+	Group GroupInfo
 	// Payload is the serialized payload (encapsulation header and data)
 	// or, for the not-alive kinds, the serialized key or nothing. Once
 	// written the history owns it until it hands it to
 	// WriterConfig.Release.
 	Payload []byte
+}
+
+// GroupInfo is the inline QoS of a change of a writer whose group (its publisher)
+// numbers its writers' changes in one order and makes coherent sets of several writers
+// (RTPS 2.5 §8.7.6, group coherent sets): PID_GROUP_SEQ_NUM, PID_GROUP_COHERENT_SET and
+// PID_WRITER_GROUP_INFO.
+type GroupInfo struct {
+	// SN is the change's group sequence number (0: none).
+	SN wire.SequenceNumber
+	// Coherent is the group coherent set the change belongs to (0: none).
+	Coherent wire.SequenceNumber
+	// WriterSet, when HasWriterSet, is the digest of the writers of the group coherent
+	// set, on the change that ends a writer's part of it.
+	WriterSet    uint32
+	HasWriterSet bool
 }
 
 // CoherentFirst as Change.Coherent makes Writer.Write tag the change with its own

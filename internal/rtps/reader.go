@@ -1,6 +1,7 @@
 package rtps
 
 import (
+	"encoding/binary"
 	"sync"
 	"time"
 	"unsafe"
@@ -138,6 +139,9 @@ type Sample struct {
 	// wire.SequenceNumberUnknown. A DATA without payload that carries it (the end of
 	// a set) is delivered with LostOnly set.
 	Coherent wire.SequenceNumber
+	// Group is the PID_GROUP_SEQ_NUM, PID_GROUP_COHERENT_SET and PID_WRITER_GROUP_INFO
+	// of the inline QoS (zero when none), also on the end of a set (LostOnly).
+	Group GroupInfo
 	// Vendor is the writer's vendor, as its participant announced it.
 	Vendor wire.VendorID
 	// Lost is the number of this writer's changes that the reader learned
@@ -199,6 +203,7 @@ type sampleMeta struct {
 	ts         wire.Time
 	related    wire.SampleIdentity
 	coherent   wire.SequenceNumber
+	group      GroupInfo
 }
 
 // Slot states of the out-of-order window.
@@ -431,6 +436,8 @@ func (r *Reader) parseMeta(m *sampleMeta, q []byte, be bool, vendor wire.VendorI
 				if sn, _, err := wire.ParseSequenceNumber(prm.Value, be); err == nil && sn != 0 {
 					m.coherent = sn
 				}
+			case wire.PIDGroupCoherentSet, wire.PIDGroupSeqNum, wire.PIDWriterGroupInfo:
+				m.group.parse(prm.ID, prm.Value, be)
 			default: // other inline QoS: not needed here
 			}
 		}
@@ -568,6 +575,25 @@ func (r *Reader) windowBytes(p *writerProxy) int {
 	return n
 }
 
+// parse takes in one of the group parameters of an inline QoS.
+func (g *GroupInfo) parse(id wire.ParameterID, v []byte, be bool) {
+	if id == wire.PIDWriterGroupInfo {
+		if len(v) >= 4 {
+			g.WriterSet, g.HasWriterSet = binary.BigEndian.Uint32(v), true
+		}
+		return
+	}
+	sn, _, err := wire.ParseSequenceNumber(v, be)
+	if err != nil || sn <= 0 {
+		return
+	}
+	if id == wire.PIDGroupSeqNum {
+		g.SN = sn
+	} else {
+		g.Coherent = sn
+	}
+}
+
 // held reports whether the window holds sn (a sample or irrelevant).
 func (r *Reader) held(p *writerProxy, sn wire.SequenceNumber) bool {
 	if p.slots == nil {
@@ -585,7 +611,7 @@ func (r *Reader) deliverOne(p *writerProxy, sn wire.SequenceNumber, m *sampleMet
 		r.stats.Consumed++
 		if m.coherent != 0 && r.deliver != nil {
 			// The end of a coherent set: no sample, but the reader must know.
-			r.sample = Sample{Writer: p.info.GUID, SN: sn, Coherent: m.coherent, Vendor: p.info.Vendor, Lost: p.lost, LostOnly: true}
+			r.sample = Sample{Writer: p.info.GUID, SN: sn, Coherent: m.coherent, Group: m.group, Vendor: p.info.Vendor, Lost: p.lost, LostOnly: true}
 			r.deliver(&r.sample)
 			p.lost = 0
 		}
@@ -601,6 +627,7 @@ func (r *Reader) deliverOne(p *writerProxy, sn wire.SequenceNumber, m *sampleMet
 		SourceTimestamp: m.ts,
 		Related:         m.related,
 		Coherent:        m.coherent,
+		Group:           m.group,
 		Vendor:          p.info.Vendor,
 		Lost:            p.lost,
 		Payload:         payload,

@@ -1,6 +1,7 @@
 package rtps
 
 import (
+	"encoding/binary"
 	"sync"
 	"time"
 
@@ -865,7 +866,7 @@ func (w *Writer) appendHeartbeatFlags(reader wire.EntityID, first, last wire.Seq
 func (w *Writer) inlineQoS(c *Change) []byte {
 	keyHash := w.cfg.Keyed && (c.Kind != Alive || w.cfg.InlineKeyHash || w.inlineQ)
 	related := c.Related.WriterGUID != (wire.GUID{})
-	if !keyHash && c.Kind == Alive && !related && c.Coherent == 0 {
+	if !keyHash && c.Kind == Alive && !related && c.Coherent == 0 && c.Group == (GroupInfo{}) {
 		return nil
 	}
 	pw := wire.NewParamWriter(w.qos[:0], false)
@@ -883,6 +884,17 @@ func (w *Writer) inlineQoS(c *Change) []byte {
 	}
 	if c.Coherent != 0 {
 		pw.PutSequenceNumber(wire.PIDCoherentSet, c.Coherent)
+	}
+	if c.Group.Coherent != 0 {
+		pw.PutSequenceNumber(wire.PIDGroupCoherentSet, c.Group.Coherent)
+	}
+	if c.Group.SN != 0 {
+		pw.PutSequenceNumber(wire.PIDGroupSeqNum, c.Group.SN)
+	}
+	if c.Group.HasWriterSet {
+		var set [4]byte
+		binary.BigEndian.PutUint32(set[:], c.Group.WriterSet) // a GroupDigest_t: 4 octets
+		pw.PutRaw(wire.PIDWriterGroupInfo, set[:])
 	}
 	b, _ := pw.Finish()
 	w.qos = b

@@ -358,9 +358,8 @@ func (c *Cache[T]) write(ch *Change[T], src, now time.Time) (Outcome, bool) {
 	if in.hasInv {
 		c.clearInvalid(in)
 	}
-	c.arrivals++
 	*in.samples.push() = sample[T]{
-		arrival: c.arrivals,
+		arrival: c.nextArrival(),
 		value:   ch.Value,
 		source:  src,
 		writer:  ch.Writer,
@@ -561,8 +560,7 @@ func (c *Cache[T]) setInvalid(in *instance[T], w GUID, src time.Time, value *T) 
 		in.hasInv = true
 		c.nInvalid++
 	}
-	c.arrivals++
-	in.inv = invalidSample[T]{source: src, writer: w, arrival: c.arrivals, judged: c.newVerdicts()}
+	in.inv = invalidSample[T]{source: src, writer: w, arrival: c.nextArrival(), judged: c.newVerdicts()}
 	if value != nil {
 		in.inv.value = *value
 	}
@@ -631,6 +629,37 @@ func (c *Cache[T]) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return Stats{Instances: len(c.order), Samples: c.nSamples, InvalidSamples: c.nInvalid}
+}
+
+// nextArrival numbers a sample stored now.
+func (c *Cache[T]) nextArrival() uint64 {
+	if c.cfg.Arrivals != nil {
+		return c.cfg.Arrivals.Add(1)
+	}
+	c.arrivals++
+	return c.arrivals
+}
+
+// Arrivals appends to dst the arrival numbers (Config.Arrivals) of the samples sel
+// selects, in no particular order.
+func (c *Cache[T]) Arrivals(sel *Selector[T], dst []uint64) []uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, in := range c.order {
+		if !sel.matchInstance(in.viewState(), in.state) {
+			continue
+		}
+		for i := range in.samples.len() {
+			s := in.samples.at(i)
+			if sel.matchSample(s.read, &s.value, &s.judged) {
+				dst = append(dst, s.arrival)
+			}
+		}
+		if in.hasInv && sel.matchSample(in.inv.read, &in.inv.value, &in.inv.judged) {
+			dst = append(dst, in.inv.arrival)
+		}
+	}
+	return dst
 }
 
 // AddSamplesLost adds n samples that the protocol knows will never arrive (a GAP, or

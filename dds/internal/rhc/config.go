@@ -2,6 +2,7 @@ package rhc
 
 import (
 	"errors"
+	"sync/atomic"
 	"time"
 
 	"github.com/ddsgo/ddsgo/internal/errs"
@@ -54,6 +55,10 @@ type Config struct {
 	// instances (by default instance by instance). Which samples a bounded Read or Take
 	// returns is still chosen instance by instance.
 	OrderedAccess bool
+	// Arrivals, when not nil, numbers the samples the cache stores in place of the
+	// cache's own count: a counter shared by the caches of a subscriber orders their
+	// samples among them (GROUP ordered access, Cache.Arrivals).
+	Arrivals *atomic.Uint64
 	// OnDataAvailable, when not nil, is called after a change made data or a state
 	// change available to read (DATA_AVAILABLE), outside the cache's lock, on the
 	// goroutine that called Insert or WriterLost.

@@ -257,6 +257,32 @@ func TestShapes(t *testing.T) {
 		}
 	})
 
+	// Test_CoherentSets_10: coherent sets of 3 samples of 4 instances in 3 topics, with
+	// INSTANCE scope; the subscriber takes all three readers in one access every read
+	// period and must see every set whole: 36 samples, 3 per topic and instance. ddsgo
+	// shows a set of several writers at once whatever the scope (group coherent sets).
+	t.Run("coherent_sets_topics", func(t *testing.T) {
+		t.Parallel()
+		sub, _ := start(t, "-S "+d("CohT")+" -r -k 0 --coherent --access-scope i --num-topics 3 --take-read --read-period 30")
+		pub, _ := start(t, "-P "+d("CohT")+" -r -k 0 --coherent --access-scope i --num-topics 3 --num-instances 4 --coherent-sample-count 3 --write-period 10 -z 0")
+		pub.wait(t, `matched readers 1`, wait)
+		deadline := time.Now().Add(wait)
+		for len(coherentReads(sub.snapshot())) < 8 && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		reads := coherentReads(sub.snapshot())
+		require.GreaterOrEqual(t, len(reads), 8, "too few sets came")
+		for i, r := range reads {
+			require.Len(t, r, 12, "read %d: not all topics and instances: %v", i, r)
+			n := -1
+			for k, c := range r {
+				require.Zerof(t, c%3, "read %d: %s has %d samples: %v", i, k, c, r)
+				require.Truef(t, n < 0 || c == n, "read %d: parts of different sets: %v", i, r)
+				n = c
+			}
+		}
+	})
+
 	t.Run("deadline_missed", func(t *testing.T) {
 		t.Parallel()
 		pub, _ := start(t, "-P "+d("Dl")+" -f 20 --write-period 100")
@@ -280,4 +306,25 @@ func TestShapes(t *testing.T) {
 		sub.wait(t, `^Disp\s+GREEN\s+NOT_ALIVE_DISPOSED_INSTANCE_STATE$`, wait)
 		sub.wait(t, `^Disp\s+GREEN1\s+NOT_ALIVE_DISPOSED_INSTANCE_STATE$`, wait)
 	})
+}
+
+// coherentReads returns, for each "Reading coherent sets" block of a subscriber's
+// output that shows samples, the number of samples of each topic and color.
+func coherentReads(lines []string) []map[string]int {
+	var reads []map[string]int
+	var cur map[string]int
+	for _, l := range lines {
+		if strings.HasPrefix(l, "Reading coherent sets") {
+			if len(cur) > 0 {
+				reads = append(reads, cur)
+			}
+			cur = map[string]int{}
+			continue
+		}
+		f := strings.Fields(l)
+		if cur != nil && len(f) >= 5 && strings.HasPrefix(f[4], "[") {
+			cur[f[0]+" "+f[1]]++
+		}
+	}
+	return reads
 }
