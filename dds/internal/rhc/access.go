@@ -56,21 +56,12 @@ func (c *Cache[T]) TakeNextInstance(dst []T, infos []SampleInfo, prev InstanceHa
 func (c *Cache[T]) Matches(sel *Selector[T]) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, in := range c.order {
-		if !sel.matchInstance(in.viewState(), in.state) {
-			continue
-		}
-		for i := range in.samples.len() {
-			s := in.samples.at(i)
-			if sel.matchSample(s.read, &s.value, &s.judged) {
-				return true
-			}
-		}
-		if in.hasInv && sel.matchSample(in.inv.read, &in.inv.value, &in.inv.judged) {
-			return true
-		}
-	}
-	return false
+	found := false
+	c.eachSelected(sel, func(uint64) bool {
+		found = true
+		return false
+	})
+	return found
 }
 
 func (c *Cache[T]) accessAll(dst []T, infos []SampleInfo, sel *Selector[T], take bool, now time.Time) int {

@@ -645,21 +645,31 @@ func (c *Cache[T]) nextArrival() uint64 {
 func (c *Cache[T]) Arrivals(sel *Selector[T], dst []uint64) []uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.eachSelected(sel, func(arrival uint64) bool {
+		dst = append(dst, arrival)
+		return true
+	})
+	return dst
+}
+
+// eachSelected calls fn with the arrival number of each sample sel selects (the
+// invalid sample of an instance included) until fn returns false. The caller holds
+// c.mu.
+func (c *Cache[T]) eachSelected(sel *Selector[T], fn func(arrival uint64) bool) {
 	for _, in := range c.order {
 		if !sel.matchInstance(in.viewState(), in.state) {
 			continue
 		}
 		for i := range in.samples.len() {
 			s := in.samples.at(i)
-			if sel.matchSample(s.read, &s.value, &s.judged) {
-				dst = append(dst, s.arrival)
+			if sel.matchSample(s.read, &s.value, &s.judged) && !fn(s.arrival) {
+				return
 			}
 		}
-		if in.hasInv && sel.matchSample(in.inv.read, &in.inv.value, &in.inv.judged) {
-			dst = append(dst, in.inv.arrival)
+		if in.hasInv && sel.matchSample(in.inv.read, &in.inv.value, &in.inv.judged) && !fn(in.inv.arrival) {
+			return
 		}
 	}
-	return dst
 }
 
 // AddSamplesLost adds n samples that the protocol knows will never arrive (a GAP, or
