@@ -74,11 +74,7 @@ func (r *DataReader[T]) createCondition(st States, filter func(*T) bool) (*ReadC
 	if err := r.alive(); err != nil {
 		return nil, err
 	}
-	c := &ReadCondition[T]{r: r, states: st, sel: rhc.Selector[T]{
-		SampleStates:   rhc.SampleState(st.Sample),
-		ViewStates:     rhc.ViewState(st.View),
-		InstanceStates: rhc.InstanceState(st.Instance),
-	}}
+	c := &ReadCondition[T]{r: r, states: st, sel: selectorOf[T](st)}
 	r.cmu.Lock()
 	defer r.cmu.Unlock()
 	if filter != nil {

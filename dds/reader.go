@@ -728,11 +728,7 @@ func (r *DataReader[T]) access(op accessOp, dst []T, infos []SampleInfo, st Stat
 	}
 	ri := r.rinfos[:n]
 	if sel == nil {
-		r.sel = rhc.Selector[T]{
-			SampleStates:   rhc.SampleState(st.Sample),
-			ViewStates:     rhc.ViewState(st.View),
-			InstanceStates: rhc.InstanceState(st.Instance),
-		}
+		r.sel = selectorOf[T](st)
 		sel = &r.sel
 	}
 	c, err := r.run(op, dst[:n], ri, sel, h)
@@ -1122,17 +1118,23 @@ func (r *DataReader[T]) conditionSelector(c *ReadCondition[T]) (*rhc.Selector[T]
 	return &c.sel, nil
 }
 
+// selectorOf returns the selector of the samples in the states st.
+func selectorOf[T any](st States) rhc.Selector[T] {
+	return rhc.Selector[T]{
+		SampleStates:   rhc.SampleState(st.Sample),
+		ViewStates:     rhc.ViewState(st.View),
+		InstanceStates: rhc.InstanceState(st.Instance),
+	}
+}
+
 // hasSamples reports whether the cache holds samples in the states st.
 func (r *DataReader[T]) hasSamples(st States) bool {
 	c := r.cache.Load()
 	if c == nil {
 		return false
 	}
-	return c.Matches(&rhc.Selector[T]{
-		SampleStates:   rhc.SampleState(st.Sample),
-		ViewStates:     rhc.ViewState(st.View),
-		InstanceStates: rhc.InstanceState(st.Instance),
-	})
+	sel := selectorOf[T](st)
+	return c.Matches(&sel)
 }
 
 // arrivals appends the subscriber-wide arrival numbers of the samples in states st.
@@ -1141,11 +1143,8 @@ func (r *DataReader[T]) arrivals(st States, dst []uint64) []uint64 {
 	if c == nil {
 		return dst
 	}
-	return c.Arrivals(&rhc.Selector[T]{
-		SampleStates:   rhc.SampleState(st.Sample),
-		ViewStates:     rhc.ViewState(st.View),
-		InstanceStates: rhc.InstanceState(st.Instance),
-	}, dst)
+	sel := selectorOf[T](st)
+	return c.Arrivals(&sel, dst)
 }
 
 // LookupInstance returns the handle of the instance of *v's key, or HandleNil when the
