@@ -3,7 +3,6 @@ package dds_test
 import (
 	"context"
 	"errors"
-	"net/netip"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -11,9 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ddsgo/ddsgo/dds"
-	"github.com/ddsgo/ddsgo/internal/transport/memnet"
 	"github.com/ddsgo/ddsgo/listener"
-	"github.com/ddsgo/ddsgo/rtps"
 	"github.com/ddsgo/ddsgo/waitset"
 )
 
@@ -23,24 +20,6 @@ type chat struct {
 }
 
 func (chat) DDSTypeName() string { return "test::Chat" }
-
-// memnetParticipants returns a function that adds a participant of domain 3 on its own
-// host of one in-memory network.
-func memnetParticipants(t *testing.T) func(name string) *dds.DomainParticipant {
-	n, err := memnet.New(memnet.Config{Seed: 1})
-	require.NoError(t, err)
-	t.Cleanup(n.Close)
-	host := 0
-	return func(name string) *dds.DomainParticipant {
-		host++
-		h, err := n.AddHost(name, netip.AddrFrom4([4]byte{10, 0, 0, byte(host)}))
-		require.NoError(t, err)
-		p, err := dds.NewParticipant(3, dds.WithNet(h), dds.WithRTPS(rtps.Config{Name: name}))
-		require.NoError(t, err)
-		t.Cleanup(func() { _ = p.Close() })
-		return p
-	}
-}
 
 // builtinReaders returns the readers of p's built-in subscriber.
 func builtinReaders(t *testing.T, p *dds.DomainParticipant) (

@@ -2,7 +2,6 @@ package dds_test
 
 import (
 	"context"
-	"net/netip"
 	"testing"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/internal/transport/memnet"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/rtps"
 )
 
 // groupRig is a GROUP-coherent publisher with writers of topics A and B in one
@@ -30,23 +28,14 @@ type groupRig struct {
 
 func newGroupRig(t *testing.T, imp memnet.Impairments, rel dds.Option, ordered bool) *groupRig {
 	t.Helper()
-	n, err := memnet.New(memnet.Config{Seed: 21, Impairments: imp})
-	require.NoError(t, err)
-	t.Cleanup(n.Close)
-	participant := func(name, addr string) *dds.DomainParticipant {
-		h, err := n.AddHost(name, netip.MustParseAddr(addr))
-		require.NoError(t, err)
-		p, err := dds.NewParticipant(3, dds.WithNet(h), dds.WithRTPS(rtps.Config{Name: name}))
-		require.NoError(t, err)
-		t.Cleanup(func() { require.NoError(t, p.Close()) })
-		return p
-	}
-	wp, rp := participant("w", "10.0.0.1"), participant("r", "10.0.0.2")
+	add := memnetHosts(t, 21, imp, 3)
+	wp, rp := add("w"), add("r")
 	g := &groupRig{setA: 3, setB: 2}
 	pres := coherentPresentation(qos.GroupScope)
 	pres.OrderedAccess = ordered
 	pq := qos.DefaultPublisherQos()
 	pq.Presentation = pres
+	var err error
 	g.pub, err = wp.NewPublisher(dds.WithQos(pq))
 	require.NoError(t, err)
 	sq := qos.DefaultSubscriberQos()

@@ -2,7 +2,6 @@ package dds_test
 
 import (
 	"context"
-	"net/netip"
 	"testing"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/internal/transport/memnet"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/rtps"
 )
 
 // csSample is a sample of a coherent set: Set numbers the set, ID the instance.
@@ -28,18 +26,8 @@ func coherentPresentation(scope qos.AccessScopeKind) qos.Presentation {
 // of a coherent subscriber in another, on a memnet network with the impairments given.
 func coherentPair(t *testing.T, imp memnet.Impairments, scope qos.AccessScopeKind, rel dds.Option) (*dds.Publisher, *dds.DataWriter[csSample], *dds.DataReader[csSample], *dds.DataReader[csSample]) {
 	t.Helper()
-	n, err := memnet.New(memnet.Config{Seed: 12, Impairments: imp})
-	require.NoError(t, err)
-	t.Cleanup(n.Close)
-	participant := func(name, addr string) *dds.DomainParticipant {
-		h, err := n.AddHost(name, netip.MustParseAddr(addr))
-		require.NoError(t, err)
-		p, err := dds.NewParticipant(3, dds.WithNet(h), dds.WithRTPS(rtps.Config{Name: name}))
-		require.NoError(t, err)
-		t.Cleanup(func() { require.NoError(t, p.Close()) })
-		return p
-	}
-	wp, rp := participant("w", "10.0.0.1"), participant("r", "10.0.0.2")
+	add := memnetHosts(t, 12, imp, 3)
+	wp, rp := add("w"), add("r")
 	pq := qos.DefaultPublisherQos()
 	pq.Presentation = coherentPresentation(scope)
 	pub, err := wp.NewPublisher(dds.WithQos(pq))
