@@ -60,26 +60,41 @@ func (e *Engine) localReader(g wire.GUID) *Reader {
 	return o.readers[g.Entity]
 }
 
-// deliverLocal hands c, just written, to the same-process readers that are
-// caught up, and counts it acknowledged by the reliable ones that took it.
+// deliverLocal hands c, just written, to the same-process readers, and counts
+// it acknowledged by the reliable ones that took it. A reliable reader that
+// lags (its side of the match came after the first writes, it refused a
+// change) first gets, from the history, the changes it lacks.
 func (w *Writer) deliverLocal(c *Change, now time.Time) {
 	if w.locals == 0 {
 		return
 	}
 	for _, p := range w.readers {
 		r := p.info.local
-		if r == nil || (p.info.Reliable && p.acked != c.SN-1) {
-			continue
+		switch {
+		case r == nil:
+		case p.info.Reliable:
+			w.catchUpLocal(p, c.SN, now)
+		case w.passes(p, c):
+			r.takeLocal(w.cfg.GUID, c, p.acked, w.cfg.Keyed, now)
 		}
-		if !w.passes(p, c) {
-			if p.info.Reliable {
-				p.acked = c.SN // not relevant to it: nothing to deliver
-			}
-			continue
+	}
+}
+
+// catchUpLocal hands the same-process reliable reader p the changes of the
+// history after those it acknowledged, up to the change to, in order, until
+// one is missing from the history (the wire path's GAP tells the reader) or
+// the reader does not take one (the wire path repairs it later).
+func (w *Writer) catchUpLocal(p *readerProxy, to wire.SequenceNumber, now time.Time) {
+	for p.acked < to {
+		sn := p.acked + 1
+		c, ok := w.hist.Get(sn)
+		if !ok {
+			return
 		}
-		if r.takeLocal(w.cfg.GUID, c, p.acked, w.cfg.Keyed, now) && p.info.Reliable {
-			p.acked = c.SN
+		if w.passes(p, c) && !p.info.local.takeLocal(w.cfg.GUID, c, p.acked, w.cfg.Keyed, now) {
+			return
 		}
+		p.acked = sn // taken, or not relevant to it
 	}
 }
 
