@@ -24,6 +24,8 @@ func startRTPS(domain int, s *settings, q qos.DomainParticipantQos) (engine, err
 
 		TypeLookup: typeRegistry.Serve,
 		Types:      &xtypes.Cache{Local: &typeRegistry},
+
+		NoLocalDelivery: s.wire,
 	})
 	if err != nil {
 		return nil, err

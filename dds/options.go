@@ -41,6 +41,8 @@ type settings struct {
 	net    transport.Net
 	clock  clock
 	engine engineFactory
+	// wire: no same-process delivery (withWire).
+	wire bool
 	// persistDir is PersistenceDir's directory (durability.go).
 	persistDir string
 
@@ -160,6 +162,12 @@ func WithRTPS(cfg rtps.Config) Option {
 // withNet makes the participant open its sockets on n (tests: memnet).
 func withNet(n transport.Net) Option {
 	return func(s *settings) { s.net = n }
+}
+
+// withWire makes the participant's endpoints talk to those of the process by the
+// wire, as to remote ones, instead of handing them samples directly (tests).
+func withWire() Option {
+	return func(s *settings) { s.wire = true }
 }
 
 // withClock makes the participant keep time with c (tests: a virtual clock).

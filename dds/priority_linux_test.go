@@ -46,7 +46,7 @@ func TestTransportPriority(t *testing.T) {
 	participant := func() *DomainParticipant {
 		p, err := NewParticipant(priorityDomain, WithRTPS(rtps.Config{
 			Interfaces: []string{"127.0.0.1"}, Peers: []string{"127.0.0.1"}, DisableMulticast: true,
-		}))
+		}), withWire()) // the DATA must go on the wire to be captured
 		require.NoError(t, err)
 		t.Cleanup(func() { _ = p.Close() })
 		return p

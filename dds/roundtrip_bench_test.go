@@ -12,7 +12,8 @@ import (
 // KEEP_ALL: ping writes a sample and waits for the one pong writes back after it took
 // it. one_participant has both ends in one participant (its messages to itself go
 // through the engine's local queue); two_participants in one process talk over
-// loopback UDP. An op is one round trip.
+// loopback UDP. Both take same-process delivery (internal/rtps/local.go); the _wire
+// variants turn it off (withWire), for the comparison. An op is one round trip.
 func BenchmarkRoundTrip(b *testing.B) {
 	netns.Require(b)
 	b.Run("one_participant", func(b *testing.B) {
@@ -22,10 +23,17 @@ func BenchmarkRoundTrip(b *testing.B) {
 	b.Run("two_participants", func(b *testing.B) {
 		benchRoundTrip(b, benchParticipant(b), benchParticipant(b))
 	})
+	b.Run("one_participant_wire", func(b *testing.B) {
+		p := benchParticipant(b, withWire())
+		benchRoundTrip(b, p, p)
+	})
+	b.Run("two_participants_wire", func(b *testing.B) {
+		benchRoundTrip(b, benchParticipant(b, withWire()), benchParticipant(b, withWire()))
+	})
 }
 
-func benchParticipant(b *testing.B) *DomainParticipant {
-	p, err := NewParticipant(205)
+func benchParticipant(b *testing.B, opts ...Option) *DomainParticipant {
+	p, err := NewParticipant(205, opts...)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -70,7 +70,9 @@ type hostileRig struct {
 // namespace, closed when the test ends.
 func udpParticipant(t *testing.T, domain int, name string, lim Limits) *Participant {
 	t.Helper()
-	p, err := NewParticipant(Config{Domain: domain, Limits: lim, Config: rtpsconfig.Config{Name: name}})
+	// The victim and its peer talk by the wire, as from two processes: the forged
+	// traffic is about the protocol (NoLocalDelivery).
+	p, err := NewParticipant(Config{Domain: domain, Limits: lim, Config: rtpsconfig.Config{Name: name}, NoLocalDelivery: true})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	return p

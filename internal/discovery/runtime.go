@@ -56,6 +56,11 @@ type Config struct {
 	// service's client (typeclient.go), and makes matching apply the XTypes
 	// assignability rules when both endpoints announce TypeInformation.
 	Types *xtypes.Cache
+	// NoLocalDelivery makes the engine's endpoints talk to those of the
+	// process by the wire too (rtps.EngineConfig.NoLocalDelivery; tests).
+	// A participant on a simulated network (Net set) always does: the
+	// network's hosts stand for other machines.
+	NoLocalDelivery bool
 }
 
 // DefaultWriterLinger is the default Config.WriterLinger, Cyclone DDS's
@@ -220,9 +225,10 @@ func NewParticipant(cfg Config) (*Participant, error) {
 			Ports:      transport.PortMapping(cfg.Ports),
 			ReadBuffer: cfg.ReadBuffer, WriteBuffer: cfg.WriteBuffer,
 		},
-		Logger:    p.log,
-		Now:       cfg.Now,
-		OnTraffic: p.onTraffic,
+		Logger:          p.log,
+		Now:             cfg.Now,
+		OnTraffic:       p.onTraffic,
+		NoLocalDelivery: cfg.NoLocalDelivery || cfg.Net != nil,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("discovery: %w", err)

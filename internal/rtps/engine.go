@@ -48,6 +48,11 @@ type EngineConfig struct {
 	// sender takes part in the protocol beyond announcing itself (discovery
 	// counts it as a confirmed peer). It must not block.
 	OnTraffic func(src wire.GuidPrefix, heard bool, now time.Time)
+	// NoLocalDelivery turns same-process delivery off (local.go): the
+	// engine's writers send to the readers of the process by the wire, and
+	// other engines' writers send to its readers by the wire. For tests of
+	// the wire protocol between engines of one process.
+	NoLocalDelivery bool
 }
 
 // RawDataHandler receives, on the event loop, a DATA submessage of a
@@ -182,6 +187,7 @@ func NewEngine(cfg EngineConfig) (*Engine, error) {
 	}
 	e.tr = tr
 	e.ports = [2]uint16{tr.Port(transport.SocketMetaUnicast), tr.Port(transport.SocketUserUnicast)}
+	e.registerLocal()
 	go e.loop()
 	return e, nil
 }
@@ -315,6 +321,7 @@ func (e *Engine) DeleteWriter(w *Writer) {
 // DeleteReader unregisters r, removes it from the routes of the writers it
 // was matched with, and stops its timer.
 func (e *Engine) DeleteReader(r *Reader) {
+	r.markGone()
 	last := r.Stats()
 	unregister(e, e.readers, r.GUID().Entity, r, func() {
 		e.retire(last)
@@ -329,6 +336,9 @@ func (e *Engine) DeleteReader(r *Reader) {
 
 // MatchReader matches the local writer w with a (remote or local) reader.
 func (e *Engine) MatchReader(w *Writer, info ReaderProxyInfo) {
+	if !w.GUID().Entity.IsBuiltin() {
+		info.local = e.localReader(info.GUID)
+	}
 	w.AddReader(info, e.now())
 }
 
@@ -528,6 +538,7 @@ func (e *Engine) isLocal(l wire.Locator) bool {
 func (e *Engine) Close() error {
 	var err error
 	e.closeOnce.Do(func() {
+		e.unregisterLocal()
 		// The transport first: its receive goroutines call into the
 		// endpoints until they have stopped.
 		err = e.tr.Close()

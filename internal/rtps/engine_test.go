@@ -14,12 +14,13 @@ import (
 	"github.com/ddsgo/ddsgo/internal/wire"
 )
 
-// memEngine starts an engine on a new memnet host.
+// memEngine starts an engine on a new memnet host. Its endpoints talk by the wire
+// even to those of the process (NoLocalDelivery): these tests are of the protocol.
 func memEngine(t testing.TB, n *memnet.Network, name, addr string) *Engine {
 	t.Helper()
 	h, err := n.AddHost(name, netip.MustParseAddr(addr))
 	require.NoError(t, err)
-	e, err := NewEngine(EngineConfig{Transport: transport.Config{Net: h}})
+	e, err := NewEngine(EngineConfig{Transport: transport.Config{Net: h}, NoLocalDelivery: true})
 	require.NoError(t, err)
 	return e
 }

@@ -61,7 +61,7 @@ func (w *Writer) appendFiltered(c *Change) bool {
 		return false
 	}
 	for i, p := range w.readers {
-		if c.SN < p.firstRelevant || (!w.verdicts[i] && !p.info.Reliable) {
+		if c.SN < p.firstRelevant || (!w.verdicts[i] && !p.info.Reliable) || p.info.local != nil {
 			continue
 		}
 		w.mb.start(p.dest, p.info.GUID.Prefix, true)

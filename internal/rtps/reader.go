@@ -275,6 +275,9 @@ type Reader struct {
 	// their windows (windowCost each) and of the idle buffers the windows
 	// keep for reuse.
 	heldBytes int
+	// gone says the engine deleted the reader: same-process writers hand
+	// it nothing more (local.go).
+	gone bool
 }
 
 // NewReader returns a reader that passes the samples it delivers to

@@ -175,6 +175,9 @@ type ReaderProxyInfo struct {
 	// have not answered yet, as in a flood of forged announcements, so
 	// that those cannot make us send a dozen datagrams each.
 	NoIntro bool
+	// local is the reader itself when it lives in this process and takes
+	// same-process delivery (local.go); Engine.MatchReader sets it.
+	local *Reader
 }
 
 // WriterStats are counters of a Writer.
@@ -273,6 +276,7 @@ type Writer struct {
 	inlineQ   bool // some reader expects inline QoS
 	reliable  int  // reliable readers matched
 	filters   int  // readers with a content filter
+	locals    int  // same-process readers (local.go)
 	verdicts  []bool
 	ackedAll  wire.SequenceNumber
 	hbCount   wire.Count
@@ -340,6 +344,10 @@ func (w *Writer) AddReader(r ReaderProxyInfo, now time.Time) {
 	w.expire(now)    // a late joiner gets no expired change
 	p := &readerProxy{info: r, dest: destination(r.Unicast, r.Multicast)}
 	p.info.Reliable = r.Reliable && w.cfg.Reliable
+	if r.local != nil {
+		// It answers through the same process, not by being heartbeaten.
+		p.heard, p.info.NoIntro = true, true
+	}
 	if w.cfg.TransientLocal && !r.Volatile {
 		p.firstRelevant = 1
 	} else {
@@ -354,7 +362,7 @@ func (w *Writer) AddReader(r ReaderProxyInfo, now time.Time) {
 		w.reliable++
 		w.updateAcked()
 		p.hbDue = true
-		if !r.NoIntro {
+		if !p.info.NoIntro {
 			p.introLeft = introHeartbeats
 		}
 		w.repair(p, now)
@@ -431,7 +439,12 @@ func (w *Writer) findReader(g wire.GUID) *readerProxy {
 func (w *Writer) rebuildDest() {
 	w.dataDest = w.dataDest[:0]
 	w.inlineQ = false
+	w.locals = 0
 	for _, p := range w.readers {
+		if p.info.local != nil {
+			w.locals++ // not sent to: same-process delivery
+			continue
+		}
 		w.dataDest = appendLocators(w.dataDest, p.dest)
 		w.inlineQ = w.inlineQ || p.info.ExpectsInlineQoS
 	}
@@ -517,6 +530,7 @@ func (w *Writer) Write(c Change, now time.Time) (wire.SequenceNumber, error) {
 	}
 	w.lastSN = c.SN
 	w.stats.Written++
+	w.deliverLocal(&c, now)
 	w.schedule(w.hist.NextExpiry())
 	if !w.hold(&c, now) {
 		w.sendPending(now)
@@ -796,6 +810,10 @@ func (w *Writer) AssertLiveliness(now time.Time) {
 		return
 	}
 	w.flushHeld(now)
+	w.assertLocal()
+	if len(w.dataDest) == 0 {
+		return // only same-process readers
+	}
 	w.mb.start(w.dataDest, wire.GuidPrefix{}, false)
 	w.appendHeartbeatFlags(wire.EntityIDUnknown, w.hbFirst(1), w.hbLast(nil), now, true, true)
 	w.mb.flush()
@@ -1337,6 +1355,12 @@ func (w *Writer) sendHeartbeats(now time.Time) {
 	n := 0
 	for _, p := range w.readers {
 		switch {
+		case p.info.Reliable && p.acked < w.sentSN && p.info.local != nil:
+			// A same-process reader that lags catches up by the wire, directed.
+			w.mb.start(p.dest, p.info.GUID.Prefix, true)
+			w.appendHeartbeat(p, w.hbFirst(p.firstRelevant), now)
+			w.mb.flush()
+			continue
 		case p.info.Reliable && p.acked < w.sentSN:
 		case p.waitsForHB():
 			p.unheardHBs++
