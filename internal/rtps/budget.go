@@ -50,7 +50,7 @@ func (w *Writer) makeRoom(c *Change, now time.Time) {
 // hold reports whether the change c just stored may wait for more changes
 // rather than go at once, and starts the wait.
 func (w *Writer) hold(c *Change, now time.Time) bool {
-	if w.cfg.LatencyBudget <= 0 || len(w.dataDest) == 0 || w.fragments(len(c.Payload)) > 0 {
+	if w.cfg.LatencyBudget <= 0 || len(w.dests()) == 0 || w.fragments(len(c.Payload)) > 0 {
 		return false
 	}
 	if w.holdUntil.IsZero() {

@@ -71,6 +71,6 @@ func (w *Writer) appendFiltered(c *Change) bool {
 			w.appendGap(p.info.GUID.Entity, c.SN, c.SN+1)
 		}
 	}
-	w.mb.startBatch(w.dataDest, wire.GuidPrefix{}, false)
+	w.mb.startBatch(w.dests(), wire.GuidPrefix{}, false)
 	return true
 }

@@ -479,21 +479,36 @@ func TestHeartbeatBeforeUnheardReader(t *testing.T) {
 }
 
 // A reader that never answers gets the introductory HEARTBEATs and then
-// maxUnheardHBs periodic ones, not more.
+// periodic ones: each period for unheardSteady periods, then at periods 16,
+// 32 and 64, none after maxUnheardHBs — whether changes wait for it or
+// not (a forged reader lags forever).
 func TestHeartbeatUntilHeardBounded(t *testing.T) {
-	var rec recorder
-	now := time.Unix(1_700_000_000, 0)
-	w := NewWriter(WriterConfig{GUID: localWriterID, Reliable: true, History: HistoryConfig{KeepAll: true}}, &rec)
-	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
-	rec.msgs = nil
-	for range maxUnheardHBs + 10 {
-		if w.Deadline().IsZero() {
-			break
+	for _, lagging := range []bool{false, true} {
+		var rec recorder
+		now := time.Unix(1_700_000_000, 0)
+		w := NewWriter(WriterConfig{GUID: localWriterID, Reliable: true, History: HistoryConfig{KeepAll: true}}, &rec)
+		w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+		if lagging {
+			_, err := w.Write(Change{Payload: payload(1, 10)}, now)
+			require.NoError(t, err)
 		}
-		now = w.Deadline()
-		w.Tick(now)
+		rec.msgs = nil
+		start := now
+		var at []int // the periods of the periodic HEARTBEATs
+		for range 3 * maxUnheardHBs {
+			if w.Deadline().IsZero() {
+				break
+			}
+			now = w.Deadline()
+			before := len(rec.msgs)
+			w.Tick(now)
+			if len(rec.msgs) > before && now.Sub(start) >= w.cfg.HeartbeatPeriod {
+				at = append(at, int(now.Sub(start)/w.cfg.HeartbeatPeriod))
+			}
+		}
+		_, _, _, hbs := rec.all(t)
+		require.Len(t, hbs, introHeartbeats+unheardSteady+3, "lagging %v", lagging)
+		require.Equal(t, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 32, 64}, at, "lagging %v", lagging)
+		require.Equal(t, !lagging, w.Deadline().IsZero())
 	}
-	_, _, _, hbs := rec.all(t)
-	require.Len(t, hbs, introHeartbeats+maxUnheardHBs)
-	require.True(t, w.Deadline().IsZero())
 }

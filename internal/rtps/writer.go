@@ -2,6 +2,7 @@ package rtps
 
 import (
 	"encoding/binary"
+	"slices"
 	"sync"
 	"time"
 
@@ -236,14 +237,14 @@ type readerProxy struct {
 	rexmit       rexmitTable // recent retransmissions, for NACK suppression
 	fragRexmit   rexmitTable // the same for fragments (keys of fragKey)
 	// heard says an ACKNACK or NACK_FRAG came from the reader. Until then
-	// it gets a HEARTBEAT every period, data written or not: the one sent
-	// when it matched may have been lost, or come before the reader knew
-	// the writer, and a volatile reader that first hears of the writer
-	// through a later HEARTBEAT takes the changes it announces as written
-	// before it joined (Cyclone DDS): those lost on the way would never be
-	// asked for. At most maxUnheardHBs of them (unheardHBs counts): a
-	// reader that never answers (forged, or gone) is not heartbeaten
-	// forever.
+	// it gets periodic HEARTBEATs, data written or not: the one sent when
+	// it matched may have been lost, or come before the reader knew the
+	// writer, and a volatile reader that first hears of the writer through
+	// a later HEARTBEAT takes the changes it announces as written before it
+	// joined (Cyclone DDS): those lost on the way would never be asked
+	// for. Every period for a second, then ever more rarely, none after
+	// maxUnheardHBs (unheardHBs counts, unheardDue paces): a reader that
+	// never answers (forged, or gone) is not heartbeaten forever.
 	heard      bool
 	unheardHBs int
 	// introLeft counts the directed HEARTBEATs still to send a new reader
@@ -272,11 +273,19 @@ type Writer struct {
 	epoch     time.Time // origin of the retransmission times
 	hasEpoch  bool
 	readers   []*readerProxy
+	byGUID    map[wire.GUID]*readerProxy // the same readers, found in O(1)
+	// dataDest is where a change goes to every remote reader; destStale:
+	// a reader left and it must be rebuilt before the next use (dests).
+	// Matching and unmatching stay O(1) in the number of readers, so a
+	// flood of forged participants, each matched and then evicted by the
+	// built-in writers, costs no O(n²).
 	dataDest  []wire.Locator
-	inlineQ   bool // some reader expects inline QoS
-	reliable  int  // reliable readers matched
-	filters   int  // readers with a content filter
-	locals    int  // same-process readers (local.go)
+	destStale bool
+	hbDest    []wire.Locator // scratch of sendHeartbeats
+	inlineQ   bool           // some reader expects inline QoS
+	reliable  int            // reliable readers matched
+	filters   int            // readers with a content filter
+	locals    int            // same-process readers (local.go)
 	verdicts  []bool
 	ackedAll  wire.SequenceNumber
 	hbCount   wire.Count
@@ -298,7 +307,7 @@ type Writer struct {
 // NewWriter returns a writer that sends through out.
 func NewWriter(cfg WriterConfig, out Sender) *Writer {
 	cfg.setDefaults()
-	w := &Writer{cfg: cfg, hist: NewWriterHistory(cfg.History, cfg.Release)}
+	w := &Writer{cfg: cfg, hist: NewWriterHistory(cfg.History, cfg.Release), byGUID: make(map[wire.GUID]*readerProxy)}
 	w.mb.init(wire.Header{Version: cfg.Version, Vendor: cfg.Vendor, Prefix: cfg.GUID.Prefix}, cfg.MaxMessageSize, out)
 	w.qos = make([]byte, 0, 64)
 	if len(cfg.Restore) > 0 || cfg.RestoreLastSN > 0 {
@@ -356,8 +365,11 @@ func (w *Writer) AddReader(r ReaderProxyInfo, now time.Time) {
 		p.gapBelow = w.lastSN > 0
 	}
 	w.readers = append(w.readers, p)
-	w.rebuildDest()
-	w.countFilters()
+	w.byGUID[r.GUID] = p
+	w.addDest(p)
+	if p.info.Filter != nil {
+		w.filters++
+	}
 	if p.info.Reliable {
 		w.reliable++
 		w.updateAcked()
@@ -376,25 +388,31 @@ func (w *Writer) AddReader(r ReaderProxyInfo, now time.Time) {
 func (w *Writer) RemoveReader(g wire.GUID) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for i, p := range w.readers {
-		if p.info.GUID == g {
-			w.readers = append(w.readers[:i], w.readers[i+1:]...)
-			if p.info.Reliable {
-				w.reliable--
-			}
-			w.rebuildDest()
-			w.countFilters()
-			// RemoveReader takes no time: the last HEARTBEAT's stands for it
-			// (it only times the HEARTBEATs). Without reliable readers the
-			// changes waiting for the window go before the history drops them.
-			if w.reliable == 0 {
-				w.sendPending(w.lastHB)
-			}
-			w.updateAcked()
-			w.sendPending(w.lastHB)
-			return
-		}
+	p := w.byGUID[g]
+	if p == nil {
+		return
 	}
+	delete(w.byGUID, g)
+	w.readers = slices.DeleteFunc(w.readers, func(q *readerProxy) bool { return q == p })
+	if p.info.Reliable {
+		w.reliable--
+	}
+	if p.info.Filter != nil {
+		w.filters--
+	}
+	if p.info.local != nil {
+		w.locals--
+	} else {
+		w.destStale = true
+	}
+	// RemoveReader takes no time: the last HEARTBEAT's stands for it
+	// (it only times the HEARTBEATs). Without reliable readers the
+	// changes waiting for the window go before the history drops them.
+	if w.reliable == 0 {
+		w.sendPending(w.lastHB)
+	}
+	w.updateAcked()
+	w.sendPending(w.lastHB)
 }
 
 // MatchedReaders returns the number of matched readers.
@@ -427,27 +445,35 @@ func (w *Writer) Nudge(g wire.GUID, now time.Time) {
 	w.repair(p, now)
 }
 
-func (w *Writer) findReader(g wire.GUID) *readerProxy {
-	for _, p := range w.readers {
-		if p.info.GUID == g {
-			return p
-		}
+func (w *Writer) findReader(g wire.GUID) *readerProxy { return w.byGUID[g] }
+
+// addDest adds the matched reader p to the destinations of the changes.
+func (w *Writer) addDest(p *readerProxy) {
+	if p.info.local != nil {
+		w.locals++ // not sent to: same-process delivery
+		return
 	}
-	return nil
+	if !w.destStale {
+		w.dataDest = appendLocators(w.dataDest, p.dest)
+	}
+	w.inlineQ = w.inlineQ || p.info.ExpectsInlineQoS
 }
 
-func (w *Writer) rebuildDest() {
-	w.dataDest = w.dataDest[:0]
-	w.inlineQ = false
-	w.locals = 0
-	for _, p := range w.readers {
-		if p.info.local != nil {
-			w.locals++ // not sent to: same-process delivery
-			continue
+// dests returns where a change goes to every remote reader (dataDest),
+// rebuilt first if a reader left since.
+func (w *Writer) dests() []wire.Locator {
+	if w.destStale {
+		w.destStale = false
+		w.dataDest = w.dataDest[:0]
+		w.inlineQ = false
+		for _, p := range w.readers {
+			if p.info.local == nil {
+				w.dataDest = appendLocators(w.dataDest, p.dest)
+				w.inlineQ = w.inlineQ || p.info.ExpectsInlineQoS
+			}
 		}
-		w.dataDest = appendLocators(w.dataDest, p.dest)
-		w.inlineQ = w.inlineQ || p.info.ExpectsInlineQoS
 	}
+	return w.dataDest
 }
 
 // updateAcked recomputes the SN acknowledged by every reliable reader,
@@ -573,9 +599,9 @@ func (w *Writer) sendNew(now time.Time) {
 	first := w.sentSN + 1
 	datagrams := w.mb.sent
 	if w.lastSN-w.sentSN > 1 {
-		w.mb.startBatch(w.dataDest, wire.GuidPrefix{}, false)
+		w.mb.startBatch(w.dests(), wire.GuidPrefix{}, false)
 	} else {
-		w.mb.start(w.dataDest, wire.GuidPrefix{}, false)
+		w.mb.start(w.dests(), wire.GuidPrefix{}, false)
 	}
 	sent := w.appendPending(track)
 	if w.reliable > 0 && first <= w.sentSN {
@@ -593,7 +619,7 @@ func (w *Writer) skipUnneeded() bool {
 	if w.sentSN >= w.lastSN {
 		return false
 	}
-	if len(w.dataDest) == 0 {
+	if len(w.dests()) == 0 {
 		w.skipTo(w.lastSN) // nobody to send to
 		return false
 	}
@@ -738,9 +764,13 @@ func (w *Writer) armHeartbeat(now time.Time) {
 }
 
 // maxUnheardHBs bounds the periodic HEARTBEATs a reader that has sent
-// nothing gets for that alone: 10 s at the default period, time for a slow
-// discovery under loss to complete on the reader's side.
-const maxUnheardHBs = 100
+// nothing gets: none after 10 s at the default period, time for a slow
+// discovery under loss to complete on the reader's side; unheardSteady of
+// them go every period (1 s), the others ever more rarely (unheardDue).
+const (
+	maxUnheardHBs = 100
+	unheardSteady = 10
+)
 
 // unheard reports whether a reliable reader has sent nothing yet and is
 // still heartbeaten for that.
@@ -811,10 +841,10 @@ func (w *Writer) AssertLiveliness(now time.Time) {
 	}
 	w.flushHeld(now)
 	w.assertLocal()
-	if len(w.dataDest) == 0 {
+	if len(w.dests()) == 0 {
 		return // only same-process readers
 	}
-	w.mb.start(w.dataDest, wire.GuidPrefix{}, false)
+	w.mb.start(w.dests(), wire.GuidPrefix{}, false)
 	w.appendHeartbeatFlags(wire.EntityIDUnknown, w.hbFirst(1), w.hbLast(nil), now, true, true)
 	w.mb.flush()
 }
@@ -882,6 +912,7 @@ func (w *Writer) appendHeartbeatFlags(reader wire.EntityID, first, last wire.Seq
 
 // inlineQoS builds the inline QoS of a change into w.qos.
 func (w *Writer) inlineQoS(c *Change) []byte {
+	w.dests() // inlineQ is up to date
 	keyHash := w.cfg.Keyed && (c.Kind != Alive || w.cfg.InlineKeyHash || w.inlineQ)
 	related := c.Related.WriterGUID != (wire.GUID{})
 	if !keyHash && c.Kind == Alive && !related && c.Coherent == 0 && c.Group == (GroupInfo{}) {
@@ -1348,11 +1379,14 @@ func (w *Writer) Tick(now time.Time) time.Time {
 	return next
 }
 
-// sendHeartbeats sends the periodic HEARTBEAT: one to every destination
-// with readerId UNKNOWN when several readers lag, directed otherwise.
+// sendHeartbeats sends the periodic HEARTBEAT: one to the destinations of
+// the readers it is for, with readerId UNKNOWN, when it is for several,
+// directed otherwise. It is for every reliable reader that lags, and for
+// one that has never spoken (see heard) at the pace of unheardDue.
 func (w *Writer) sendHeartbeats(now time.Time) {
 	var lag *readerProxy
 	n := 0
+	w.hbDest = w.hbDest[:0]
 	for _, p := range w.readers {
 		switch {
 		case p.info.Reliable && p.acked < w.sentSN && p.info.local != nil:
@@ -1361,14 +1395,19 @@ func (w *Writer) sendHeartbeats(now time.Time) {
 			w.appendHeartbeat(p, w.hbFirst(p.firstRelevant), now)
 			w.mb.flush()
 			continue
-		case p.info.Reliable && p.acked < w.sentSN:
-		case p.waitsForHB():
+		case !p.info.Reliable:
+			continue
+		case !p.heard:
 			p.unheardHBs++
-		default:
+			if !unheardDue(p.unheardHBs) {
+				continue
+			}
+		case p.acked >= w.sentSN:
 			continue
 		}
 		lag = p
 		n++
+		w.hbDest = appendLocators(w.hbDest, p.dest)
 	}
 	switch n {
 	case 0:
@@ -1377,10 +1416,21 @@ func (w *Writer) sendHeartbeats(now time.Time) {
 		w.mb.start(lag.dest, lag.info.GUID.Prefix, true)
 		w.appendHeartbeat(lag, w.hbFirst(lag.firstRelevant), now)
 	default:
-		w.mb.start(w.dataDest, wire.GuidPrefix{}, false)
+		w.mb.start(w.hbDest, wire.GuidPrefix{}, false)
 		w.appendHeartbeat(nil, w.hbFirst(1), now)
 	}
 	w.mb.flush()
+}
+
+// unheardDue reports whether the k-th periodic HEARTBEAT since a reader
+// matched goes to it while it has never spoken: each of the first
+// unheardSteady, then the 16th, 32nd and 64th, none after maxUnheardHBs.
+// A real reader speaks on its own once it knows the writer (a pre-emptive
+// ACKNACK: Cyclone DDS, Fast DDS and ddsgo send one), so the slower pace
+// costs it nothing; a forged one, whose locator may be anyone's, costs 13
+// HEARTBEATs in all, not one every period for as long as it is matched.
+func unheardDue(k int) bool {
+	return k <= unheardSteady || (k <= maxUnheardHBs && k&(k-1) == 0)
 }
 
 // Deadline returns the writer's earliest deadline (zero: none).
