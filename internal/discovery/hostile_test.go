@@ -718,21 +718,19 @@ func TestHostileForgedReaders(t *testing.T) {
 }
 
 // TestHostileNoAmplification: forged SPDP announcements that point at a
-// third party (the hole) must not make the victim a traffic amplifier:
-// a participant that never answers gets our directed announcement and the
-// built-in writers' first HEARTBEATs, and when many arrive at once, no
-// follow-ups beyond a few (maxNewcomers). Each forged announcement claims a
-// locator of its own, as an attacker's may (anyone's address): 2000 of
-// them at 10 000/s may cost at most 10 datagrams each in the first 300 ms
-// (the directed reply, the first HEARTBEAT of each built-in writer, the
-// pre-emptive ACKNACK of each built-in reader, the periodic HEARTBEATs to
-// the unconfirmed ones still in the table; 13.7 each before maxNewcomers;
-// Cyclone DDS too replies and sends its built-in writers' HEARTBEATs to
-// every participant it discovers). After the first second, the forged
-// participants left in the table get fewer than two datagrams a second
-// from each of the three built-in writers (one HEARTBEAT then, 10 before
-// that: a reader that never spoke is heartbeaten ever more rarely; before,
-// it got one each period from each writer for as long as it stayed).
+// third party must not make the victim a traffic amplifier. Each claims a
+// locator of its own, as an attacker's may (anyone's address). While
+// maxNewcomers newcomers wait for follow-ups, one more gets the directed
+// reply only: our built-in endpoints match its when it sends a second
+// datagram. 2000 of them at 10 000/s may cost at most 4 datagrams each in
+// the first 300 ms (measured 2.3; 7-10 when each was matched at once, with
+// the first HEARTBEAT of each built-in writer and the pre-emptive ACKNACK
+// of each built-in reader, and 13.7 with follow-ups for all). A second
+// later, the forged participants left in the table get less than one
+// datagram every two seconds each: only the few matched ones are
+// heartbeaten, each period for a second and then ever more rarely (before,
+// every period by each built-in writer for as long as it stayed: 7 710
+// datagrams a second for a full table).
 func TestHostileNoAmplification(t *testing.T) {
 	r := newHostileRig(t, 30, Limits{})
 	rng := rand.New(rand.NewPCG(9, 30))
@@ -758,12 +756,12 @@ func TestHostileNoAmplification(t *testing.T) {
 	out := st.Engine.Transport.DatagramsOut - out0
 	t.Logf("%d forged announcements: %d datagrams sent (%.1f each); %d participants seen, %d evicted",
 		n, out, float64(out)/float64(n), st.Participants, st.ParticipantsEvicted)
-	require.LessOrEqual(t, out, uint64(10*n))
+	require.LessOrEqual(t, out, uint64(4*n))
 	time.Sleep(time.Until(end.Add(1200 * time.Millisecond)))
 	out1 := sent()
 	time.Sleep(time.Second)
 	later := sent() - out1
 	forged := r.victim.Stats().Unconfirmed
 	t.Logf("a second later: %d datagrams in a second, %d forged participants in the table", later, forged)
-	require.Less(t, later, uint64(2*3*forged))
+	require.Less(t, later, uint64(forged/2))
 }

@@ -172,6 +172,11 @@ type remoteParticipant struct {
 	// confirmed is set when a submessage of the participant reached one of
 	// our endpoints matched with its: it takes part in the protocol.
 	confirmed atomic.Bool
+	// unmatched, when not 0: our built-in endpoints are not matched with
+	// its yet (a newcomer beyond maxNewcomers, see spdp.go), since the
+	// datagram of this reception time (UnixNano) brought its first
+	// announcement; its next datagram matches them.
+	unmatched atomic.Int64
 	// gone is set, under Participant.mu, when it is removed.
 	gone bool
 	// directed counts the directed SPDP announcements sent to it (the
@@ -406,6 +411,13 @@ func (p *Participant) onTraffic(src wire.GuidPrefix, heard bool, now time.Time) 
 		rp.lastSeen.Store(now.UnixNano())
 		if heard && !rp.confirmed.Load() {
 			rp.confirmed.Store(true)
+		}
+		if at := rp.unmatched.Load(); at != 0 && at != now.UnixNano() && rp.unmatched.CompareAndSwap(at, 0) {
+			p.mu.Lock()
+			if !rp.gone && !p.closed {
+				p.connectBuiltins(rp, true)
+			}
+			p.mu.Unlock()
 		}
 	}
 }

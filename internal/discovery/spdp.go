@@ -86,11 +86,14 @@ func (p *Participant) sendToAllUnlock(msg []byte) {
 // (rtps.ReaderProxyInfo.NoIntro) would then make us send a dozen datagrams
 // to that address for each forged one. So at most maxNewcomers participants
 // wait for follow-ups at a time; one discovered while that many wait gets
-// the directed announcement and the built-in writers' first HEARTBEATs
-// only, as from Cyclone DDS, and an answer to its repeats: no more than a
-// real crowd of joiners needs (a launch of many processes at once), and
-// about seven datagrams per forged announcement instead of fourteen
-// (TestHostileNoAmplification).
+// the directed announcement and an answer to its repeats only, and our
+// built-in endpoints are matched with its when it first sends us a
+// datagram (onTraffic), as a real participant does once it knows us: it
+// then gets the built-in writers' first HEARTBEATs, not the introductory
+// ones. That is no more than a real crowd of joiners needs (a launch of
+// many processes at once); a forged announcement costs a reply and no
+// matching, which a flood would otherwise repeat thousands of times a
+// second (TestHostileNoAmplification, TestHostileRoundTrip).
 const (
 	maxDirected         = 6
 	directedFollowUps   = 3
@@ -295,7 +298,11 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 	msg := p.spdpMessage(&src, now)
 	p.eng.Send(msg, metaDestination(&pd))
 	rp.directed, rp.lastDirected = 1, now
-	p.connectBuiltins(rp, !p.queueFollowUpsLocked(rp, now))
+	if p.queueFollowUpsLocked(rp, now) {
+		p.connectBuiltins(rp, false)
+	} else {
+		rp.unmatched.Store(now.UnixNano()) // until it speaks: onTraffic
+	}
 	fns := make([]func(), 0, len(p.onPart))
 	for _, fn := range p.onPart {
 		fns = append(fns, func() { fn(pd, true) })
