@@ -29,9 +29,10 @@ import (
 // DDS answers a HEARTBEAT with a pure acknowledgment at most every 10 ms
 // while its base does not move, and a HEARTBEAT_FRAG only when fragments are
 // missing. So whatever the answers, a step goes at the latest
-// paceTimeout after the previous one: a reader that never answers gets the
-// sample at half of MaxUnackedBytes per paceTimeout (100 MB/s by default),
-// and nothing stalls.
+// paceTimeout (5 ms) after the previous one, or twice as long after a wait
+// that passed without an answer, up to maxPaceWait (40 ms): a reader that
+// never answers gets the sample at half of MaxUnackedBytes per 40 ms
+// (13 MB/s by default), and nothing stalls.
 //
 // Until its last fragment is sent, the sample is not sent as far as the rest
 // of the writer is concerned (sentSN stays below it): HEARTBEATs do not
@@ -40,9 +41,16 @@ import (
 // for fragments not sent yet (Fast DDS asks for every fragment it lacks) are
 // left to the steps.
 
-// paceTimeout is the longest a step of a paced sample waits for the readers'
-// answers to the previous ones.
-const paceTimeout = 5 * time.Millisecond
+// paceTimeout is how long a step of a paced sample waits for the readers'
+// answers to the previous ones at first. Each time it passes without an
+// answer it doubles, up to maxPaceWait, and an answer brings it back: a
+// reader that the scheduler holds off the CPU for tens of milliseconds (on
+// a loaded machine) gets a few steps more than its share, not one every
+// 5 ms, while a reader that never answers still gets the sample.
+const (
+	paceTimeout = 5 * time.Millisecond
+	maxPaceWait = 8 * paceTimeout
+)
 
 // fragPace is the state of the sample whose fragments go in steps.
 type fragPace struct {
@@ -51,6 +59,7 @@ type fragPace struct {
 	step int                 // fragments per step
 	sent int                 // fragments sent
 	at   time.Time           // when the last step went
+	wait time.Duration       // how long after at the next step goes at the latest
 }
 
 // paces reports whether c goes in steps: it is larger than twice the
@@ -75,7 +84,7 @@ func (w *Writer) paces(c *Change) bool {
 func (w *Writer) appendPaced(c *Change, now time.Time) bool {
 	if w.pace.sn != c.SN {
 		nf := w.fragments(len(c.Payload))
-		w.pace = fragPace{sn: c.SN, nf: nf, step: max(1, w.cfg.MaxUnackedBytes/2/w.cfg.FragmentSize)}
+		w.pace = fragPace{sn: c.SN, nf: nf, step: max(1, w.cfg.MaxUnackedBytes/2/w.cfg.FragmentSize), wait: paceTimeout}
 		for _, p := range w.readers {
 			p.paceMark = 0
 		}
@@ -98,7 +107,7 @@ func (w *Writer) appendPaced(c *Change, now time.Time) bool {
 	}
 	if stepped {
 		w.pace.at = now
-		w.schedule(now.Add(paceTimeout))
+		w.schedule(now.Add(w.pace.wait))
 	}
 	return false
 }
@@ -114,26 +123,38 @@ func (w *Writer) paceRoom() bool {
 	return true
 }
 
-// paceCredit credits p, which answered, with the oldest step of the paced
-// sample it had not answered.
-func (w *Writer) paceCredit(p *readerProxy) {
+// paceAnswer credits p, which answered, with the oldest step of the paced
+// sample it had not answered, and brings the wait for answers back to
+// paceTimeout.
+func (w *Writer) paceAnswer(p *readerProxy) {
+	if w.paceCredit(p) {
+		w.pace.wait = paceTimeout
+	}
+}
+
+// paceCredit credits p with the oldest step of the paced sample it had not
+// answered, if any, and reports whether it did.
+func (w *Writer) paceCredit(p *readerProxy) bool {
 	if w.pace.sn == 0 || p.paceMark >= w.pace.sent {
-		return
+		return false
 	}
 	p.paceMark = min((p.paceMark/w.pace.step+1)*w.pace.step, w.pace.sent)
+	return true
 }
 
 // paceDue sends the next steps of the paced sample when its readers have
-// answered, or when paceTimeout has passed since the last step (then each
-// reader is credited with one step, answered or not).
+// answered, or when the wait has passed since the last step (then each
+// reader is credited with one step, answered or not, and the next wait is
+// twice as long).
 func (w *Writer) paceDue(now time.Time) {
 	if w.pace.sn == 0 || !w.holdUntil.IsZero() {
 		return
 	}
-	if !now.Before(w.pace.at.Add(paceTimeout)) {
+	if !now.Before(w.pace.at.Add(w.pace.wait)) {
 		for _, p := range w.readers {
 			w.paceCredit(p)
 		}
+		w.pace.wait = min(2*w.pace.wait, maxPaceWait)
 	}
 	w.sendNew(now)
 }
@@ -144,5 +165,5 @@ func (w *Writer) paceDeadline() time.Time {
 	if w.pace.sn == 0 {
 		return time.Time{}
 	}
-	return w.pace.at.Add(paceTimeout)
+	return w.pace.at.Add(w.pace.wait)
 }

@@ -125,12 +125,14 @@ func TestPacedSampleSteps(t *testing.T) {
 
 // TestPacedSampleSilentReader: a reader that never answers (HEARTBEAT_FRAG is
 // ignored by Fast DDS, and Cyclone DDS acknowledges at most every 10 ms while
-// a sample is incomplete) still gets the whole sample: one step every
-// paceTimeout.
+// a sample is incomplete) still gets the whole sample: one step after
+// paceTimeout, then after twice as long each time, up to maxPaceWait; an
+// answer brings the wait back to paceTimeout.
 func TestPacedSampleSilentReader(t *testing.T) {
 	var rec recorder
 	now := time.Unix(1_700_000_000, 0)
 	w := pacedWriter(&rec, now)
+	w.HandleAckNack(remotePrefix, nack(1, 1), now) // pre-emptive: no introductory HEARTBEATs
 	rec.msgs = nil
 	_, err := w.Write(Change{Payload: payload(1, paceSize)}, now)
 	require.NoError(t, err)
@@ -141,15 +143,23 @@ func TestPacedSampleSilentReader(t *testing.T) {
 	require.Empty(t, rec.paced(t).frags)
 
 	var all []int
-	ticks := 0
-	for w.sentSN < 1 {
-		now = now.Add(paceTimeout)
-		require.Equal(t, now, w.Deadline())
+	wait := paceTimeout
+	for ticks := 0; w.sentSN < 1; ticks++ {
+		if ticks == 6 {
+			// An answer: the wait starts again from paceTimeout.
+			w.HandleAckNack(remotePrefix, nack(2, 1), now)
+			all = append(all, rec.paced(t).frags...)
+			wait = paceTimeout
+		}
+		w.Tick(now.Add(wait - time.Microsecond))
+		require.Empty(t, rec.paced(t).frags, "tick %d: not before the wait", ticks)
+		require.False(t, w.Deadline().After(now.Add(wait)), "tick %d", ticks)
+		now = now.Add(wait)
 		w.Tick(now)
 		s := rec.paced(t)
-		require.LessOrEqual(t, len(s.frags), paceStep, "one step per timeout")
+		require.LessOrEqual(t, len(s.frags), paceStep, "one step per wait")
 		all = append(all, s.frags...)
-		ticks++
+		wait = min(2*wait, maxPaceWait)
 		require.Less(t, ticks, 100)
 	}
 	require.Len(t, all, paceNF-2*paceStep)

@@ -1088,7 +1088,7 @@ func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Ti
 	}
 	w.stats.AckNacks++
 	w.heard(p)
-	w.paceCredit(p) // for a step sent before, not for one this ACKNACK releases
+	w.paceAnswer(p) // for a step sent before, not for one this ACKNACK releases
 	base := a.ReaderSNState.Base
 	if acked := min(base-1, w.sentSN); acked > p.acked {
 		p.acked = acked
