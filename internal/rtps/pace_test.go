@@ -313,3 +313,40 @@ func TestPacedSampleAllocs(t *testing.T) {
 	require.Zero(t, testing.AllocsPerRun(100, round))
 	require.NotZero(t, w.Stats().HeartbeatFragSent)
 }
+
+// TestPacedSampleReplaced: a KEEP_LAST 1 writer that writes again while a sample
+// is paced gives it up: a GAP for it, and the new sample's first steps.
+func TestPacedSampleReplaced(t *testing.T) {
+	var rec recorder
+	now := time.Unix(1_700_000_000, 0)
+	w := NewWriter(WriterConfig{
+		GUID: localWriterID, Reliable: true, History: HistoryConfig{Depth: 1},
+		MaxUnackedBytes: paceWindow, FragmentSize: paceFrag,
+	}, &rec)
+	w.AddReader(ReaderProxyInfo{GUID: remoteReader, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	_, err := w.Write(Change{Payload: payload(1, paceSize)}, now)
+	require.NoError(t, err)
+	rec.msgs = nil
+	_, err = w.Write(Change{Payload: payload(2, paceSize)}, now)
+	require.NoError(t, err)
+	_, _, gaps, _ := rec.all(t)
+	require.Len(t, gaps, 1)
+	require.Equal(t, wire.SequenceNumber(1), gaps[0].GapStart)
+	require.Equal(t, wire.SequenceNumber(2), gaps[0].GapList.Base)
+	require.Equal(t, []int{1, 2, 3, 4, 5, 6, 7, 8}, rec.paced(t).frags, "sample 2's first steps")
+	require.Equal(t, wire.SequenceNumber(2), w.pace.sn)
+}
+
+// TestPacedSampleBestEffortReader: with a best-effort reader matched (it never
+// answers), a large sample goes whole, as Cyclone DDS sends it.
+func TestPacedSampleBestEffortReader(t *testing.T) {
+	var rec recorder
+	now := time.Unix(1_700_000_000, 0)
+	w := pacedWriter(&rec, now)
+	w.AddReader(ReaderProxyInfo{GUID: localReaderID, Unicast: []wire.Locator{testLoc}}, now)
+	rec.msgs = nil
+	_, err := w.Write(Change{Payload: payload(1, paceSize)}, now)
+	require.NoError(t, err)
+	require.Len(t, rec.paced(t).frags, paceNF)
+	require.Zero(t, w.pace.sn)
+}
