@@ -72,6 +72,16 @@
 // holds it until it has caught up with the others. Best-effort readers
 // alone do not open a window.
 //
+// A sample of more than twice MaxUnackedBytes, to readers that are all
+// reliable, goes in steps of half of MaxUnackedBytes (pace.go): each but the
+// last ends with a HEARTBEAT_FRAG and a HEARTBEAT that asks for an ACKNACK,
+// each ACKNACK releases a step, and a step goes at the latest paceTimeout
+// (5 ms, doubling while no answer comes, up to 40 ms) after the previous
+// one, so that a reader's socket buffer never
+// holds more than MaxUnackedBytes of one sample and a reader that never
+// answers still gets it. A reader asks only for the fragments up to the
+// highest one received or announced.
+//
 // A reliable reader that has sent nothing yet (no ACKNACK, no NACK_FRAG)
 // gets a directed HEARTBEAT when it matches and every HeartbeatPeriod
 // after, data written or not: a Cyclone DDS volatile reader that first

@@ -18,15 +18,26 @@ type reassembly struct {
 	fragSize int
 	total    int
 	got      int
-	have     []uint64 // bitmap of the fragments received
-	buf      []byte
-	meta     sampleMeta
-	hasMeta  bool
+	// adv is the highest fragment number known to exist: the highest
+	// received, or announced by a HEARTBEAT_FRAG, or total once a
+	// HEARTBEAT announces the change. Only fragments up to it are asked
+	// for: a writer that paces a large sample has not sent the others yet.
+	adv     int
+	have    []uint64 // bitmap of the fragments received
+	buf     []byte
+	meta    sampleMeta
+	hasMeta bool
 }
 
 func (ra *reassembly) has(f int) bool { return ra.have[(f-1)/64]&(1<<((f-1)%64)) != 0 }
 
 func (ra *reassembly) set(f int) { ra.have[(f-1)/64] |= 1 << ((f - 1) % 64) }
+
+// lacks reports whether a fragment up to adv is missing.
+func (ra *reassembly) lacks() bool {
+	f := ra.firstMissing(1)
+	return f != 0 && f <= ra.adv
+}
 
 // firstMissing returns the lowest fragment number not received at or after
 // from, or 0 when there is none.
@@ -160,6 +171,7 @@ func (r *Reader) copyFragments(ra *reassembly, d *wire.DataFrag) {
 		if ra.has(f) {
 			continue
 		}
+		ra.adv = max(ra.adv, f)
 		copy(ra.buf[off:off+n], d.Fragments[src:src+n])
 		ra.set(f)
 		ra.got++
@@ -359,12 +371,13 @@ func (fp *fragPool) putFrag(ra *reassembly, maxRAs int) {
 	fp.ras = append(fp.ras, ra)
 }
 
-// appendNackFrags adds NACK_FRAGs for the fragments ra lacks: up to
-// maxNackFrags windows of 256 fragments, each with its own count.
+// appendNackFrags adds NACK_FRAGs for the fragments ra lacks up to the
+// highest one known to exist: up to maxNackFrags windows of 256
+// fragments, each with its own count.
 func (r *Reader) appendNackFrags(p *writerProxy, ra *reassembly) {
 	f := ra.firstMissing(1)
 	for range maxNackFrags {
-		if f == 0 {
+		if f == 0 || f > ra.adv {
 			return
 		}
 		n := wire.NackFrag{
@@ -373,7 +386,7 @@ func (r *Reader) appendNackFrags(p *writerProxy, ra *reassembly) {
 			WriterSN: ra.sn,
 		}
 		n.FragmentNumberState.Base = wire.FragmentNumber(f)
-		end := min(f+wire.MaxSetBits-1, ra.total)
+		end := min(f+wire.MaxSetBits-1, ra.adv)
 		for ; f != 0 && f <= end; f = ra.firstMissing(f + 1) {
 			n.FragmentNumberState.Add(wire.FragmentNumber(f))
 		}

@@ -813,13 +813,20 @@ func (r *Reader) HandleHeartbeat(src wire.GuidPrefix, h *wire.Heartbeat, now tim
 		r.advanceTo(p, h.FirstSN, started)
 		r.reportLost(p)
 	}
-	if !h.Final || r.missing(p) {
+	for _, ra := range p.frags {
+		if ra.sn <= h.LastSN {
+			ra.adv = ra.total // every fragment of a change announced exists
+		}
+	}
+	if !h.Final || r.asks(p) {
 		r.scheduleAck(p, now)
 	}
 }
 
 // HandleHeartbeatFrag processes a HEARTBEAT_FRAG from the participant src:
-// it triggers a NACK_FRAG for the missing fragments of that change.
+// it triggers a NACK_FRAG when fragments of that change up to the last one
+// it announces are missing, and nothing when none is (as Cyclone DDS does:
+// a writer that sends a large sample in steps announces each step so).
 func (r *Reader) HandleHeartbeatFrag(src wire.GuidPrefix, h *wire.HeartbeatFrag, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -837,14 +844,14 @@ func (r *Reader) HandleHeartbeatFrag(src wire.GuidPrefix, h *wire.HeartbeatFrag,
 	if h.WriterSN > p.maxSeen {
 		p.maxSeen = h.WriterSN
 	}
-	if ra := p.findFrag(h.WriterSN); ra != nil && ra.got < ra.total {
+	ra := p.findFrag(h.WriterSN)
+	if ra == nil {
+		return
+	}
+	ra.adv = max(ra.adv, min(int(h.LastFragmentNum), ra.total))
+	if ra.lacks() {
 		r.scheduleAck(p, now)
 	}
-}
-
-// missing reports whether changes up to maxSeen are missing.
-func (r *Reader) missing(p *writerProxy) bool {
-	return p.maxSeen >= p.next
 }
 
 // scheduleAck answers now or after the heartbeat response delay, and an
@@ -868,9 +875,21 @@ func (r *Reader) scheduleAck(p *writerProxy, now time.Time) {
 }
 
 // asks reports whether an ACKNACK to p would ask for something: changes
-// missing up to maxSeen or fragments of a sample partially received.
+// missing up to maxSeen (those partially received aside) or fragments
+// known to exist of a sample partially received.
 func (r *Reader) asks(p *writerProxy) bool {
-	return r.missing(p) || len(p.frags) > 0
+	for _, ra := range p.frags {
+		if ra.sn >= p.next && ra.sn <= p.maxSeen && ra.lacks() {
+			return true
+		}
+	}
+	last := min(p.maxSeen, p.next+wire.MaxSetBits-1)
+	for sn := p.next; sn <= last; sn++ {
+		if !r.held(p, sn) && p.findFrag(sn) == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // maxNackFrags bounds the NACK_FRAGs sent per partial sample at once.
@@ -903,7 +922,7 @@ func (r *Reader) sendAck(p *writerProxy, now time.Time) {
 	r.mb.buf = a.Append(r.mb.buf)
 	r.stats.AckNacksSent++
 	for _, ra := range p.frags {
-		if ra.sn < p.next || ra.sn > p.maxSeen || ra.got == ra.total {
+		if ra.sn < p.next || ra.sn > p.maxSeen || !ra.lacks() {
 			continue
 		}
 		r.appendNackFrags(p, ra)

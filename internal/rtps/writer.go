@@ -233,9 +233,12 @@ type readerProxy struct {
 	// they span UnresponsiveTimeout (unresponsive.go).
 	silentHBs    int
 	unresponsive bool
-	repairAt     time.Time
-	rexmit       rexmitTable // recent retransmissions, for NACK suppression
-	fragRexmit   rexmitTable // the same for fragments (keys of fragKey)
+	// paceMark is how many fragments of the paced sample the reader has
+	// answered for (pace.go).
+	paceMark   int
+	repairAt   time.Time
+	rexmit     rexmitTable // recent retransmissions, for NACK suppression
+	fragRexmit rexmitTable // the same for fragments (keys of fragKey)
 	// heard says an ACKNACK or NACK_FRAG came from the reader. Until then
 	// it gets periodic HEARTBEATs, data written or not: the one sent when
 	// it matched may have been lost, or come before the reader knew the
@@ -302,6 +305,8 @@ type Writer struct {
 	// (zero: none held); heldBytes is what they take in a datagram.
 	holdUntil time.Time
 	heldBytes int
+	// pace is the large sample whose fragments go in steps (pace.go).
+	pace fragPace
 }
 
 // NewWriter returns a writer that sends through out.
@@ -351,7 +356,8 @@ func (w *Writer) AddReader(r ReaderProxyInfo, now time.Time) {
 	}
 	w.flushHeld(now) // what was written before goes to the readers of then
 	w.expire(now)    // a late joiner gets no expired change
-	p := &readerProxy{info: r, dest: destination(r.Unicast, r.Multicast)}
+	// A reader matched while a sample is paced does not hold its steps back.
+	p := &readerProxy{info: r, dest: destination(r.Unicast, r.Multicast), paceMark: w.pace.sent}
 	p.info.Reliable = r.Reliable && w.cfg.Reliable
 	if r.local != nil {
 		// It answers through the same process, not by being heartbeaten.
@@ -598,12 +604,12 @@ func (w *Writer) sendNew(now time.Time) {
 	}
 	first := w.sentSN + 1
 	datagrams := w.mb.sent
-	if w.lastSN-w.sentSN > 1 {
+	if w.lastSN-w.sentSN > 1 || w.pace.sn != 0 {
 		w.mb.startBatch(w.dests(), wire.GuidPrefix{}, false)
 	} else {
 		w.mb.start(w.dests(), wire.GuidPrefix{}, false)
 	}
-	sent := w.appendPending(track)
+	sent := w.appendPending(track, now)
 	if w.reliable > 0 && first <= w.sentSN {
 		w.piggybackHeartbeat(first, sent, track, now)
 	}
@@ -634,11 +640,12 @@ func (w *Writer) skipUnneeded() bool {
 // appendPending adds the pending changes to the message in progress, as
 // many as the flow-control window allows when track is set, and GAPs for
 // those no longer in the history. It returns how many changes it added.
-func (w *Writer) appendPending(track bool) (sent int) {
+func (w *Writer) appendPending(track bool, now time.Time) (sent int) {
 	var gaps gapRun
-	for w.sentSN < w.lastSN && (!track || w.windowOpen()) {
+	for w.sentSN < w.lastSN && (!track || w.windowOpen() || w.pace.sn == w.sentSN+1) {
 		sn := w.sentSN + 1
 		if oldest := w.hist.MinSN(); oldest == 0 || oldest > sn {
+			w.pace = fragPace{} // a sample paced is gone with the others
 			// The history replaced all of them (a KEEP_LAST writer far ahead of
 			// its readers): one GAP, and no room taken in the window.
 			end := w.lastSN
@@ -655,12 +662,18 @@ func (w *Writer) appendPending(track bool) (sent int) {
 		cost := 0
 		if c, ok := w.hist.Get(sn); ok {
 			gaps.flush(w, wire.EntityIDUnknown)
-			if !w.appendFiltered(c) {
+			switch {
+			case w.pace.sn == sn || w.paces(c):
+				if !w.appendPaced(c, now) {
+					return sent // the rest of its fragments go in later steps
+				}
+			case !w.appendFiltered(c):
 				w.appendChange(c, wire.EntityIDUnknown, false, 0, 0)
 			}
 			cost = flowCost(c)
 			sent++
 		} else {
+			w.pace = fragPace{}                   // replaced (KEEP_LAST) while it was paced
 			gaps.add(w, wire.EntityIDUnknown, sn) // replaced (KEEP_LAST) before it could be sent
 		}
 		w.sentSN = sn
@@ -752,6 +765,9 @@ func (w *Writer) skipTo(sn wire.SequenceNumber) {
 	w.flow.popTo(w.sentSN)
 	w.sentSN = sn
 	w.flow.popTo(sn)
+	if w.pace.sn <= sn {
+		w.pace = fragPace{} // no reader needs the sample paced any more
+	}
 }
 
 // armHeartbeat starts the HEARTBEAT timer when a reliable reader has
@@ -1035,7 +1051,7 @@ func (w *Writer) appendChange(c *Change, reader wire.EntityID, resend bool, from
 			ReaderID:        reader,
 			WriterID:        w.cfg.GUID.Entity,
 			WriterSN:        c.SN,
-			LastFragmentNum: wire.FragmentNumber(nf),
+			LastFragmentNum: wire.FragmentNumber(to),
 			Count:           w.hbfCount,
 		}
 		w.mb.reserve(hf.Len())
@@ -1103,6 +1119,7 @@ func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Ti
 	}
 	w.stats.AckNacks++
 	w.heard(p)
+	w.paceAnswer(p) // for a step sent before, not for one this ACKNACK releases
 	base := a.ReaderSNState.Base
 	if acked := min(base-1, w.sentSN); acked > p.acked {
 		p.acked = acked
@@ -1121,6 +1138,7 @@ func (w *Writer) HandleAckNack(src wire.GuidPrefix, a *wire.AckNack, now time.Ti
 		p.hbDue = true
 	}
 	w.requestRepair(p, now)
+	w.paceDue(now)
 	return true
 }
 
@@ -1136,7 +1154,7 @@ func (w *Writer) HandleNackFrag(src wire.GuidPrefix, n *wire.NackFrag, now time.
 	}
 	w.stats.NackFrags++
 	w.heard(p)
-	if n.WriterSN <= p.acked || n.WriterSN > w.sentSN || n.FragmentNumberState.NumBits == 0 {
+	if n.WriterSN <= p.acked || (n.WriterSN > w.sentSN && n.WriterSN != w.pace.sn) || n.FragmentNumberState.NumBits == 0 {
 		return true
 	}
 	if p.nFragReqs == maxFragRequests {
@@ -1281,6 +1299,9 @@ func (w *Writer) repairFragments(p *readerProxy, now time.Time) {
 			w.appendChange(c, reader, true, 0, 0)
 			continue
 		}
+		if r.sn == w.pace.sn {
+			nf = w.pace.sent // the others go in the next steps
+		}
 		w.appendFragRuns(p, c, r.set, nf, w.since(now))
 	}
 	p.nFragReqs = 0
@@ -1355,7 +1376,10 @@ func (w *Writer) Tick(now time.Time) time.Time {
 	defer w.mu.Unlock()
 	w.expire(now)
 	w.sendPending(now)
-	var next time.Time
+	if d := w.paceDeadline(); !d.IsZero() && !now.Before(d) {
+		w.paceDue(now)
+	}
+	next := w.paceDeadline()
 	for _, p := range w.readers {
 		if !p.repairAt.IsZero() && !now.Before(p.repairAt) {
 			w.repairDue(p, now)
@@ -1439,6 +1463,7 @@ func (w *Writer) Deadline() time.Time {
 	defer w.mu.Unlock()
 	next := deadlineMin(w.nextHB, w.hist.NextExpiry())
 	next = deadlineMin(next, w.holdUntil)
+	next = deadlineMin(next, w.paceDeadline())
 	for _, p := range w.readers {
 		next = deadlineMin(next, p.repairAt)
 	}

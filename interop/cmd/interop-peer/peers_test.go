@@ -263,6 +263,9 @@ var scenarios = []scenario{
 	{name: "keys3", args: "-reliable -volatile -keys 3 -count 30"},
 	{name: "domain7", args: "-keys 3 -count 10", domain: 7},
 	{name: "1MiB", args: "-keys 1 -count 3 -payload 1048576 -timeout 20s"},
+	// Above twice the window, our writer paces a sample's fragments (internal/rtps
+	// pace.go): every peer's reader must still get every sample.
+	{name: "4MiB", args: "-keys 1 -count 3 -payload 4194304 -timeout 30s", domain: 4},
 	{name: "dispose", args: "-keys 3 -count 6 -dispose"},
 	{name: "unregister", args: "-keys 3 -count 6 -unregister"},
 	{name: "type_mismatch", args: "-count 1 -timeout 2s", pub: "-type interop::Other", noMatch: true},
