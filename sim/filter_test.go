@@ -51,7 +51,7 @@ func filterWorld(t *testing.T) *ecm.Manager {
 	add("robot_12", p(10, 0, 0), &robot, Tags{"mobile"}, &Bounds{Type: BoundsBox, Points: []Vector3{{1, 1, 1}, {-1, -1, -1}}})
 	add("alice", p(3, 0, 0), &human, Tags{"walker"}, nil)
 	add("crate", nil, nil, Tags{"static"}, nil)
-	shelfPose := Pose{Position: Vector3{0, 5, 0}, Orientation: QuaternionFromEuler(0, 0, math.Pi/2)}
+	shelfPose := Pose{Position: Vector3{0, 5, 0}, Orientation: quaternionFromEuler(0, 0, math.Pi/2)}
 	shelf := add("shelf", &shelfPose, &static, nil, &Bounds{Type: BoundsBox, Points: []Vector3{{0, -0.1, 0}, {4, 0.1, 1}}})
 	add("sky", nil, &dynamic, nil, &Bounds{Type: BoundsEmpty})
 	top := add("top", p(0, 0, 2), nil, nil, &Bounds{Type: BoundsSphere, Points: []Vector3{{}, {X: 0.1}}})
@@ -204,21 +204,21 @@ func TestHullDistance(t *testing.T) {
 }
 
 func TestPoseMath(t *testing.T) {
-	q := QuaternionFromEuler(0, 0, math.Pi/2)
-	v := q.Rotate(Vector3{1, 0, 0})
+	q := quaternionFromEuler(0, 0, math.Pi/2)
+	v := q.rotate(Vector3{1, 0, 0})
 	require.InDelta(t, 0, v.X, 1e-12)
 	require.InDelta(t, 1, v.Y, 1e-12)
 	// Roll then pitch then yaw about fixed axes: x → (pitch 90°) -z → (yaw) -z.
-	q = QuaternionFromEuler(0, math.Pi/2, math.Pi/2)
-	v = q.Rotate(Vector3{1, 0, 0})
+	q = quaternionFromEuler(0, math.Pi/2, math.Pi/2)
+	v = q.rotate(Vector3{1, 0, 0})
 	require.InDelta(t, 0, v.X, 1e-12)
 	require.InDelta(t, 0, v.Y, 1e-12)
 	require.InDelta(t, -1, v.Z, 1e-12)
-	require.Equal(t, Vector3{1, 2, 3}, Quaternion{}.Rotate(Vector3{1, 2, 3}), "zero quaternion is the identity")
+	require.Equal(t, Vector3{1, 2, 3}, Quaternion{}.rotate(Vector3{1, 2, 3}), "zero quaternion is the identity")
 
-	parent := Pose{Position: Vector3{1, 0, 0}, Orientation: QuaternionFromEuler(0, 0, math.Pi/2)}
+	parent := Pose{Position: Vector3{1, 0, 0}, Orientation: quaternionFromEuler(0, 0, math.Pi/2)}
 	child := Pose{Position: Vector3{1, 0, 0}, Orientation: identityQuaternion}
-	w := parent.Compose(child)
+	w := parent.compose(child)
 	require.InDelta(t, 1, w.Position.X, 1e-12)
 	require.InDelta(t, 1, w.Position.Y, 1e-12)
 }

@@ -613,7 +613,7 @@ func (s *Services) setEntityState(_ context.Context, q *si.SetEntityStateRequest
 			rep.Result = failed(si.Result_RESULT_FEATURE_UNSUPPORTED, "velocities and accelerations are not simulated")
 		default:
 			if q.SetPose {
-				setWorldPose(m, e, framePose(m, q.State.Header.FrameID).Compose(pose))
+				setWorldPose(m, e, framePose(m, q.State.Header.FrameID).compose(pose))
 			}
 			rep.Result = resultOK()
 		}
@@ -664,7 +664,7 @@ func framePose(m *ecm.Manager, frame string) Pose {
 // setWorldPose sets the Pose of e so that its world pose is w.
 func setWorldPose(m *ecm.Manager, e ecm.Entity, w Pose) {
 	parent, _ := WorldPose(m, m.ParentEntity(e))
-	local := parent.inverse().Compose(w)
+	local := parent.inverse().compose(w)
 	if !ecm.SetComponentData(m, e, local) {
 		ecm.CreateComponent(m, e, local)
 	}
@@ -674,7 +674,7 @@ func setWorldPose(m *ecm.Manager, e ecm.Entity, w Pose) {
 func (p Pose) inverse() Pose {
 	q := p.Orientation.normalized()
 	c := Quaternion{-q.X, -q.Y, -q.Z, q.W}
-	return Pose{Position: c.Rotate(p.Position).Scale(-1), Orientation: c}
+	return Pose{Position: c.rotate(p.Position).scale(-1), Orientation: c}
 }
 
 func (s *Services) getEntityInfo(_ context.Context, q *si.GetEntityInfoRequest) (rep si.GetEntityInfoResponse) {
