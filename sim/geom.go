@@ -169,8 +169,8 @@ func finite(v Vector3) bool {
 	return !math.IsNaN(v.X+v.Y+v.Z) && !math.IsInf(v.X, 0) && !math.IsInf(v.Y, 0) && !math.IsInf(v.Z, 0)
 }
 
-// checkBounds validates b; it returns a *ResultError for a bounds type that is
-// unknown (ResultFeatureUnsupported) or malformed (ResultInvalidArgument).
+// checkBounds validates b; it returns a *filterError for a bounds type that is
+// unknown (dds.ErrUnsupported) or malformed (dds.ErrBadParameter).
 func checkBounds(b Bounds) error {
 	for _, p := range b.Points {
 		if !finite(p) {
@@ -201,7 +201,7 @@ func checkBounds(b Bounds) error {
 			return invalid("bounds: convex hull points are collinear")
 		}
 	default:
-		return &ResultError{Code: ResultFeatureUnsupported, Message: "bounds: unsupported type " + itoa(int(b.Type))}
+		return &filterError{unsupported: true, msg: "bounds: unsupported type " + itoa(int(b.Type))}
 	}
 	return nil
 }
