@@ -41,26 +41,14 @@ const (
 // Tags are free-form labels of an entity used by the tags filter.
 type Tags []string
 
-// BoundsType is the kind of a Bounds, as simulation_interfaces Bounds.
-type BoundsType uint8
-
-// Bounds types.
-const (
-	// BoundsEmpty is no bounds: unbounded. Points is empty.
-	BoundsEmpty BoundsType = 0
-	// BoundsBox is an axis-aligned box given by two opposite corners.
-	BoundsBox BoundsType = 1
-	// BoundsConvexHull is the convex hull of 3 or more points, not all collinear.
-	BoundsConvexHull BoundsType = 2
-	// BoundsSphere is a sphere: Points[0] is the center, Points[1].X the radius.
-	BoundsSphere BoundsType = 3
-)
-
-// Bounds is a volume, as simulation_interfaces Bounds. As the component of an entity
-// it is relative to the entity's frame (its Pose composed with its parents' poses); as
-// a filter it is in the world frame.
+// Bounds is a volume, as simulation_interfaces Bounds, whose Type is one of that
+// package's Bounds_TYPE_ constants: TYPE_EMPTY is no bounds (unbounded, no Points),
+// TYPE_BOX an axis-aligned box given by two opposite corners, TYPE_CONVEX_HULL the
+// convex hull of 3 or more points, not all collinear, and TYPE_SPHERE a sphere
+// (Points[0] is the center, Points[1].X the radius). As the component of an entity it
+// is relative to the entity's frame (its Pose composed with its parents' poses).
 type Bounds struct {
-	Type   BoundsType
+	Type   uint8
 	Points []Vector3
 }
 

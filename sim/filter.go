@@ -37,7 +37,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 //
 // The candidates are the entities with a Name component. The bounds filter places an
 // entity's Bounds at its world pose (see WorldPose); an entity whose Bounds are
-// BoundsEmpty is unbounded and overlaps everything; an entity without Bounds counts
+// TYPE_EMPTY is unbounded and overlaps everything; an entity without Bounds counts
 // as the point at its world position if it (or an ancestor) has a Pose, and does not
 // match otherwise; an entity whose Bounds are malformed does not match.
 type Filter struct {
@@ -94,7 +94,7 @@ func CompileFilter(f si.EntityFilters) (*Filter, error) {
 	if err := checkBounds(b); err != nil {
 		return nil, err
 	}
-	if b.Type != BoundsEmpty {
+	if b.Type != si.Bounds_TYPE_EMPTY {
 		s := shapeOf(b, Pose{Orientation: identityQuaternion})
 		c.bounds = &s
 	}
@@ -103,7 +103,7 @@ func CompileFilter(f si.EntityFilters) (*Filter, error) {
 
 // boundsFrom converts simulation_interfaces Bounds.
 func boundsFrom(b si.Bounds) Bounds {
-	out := Bounds{Type: BoundsType(b.Type), Points: make([]Vector3, len(b.Points))}
+	out := Bounds{Type: b.Type, Points: make([]Vector3, len(b.Points))}
 	for i, p := range b.Points {
 		out.Points[i] = Vector3{p.X, p.Y, p.Z}
 	}
@@ -182,7 +182,7 @@ func (f *Filter) overlaps(s ParentSource, e ecm.Entity) bool {
 	if checkBounds(b) != nil {
 		return false
 	}
-	if b.Type == BoundsEmpty {
+	if b.Type == si.Bounds_TYPE_EMPTY {
 		return true
 	}
 	sh := shapeOf(b, pose)

@@ -50,16 +50,16 @@ func filterWorld(t *testing.T) *ecm.Manager {
 	robot, human, static, dynamic := CategoryRobot, CategoryHuman, CategoryStaticObject, CategoryDynamicObject
 	p := func(x, y, z float64) *Pose { v := at(x, y, z); return &v }
 	world := add("world", nil, nil, nil, nil)
-	add("robot_1", p(0, 0, 0), &robot, Tags{"mobile", "arm"}, &Bounds{Type: BoundsSphere, Points: []Vector3{{}, {X: 0.5}}})
-	add("robot_12", p(10, 0, 0), &robot, Tags{"mobile"}, &Bounds{Type: BoundsBox, Points: []Vector3{{1, 1, 1}, {-1, -1, -1}}})
+	add("robot_1", p(0, 0, 0), &robot, Tags{"mobile", "arm"}, &Bounds{Type: si.Bounds_TYPE_SPHERE, Points: []Vector3{{}, {X: 0.5}}})
+	add("robot_12", p(10, 0, 0), &robot, Tags{"mobile"}, &Bounds{Type: si.Bounds_TYPE_BOX, Points: []Vector3{{1, 1, 1}, {-1, -1, -1}}})
 	add("alice", p(3, 0, 0), &human, Tags{"walker"}, nil)
 	add("crate", nil, nil, Tags{"static"}, nil)
 	shelfPose := Pose{Position: Vector3{0, 5, 0}, Orientation: quaternionFromEuler(0, 0, math.Pi/2)}
-	shelf := add("shelf", &shelfPose, &static, nil, &Bounds{Type: BoundsBox, Points: []Vector3{{0, -0.1, 0}, {4, 0.1, 1}}})
-	add("sky", nil, &dynamic, nil, &Bounds{Type: BoundsEmpty})
-	top := add("top", p(0, 0, 2), nil, nil, &Bounds{Type: BoundsSphere, Points: []Vector3{{}, {X: 0.1}}})
+	shelf := add("shelf", &shelfPose, &static, nil, &Bounds{Type: si.Bounds_TYPE_BOX, Points: []Vector3{{0, -0.1, 0}, {4, 0.1, 1}}})
+	add("sky", nil, &dynamic, nil, &Bounds{Type: si.Bounds_TYPE_EMPTY})
+	top := add("top", p(0, 0, 2), nil, nil, &Bounds{Type: si.Bounds_TYPE_SPHERE, Points: []Vector3{{}, {X: 0.1}}})
 	m.SetParentEntity(top, shelf)
-	add("bad", p(0, 0, 0), &robot, nil, &Bounds{Type: BoundsSphere, Points: []Vector3{{}}})
+	add("bad", p(0, 0, 0), &robot, nil, &Bounds{Type: si.Bounds_TYPE_SPHERE, Points: []Vector3{{}}})
 	ecm.CreateComponent(m, m.CreateEntity(), at(0, 0, 0))
 	for e := ecm.Entity(2); e <= 7; e++ {
 		m.SetParentEntity(e, world)
@@ -68,7 +68,7 @@ func filterWorld(t *testing.T) *ecm.Manager {
 }
 
 func sphere(x, y, z, r float64) Bounds {
-	return Bounds{Type: BoundsSphere, Points: []Vector3{{x, y, z}, {X: r}}}
+	return Bounds{Type: si.Bounds_TYPE_SPHERE, Points: []Vector3{{x, y, z}, {X: r}}}
 }
 
 // flt is an EntityFilters in the package's own types, so that the tables read short.
@@ -85,7 +85,7 @@ func (f flt) si() si.EntityFilters {
 	out := si.EntityFilters{
 		Filter: f.Name,
 		Tags:   si.TagsFilter{Tags: f.Tags, FilterMode: f.Mode},
-		Bounds: si.Bounds{Type: uint8(f.Bounds.Type)},
+		Bounds: si.Bounds{Type: f.Bounds.Type},
 	}
 	for _, c := range f.Categories {
 		out.Categories = append(out.Categories, si.EntityCategory{Category: uint8(c)})
@@ -126,11 +126,11 @@ func TestGetEntities(t *testing.T) {
 		{"rotated box not along x", flt{Bounds: sphere(3, 5, 0.5, 0.2)}, []ecm.Entity{7}},
 		// The link top is at shelf + (0,0,2) = (0,5,2).
 		{"child pose composed", flt{Bounds: sphere(0, 5, 2.15, 0.1)}, []ecm.Entity{7, 8}},
-		{"box", flt{Bounds: Bounds{Type: BoundsBox, Points: []Vector3{{2.5, -1, -1}, {12, 1, 1}}}}, []ecm.Entity{3, 4, 7}},
+		{"box", flt{Bounds: Bounds{Type: si.Bounds_TYPE_BOX, Points: []Vector3{{2.5, -1, -1}, {12, 1, 1}}}}, []ecm.Entity{3, 4, 7}},
 		// The tetrahedron is x+y+z <= 5 above (-1,-1,-1): the shelf's corner (-0.1,5,0)
 		// is inside, robot_12 and top are not.
-		{"convex hull", flt{Bounds: Bounds{Type: BoundsConvexHull, Points: []Vector3{{-1, -1, -1}, {7, -1, -1}, {-1, 7, -1}, {-1, -1, 7}}}}, []ecm.Entity{2, 4, 6, 7}},
-		{"flat convex hull", flt{Bounds: Bounds{Type: BoundsConvexHull, Points: []Vector3{{-1, -1, 0}, {4, -1, 0}, {-1, 4, 0}}}}, []ecm.Entity{2, 4, 7}},
+		{"convex hull", flt{Bounds: Bounds{Type: si.Bounds_TYPE_CONVEX_HULL, Points: []Vector3{{-1, -1, -1}, {7, -1, -1}, {-1, 7, -1}, {-1, -1, 7}}}}, []ecm.Entity{2, 4, 6, 7}},
+		{"flat convex hull", flt{Bounds: Bounds{Type: si.Bounds_TYPE_CONVEX_HULL, Points: []Vector3{{-1, -1, 0}, {4, -1, 0}, {-1, 4, 0}}}}, []ecm.Entity{2, 4, 7}},
 		{"and", flt{Name: "robot.*", Categories: []Category{CategoryRobot}, Tags: []string{"mobile"}, Bounds: sphere(10, 0, 0, 0.1)}, []ecm.Entity{3}},
 	}
 	for _, tt := range tests {
@@ -160,11 +160,11 @@ func TestBadFilters(t *testing.T) {
 		{"category", flt{Categories: []Category{3}}, dds.ErrBadParameter, "unknown category 3"},
 		{"tags mode", flt{Tags: []string{"x"}, Mode: 2}, dds.ErrBadParameter, "tags filter mode"},
 		{"bounds type", flt{Bounds: Bounds{Type: 9}}, dds.ErrUnsupported, "unsupported type 9"},
-		{"sphere points", flt{Bounds: Bounds{Type: BoundsSphere, Points: []Vector3{{}}}}, dds.ErrBadParameter, "sphere needs 2 points"},
+		{"sphere points", flt{Bounds: Bounds{Type: si.Bounds_TYPE_SPHERE, Points: []Vector3{{}}}}, dds.ErrBadParameter, "sphere needs 2 points"},
 		{"sphere radius", flt{Bounds: sphere(0, 0, 0, -1)}, dds.ErrBadParameter, "negative sphere radius"},
-		{"box points", flt{Bounds: Bounds{Type: BoundsBox, Points: []Vector3{{}, {}, {}}}}, dds.ErrBadParameter, "box needs 2 points"},
-		{"hull points", flt{Bounds: Bounds{Type: BoundsConvexHull, Points: []Vector3{{}, {X: 1}}}}, dds.ErrBadParameter, "at least 3 points"},
-		{"hull collinear", flt{Bounds: Bounds{Type: BoundsConvexHull, Points: []Vector3{{}, {X: 1}, {X: 2}}}}, dds.ErrBadParameter, "collinear"},
+		{"box points", flt{Bounds: Bounds{Type: si.Bounds_TYPE_BOX, Points: []Vector3{{}, {}, {}}}}, dds.ErrBadParameter, "box needs 2 points"},
+		{"hull points", flt{Bounds: Bounds{Type: si.Bounds_TYPE_CONVEX_HULL, Points: []Vector3{{}, {X: 1}}}}, dds.ErrBadParameter, "at least 3 points"},
+		{"hull collinear", flt{Bounds: Bounds{Type: si.Bounds_TYPE_CONVEX_HULL, Points: []Vector3{{}, {X: 1}, {X: 2}}}}, dds.ErrBadParameter, "collinear"},
 		{"nan", flt{Bounds: sphere(math.NaN(), 0, 0, 1)}, dds.ErrBadParameter, "non-finite"},
 		{"empty with points", flt{Bounds: Bounds{Points: []Vector3{{}}}}, dds.ErrBadParameter, "empty bounds with points"},
 	}
@@ -194,7 +194,7 @@ func TestFilterMatch(t *testing.T) {
 
 func TestHullDistance(t *testing.T) {
 	cube := func(x float64) []Vector3 {
-		return shapeOf(Bounds{Type: BoundsBox, Points: []Vector3{{x, 0, 0}, {x + 1, 1, 1}}}, Pose{}).pts
+		return shapeOf(Bounds{Type: si.Bounds_TYPE_BOX, Points: []Vector3{{x, 0, 0}, {x + 1, 1, 1}}}, Pose{}).pts
 	}
 	tests := []struct {
 		name string

@@ -2,6 +2,8 @@ package sim
 
 import (
 	"math"
+
+	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
 )
 
 // convex is the convex hull of pts grown by radius (a sphere is one point and a
@@ -178,22 +180,22 @@ func checkBounds(b Bounds) error {
 		}
 	}
 	switch b.Type {
-	case BoundsEmpty:
+	case si.Bounds_TYPE_EMPTY:
 		if len(b.Points) != 0 {
 			return invalid("bounds: empty bounds with points")
 		}
-	case BoundsBox:
+	case si.Bounds_TYPE_BOX:
 		if len(b.Points) != 2 {
 			return invalid("bounds: a box needs 2 points")
 		}
-	case BoundsSphere:
+	case si.Bounds_TYPE_SPHERE:
 		if len(b.Points) != 2 {
 			return invalid("bounds: a sphere needs 2 points (center, radius in x)")
 		}
 		if b.Points[1].X < 0 {
 			return invalid("bounds: negative sphere radius")
 		}
-	case BoundsConvexHull:
+	case si.Bounds_TYPE_CONVEX_HULL:
 		if len(b.Points) < 3 {
 			return invalid("bounds: a convex hull needs at least 3 points")
 		}
@@ -231,9 +233,9 @@ func collinear(pts []Vector3) bool {
 // shapeOf returns the valid, non-empty bounds b placed at pose.
 func shapeOf(b Bounds, pose Pose) convex {
 	switch b.Type {
-	case BoundsSphere:
+	case si.Bounds_TYPE_SPHERE:
 		return convex{pts: []Vector3{pose.transform(b.Points[0])}, radius: b.Points[1].X}
-	case BoundsBox:
+	case si.Bounds_TYPE_BOX:
 		lo, hi := b.Points[0], b.Points[1]
 		lo, hi = Vector3{min(lo.X, hi.X), min(lo.Y, hi.Y), min(lo.Z, hi.Z)}, Vector3{max(lo.X, hi.X), max(lo.Y, hi.Y), max(lo.Z, hi.Z)}
 		pts := make([]Vector3, 0, 8)
@@ -251,7 +253,7 @@ func shapeOf(b Bounds, pose Pose) convex {
 			pts = append(pts, pose.transform(c))
 		}
 		return convex{pts: pts}
-	default: // BoundsConvexHull
+	default: // si.Bounds_TYPE_CONVEX_HULL
 		pts := make([]Vector3, len(b.Points))
 		for i, p := range b.Points {
 			pts[i] = pose.transform(p)

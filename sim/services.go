@@ -699,7 +699,7 @@ func set[T any](m *ecm.Manager, e ecm.Entity, v T) {
 func (s *Services) getEntityBounds(_ context.Context, q *si.GetEntityBoundsRequest) (rep si.GetEntityBoundsResponse) {
 	rep.Result = s.onEntity(q.Entity, func(m *ecm.Manager, e ecm.Entity) {
 		b, _ := ecm.ComponentData[Bounds](m, e)
-		rep.Bounds.Type = uint8(b.Type)
+		rep.Bounds.Type = b.Type
 		for _, p := range b.Points {
 			rep.Bounds.Points = append(rep.Bounds.Points, geometry_msgs.Vector3{X: p.X, Y: p.Y, Z: p.Z})
 		}
