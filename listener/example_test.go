@@ -17,7 +17,7 @@ func ExampleSubscriptionMatchedStatus() {
 func ExampleStatusMask() {
 	m := listener.StatusMask(listener.DataAvailable | listener.SubscriptionMatched)
 	fmt.Println(m, m.Has(listener.DataAvailable), m.Has(listener.SampleLost))
-	fmt.Println(m.Without(listener.DataAvailable).With(listener.LivelinessChanged))
+	fmt.Println(m&^listener.StatusMask(listener.DataAvailable) | listener.StatusMask(listener.LivelinessChanged))
 	fmt.Println(listener.MaskNone, uint32(listener.MaskAll) == 0x7fe7)
 	// Output:
 	// DATA_AVAILABLE|SUBSCRIPTION_MATCHED true false

@@ -59,7 +59,8 @@ func (k StatusKind) String() string {
 
 // StatusMask is a set of status kinds (StatusMask of DDS 1.4 §2.2.4.2): it selects the
 // statuses a listener handles and a StatusCondition watches. Build one by converting
-// kinds: StatusMask(DataAvailable | SubscriptionMatched).
+// kinds: StatusMask(DataAvailable | SubscriptionMatched); add and remove kinds with
+// | and &^ (m &^ StatusMask(DataAvailable)).
 type StatusMask uint32
 
 // The empty and the full masks.
@@ -73,12 +74,6 @@ const (
 
 // Has reports whether the mask contains every bit of k.
 func (m StatusMask) Has(k StatusKind) bool { return StatusKind(m)&k == k && k != 0 }
-
-// With returns the mask with k added.
-func (m StatusMask) With(k StatusKind) StatusMask { return m | StatusMask(k) }
-
-// Without returns the mask with k removed.
-func (m StatusMask) Without(k StatusKind) StatusMask { return m &^ StatusMask(k) }
 
 // String returns the kinds joined by '|' in bit order, e.g.
 // "DATA_AVAILABLE|SUBSCRIPTION_MATCHED", "NONE" for the empty mask, and unknown bits in

@@ -67,10 +67,6 @@ func TestStatusMask(t *testing.T) {
 			require.Equal(t, tt.str, tt.m.String())
 		})
 	}
-	m := MaskNone.With(DataAvailable).With(SampleLost).Without(DataAvailable)
-	require.Equal(t, StatusMask(SampleLost), m)
-	require.Equal(t, MaskAll, MaskAll.With(DataAvailable))
-	require.Equal(t, MaskNone, MaskNone.Without(DataAvailable))
 }
 
 func TestInstanceHandle(t *testing.T) {

@@ -33,12 +33,6 @@ func DefaultRequested() Requested {
 	return Requested{Reader: DefaultDataReaderQos(), Subscriber: DefaultSubscriberQos()}
 }
 
-// Clone returns a copy of o that shares no memory with it.
-func (o Offered) Clone() Offered { return cloned(offeredPolicies, o) }
-
-// Clone returns a copy of r that shares no memory with it.
-func (r Requested) Clone() Requested { return cloned(requestedPolicies, r) }
-
 // Compatible returns the policies whose offered value does not satisfy the requested one,
 // in PolicyID order, or nil when the writer and reader are compatible. The rules (DDS 1.4
 // §2.2.3, DDS-XTypes 1.3 §7.6.3.1.2), each held by its policy's row of the table:

@@ -177,7 +177,7 @@ func TestCompatible(t *testing.T) {
 			got := Compatible(o, r)
 			require.Equal(t, tt.want, got)
 			for _, id := range got {
-				require.True(t, id.RxO(), "%v is not RxO", id)
+				require.True(t, id.isRxO(), "%v is not RxO", id)
 			}
 		})
 	}

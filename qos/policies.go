@@ -171,9 +171,9 @@ func (p DataRepresentation) Offered() DataRepresentationID {
 	return p.Value[0]
 }
 
-// Accepts reports whether a reader with this policy accepts representation id: id is in
+// accepts reports whether a reader with this policy accepts representation id: id is in
 // the list, or the list is empty and id is XCDR1.
-func (p DataRepresentation) Accepts(id DataRepresentationID) bool {
+func (p DataRepresentation) accepts(id DataRepresentationID) bool {
 	if len(p.Value) == 0 {
 		return id == XCDR1
 	}

@@ -86,13 +86,13 @@ func (id PolicyID) String() string {
 	return "PolicyID(" + strconv.Itoa(int(id)) + ")"
 }
 
-// RxO reports whether the policy takes part in the requested/offered matching of
+// isRxO reports whether the policy takes part in the requested/offered matching of
 // writers and readers (the "RxO" column of DDS 1.4 §2.2.3: YES).
-func (id PolicyID) RxO() bool { return id.known() && policies[id].rxo }
+func (id PolicyID) isRxO() bool { return id.known() && policies[id].rxo }
 
-// Changeable reports whether the policy may be changed on an enabled entity (the
+// changeable reports whether the policy may be changed on an enabled entity (the
 // "Changeable" column of DDS 1.4 §2.2.3).
-func (id PolicyID) Changeable() bool { return id.known() && policies[id].changeable }
+func (id PolicyID) changeable() bool { return id.known() && policies[id].changeable }
 
 // PID returns the RTPS parameter id of the policy in discovery data (RTPS 2.5 Table
 // 9.12, DDS-XTypes 1.3 Table 34), or 0 for the policies that are not sent there

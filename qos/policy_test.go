@@ -46,8 +46,8 @@ func TestPolicyID(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			require.Equal(t, tt.value, int32(tt.id))
 			require.Equal(t, tt.name, tt.id.String())
-			require.Equal(t, tt.rxo, tt.id.RxO())
-			require.Equal(t, tt.changeable, tt.id.Changeable())
+			require.Equal(t, tt.rxo, tt.id.isRxO())
+			require.Equal(t, tt.changeable, tt.id.changeable())
 		})
 	}
 }
@@ -111,10 +111,10 @@ func TestDataRepresentationOfferedAccepts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			require.Equal(t, tt.offered, tt.p.Offered())
 			for _, id := range tt.accepts {
-				require.True(t, tt.p.Accepts(id), id)
+				require.True(t, tt.p.accepts(id), id)
 			}
 			for _, id := range tt.rejects {
-				require.False(t, tt.p.Accepts(id), id)
+				require.False(t, tt.p.accepts(id), id)
 			}
 		})
 	}

@@ -209,7 +209,7 @@ var (
 		eq:    func(a, b *DataRepresentation) bool { return slices.Equal(a.Value, b.Value) },
 		check: validateDataRepresentation,
 		compat: func(o, r *DataRepresentation) bool {
-			return r.Accepts(o.Offered())
+			return r.accepts(o.Offered())
 		},
 		skip:  func(p *DataRepresentation) bool { return len(p.Value) == 0 },
 		clone: func(p *DataRepresentation) { p.Value = slices.Clone(p.Value) },

@@ -41,26 +41,14 @@ const (
 // Tags are free-form labels of an entity used by the tags filter.
 type Tags []string
 
-// BoundsType is the kind of a Bounds, as simulation_interfaces Bounds.
-type BoundsType uint8
-
-// Bounds types.
-const (
-	// BoundsEmpty is no bounds: unbounded. Points is empty.
-	BoundsEmpty BoundsType = 0
-	// BoundsBox is an axis-aligned box given by two opposite corners.
-	BoundsBox BoundsType = 1
-	// BoundsConvexHull is the convex hull of 3 or more points, not all collinear.
-	BoundsConvexHull BoundsType = 2
-	// BoundsSphere is a sphere: Points[0] is the center, Points[1].X the radius.
-	BoundsSphere BoundsType = 3
-)
-
-// Bounds is a volume, as simulation_interfaces Bounds. As the component of an entity
-// it is relative to the entity's frame (its Pose composed with its parents' poses); as
-// a filter it is in the world frame.
+// Bounds is a volume, as simulation_interfaces Bounds, whose Type is one of that
+// package's Bounds_TYPE_ constants: TYPE_EMPTY is no bounds (unbounded, no Points),
+// TYPE_BOX an axis-aligned box given by two opposite corners, TYPE_CONVEX_HULL the
+// convex hull of 3 or more points, not all collinear, and TYPE_SPHERE a sphere
+// (Points[0] is the center, Points[1].X the radius). As the component of an entity it
+// is relative to the entity's frame (its Pose composed with its parents' poses).
 type Bounds struct {
-	Type   BoundsType
+	Type   uint8
 	Points []Vector3
 }
 
@@ -111,9 +99,9 @@ func reg[T any](m *ecm.Manager, name string) {
 // identityQuaternion is the rotation that does nothing.
 var identityQuaternion = Quaternion{W: 1}
 
-// QuaternionFromEuler returns the rotation of roll about X, then pitch about Y, then
+// quaternionFromEuler returns the rotation of roll about X, then pitch about Y, then
 // yaw about Z (fixed axes), the convention of SDF poses.
-func QuaternionFromEuler(roll, pitch, yaw float64) Quaternion {
+func quaternionFromEuler(roll, pitch, yaw float64) Quaternion {
 	sr, cr := math.Sincos(roll / 2)
 	sp, cp := math.Sincos(pitch / 2)
 	sy, cy := math.Sincos(yaw / 2)
@@ -134,8 +122,8 @@ func (q Quaternion) normalized() Quaternion {
 	return Quaternion{q.X / n, q.Y / n, q.Z / n, q.W / n}
 }
 
-// Mul returns the product q·p: the rotation p followed by q.
-func (q Quaternion) Mul(p Quaternion) Quaternion {
+// mul returns the product q·p: the rotation p followed by q.
+func (q Quaternion) mul(p Quaternion) Quaternion {
 	return Quaternion{
 		X: q.W*p.X + q.X*p.W + q.Y*p.Z - q.Z*p.Y,
 		Y: q.W*p.Y - q.X*p.Z + q.Y*p.W + q.Z*p.X,
@@ -144,45 +132,45 @@ func (q Quaternion) Mul(p Quaternion) Quaternion {
 	}
 }
 
-// Rotate returns v rotated by q (q is normalized first; zero means identity).
-func (q Quaternion) Rotate(v Vector3) Vector3 {
+// rotate returns v rotated by q (q is normalized first; zero means identity).
+func (q Quaternion) rotate(v Vector3) Vector3 {
 	q = q.normalized()
 	// v' = v + 2w(u×v) + 2u×(u×v), with u the vector part of q.
 	u := Vector3{q.X, q.Y, q.Z}
-	t := u.Cross(v).Scale(2)
-	return v.Add(t.Scale(q.W)).Add(u.Cross(t))
+	t := u.cross(v).scale(2)
+	return v.add(t.scale(q.W)).add(u.cross(t))
 }
 
-// Add returns v+w.
-func (v Vector3) Add(w Vector3) Vector3 { return Vector3{v.X + w.X, v.Y + w.Y, v.Z + w.Z} }
+// add returns v+w.
+func (v Vector3) add(w Vector3) Vector3 { return Vector3{v.X + w.X, v.Y + w.Y, v.Z + w.Z} }
 
-// Sub returns v-w.
-func (v Vector3) Sub(w Vector3) Vector3 { return Vector3{v.X - w.X, v.Y - w.Y, v.Z - w.Z} }
+// sub returns v-w.
+func (v Vector3) sub(w Vector3) Vector3 { return Vector3{v.X - w.X, v.Y - w.Y, v.Z - w.Z} }
 
-// Scale returns s*v.
-func (v Vector3) Scale(s float64) Vector3 { return Vector3{s * v.X, s * v.Y, s * v.Z} }
+// scale returns s*v.
+func (v Vector3) scale(s float64) Vector3 { return Vector3{s * v.X, s * v.Y, s * v.Z} }
 
-// Dot returns the dot product of v and w.
-func (v Vector3) Dot(w Vector3) float64 { return v.X*w.X + v.Y*w.Y + v.Z*w.Z }
+// dot returns the dot product of v and w.
+func (v Vector3) dot(w Vector3) float64 { return v.X*w.X + v.Y*w.Y + v.Z*w.Z }
 
-// Cross returns the cross product v×w.
-func (v Vector3) Cross(w Vector3) Vector3 {
+// cross returns the cross product v×w.
+func (v Vector3) cross(w Vector3) Vector3 {
 	return Vector3{v.Y*w.Z - v.Z*w.Y, v.Z*w.X - v.X*w.Z, v.X*w.Y - v.Y*w.X}
 }
 
-// Compose returns the pose of a frame given by child relative to p, relative to p's
+// compose returns the pose of a frame given by child relative to p, relative to p's
 // own reference: position p.Position + p.Orientation·child.Position, orientation
 // p.Orientation·child.Orientation.
-func (p Pose) Compose(child Pose) Pose {
+func (p Pose) compose(child Pose) Pose {
 	return Pose{
-		Position:    p.Position.Add(p.Orientation.Rotate(child.Position)),
-		Orientation: p.Orientation.normalized().Mul(child.Orientation.normalized()),
+		Position:    p.Position.add(p.Orientation.rotate(child.Position)),
+		Orientation: p.Orientation.normalized().mul(child.Orientation.normalized()),
 	}
 }
 
-// Transform returns point v of p's frame in p's reference frame.
-func (p Pose) Transform(v Vector3) Vector3 {
-	return p.Position.Add(p.Orientation.Rotate(v))
+// transform returns point v of p's frame in p's reference frame.
+func (p Pose) transform(v Vector3) Vector3 {
+	return p.Position.add(p.Orientation.rotate(v))
 }
 
 // ParentSource is a read view of a Manager with its parent graph: a *ecm.Manager or
@@ -201,7 +189,7 @@ func WorldPose(s ParentSource, e ecm.Entity) (Pose, bool) {
 	// Bounded by the number of entities: the parent graph of ecm is a forest.
 	for e != ecm.Null {
 		if p, ok := ecm.ComponentData[Pose](s, e); ok {
-			w = p.Compose(w)
+			w = p.compose(w)
 			found = true
 		}
 		e = s.ParentEntity(e)

@@ -55,15 +55,15 @@
 // # Entity queries
 //
 // GetEntities, or CompileFilter and Filter.AppendEntities, select the named entities
-// (those with a Name component) that pass an EntityFilters, as simulation_interfaces'
-// GetEntities: the name is matched as a whole against a POSIX extended regular
-// expression, categories match any, tags match any or all, bounds must overlap (a
-// sphere, an axis-aligned box or a convex hull, tested exactly by GJK distance), and
-// all filters must pass. Results come in ascending entity order with a Result code
-// of simulation_interfaces (ResultOK even when nothing matches); a malformed filter
-// gives ResultInvalidArgument (a code of ours, as simulation_interfaces leaves codes
-// above 100 to services) and an unknown bounds type ResultFeatureUnsupported, never
-// a panic. The standard components are Name, Pose, Category, Tags and Bounds, with
+// (those with a Name component) that pass a simulation_interfaces EntityFilters (the
+// request's own type, from ros/simulation_interfaces), as its GetEntities service: the
+// name is matched as a whole against a POSIX extended regular expression, categories
+// match any, tags match any or all, bounds must overlap (a sphere, an axis-aligned box
+// or a convex hull, tested exactly by GJK distance), and all filters must pass. Results
+// come in ascending entity order; a malformed filter is an error wrapping
+// dds.ErrBadParameter and an unknown bounds type one wrapping dds.ErrUnsupported (the
+// services answer them with simulation_interfaces result codes), never a panic.
+// The standard components are Name, Pose, Category, Tags and Bounds, with
 // World, Model, Link and Static from world files (RegisterComponents).
 //
 // # World files

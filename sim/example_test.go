@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
+	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
 	"github.com/ddsgo/ddsgo/sim"
 	"github.com/ddsgo/ddsgo/sim/ecm"
 )
@@ -30,9 +32,9 @@ func (d *Drive) Update(info sim.UpdateInfo, m *ecm.Manager) {
 type Report struct{}
 
 func (Report) PostUpdate(info sim.UpdateInfo, r ecm.Reader) {
-	near, _ := sim.GetEntities(r, sim.EntityFilters{
-		Name:   "rover_[0-9]+",
-		Bounds: sim.Bounds{Type: sim.BoundsSphere, Points: []sim.Vector3{{}, {X: 1}}},
+	near, _ := sim.GetEntities(r, si.EntityFilters{
+		Filter: "rover_[0-9]+",
+		Bounds: si.Bounds{Type: si.Bounds_TYPE_SPHERE, Points: []geometry_msgs.Vector3{{}, {X: 1}}},
 	})
 	var names []string
 	for _, e := range near {

@@ -1,116 +1,43 @@
 package sim
 
 import (
-	"errors"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/ddsgo/ddsgo/dds"
+	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
 	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
-// ResultCode is the result of a simulation service call, as simulation_interfaces
-// Result.
-type ResultCode uint8
-
-// Result codes of simulation_interfaces Result, and ResultInvalidArgument, a
-// service-specific code (values above 100 are left to services).
-const (
-	ResultFeatureUnsupported ResultCode = 0
-	ResultOK                 ResultCode = 1
-	ResultNotFound           ResultCode = 2
-	ResultIncorrectState     ResultCode = 3
-	ResultOperationFailed    ResultCode = 4
-	// ResultInvalidArgument reports a malformed request, such as a name filter that
-	// is not a valid POSIX extended regular expression.
-	ResultInvalidArgument ResultCode = 101
-)
-
-// resultNames are the names String gives the result codes.
-var resultNames = map[ResultCode]string{
-	ResultFeatureUnsupported: "feature unsupported",
-	ResultOK:                 "ok",
-	ResultNotFound:           "not found",
-	ResultIncorrectState:     "incorrect state",
-	ResultOperationFailed:    "operation failed",
-	ResultInvalidArgument:    "invalid argument",
+// filterError is why CompileFilter refused a filter: a malformed one is
+// dds.ErrBadParameter, a bounds type it does not know dds.ErrUnsupported (what the
+// services answer with simulation_interfaces RESULT_FEATURE_UNSUPPORTED).
+type filterError struct {
+	unsupported bool
+	msg         string
 }
 
-// String returns the name of c.
-func (c ResultCode) String() string {
-	if name, ok := resultNames[c]; ok {
-		return name
+func (e *filterError) Error() string { return "sim: " + e.msg }
+
+// Unwrap returns the DDS return code of the error.
+func (e *filterError) Unwrap() error {
+	if e.unsupported {
+		return dds.ErrUnsupported
 	}
-	return "result " + strconv.Itoa(int(c))
+	return dds.ErrBadParameter
 }
 
-// Result is a result code with a message, as simulation_interfaces Result.
-type Result struct {
-	Code    ResultCode
-	Message string
-}
-
-// Err returns nil for ResultOK, otherwise a *ResultError.
-func (r Result) Err() error {
-	if r.Code == ResultOK {
-		return nil
-	}
-	return &ResultError{Code: r.Code, Message: r.Message}
-}
-
-// ResultError is a failed Result as an error.
-type ResultError struct {
-	Code    ResultCode
-	Message string
-}
-
-// Error returns "sim: <code>: <message>".
-func (e *ResultError) Error() string { return "sim: " + e.Code.String() + ": " + e.Message }
-
-// Result returns e as a Result.
-func (e *ResultError) Result() Result { return Result{Code: e.Code, Message: e.Message} }
-
-func invalid(msg string) error { return &ResultError{Code: ResultInvalidArgument, Message: msg} }
+func invalid(msg string) error { return &filterError{msg: msg} }
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-// TagsFilterMode says whether an entity needs any or all of the tags of a TagsFilter.
-type TagsFilterMode uint8
-
-// Tags filter modes, as simulation_interfaces TagsFilter.
-const (
-	TagsAny TagsFilterMode = 0
-	TagsAll TagsFilterMode = 1
-)
-
-// TagsFilter selects entities by their Tags. No tags means no filtering.
-type TagsFilter struct {
-	Tags []string
-	Mode TagsFilterMode
-}
-
-// EntityFilters selects entities, as simulation_interfaces EntityFilters. Every filter
-// that is set must match (AND); a zero EntityFilters selects every named entity.
-type EntityFilters struct {
-	// Name is a POSIX extended regular expression that must match the whole Name of
-	// the entity; "" matches every name.
-	Name string
-	// Categories selects entities of any of these categories; none means no
-	// filtering. An entity without a Category component is a CategoryObject.
-	Categories []Category
-	// Tags selects entities by tags.
-	Tags TagsFilter
-	// Bounds selects entities that overlap these bounds (in the world frame);
-	// BoundsEmpty means no filtering. See Filter for entities without Bounds.
-	Bounds Bounds
-}
-
-// Filter is a compiled EntityFilters.
+// Filter is a compiled simulation_interfaces EntityFilters.
 //
 // The candidates are the entities with a Name component. The bounds filter places an
 // entity's Bounds at its world pose (see WorldPose); an entity whose Bounds are
-// BoundsEmpty is unbounded and overlaps everything; an entity without Bounds counts
+// TYPE_EMPTY is unbounded and overlaps everything; an entity without Bounds counts
 // as the point at its world position if it (or an ancestor) has a Pose, and does not
 // match otherwise; an entity whose Bounds are malformed does not match.
 type Filter struct {
@@ -118,47 +45,69 @@ type Filter struct {
 	prefix string // that every name the regular expression matches starts with
 	exact  bool   // the regular expression is the literal prefix
 	cats   []Category
-	tags   TagsFilter
+	tags   si.TagsFilter
 	bounds *convex
 }
 
-// CompileFilter checks and compiles f. A malformed filter (bad regular expression,
-// unknown category or tags mode, malformed bounds) gives a *ResultError with
-// ResultInvalidArgument; a bounds type it does not know, ResultFeatureUnsupported.
-func CompileFilter(f EntityFilters) (*Filter, error) {
-	c := &Filter{tags: f.Tags}
-	if f.Name != "" {
+// CompileFilter checks and compiles f. Every filter of f that is set must match (AND);
+// a zero EntityFilters selects every named entity:
+//
+//   - Filter is a POSIX extended regular expression that must match the whole Name of
+//     the entity; "" matches every name.
+//   - Categories selects entities of any of these categories; none means no
+//     filtering. An entity without a Category component is a CategoryObject.
+//   - Tags selects entities with any (FILTER_MODE_ANY) or all (FILTER_MODE_ALL) of
+//     its tags; no tags means no filtering.
+//   - Bounds selects entities that overlap these bounds (in the world frame);
+//     TYPE_EMPTY means no filtering. See Filter for entities without Bounds.
+//
+// A malformed filter (bad regular expression, unknown category or tags mode, malformed
+// bounds) is an error wrapping dds.ErrBadParameter; a bounds type it does not know, one
+// wrapping dds.ErrUnsupported.
+func CompileFilter(f si.EntityFilters) (*Filter, error) {
+	c := &Filter{}
+	if f.Filter != "" {
 		// CompilePOSIX accepts POSIX ERE syntax only and matches leftmost-longest:
 		// the whole name matches iff the match found spans it (a match that spans it
 		// starts leftmost and is the longest there). This needs no anchors wrapped
 		// around the pattern, which a pattern like "a)|(b" could escape.
-		re, err := regexp.CompilePOSIX(f.Name)
+		re, err := regexp.CompilePOSIX(f.Filter)
 		if err != nil {
 			return nil, invalid("name filter: " + err.Error())
 		}
 		c.name = re
 		c.prefix, c.exact = re.LiteralPrefix()
 	}
-	for _, cat := range f.Categories {
-		switch cat {
+	for _, ec := range f.Categories {
+		switch cat := Category(ec.Category); cat {
 		case CategoryObject, CategoryRobot, CategoryHuman, CategoryDynamicObject, CategoryStaticObject:
+			c.cats = append(c.cats, cat)
 		default:
 			return nil, invalid("unknown category " + itoa(int(cat)))
 		}
 	}
-	c.cats = slices.Clone(f.Categories)
-	c.tags.Tags = slices.Clone(f.Tags.Tags)
-	if f.Tags.Mode > TagsAll {
-		return nil, invalid("unknown tags filter mode " + itoa(int(f.Tags.Mode)))
+	c.tags = si.TagsFilter{Tags: slices.Clone(f.Tags.Tags), FilterMode: f.Tags.FilterMode}
+	if f.Tags.FilterMode > si.TagsFilter_FILTER_MODE_ALL {
+		return nil, invalid("unknown tags filter mode " + itoa(int(f.Tags.FilterMode)))
 	}
-	if err := checkBounds(f.Bounds); err != nil {
+	b := boundsFrom(f.Bounds)
+	if err := checkBounds(b); err != nil {
 		return nil, err
 	}
-	if f.Bounds.Type != BoundsEmpty {
-		s := shapeOf(f.Bounds, Pose{Orientation: identityQuaternion})
+	if b.Type != si.Bounds_TYPE_EMPTY {
+		s := shapeOf(b, Pose{Orientation: identityQuaternion})
 		c.bounds = &s
 	}
 	return c, nil
+}
+
+// boundsFrom converts simulation_interfaces Bounds.
+func boundsFrom(b si.Bounds) Bounds {
+	out := Bounds{Type: b.Type, Points: make([]Vector3, len(b.Points))}
+	for i, p := range b.Points {
+		out.Points[i] = Vector3{p.X, p.Y, p.Z}
+	}
+	return out
 }
 
 // Match reports whether entity e passes the filter.
@@ -203,8 +152,8 @@ func (f *Filter) nameMatches(name string) bool {
 	return loc != nil && loc[0] == 0 && loc[1] == len(name)
 }
 
-func tagsMatch(f TagsFilter, tags Tags) bool {
-	if f.Mode == TagsAll {
+func tagsMatch(f si.TagsFilter, tags Tags) bool {
+	if f.FilterMode == si.TagsFilter_FILTER_MODE_ALL {
 		for _, t := range f.Tags {
 			if !slices.Contains(tags, t) {
 				return false
@@ -233,7 +182,7 @@ func (f *Filter) overlaps(s ParentSource, e ecm.Entity) bool {
 	if checkBounds(b) != nil {
 		return false
 	}
-	if b.Type == BoundsEmpty {
+	if b.Type == si.Bounds_TYPE_EMPTY {
 		return true
 	}
 	sh := shapeOf(b, pose)
@@ -252,15 +201,12 @@ func (f *Filter) AppendEntities(dst []ecm.Entity, s ParentSource) []ecm.Entity {
 	return dst
 }
 
-// GetEntities returns, in ascending order, the entities of s that pass the filters,
-// with ResultOK (also when none does), or no entities and the error result of a
-// malformed or unsupported filter (see CompileFilter).
-func GetEntities(s ParentSource, filters EntityFilters) ([]ecm.Entity, Result) {
+// GetEntities returns, in ascending order, the entities of s that pass the filters (none
+// may), or the error of a malformed or unsupported filter (see CompileFilter).
+func GetEntities(s ParentSource, filters si.EntityFilters) ([]ecm.Entity, error) {
 	f, err := CompileFilter(filters)
 	if err != nil {
-		var re *ResultError
-		errors.As(err, &re)
-		return nil, re.Result()
+		return nil, err
 	}
-	return f.AppendEntities(nil, s), Result{Code: ResultOK}
+	return f.AppendEntities(nil, s), nil
 }

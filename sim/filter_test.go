@@ -7,6 +7,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
+	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
 	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
@@ -47,16 +50,16 @@ func filterWorld(t *testing.T) *ecm.Manager {
 	robot, human, static, dynamic := CategoryRobot, CategoryHuman, CategoryStaticObject, CategoryDynamicObject
 	p := func(x, y, z float64) *Pose { v := at(x, y, z); return &v }
 	world := add("world", nil, nil, nil, nil)
-	add("robot_1", p(0, 0, 0), &robot, Tags{"mobile", "arm"}, &Bounds{Type: BoundsSphere, Points: []Vector3{{}, {X: 0.5}}})
-	add("robot_12", p(10, 0, 0), &robot, Tags{"mobile"}, &Bounds{Type: BoundsBox, Points: []Vector3{{1, 1, 1}, {-1, -1, -1}}})
+	add("robot_1", p(0, 0, 0), &robot, Tags{"mobile", "arm"}, &Bounds{Type: si.Bounds_TYPE_SPHERE, Points: []Vector3{{}, {X: 0.5}}})
+	add("robot_12", p(10, 0, 0), &robot, Tags{"mobile"}, &Bounds{Type: si.Bounds_TYPE_BOX, Points: []Vector3{{1, 1, 1}, {-1, -1, -1}}})
 	add("alice", p(3, 0, 0), &human, Tags{"walker"}, nil)
 	add("crate", nil, nil, Tags{"static"}, nil)
-	shelfPose := Pose{Position: Vector3{0, 5, 0}, Orientation: QuaternionFromEuler(0, 0, math.Pi/2)}
-	shelf := add("shelf", &shelfPose, &static, nil, &Bounds{Type: BoundsBox, Points: []Vector3{{0, -0.1, 0}, {4, 0.1, 1}}})
-	add("sky", nil, &dynamic, nil, &Bounds{Type: BoundsEmpty})
-	top := add("top", p(0, 0, 2), nil, nil, &Bounds{Type: BoundsSphere, Points: []Vector3{{}, {X: 0.1}}})
+	shelfPose := Pose{Position: Vector3{0, 5, 0}, Orientation: quaternionFromEuler(0, 0, math.Pi/2)}
+	shelf := add("shelf", &shelfPose, &static, nil, &Bounds{Type: si.Bounds_TYPE_BOX, Points: []Vector3{{0, -0.1, 0}, {4, 0.1, 1}}})
+	add("sky", nil, &dynamic, nil, &Bounds{Type: si.Bounds_TYPE_EMPTY})
+	top := add("top", p(0, 0, 2), nil, nil, &Bounds{Type: si.Bounds_TYPE_SPHERE, Points: []Vector3{{}, {X: 0.1}}})
 	m.SetParentEntity(top, shelf)
-	add("bad", p(0, 0, 0), &robot, nil, &Bounds{Type: BoundsSphere, Points: []Vector3{{}}})
+	add("bad", p(0, 0, 0), &robot, nil, &Bounds{Type: si.Bounds_TYPE_SPHERE, Points: []Vector3{{}}})
 	ecm.CreateComponent(m, m.CreateEntity(), at(0, 0, 0))
 	for e := ecm.Entity(2); e <= 7; e++ {
 		m.SetParentEntity(e, world)
@@ -65,54 +68,78 @@ func filterWorld(t *testing.T) *ecm.Manager {
 }
 
 func sphere(x, y, z, r float64) Bounds {
-	return Bounds{Type: BoundsSphere, Points: []Vector3{{x, y, z}, {X: r}}}
+	return Bounds{Type: si.Bounds_TYPE_SPHERE, Points: []Vector3{{x, y, z}, {X: r}}}
+}
+
+// flt is an EntityFilters in the package's own types, so that the tables read short.
+type flt struct {
+	Name       string
+	Categories []Category
+	Tags       []string
+	Mode       uint8
+	Bounds     Bounds
+}
+
+// si returns f as simulation_interfaces EntityFilters.
+func (f flt) si() si.EntityFilters {
+	out := si.EntityFilters{
+		Filter: f.Name,
+		Tags:   si.TagsFilter{Tags: f.Tags, FilterMode: f.Mode},
+		Bounds: si.Bounds{Type: f.Bounds.Type},
+	}
+	for _, c := range f.Categories {
+		out.Categories = append(out.Categories, si.EntityCategory{Category: uint8(c)})
+	}
+	for _, p := range f.Bounds.Points {
+		out.Bounds.Points = append(out.Bounds.Points, geometry_msgs.Vector3{X: p.X, Y: p.Y, Z: p.Z})
+	}
+	return out
 }
 
 func TestGetEntities(t *testing.T) {
 	m := filterWorld(t)
 	tests := []struct {
 		name string
-		f    EntityFilters
+		f    flt
 		want []ecm.Entity
 	}{
-		{"all named", EntityFilters{}, []ecm.Entity{1, 2, 3, 4, 5, 6, 7, 8, 9}},
-		{"regex whole name", EntityFilters{Name: "robot_[0-9]"}, []ecm.Entity{2}},
-		{"regex repeat", EntityFilters{Name: "robot_[0-9]+"}, []ecm.Entity{2, 3}},
-		{"prefix is not whole", EntityFilters{Name: "rob"}, nil},
-		{"leftmost-longest alternation", EntityFilters{Name: "robot_1|robot_12"}, []ecm.Entity{2, 3}},
-		{"anchors inside", EntityFilters{Name: "^s.*$"}, []ecm.Entity{6, 7}},
-		{"posix class", EntityFilters{Name: "[[:alpha:]]+"}, []ecm.Entity{1, 4, 5, 6, 7, 8, 9}},
-		{"categories any", EntityFilters{Categories: []Category{CategoryHuman, CategoryStaticObject}}, []ecm.Entity{4, 6}},
-		{"missing category is object", EntityFilters{Categories: []Category{CategoryObject}}, []ecm.Entity{1, 5, 8}},
-		{"tags any", EntityFilters{Tags: TagsFilter{Tags: []string{"arm", "walker"}}}, []ecm.Entity{2, 4}},
-		{"tags all", EntityFilters{Tags: TagsFilter{Tags: []string{"mobile", "arm"}, Mode: TagsAll}}, []ecm.Entity{2}},
-		{"tags all one", EntityFilters{Tags: TagsFilter{Tags: []string{"mobile"}, Mode: TagsAll}}, []ecm.Entity{2, 3}},
+		{"all named", flt{}, []ecm.Entity{1, 2, 3, 4, 5, 6, 7, 8, 9}},
+		{"regex whole name", flt{Name: "robot_[0-9]"}, []ecm.Entity{2}},
+		{"regex repeat", flt{Name: "robot_[0-9]+"}, []ecm.Entity{2, 3}},
+		{"prefix is not whole", flt{Name: "rob"}, nil},
+		{"leftmost-longest alternation", flt{Name: "robot_1|robot_12"}, []ecm.Entity{2, 3}},
+		{"anchors inside", flt{Name: "^s.*$"}, []ecm.Entity{6, 7}},
+		{"posix class", flt{Name: "[[:alpha:]]+"}, []ecm.Entity{1, 4, 5, 6, 7, 8, 9}},
+		{"categories any", flt{Categories: []Category{CategoryHuman, CategoryStaticObject}}, []ecm.Entity{4, 6}},
+		{"missing category is object", flt{Categories: []Category{CategoryObject}}, []ecm.Entity{1, 5, 8}},
+		{"tags any", flt{Tags: []string{"arm", "walker"}}, []ecm.Entity{2, 4}},
+		{"tags all", flt{Tags: []string{"mobile", "arm"}, Mode: si.TagsFilter_FILTER_MODE_ALL}, []ecm.Entity{2}},
+		{"tags all one", flt{Tags: []string{"mobile"}, Mode: si.TagsFilter_FILTER_MODE_ALL}, []ecm.Entity{2, 3}},
 		// Sphere of radius 1 at (1.4,0,0): robot_1 (r .5 at 0) overlaps; alice (point
 		// at 3) does not; sky is unbounded; bad is malformed; world has no pose.
-		{"sphere", EntityFilters{Bounds: sphere(1.4, 0, 0, 1)}, []ecm.Entity{2, 7}},
-		{"sphere touching point", EntityFilters{Bounds: sphere(2, 0, 0, 1)}, []ecm.Entity{4, 7}},
-		{"sphere reaches box", EntityFilters{Bounds: sphere(8.5, 0.5, 0, 0.6)}, []ecm.Entity{3, 7}},
-		{"sphere misses box corner", EntityFilters{Bounds: sphere(8.5, 1.5, 0, 0.6)}, []ecm.Entity{7}},
+		{"sphere", flt{Bounds: sphere(1.4, 0, 0, 1)}, []ecm.Entity{2, 7}},
+		{"sphere touching point", flt{Bounds: sphere(2, 0, 0, 1)}, []ecm.Entity{4, 7}},
+		{"sphere reaches box", flt{Bounds: sphere(8.5, 0.5, 0, 0.6)}, []ecm.Entity{3, 7}},
+		{"sphere misses box corner", flt{Bounds: sphere(8.5, 1.5, 0, 0.6)}, []ecm.Entity{7}},
 		// The shelf box is yawed 90°: it spans y ∈ [5, 9] at x ≈ 0.
-		{"rotated box", EntityFilters{Bounds: sphere(0, 8, 0.5, 0.2)}, []ecm.Entity{6, 7}},
-		{"rotated box not along x", EntityFilters{Bounds: sphere(3, 5, 0.5, 0.2)}, []ecm.Entity{7}},
+		{"rotated box", flt{Bounds: sphere(0, 8, 0.5, 0.2)}, []ecm.Entity{6, 7}},
+		{"rotated box not along x", flt{Bounds: sphere(3, 5, 0.5, 0.2)}, []ecm.Entity{7}},
 		// The link top is at shelf + (0,0,2) = (0,5,2).
-		{"child pose composed", EntityFilters{Bounds: sphere(0, 5, 2.15, 0.1)}, []ecm.Entity{7, 8}},
-		{"box", EntityFilters{Bounds: Bounds{Type: BoundsBox, Points: []Vector3{{2.5, -1, -1}, {12, 1, 1}}}}, []ecm.Entity{3, 4, 7}},
+		{"child pose composed", flt{Bounds: sphere(0, 5, 2.15, 0.1)}, []ecm.Entity{7, 8}},
+		{"box", flt{Bounds: Bounds{Type: si.Bounds_TYPE_BOX, Points: []Vector3{{2.5, -1, -1}, {12, 1, 1}}}}, []ecm.Entity{3, 4, 7}},
 		// The tetrahedron is x+y+z <= 5 above (-1,-1,-1): the shelf's corner (-0.1,5,0)
 		// is inside, robot_12 and top are not.
-		{"convex hull", EntityFilters{Bounds: Bounds{Type: BoundsConvexHull, Points: []Vector3{{-1, -1, -1}, {7, -1, -1}, {-1, 7, -1}, {-1, -1, 7}}}}, []ecm.Entity{2, 4, 6, 7}},
-		{"flat convex hull", EntityFilters{Bounds: Bounds{Type: BoundsConvexHull, Points: []Vector3{{-1, -1, 0}, {4, -1, 0}, {-1, 4, 0}}}}, []ecm.Entity{2, 4, 7}},
-		{"and", EntityFilters{Name: "robot.*", Categories: []Category{CategoryRobot}, Tags: TagsFilter{Tags: []string{"mobile"}}, Bounds: sphere(10, 0, 0, 0.1)}, []ecm.Entity{3}},
+		{"convex hull", flt{Bounds: Bounds{Type: si.Bounds_TYPE_CONVEX_HULL, Points: []Vector3{{-1, -1, -1}, {7, -1, -1}, {-1, 7, -1}, {-1, -1, 7}}}}, []ecm.Entity{2, 4, 6, 7}},
+		{"flat convex hull", flt{Bounds: Bounds{Type: si.Bounds_TYPE_CONVEX_HULL, Points: []Vector3{{-1, -1, 0}, {4, -1, 0}, {-1, 4, 0}}}}, []ecm.Entity{2, 4, 7}},
+		{"and", flt{Name: "robot.*", Categories: []Category{CategoryRobot}, Tags: []string{"mobile"}, Bounds: sphere(10, 0, 0, 0.1)}, []ecm.Entity{3}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, res := GetEntities(m, tt.f)
-			require.Equal(t, Result{Code: ResultOK}, res)
-			require.NoError(t, res.Err())
+			got, err := GetEntities(m, tt.f.si())
+			require.NoError(t, err)
 			require.Equal(t, tt.want, got)
 			// The same through a Reader.
-			got, _ = GetEntities(m.Reader(), tt.f)
+			got, _ = GetEntities(m.Reader(), tt.f.si())
 			require.Equal(t, tt.want, got)
 		})
 	}
@@ -122,51 +149,41 @@ func TestBadFilters(t *testing.T) {
 	m := filterWorld(t)
 	tests := []struct {
 		name string
-		f    EntityFilters
-		code ResultCode
+		f    flt
+		code error
 		msg  string
 	}{
-		{"unbalanced", EntityFilters{Name: "robot("}, ResultInvalidArgument, "name filter: error parsing regexp: missing closing )"},
-		{"escape from anchors", EntityFilters{Name: "a)|(b"}, ResultInvalidArgument, "name filter"},
-		{"perl class", EntityFilters{Name: `\d+`}, ResultInvalidArgument, "name filter"},
-		{"perl flags", EntityFilters{Name: "(?i)robot"}, ResultInvalidArgument, "name filter"},
-		{"category", EntityFilters{Categories: []Category{3}}, ResultInvalidArgument, "unknown category 3"},
-		{"tags mode", EntityFilters{Tags: TagsFilter{Tags: []string{"x"}, Mode: 2}}, ResultInvalidArgument, "tags filter mode"},
-		{"bounds type", EntityFilters{Bounds: Bounds{Type: 9}}, ResultFeatureUnsupported, "unsupported type 9"},
-		{"sphere points", EntityFilters{Bounds: Bounds{Type: BoundsSphere, Points: []Vector3{{}}}}, ResultInvalidArgument, "sphere needs 2 points"},
-		{"sphere radius", EntityFilters{Bounds: sphere(0, 0, 0, -1)}, ResultInvalidArgument, "negative sphere radius"},
-		{"box points", EntityFilters{Bounds: Bounds{Type: BoundsBox, Points: []Vector3{{}, {}, {}}}}, ResultInvalidArgument, "box needs 2 points"},
-		{"hull points", EntityFilters{Bounds: Bounds{Type: BoundsConvexHull, Points: []Vector3{{}, {X: 1}}}}, ResultInvalidArgument, "at least 3 points"},
-		{"hull collinear", EntityFilters{Bounds: Bounds{Type: BoundsConvexHull, Points: []Vector3{{}, {X: 1}, {X: 2}}}}, ResultInvalidArgument, "collinear"},
-		{"nan", EntityFilters{Bounds: sphere(math.NaN(), 0, 0, 1)}, ResultInvalidArgument, "non-finite"},
-		{"empty with points", EntityFilters{Bounds: Bounds{Points: []Vector3{{}}}}, ResultInvalidArgument, "empty bounds with points"},
+		{"unbalanced", flt{Name: "robot("}, dds.ErrBadParameter, "name filter: error parsing regexp: missing closing )"},
+		{"escape from anchors", flt{Name: "a)|(b"}, dds.ErrBadParameter, "name filter"},
+		{"perl class", flt{Name: `\d+`}, dds.ErrBadParameter, "name filter"},
+		{"perl flags", flt{Name: "(?i)robot"}, dds.ErrBadParameter, "name filter"},
+		{"category", flt{Categories: []Category{3}}, dds.ErrBadParameter, "unknown category 3"},
+		{"tags mode", flt{Tags: []string{"x"}, Mode: 2}, dds.ErrBadParameter, "tags filter mode"},
+		{"bounds type", flt{Bounds: Bounds{Type: 9}}, dds.ErrUnsupported, "unsupported type 9"},
+		{"sphere points", flt{Bounds: Bounds{Type: si.Bounds_TYPE_SPHERE, Points: []Vector3{{}}}}, dds.ErrBadParameter, "sphere needs 2 points"},
+		{"sphere radius", flt{Bounds: sphere(0, 0, 0, -1)}, dds.ErrBadParameter, "negative sphere radius"},
+		{"box points", flt{Bounds: Bounds{Type: si.Bounds_TYPE_BOX, Points: []Vector3{{}, {}, {}}}}, dds.ErrBadParameter, "box needs 2 points"},
+		{"hull points", flt{Bounds: Bounds{Type: si.Bounds_TYPE_CONVEX_HULL, Points: []Vector3{{}, {X: 1}}}}, dds.ErrBadParameter, "at least 3 points"},
+		{"hull collinear", flt{Bounds: Bounds{Type: si.Bounds_TYPE_CONVEX_HULL, Points: []Vector3{{}, {X: 1}, {X: 2}}}}, dds.ErrBadParameter, "collinear"},
+		{"nan", flt{Bounds: sphere(math.NaN(), 0, 0, 1)}, dds.ErrBadParameter, "non-finite"},
+		{"empty with points", flt{Bounds: Bounds{Points: []Vector3{{}}}}, dds.ErrBadParameter, "empty bounds with points"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, res := GetEntities(m, tt.f)
+			got, err := GetEntities(m, tt.f.si())
 			require.Nil(t, got)
-			require.Equal(t, tt.code, res.Code)
-			require.Contains(t, res.Message, tt.msg)
-			err := res.Err()
-			var re *ResultError
-			require.ErrorAs(t, err, &re)
-			require.Equal(t, tt.code, re.Code)
-			require.Contains(t, err.Error(), "sim: "+tt.code.String())
-			_, err = CompileFilter(tt.f)
-			require.ErrorAs(t, err, &re)
+			require.ErrorIs(t, err, tt.code)
+			require.Contains(t, err.Error(), tt.msg)
+			_, err = CompileFilter(tt.f.si())
+			require.ErrorIs(t, err, tt.code)
+			require.Contains(t, err.Error(), tt.msg)
 		})
 	}
 }
 
-func TestResultCodeString(t *testing.T) {
-	require.Equal(t, "ok", ResultOK.String())
-	require.Equal(t, "incorrect state", ResultIncorrectState.String())
-	require.Equal(t, "result 5", ResultCode(5).String(), "a code without a name")
-}
-
 func TestFilterMatch(t *testing.T) {
 	m := filterWorld(t)
-	f, err := CompileFilter(EntityFilters{Name: "alice|crate"})
+	f, err := CompileFilter(flt{Name: "alice|crate"}.si())
 	require.NoError(t, err)
 	require.True(t, f.Match(m, 4))
 	require.False(t, f.Match(m, 3))
@@ -177,7 +194,7 @@ func TestFilterMatch(t *testing.T) {
 
 func TestHullDistance(t *testing.T) {
 	cube := func(x float64) []Vector3 {
-		return shapeOf(Bounds{Type: BoundsBox, Points: []Vector3{{x, 0, 0}, {x + 1, 1, 1}}}, Pose{}).pts
+		return shapeOf(Bounds{Type: si.Bounds_TYPE_BOX, Points: []Vector3{{x, 0, 0}, {x + 1, 1, 1}}}, Pose{}).pts
 	}
 	tests := []struct {
 		name string
@@ -204,21 +221,21 @@ func TestHullDistance(t *testing.T) {
 }
 
 func TestPoseMath(t *testing.T) {
-	q := QuaternionFromEuler(0, 0, math.Pi/2)
-	v := q.Rotate(Vector3{1, 0, 0})
+	q := quaternionFromEuler(0, 0, math.Pi/2)
+	v := q.rotate(Vector3{1, 0, 0})
 	require.InDelta(t, 0, v.X, 1e-12)
 	require.InDelta(t, 1, v.Y, 1e-12)
 	// Roll then pitch then yaw about fixed axes: x → (pitch 90°) -z → (yaw) -z.
-	q = QuaternionFromEuler(0, math.Pi/2, math.Pi/2)
-	v = q.Rotate(Vector3{1, 0, 0})
+	q = quaternionFromEuler(0, math.Pi/2, math.Pi/2)
+	v = q.rotate(Vector3{1, 0, 0})
 	require.InDelta(t, 0, v.X, 1e-12)
 	require.InDelta(t, 0, v.Y, 1e-12)
 	require.InDelta(t, -1, v.Z, 1e-12)
-	require.Equal(t, Vector3{1, 2, 3}, Quaternion{}.Rotate(Vector3{1, 2, 3}), "zero quaternion is the identity")
+	require.Equal(t, Vector3{1, 2, 3}, Quaternion{}.rotate(Vector3{1, 2, 3}), "zero quaternion is the identity")
 
-	parent := Pose{Position: Vector3{1, 0, 0}, Orientation: QuaternionFromEuler(0, 0, math.Pi/2)}
+	parent := Pose{Position: Vector3{1, 0, 0}, Orientation: quaternionFromEuler(0, 0, math.Pi/2)}
 	child := Pose{Position: Vector3{1, 0, 0}, Orientation: identityQuaternion}
-	w := parent.Compose(child)
+	w := parent.compose(child)
 	require.InDelta(t, 1, w.Position.X, 1e-12)
 	require.InDelta(t, 1, w.Position.Y, 1e-12)
 }
@@ -228,7 +245,7 @@ func TestPoseMath(t *testing.T) {
 func TestFilterNameShortcut(t *testing.T) {
 	names := []string{"", "a", "ab", "abab", "abc", "abcd", "m1", "m12", "m123", "xm12", "x1y", "x12y", "x12", "a.b", "axb"}
 	for _, pat := range []string{"m12.*", "abc", "a|ab", "(ab)+", "x[0-9]+y", "a.b", "a\\.b", "m1|m12", ".*"} {
-		c, err := CompileFilter(EntityFilters{Name: pat})
+		c, err := CompileFilter(flt{Name: pat}.si())
 		require.NoError(t, err, pat)
 		re := regexp.MustCompilePOSIX(pat)
 		for _, n := range names {

@@ -46,10 +46,10 @@ func FuzzFilter(f *testing.F) {
 		e := m.CreateEntity()
 		ecm.CreateComponent(m, e, Name("robot_1"))
 		ecm.CreateComponent(m, e, Pose{Position: Vector3{a, b, c}, Orientation: Quaternion{x, y, z, a}})
-		ecm.CreateComponent(m, e, Bounds{Type: BoundsType(typ % 4), Points: []Vector3{{x, y, z}, {a, b, c}, {c, a, b}}})
-		_, _ = GetEntities(m, EntityFilters{
+		ecm.CreateComponent(m, e, Bounds{Type: typ % 4, Points: []Vector3{{x, y, z}, {a, b, c}, {c, a, b}}})
+		_, _ = GetEntities(m, flt{
 			Name:   name,
-			Bounds: Bounds{Type: BoundsType(typ), Points: []Vector3{{x, y, z}, {a, b, c}, {b, c, a}}[:int(typ)%4]},
-		})
+			Bounds: Bounds{Type: typ, Points: []Vector3{{x, y, z}, {a, b, c}, {b, c, a}}[:int(typ)%4]},
+		}.si())
 	})
 }

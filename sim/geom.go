@@ -2,6 +2,8 @@ package sim
 
 import (
 	"math"
+
+	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
 )
 
 // convex is the convex hull of pts grown by radius (a sphere is one point and a
@@ -13,9 +15,9 @@ type convex struct {
 
 // support returns the point of pts farthest in direction d.
 func support(pts []Vector3, d Vector3) Vector3 {
-	best, bd := pts[0], pts[0].Dot(d)
+	best, bd := pts[0], pts[0].dot(d)
 	for _, p := range pts[1:] {
-		if v := p.Dot(d); v > bd {
+		if v := p.dot(d); v > bd {
 			best, bd = p, v
 		}
 	}
@@ -34,16 +36,16 @@ func overlap(a, b *convex) bool {
 func hullDistance(a, b []Vector3) float64 {
 	var buf [4]Vector3
 	simplex := buf[:0]
-	v := a[0].Sub(b[0])
+	v := a[0].sub(b[0])
 	simplex = append(simplex, v)
 	for range 64 {
-		vv := v.Dot(v)
+		vv := v.dot(v)
 		if vv <= 1e-24 {
 			return 0
 		}
-		w := support(a, v.Scale(-1)).Sub(support(b, v))
+		w := support(a, v.scale(-1)).sub(support(b, v))
 		// Stop when w brings the simplex no closer to the origin.
-		if vv-v.Dot(w) <= 1e-12*vv {
+		if vv-v.dot(w) <= 1e-12*vv {
 			break
 		}
 		dup := false
@@ -61,7 +63,7 @@ func hullDistance(a, b []Vector3) float64 {
 			return 0 // the origin is inside the tetrahedron
 		}
 	}
-	return math.Sqrt(v.Dot(v))
+	return math.Sqrt(v.dot(v))
 }
 
 // closestOnSimplex returns the point of the simplex s (1 to 4 points) closest to the
@@ -88,7 +90,7 @@ func closestOnSimplex(s []Vector3) (Vector3, []Vector3) {
 		if !ok {
 			continue
 		}
-		d := p.Dot(p)
+		d := p.dot(p)
 		if d < bestD || (d == bestD && k < bestSize) {
 			best, bestD, bestMask, bestSize = p, d, mask, k
 		}
@@ -116,15 +118,15 @@ func closestOnFace(f []Vector3) (Vector3, bool) {
 	// Solve (DᵀD)λ = -Dᵀp0 with D = [f[i]-p0], by Gaussian elimination.
 	var d [3]Vector3
 	for i := range k {
-		d[i] = f[i+1].Sub(p0)
+		d[i] = f[i+1].sub(p0)
 	}
 	var a [3][4]float64
 	scale := 0.0
 	for i := range k {
 		for j := range k {
-			a[i][j] = d[i].Dot(d[j])
+			a[i][j] = d[i].dot(d[j])
 		}
-		a[i][k] = -d[i].Dot(p0)
+		a[i][k] = -d[i].dot(p0)
 		scale = math.Max(scale, a[i][i])
 	}
 	for c := range k {
@@ -156,7 +158,7 @@ func closestOnFace(f []Vector3) (Vector3, bool) {
 			return Vector3{}, false
 		}
 		sum += l
-		p = p.Add(d[i].Scale(l))
+		p = p.add(d[i].scale(l))
 	}
 	if sum >= 1 {
 		return Vector3{}, false
@@ -169,8 +171,8 @@ func finite(v Vector3) bool {
 	return !math.IsNaN(v.X+v.Y+v.Z) && !math.IsInf(v.X, 0) && !math.IsInf(v.Y, 0) && !math.IsInf(v.Z, 0)
 }
 
-// checkBounds validates b; it returns a *ResultError for a bounds type that is
-// unknown (ResultFeatureUnsupported) or malformed (ResultInvalidArgument).
+// checkBounds validates b; it returns a *filterError for a bounds type that is
+// unknown (dds.ErrUnsupported) or malformed (dds.ErrBadParameter).
 func checkBounds(b Bounds) error {
 	for _, p := range b.Points {
 		if !finite(p) {
@@ -178,22 +180,22 @@ func checkBounds(b Bounds) error {
 		}
 	}
 	switch b.Type {
-	case BoundsEmpty:
+	case si.Bounds_TYPE_EMPTY:
 		if len(b.Points) != 0 {
 			return invalid("bounds: empty bounds with points")
 		}
-	case BoundsBox:
+	case si.Bounds_TYPE_BOX:
 		if len(b.Points) != 2 {
 			return invalid("bounds: a box needs 2 points")
 		}
-	case BoundsSphere:
+	case si.Bounds_TYPE_SPHERE:
 		if len(b.Points) != 2 {
 			return invalid("bounds: a sphere needs 2 points (center, radius in x)")
 		}
 		if b.Points[1].X < 0 {
 			return invalid("bounds: negative sphere radius")
 		}
-	case BoundsConvexHull:
+	case si.Bounds_TYPE_CONVEX_HULL:
 		if len(b.Points) < 3 {
 			return invalid("bounds: a convex hull needs at least 3 points")
 		}
@@ -201,7 +203,7 @@ func checkBounds(b Bounds) error {
 			return invalid("bounds: convex hull points are collinear")
 		}
 	default:
-		return &ResultError{Code: ResultFeatureUnsupported, Message: "bounds: unsupported type " + itoa(int(b.Type))}
+		return &filterError{unsupported: true, msg: "bounds: unsupported type " + itoa(int(b.Type))}
 	}
 	return nil
 }
@@ -211,17 +213,17 @@ func collinear(pts []Vector3) bool {
 	p0 := pts[0]
 	var dir Vector3
 	for _, p := range pts[1:] {
-		if d := p.Sub(p0); d.Dot(d) > dir.Dot(dir) {
+		if d := p.sub(p0); d.dot(d) > dir.dot(dir) {
 			dir = d
 		}
 	}
-	l := dir.Dot(dir)
+	l := dir.dot(dir)
 	if l == 0 {
 		return true
 	}
 	for _, p := range pts[1:] {
-		c := dir.Cross(p.Sub(p0))
-		if c.Dot(c) > 1e-18*l*l {
+		c := dir.cross(p.sub(p0))
+		if c.dot(c) > 1e-18*l*l {
 			return false
 		}
 	}
@@ -231,9 +233,9 @@ func collinear(pts []Vector3) bool {
 // shapeOf returns the valid, non-empty bounds b placed at pose.
 func shapeOf(b Bounds, pose Pose) convex {
 	switch b.Type {
-	case BoundsSphere:
-		return convex{pts: []Vector3{pose.Transform(b.Points[0])}, radius: b.Points[1].X}
-	case BoundsBox:
+	case si.Bounds_TYPE_SPHERE:
+		return convex{pts: []Vector3{pose.transform(b.Points[0])}, radius: b.Points[1].X}
+	case si.Bounds_TYPE_BOX:
 		lo, hi := b.Points[0], b.Points[1]
 		lo, hi = Vector3{min(lo.X, hi.X), min(lo.Y, hi.Y), min(lo.Z, hi.Z)}, Vector3{max(lo.X, hi.X), max(lo.Y, hi.Y), max(lo.Z, hi.Z)}
 		pts := make([]Vector3, 0, 8)
@@ -248,13 +250,13 @@ func shapeOf(b Bounds, pose Pose) convex {
 			if i&4 != 0 {
 				c.Z = hi.Z
 			}
-			pts = append(pts, pose.Transform(c))
+			pts = append(pts, pose.transform(c))
 		}
 		return convex{pts: pts}
-	default: // BoundsConvexHull
+	default: // si.Bounds_TYPE_CONVEX_HULL
 		pts := make([]Vector3, len(b.Points))
 		for i, p := range b.Points {
-			pts[i] = pose.Transform(p)
+			pts[i] = pose.transform(p)
 		}
 		return convex{pts: pts}
 	}

@@ -456,7 +456,7 @@ func (s *Services) getNamedPoses(_ context.Context, q *si.GetNamedPosesRequest) 
 		rep.Result = failed(si.Result_RESULT_OPERATION_FAILED, "unknown tags filter mode "+itoa(int(q.Tags.FilterMode)))
 		return rep
 	}
-	f := TagsFilter{Tags: q.Tags.Tags, Mode: TagsFilterMode(q.Tags.FilterMode)}
+	f := q.Tags
 	s.r.do(func(m *ecm.Manager) {
 		ecm.EachRO2(m, func(e ecm.Entity, n Name, _ frame) bool {
 			tags, _ := ecm.ComponentData[Tags](m, e)
@@ -509,15 +509,15 @@ func notFound(name string) si.Result {
 
 // filterEntities returns the entities of the services that pass f, with their names.
 func filterEntities(m *ecm.Manager, f si.EntityFilters) ([]ecm.Entity, []string, si.Result) {
-	c, err := CompileFilter(fromFilters(f))
+	c, err := CompileFilter(f)
 	if err != nil {
-		var re *ResultError
-		errors.As(err, &re)
-		if re.Code == ResultFeatureUnsupported {
-			return nil, nil, failed(si.Result_RESULT_FEATURE_UNSUPPORTED, re.Message)
+		var fe *filterError
+		errors.As(err, &fe)
+		if fe.unsupported {
+			return nil, nil, failed(si.Result_RESULT_FEATURE_UNSUPPORTED, fe.msg)
 		}
 		// GetEntities(States) define no code for bad input.
-		return nil, nil, failed(si.Result_RESULT_OPERATION_FAILED, "invalid filter: "+re.Message)
+		return nil, nil, failed(si.Result_RESULT_OPERATION_FAILED, "invalid filter: "+fe.msg)
 	}
 	// In ascending order of entity, only the matches collected: with 10,000 entities,
 	// collecting them all first cost more than filtering.
@@ -530,25 +530,6 @@ func filterEntities(m *ecm.Manager, f si.EntityFilters) ([]ecm.Entity, []string,
 		return true
 	})
 	return es, names, resultOK()
-}
-
-// fromFilters converts simulation_interfaces EntityFilters.
-func fromFilters(f si.EntityFilters) EntityFilters {
-	out := EntityFilters{
-		Name: f.Filter,
-		Tags: TagsFilter{Tags: f.Tags.Tags, Mode: TagsFilterMode(f.Tags.FilterMode)},
-		Bounds: Bounds{
-			Type:   BoundsType(f.Bounds.Type),
-			Points: make([]Vector3, len(f.Bounds.Points)),
-		},
-	}
-	for _, c := range f.Categories {
-		out.Categories = append(out.Categories, Category(c.Category))
-	}
-	for i, p := range f.Bounds.Points {
-		out.Bounds.Points[i] = Vector3{p.X, p.Y, p.Z}
-	}
-	return out
 }
 
 func (s *Services) getEntities(_ context.Context, q *si.GetEntitiesRequest) (rep si.GetEntitiesResponse) {
@@ -613,7 +594,7 @@ func (s *Services) setEntityState(_ context.Context, q *si.SetEntityStateRequest
 			rep.Result = failed(si.Result_RESULT_FEATURE_UNSUPPORTED, "velocities and accelerations are not simulated")
 		default:
 			if q.SetPose {
-				setWorldPose(m, e, framePose(m, q.State.Header.FrameID).Compose(pose))
+				setWorldPose(m, e, framePose(m, q.State.Header.FrameID).compose(pose))
 			}
 			rep.Result = resultOK()
 		}
@@ -664,7 +645,7 @@ func framePose(m *ecm.Manager, frame string) Pose {
 // setWorldPose sets the Pose of e so that its world pose is w.
 func setWorldPose(m *ecm.Manager, e ecm.Entity, w Pose) {
 	parent, _ := WorldPose(m, m.ParentEntity(e))
-	local := parent.inverse().Compose(w)
+	local := parent.inverse().compose(w)
 	if !ecm.SetComponentData(m, e, local) {
 		ecm.CreateComponent(m, e, local)
 	}
@@ -674,7 +655,7 @@ func setWorldPose(m *ecm.Manager, e ecm.Entity, w Pose) {
 func (p Pose) inverse() Pose {
 	q := p.Orientation.normalized()
 	c := Quaternion{-q.X, -q.Y, -q.Z, q.W}
-	return Pose{Position: c.Rotate(p.Position).Scale(-1), Orientation: c}
+	return Pose{Position: c.rotate(p.Position).scale(-1), Orientation: c}
 }
 
 func (s *Services) getEntityInfo(_ context.Context, q *si.GetEntityInfoRequest) (rep si.GetEntityInfoResponse) {
@@ -718,7 +699,7 @@ func set[T any](m *ecm.Manager, e ecm.Entity, v T) {
 func (s *Services) getEntityBounds(_ context.Context, q *si.GetEntityBoundsRequest) (rep si.GetEntityBoundsResponse) {
 	rep.Result = s.onEntity(q.Entity, func(m *ecm.Manager, e ecm.Entity) {
 		b, _ := ecm.ComponentData[Bounds](m, e)
-		rep.Bounds.Type = uint8(b.Type)
+		rep.Bounds.Type = b.Type
 		for _, p := range b.Points {
 			rep.Bounds.Points = append(rep.Bounds.Points, geometry_msgs.Vector3{X: p.X, Y: p.Y, Z: p.Z})
 		}

@@ -54,7 +54,7 @@ func newSvcFixture(t *testing.T, prefix string, resourcePath ...string) *svcFixt
 	ecm.CreateComponent(m, robot, Tags{"mobile", "red"})
 	box1, _ := topNamed(m, "box1")
 	ecm.CreateComponent(m, box1, Tags{"red"})
-	ecm.CreateComponent(m, box1, Bounds{Type: BoundsBox, Points: []Vector3{{-0.5, -0.5, -0.5}, {0.5, 0.5, 0.5}}})
+	ecm.CreateComponent(m, box1, Bounds{Type: si.Bounds_TYPE_BOX, Points: []Vector3{{-0.5, -0.5, -0.5}, {0.5, 0.5, 0.5}}})
 	ecm.EachRO2(m, func(e ecm.Entity, n Name, _ frame) bool {
 		if n == "dock" {
 			defer ecm.CreateComponent(m, e, Tags{"spawn"})
@@ -275,7 +275,7 @@ func TestServicesEntityInfoBoundsDelete(t *testing.T) {
 	require.Equal(t, si.Bounds{Type: si.Bounds_TYPE_BOX, Points: []geometry_msgs.Vector3{{X: -0.5, Y: -0.5, Z: -0.5}, {X: 0.5, Y: 0.5, Z: 0.5}}}, bounds.Bounds)
 	bounds = call[si.GetEntityBoundsRequest, si.GetEntityBoundsResponse](f, "get_entity_bounds", si.GetEntityBoundsRequest{Entity: "robot"})
 	requireResult(t, si.Result_RESULT_OK, bounds.Result)
-	require.Equal(t, uint8(si.Bounds_TYPE_EMPTY), bounds.Bounds.Type)
+	require.Equal(t, si.Bounds_TYPE_EMPTY, bounds.Bounds.Type)
 	requireResult(t, si.Result_RESULT_NOT_FOUND, call[si.GetEntityBoundsRequest, si.GetEntityBoundsResponse](f, "get_entity_bounds", si.GetEntityBoundsRequest{Entity: "x"}).Result)
 
 	del := func(name string) si.Result {

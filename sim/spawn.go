@@ -96,7 +96,7 @@ func spawn(m *ecm.Manager, q *si.SpawnEntity) si.SpawnResult {
 	l := &loader{m: m}
 	_ = l.buildModel(model, world, map[string]bool{}, 1) // cannot fail: it did not in scratch
 	e, _ := topNamed(m, name)
-	set(m, e, framePose(m, q.InitialPose.Header.FrameID).Compose(pose))
+	set(m, e, framePose(m, q.InitialPose.Header.FrameID).compose(pose))
 	return si.SpawnResult{Result: resultOK(), EntityName: name}
 }
 

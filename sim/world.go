@@ -252,7 +252,7 @@ func (l *loader) parsePose(el *Element) (Pose, error) {
 			v[i] *= math.Pi / 180
 		}
 	}
-	p.Orientation = QuaternionFromEuler(v[3], v[4], v[5])
+	p.Orientation = quaternionFromEuler(v[3], v[4], v[5])
 	return p, nil
 }
 

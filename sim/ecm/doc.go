@@ -38,8 +38,7 @@
 // Each1 to Each4 call a function for every entity that has all the given component
 // types, with pointers to the components, in ascending entity order, until the function
 // returns false. EachRO1 to EachRO4 are the read-only variants: they take a Source (a
-// *Manager or a Reader) and pass copies of the components. EachNoCache1/2 do not cache
-// a view; EachNew1/2 (and EachNewRO1/2) visit only entities created in the current step;
+// *Manager or a Reader) and pass copies of the components. EachNew1/2 (and EachNewRO1/2) visit only entities created in the current step;
 // EachRemoved1/2 only entities marked for removal; EachEntity takes component ids.
 //
 // Query1 and Query2 are the fastest way to iterate, as a for loop with no callback:
@@ -74,13 +73,13 @@
 // and after ChangedState was taken, outside any query callback. EndStep does what
 // Gazebo's runner does after the systems ran, in this order:
 //
-//  1. ClearNewlyCreatedEntities: entities created so far are no longer new.
+//  1. Entities created so far are no longer new (Gazebo's ClearNewlyCreatedEntities).
 //  2. ProcessRemoveEntityRequests: marked entities are removed (children of a removed
 //     entity that were not removed lose their parent).
-//  3. ClearRemovedComponents: ChangedState no longer reports removed components.
-//  4. SetAllComponentsUnchanged: every change state becomes NoChange.
+//  3. ChangedState no longer reports removed components (ClearRemovedComponents).
+//  4. Every change state becomes NoChange (SetAllComponentsUnchanged).
 //
-// The four are exported for runners that need another order.
+// Only the second is exported: a participant removes entities between steps with it.
 //
 // # Read-only access and concurrency
 //

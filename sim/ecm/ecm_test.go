@@ -91,7 +91,7 @@ func TestRegister(t *testing.T) {
 
 	vid := ID[Vel](m)
 	require.Equal(t, "github.com/ddsgo/ddsgo/sim/ecm.Vel", m.ComponentName(vid))
-	require.Equal(t, 2, m.ComponentTypeCount())
+	require.Equal(t, 2, m.componentTypeCount())
 	_, ok = LookupID[Name](m)
 	require.False(t, ok)
 	require.Equal(t, "", m.ComponentName(99))

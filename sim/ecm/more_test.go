@@ -110,7 +110,7 @@ func TestCodecReplacement(t *testing.T) {
 	d := New()
 	Register(d, "", Codec[Temp]{})
 	Register(d, "", c) // empty name: the default name, same registration
-	require.Equal(t, 1, d.ComponentTypeCount())
+	require.Equal(t, 1, d.componentTypeCount())
 	_ = e
 	_ = st
 }

@@ -50,13 +50,6 @@ func TestEachVariants(t *testing.T) {
 	require.Equal(t, 1, n)
 
 	got = nil
-	EachNoCache1(m, func(e Entity, _ *Tag) bool { got = append(got, e); return true })
-	require.Equal(t, []Entity{e1, e2}, got)
-	got = nil
-	EachNoCache2(m, func(e Entity, _ *Pos, _ *Tag) bool { got = append(got, e); return true })
-	require.Equal(t, []Entity{e1, e2}, got)
-
-	got = nil
 	EachEntity(m, []ComponentID{ID[Pos](m)}, func(e Entity) bool { got = append(got, e); return true })
 	require.Equal(t, []Entity{e1, e2, e3}, got)
 	got = nil

@@ -181,9 +181,9 @@ func (m *Manager) ComponentIDByName(name string) (ComponentID, bool) {
 	return id, ok
 }
 
-// ComponentTypeCount returns the number of registered component types; their ids are
-// 0 to ComponentTypeCount()-1.
-func (m *Manager) ComponentTypeCount() int { return len(m.reg.types) }
+// componentTypeCount returns the number of registered component types; their ids are
+// 0 to componentTypeCount()-1.
+func (m *Manager) componentTypeCount() int { return len(m.reg.types) }
 
 // columnFactory returns whether codec (or the default codec) can serialize T, a
 // constructor of columns bound to the codec, and a function that decodes and drops a

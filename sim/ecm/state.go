@@ -33,8 +33,8 @@ import (
 
 const (
 	stateMagic = 0x45434d53
-	// StateVersion is the version of the serialized state format written by this package.
-	StateVersion = 1
+	// stateVersion is the version of the serialized state format written by this package.
+	stateVersion = 1
 
 	kindFull    = 0
 	kindChanged = 1
@@ -82,7 +82,7 @@ func (w *stateWriter) begin(b []byte, kind uint8, types []ComponentID) {
 	}
 	w.enc.Reset(b, cdr.CDRLE)
 	w.enc.Uint32(stateMagic)
-	w.enc.Uint16(StateVersion)
+	w.enc.Uint16(stateVersion)
 	w.enc.Uint8(kind)
 	w.enc.Uint8(0)
 	w.enc.SeqLen(len(w.types))
@@ -391,7 +391,7 @@ func (r *stateReader) header(b []byte) error {
 	if magic := d.Uint32(); magic != stateMagic && d.Err() == nil {
 		return stateErr("not an ECM state")
 	}
-	if v := d.Uint16(); v != StateVersion && d.Err() == nil {
+	if v := d.Uint16(); v != stateVersion && d.Err() == nil {
 		return stateErr("unsupported version %d", v)
 	}
 	if kind := d.Uint8(); kind > kindChanged && d.Err() == nil {

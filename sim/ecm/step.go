@@ -120,27 +120,27 @@ func (m *Manager) MarkedForRemoval() []Entity {
 // EndStep ends a simulation step. The systems runner calls it once per step, after
 // PostUpdate (and after anything that reads ChangedState), never from inside a query
 // callback. It does, in this order, what Gazebo's runner does at the end of a step:
-// ClearNewlyCreatedEntities, ProcessRemoveEntityRequests, ClearRemovedComponents and
-// SetAllComponentsUnchanged.
+// clearNewlyCreatedEntities, ProcessRemoveEntityRequests, clearRemovedComponents and
+// setAllComponentsUnchanged.
 func (m *Manager) EndStep() {
-	m.ClearNewlyCreatedEntities()
+	m.clearNewlyCreatedEntities()
 	m.ProcessRemoveEntityRequests()
-	m.ClearRemovedComponents()
-	m.SetAllComponentsUnchanged()
+	m.clearRemovedComponents()
+	m.setAllComponentsUnchanged()
 }
 
-// ClearNewlyCreatedEntities makes the entities created so far no longer new.
-func (m *Manager) ClearNewlyCreatedEntities() {
+// clearNewlyCreatedEntities makes the entities created so far no longer new.
+func (m *Manager) clearNewlyCreatedEntities() {
 	m.stepStart = m.nextID
 	clear(m.newOld)
 }
 
-// ClearRemovedComponents forgets the components removed so far (reported by
+// clearRemovedComponents forgets the components removed so far (reported by
 // ChangedState).
-func (m *Manager) ClearRemovedComponents() { m.removedCs = m.removedCs[:0] }
+func (m *Manager) clearRemovedComponents() { m.removedCs = m.removedCs[:0] }
 
-// SetAllComponentsUnchanged sets the change state of every component to NoChange.
-func (m *Manager) SetAllComponentsUnchanged() {
+// setAllComponentsUnchanged sets the change state of every component to NoChange.
+func (m *Manager) setAllComponentsUnchanged() {
 	m.epoch++
 	if m.epoch == 1<<30 {
 		// The stamps would wrap: reset them all (once per 2^30 steps).

@@ -30,17 +30,6 @@ func (m *Manager) viewFor(k mask) []*archetype {
 	return archs
 }
 
-// matchNoCache returns the archetypes that hold the types in k without caching a view.
-func (m *Manager) matchNoCache(k mask) []*archetype {
-	var out []*archetype
-	for _, a := range m.archs {
-		if a.mask.contains(&k) {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
 // runFunc visits rows lo to hi-1 of a (holes have entity Null); it returns false to stop.
 type runFunc func(a *archetype, lo, hi int) bool
 
@@ -469,16 +458,6 @@ func EachRO4[A, B, C, D any](s Source, fn func(Entity, A, B, C, D) bool) {
 	m, it := iterFor(s)
 	each4(m, m.viewFor, it,
 		func(e Entity, a *A, b *B, c *C, d *D) bool { return fn(e, *a, *b, *c, *d) })
-}
-
-// EachNoCache1 is Each1 without creating a cached view: for one-off queries.
-func EachNoCache1[A any](m *Manager, fn func(Entity, *A) bool) {
-	each1(m, m.matchNoCache, iter{from: 1, mutable: true}, fn)
-}
-
-// EachNoCache2 is Each2 without creating a cached view.
-func EachNoCache2[A, B any](m *Manager, fn func(Entity, *A, *B) bool) {
-	each2(m, m.matchNoCache, iter{from: 1, mutable: true}, fn)
 }
 
 // EachNew1 is Each1 restricted to entities created in the current step.
