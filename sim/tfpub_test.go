@@ -35,7 +35,7 @@ func TestTfPublisher(t *testing.T) {
 	defer func() { require.NoError(t, c.Close()) }()
 	require.NoError(t, r.AddSystem(c, SystemConfig{Name: "tf"}))
 
-	in, ctx := matchedReader[tf2_msgs.TFMessage](t, node, tfTopic, nil, dds.Reliable(), dds.KeepAll())
+	in, ctx := matchedReader[tf2_msgs.TFMessage](t, node, tfTopic, c.w, dds.Reliable(), dds.KeepAll())
 	for range 25 { // sim time 1..25 steps: published at 1, 11, 21
 		_, err := r.RunOnce()
 		require.NoError(t, err)
