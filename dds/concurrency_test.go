@@ -1,6 +1,7 @@
 package dds
 
 import (
+	"context"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -231,4 +232,51 @@ func TestQueryConditionLimit(t *testing.T) {
 	}
 	_, err := r.CreateQueryCondition(States{}, func(*point) bool { return true })
 	require.ErrorIs(t, err, ErrOutOfResources)
+}
+
+// Reads blocked on one reader share what comes: each sample written one at a time goes
+// to exactly one of them (a blocking read counts itself a waiter before it first looks,
+// and a woken read passes the wake-up on), none stays blocked on data that is there,
+// and none is left counted a waiter once they all returned.
+func TestBlockingTakesShareSamples(t *testing.T) {
+	net := &fakeNet{}
+	p, err := NewParticipant(0, withEngine(net.factory()))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = p.Close() })
+	w, r := endpoints[point](t, p, "t", nil, reliableReader())
+
+	const readers, samples = 4, 400
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	taken := make(chan int32, samples)
+	var wg sync.WaitGroup
+	for range readers {
+		wg.Go(func() {
+			var v [1]point
+			var infos [1]SampleInfo
+			for {
+				if _, err := r.TakeInto(ctx, v[:], infos[:]); err != nil {
+					return
+				}
+				taken <- v[0].ID
+			}
+		})
+	}
+	seen := make(map[int32]bool, samples)
+	for i := range int32(samples) {
+		require.NoError(t, w.Write(bg, &point{ID: i}))
+		if i%3 == 0 { // sometimes with the readers waiting, sometimes not
+			id := waitFor(t, taken, "a blocked Take")
+			require.False(t, seen[id], "sample %d taken twice", id)
+			seen[id] = true
+		}
+	}
+	for len(seen) < samples {
+		id := waitFor(t, taken, "a blocked Take")
+		require.False(t, seen[id], "sample %d taken twice", id)
+		seen[id] = true
+	}
+	cancel()
+	wg.Wait()
+	require.Zero(t, r.waiters.Load(), "reads still counted as waiting")
 }

@@ -20,7 +20,9 @@ func TestWriteTake(t *testing.T) {
 		require.NoError(t, w.Write(bg, &m, Timestamp(ts)))
 	}
 	m := message{ID: 0, Text: "again", Seq: 2}
+	before := time.Now()
 	require.NoError(t, w.Write(bg, &m))
+	after := time.Now()
 
 	data, infos, err := r.Read(bg, NoWait())
 	require.NoError(t, err)
@@ -35,6 +37,9 @@ func TestWriteTake(t *testing.T) {
 		require.Equal(t, w.LookupInstance(&data[i]), info.InstanceHandle)
 	}
 	for i := range data {
+		if data[i].Seq == 2 { // no Timestamp option: the time of the write
+			require.WithinRange(t, infos[i].SourceTimestamp, before.Add(-time.Microsecond), after)
+		}
 		if data[i].ID == 1 {
 			require.Equal(t, ts, infos[i].SourceTimestamp)
 			require.Equal(t, message{ID: 1, Text: "hello", Values: []float64{1}, Seq: 1}, data[i])

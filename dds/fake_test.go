@@ -325,6 +325,9 @@ func (w *fakeWriter) Write(_ context.Context, c rtps.Change) (wire.SequenceNumbe
 		return 0, context.Canceled
 	}
 	w.sn++
+	if c.Timestamp == (wire.Time{}) { // as discovery.LocalWriter: the engine's now
+		c.Timestamp = wire.TimeFromTime(time.Now())
+	}
 	if w.record {
 		rc := c
 		rc.Payload = append([]byte(nil), c.Payload...)

@@ -944,8 +944,13 @@ func (r *DataReader[T]) into(ctx context.Context, op accessOp, data []T, infos [
 		data = data[:min(len(data), a.max)]
 	}
 	// The first try without the closure: what a loop taking what is there does.
+	if a.noWait {
+		return r.access(op, data, infos, a.states, sel, a.h)
+	}
+	r.waiters.Add(1) // before the try: see wait
 	n, err := r.access(op, data, infos, a.states, sel, a.h)
-	if a.noWait || !errors.Is(err, ErrNoData) {
+	if !errors.Is(err, ErrNoData) {
+		r.waiters.Add(-1)
 		return n, err
 	}
 	return r.wait(ctx, func() (int, error) {
@@ -982,8 +987,10 @@ func (r *DataReader[T]) collect(ctx context.Context, op accessOp, opts []ReadOpt
 		dst, infos = dst[:c], infos[:c]
 		return c, err
 	}
-	if _, err = try(); errors.Is(err, ErrNoData) && !a.noWait {
-		_, err = r.wait(ctx, try)
+	if a.noWait {
+		_, err = try()
+	} else {
+		_, err = r.tryWait(ctx, try)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -991,16 +998,22 @@ func (r *DataReader[T]) collect(ctx context.Context, op accessOp, opts []ReadOpt
 	return dst, infos, nil
 }
 
+// tryWait runs try, and waits for data and runs it again while it finds nothing.
+func (r *DataReader[T]) tryWait(ctx context.Context, try func() (int, error)) (int, error) {
+	r.waiters.Add(1) // before the try: see wait
+	if n, err := try(); !errors.Is(err, ErrNoData) {
+		r.waiters.Add(-1)
+		return n, err
+	}
+	return r.wait(ctx, try)
+}
+
 // wait waits for data and runs try until it returns something other than ErrNoData,
-// or ctx is done. The caller has tried once already and found nothing.
+// or ctx is done. The caller counted itself in waiters before it tried once and found
+// nothing, so that data arriving after that try leaves the token this wait takes: a
+// blocking read tries twice, once before and once after the wait, not three times.
 func (r *DataReader[T]) wait(ctx context.Context, try func() (int, error)) (int, error) {
 	for {
-		// Counted before trying, so that data arriving in between wakes this read.
-		r.waiters.Add(1)
-		if n, err := try(); !errors.Is(err, ErrNoData) {
-			r.waiters.Add(-1)
-			return n, err
-		}
 		select {
 		case <-r.wake:
 			r.waiters.Add(-1)
@@ -1008,6 +1021,12 @@ func (r *DataReader[T]) wait(ctx context.Context, try func() (int, error)) (int,
 		case <-ctx.Done():
 			r.waiters.Add(-1)
 			return 0, errs.Context(ctx.Err(), "reader of "+r.topic.name+": waiting for data")
+		}
+		// Counted again before trying, so that data arriving in between wakes this read.
+		r.waiters.Add(1)
+		if n, err := try(); !errors.Is(err, ErrNoData) {
+			r.waiters.Add(-1)
+			return n, err
 		}
 	}
 }

@@ -250,6 +250,9 @@ func (w *DataWriter[T]) teardown() {
 func (w *DataWriter[T]) write(ctx context.Context, c rtps.Change) (wire.SequenceNumber, error) {
 	w.numberInGroup(&c)
 	if w.durable != nil {
+		if c.Timestamp == (wire.Time{}) {
+			c.Timestamp = wire.TimeFromTime(w.p.now()) // the store keeps it
+		}
 		return w.durable.write(ctx, c)
 	}
 	return w.ew.Write(ctx, c)
@@ -358,12 +361,14 @@ func WrittenAs(id *SampleIdentity) WriteOption {
 	return func(a writeArgs) writeArgs { a.out = id; return a }
 }
 
-// args returns what opts say, with the current time by default.
+// args returns what opts say, with the current time by default; none when the
+// participant's clock is the engine's: then the engine's reading for the write, which
+// it takes anyway, is the source timestamp (one clock reading per write, not two).
 func (w *DataWriter[T]) args(opts []WriteOption) (a writeArgs) {
 	for _, o := range opts {
 		a = o(a)
 	}
-	if a.ts.IsZero() {
+	if a.ts.IsZero() && !w.p.realTime {
 		a.ts = w.p.now()
 	}
 	return a
@@ -408,7 +413,10 @@ func (w *DataWriter[T]) Write(ctx context.Context, v *T, opts ...WriteOption) er
 
 // send hands a change to the engine.
 func (w *DataWriter[T]) send(ctx context.Context, kind rtps.ChangeKind, kh cdr.KeyHash, payload []byte, a *writeArgs) error {
-	c := rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Timestamp: wire.TimeFromTime(a.ts), Payload: payload, Coherent: w.coherentTag(), Group: w.groupTag()}
+	c := rtps.Change{Kind: kind, KeyHash: wire.KeyHash(kh), Payload: payload, Coherent: w.coherentTag(), Group: w.groupTag()}
+	if !a.ts.IsZero() {
+		c.Timestamp = wire.TimeFromTime(a.ts) // else the engine's now
+	}
 	if !a.related.Writer.IsNil() {
 		c.Related = wire.SampleIdentity{WriterGUID: guidOf(a.related.Writer), SN: wire.SequenceNumber(a.related.SN)}
 	}

@@ -382,6 +382,7 @@ func (p *pinger) run(ctx context.Context, report intervalFunc) (pingResult, erro
 	go tickEvery(tctx, tickPeriod, &p.tick)
 
 	m := &pingRun{p: p, out: sample{ID: p.id, Payload: make([]byte, cfg.size)}}
+	m.onPong = m.pong
 	m.start = time.Now()
 	m.lastReport = m.start
 	if cfg.warmup == 0 {
@@ -456,6 +457,9 @@ type pingRun struct {
 	measureStart       time.Time
 	allocs0            uint64
 	total, iv          hist
+	// onPong is m.pong, made once: a method value passed at each take allocated
+	// one closure per round trip.
+	onPong func(*sample, *dds.SampleInfo)
 	// Filled by finish.
 	done         bool
 	seconds      float64
@@ -581,7 +585,7 @@ func (m *pingRun) onTick(report intervalFunc) error {
 
 // takePongs takes the pongs there are and accounts for them.
 func (m *pingRun) takePongs(ctx context.Context) error {
-	return m.p.link.take(ctx, m.pong)
+	return m.p.link.take(ctx, m.onPong)
 }
 
 // waitOn waits until a condition of ws triggers; it reports false when ctx ended first,

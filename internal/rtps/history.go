@@ -146,7 +146,8 @@ type HistoryConfig struct {
 // compacted away.
 type histEntry struct {
 	c       Change
-	exp     int64 // expiry in Unix nanoseconds; 0: never
+	in      *instance // the record of c's instance, while not removed
+	exp     int64     // expiry in Unix nanoseconds; 0: never
 	removed bool
 }
 
@@ -202,11 +203,17 @@ func (in *instance) drop(sn wire.SequenceNumber) {
 // reclaim mark (acknowledged by every reliable reader) may be dropped to
 // make room. It is not safe for concurrent use; the Writer guards it.
 type WriterHistory struct {
-	cfg       HistoryConfig
-	entries   []histEntry // sorted by SN, entries[head:] in use
-	head      int
-	live      int
+	cfg     HistoryConfig
+	entries []histEntry // sorted by SN, entries[head:] in use
+	head    int
+	live    int
+	// instances holds the record of every instance with changes held, and
+	// of some without (empty: their count), which stay so that an instance
+	// written again after all its changes were dropped (a volatile writer's
+	// acknowledged changes) does not leave and enter the map at each write;
+	// Add sweeps them out when they are many.
 	instances map[wire.KeyHash]*instance
+	empty     int
 	free      []*instance // recycled instance records
 	reclaim   wire.SequenceNumber
 	release   func([]byte)
@@ -289,7 +296,11 @@ func (h *WriterHistory) Full(k wire.KeyHash) bool {
 
 // admit checks (and, with apply, makes) room for one more change of key k.
 func (h *WriterHistory) admit(k wire.KeyHash, apply bool) error {
-	in := h.instances[k]
+	return h.admitIn(h.instances[k], apply)
+}
+
+// admitIn is admit for the instance record in (nil: none).
+func (h *WriterHistory) admitIn(in *instance, apply bool) error {
 	// Per instance: KEEP_LAST replaces, KEEP_ALL needs a reclaimable one.
 	perInst := limit(h.cfg.MaxSamplesPerInstance)
 	if !h.cfg.KeepAll {
@@ -305,7 +316,7 @@ func (h *WriterHistory) admit(k wire.KeyHash, apply bool) error {
 		}
 		return nil
 	}
-	if in == nil && len(h.instances) >= limit(h.cfg.MaxInstances) {
+	if (in == nil || in.n == 0) && len(h.instances)-h.empty >= limit(h.cfg.MaxInstances) {
 		if !h.reclaimInstance(apply) {
 			return ErrOutOfResources
 		}
@@ -331,10 +342,10 @@ func (h *WriterHistory) reclaimInstance(apply bool) bool {
 		victimSN  wire.SequenceNumber
 	)
 	for k, in := range h.instances {
-		var last wire.SequenceNumber
-		if in.n > 0 {
-			last = in.ring[(in.head+in.n-1)%len(in.ring)]
+		if in.n == 0 {
+			continue // no instance held: dropping it makes no room
 		}
+		last := in.ring[(in.head+in.n-1)%len(in.ring)]
 		if last > h.reclaim || (victim != nil && last >= victimSN) {
 			continue
 		}
@@ -347,20 +358,53 @@ func (h *WriterHistory) reclaimInstance(apply bool) bool {
 		for victim.n > 0 {
 			h.remove(victim.oldest())
 		}
-		delete(h.instances, victimKey)
-		h.free = append(h.free, victim)
+		h.forget(victimKey, victim)
 	}
 	return true
+}
+
+// maxEmpty is how many empty instance records the history keeps at least
+// before Add sweeps them out (when they are also half of the records).
+const maxEmpty = 64
+
+// emptied notes that the record in, in the map, has no change left.
+func (h *WriterHistory) emptied(in *instance) {
+	if in.n == 0 {
+		h.empty++
+	}
+}
+
+// forget removes the empty record in of key k from the map, for reuse.
+func (h *WriterHistory) forget(k wire.KeyHash, in *instance) {
+	delete(h.instances, k)
+	h.empty--
+	in.head = 0
+	h.free = append(h.free, in)
+}
+
+// sweep forgets the empty instance records.
+func (h *WriterHistory) sweep() {
+	for k, in := range h.instances {
+		if in.n == 0 {
+			h.forget(k, in)
+		}
+	}
 }
 
 // Add stores c (whose SN must be above every SN held), dropping what
 // KEEP_LAST replaces or what is reclaimable when a limit is reached.
 func (h *WriterHistory) Add(c Change) error {
-	if err := h.admit(c.KeyHash, true); err != nil {
-		return err
+	if h.empty > maxEmpty && 2*h.empty > len(h.instances) {
+		h.sweep()
 	}
 	in := h.instances[c.KeyHash]
-	if in == nil {
+	if err := h.admitIn(in, true); err != nil {
+		return err
+	}
+	switch {
+	case in != nil && in.n == 0:
+		h.empty--
+	case in == nil:
 		if n := len(h.free); n > 0 {
 			in = h.free[n-1]
 			h.free = h.free[:n-1]
@@ -374,7 +418,7 @@ func (h *WriterHistory) Add(c Change) error {
 		h.compact()
 	}
 	exp := h.expiry(&c)
-	h.entries = append(h.entries, histEntry{c: c, exp: exp})
+	h.entries = append(h.entries, histEntry{c: c, in: in, exp: exp})
 	h.live++
 	h.noteExpiry(exp)
 	return nil
@@ -460,14 +504,11 @@ func (h *WriterHistory) Expire(now time.Time) int {
 // has no change left.
 func (h *WriterHistory) dropChange(k wire.KeyHash, sn wire.SequenceNumber) {
 	in := h.instances[k]
-	if in != nil {
+	if in != nil && in.n > 0 {
 		in.drop(sn)
+		h.emptied(in)
 	}
 	h.remove(sn)
-	if in != nil && in.n == 0 {
-		delete(h.instances, k)
-		h.free = append(h.free, in)
-	}
 }
 
 // compact moves the entries in use to the start of the slice.
@@ -492,10 +533,11 @@ func (h *WriterHistory) remove(sn wire.SequenceNumber) {
 		return
 	}
 	e := &h.entries[i]
-	if in := h.instances[e.c.KeyHash]; in != nil && in.n > 0 && in.oldest() == sn {
+	if in := e.in; in.n > 0 && in.oldest() == sn {
 		in.pop()
+		h.emptied(in)
 	}
-	e.exp = 0
+	e.in, e.exp = nil, 0
 	if h.release != nil && e.c.Payload != nil {
 		h.release(e.c.Payload)
 	}
@@ -529,17 +571,8 @@ func (h *WriterHistory) SetReclaim(sn wire.SequenceNumber, drop bool) {
 	if !drop {
 		return
 	}
-	for h.live > 0 {
-		e := &h.entries[h.head]
-		if e.c.SN > h.reclaim {
-			break
-		}
-		in := h.instances[e.c.KeyHash]
-		h.remove(e.c.SN)
-		if in != nil && in.n == 0 {
-			delete(h.instances, e.c.KeyHash)
-			h.free = append(h.free, in)
-		}
+	for h.live > 0 && h.entries[h.head].c.SN <= h.reclaim {
+		h.remove(h.entries[h.head].c.SN)
 	}
 }
 

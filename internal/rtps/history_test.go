@@ -73,3 +73,40 @@ func TestHistoryCompaction(t *testing.T) {
 	require.Less(t, cap(h.entries), 1024)
 	require.Equal(t, []wire.SequenceNumber{1, 99_999}, heldSNs(h))
 }
+
+// An instance whose changes were all dropped keeps its record in the map (a volatile
+// writer's instance written again does not leave and enter it at every write), but
+// the record counts for no instance in max_instances, and when such records are many
+// they go: writing ever new keys does not grow the map.
+func TestHistoryEmptyInstances(t *testing.T) {
+	h := NewWriterHistory(HistoryConfig{MaxInstances: 2}, nil)
+	a, b, c := wire.KeyHash{1}, wire.KeyHash{2}, wire.KeyHash{3}
+	require.NoError(t, h.Add(Change{SN: 1, KeyHash: a}))
+	require.NoError(t, h.Add(Change{SN: 2, KeyHash: b}))
+	require.ErrorIs(t, h.Add(Change{SN: 3, KeyHash: c}), ErrOutOfResources)
+	h.SetReclaim(2, true) // acknowledged by all: a and b have no change left
+	require.Zero(t, h.Len())
+	require.Len(t, h.instances, 2, "the empty records stay")
+	require.NoError(t, h.Add(Change{SN: 3, KeyHash: c}))
+	require.NoError(t, h.Add(Change{SN: 4, KeyHash: a}))
+	require.ErrorIs(t, h.Add(Change{SN: 5, KeyHash: b}), ErrOutOfResources, "c and a hold changes")
+	h.SetReclaim(3, false) // c reclaimable: it makes room for b
+	require.NoError(t, h.Add(Change{SN: 5, KeyHash: b}))
+	require.Equal(t, []wire.SequenceNumber{4, 5}, heldSNs(h))
+
+	h = NewWriterHistory(HistoryConfig{}, nil)
+	for sn := wire.SequenceNumber(1); sn <= 10_000; sn++ {
+		var k wire.KeyHash
+		k[0], k[1] = byte(sn), byte(sn>>8)
+		require.NoError(t, h.Add(Change{SN: sn, KeyHash: k}))
+		h.SetReclaim(sn, true)
+	}
+	require.LessOrEqual(t, len(h.instances), 2*maxEmpty+2)
+	empty := 0
+	for _, in := range h.instances {
+		if in.n == 0 {
+			empty++
+		}
+	}
+	require.Equal(t, empty, h.empty)
+}

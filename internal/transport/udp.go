@@ -108,7 +108,7 @@ func listenUDP(bind netip.AddrPort, opts SocketOptions, reuse, group bool) (Pack
 		return nil, fmt.Errorf("transport: listen %s: %w", bind, err)
 	}
 	uc := pc.(*net.UDPConn)
-	c := &udpConn{c: uc, p: ipv4.NewPacketConn(uc)}
+	c := &udpConn{c: uc, p: ipv4.NewPacketConn(uc), raw: newRawIO(uc)}
 	if err := c.configure(opts); err != nil {
 		_ = uc.Close()
 		return nil, err
@@ -123,6 +123,7 @@ type udpConn struct {
 	c     *net.UDPConn
 	p     *ipv4.PacketConn
 	local netip.AddrPort
+	raw   *rawIO // nil: net's calls (rawio_linux.go)
 
 	rmu sync.Mutex
 	rms []ipv4.Message
@@ -173,11 +174,19 @@ func (c *udpConn) configure(o SocketOptions) error {
 }
 
 func (c *udpConn) ReadFrom(b []byte) (int, netip.AddrPort, error) {
+	if c.raw != nil {
+		return c.raw.readFrom(b)
+	}
 	n, src, err := c.c.ReadFromUDPAddrPort(b)
 	return n, netip.AddrPortFrom(src.Addr().Unmap(), src.Port()), err
 }
 
 func (c *udpConn) WriteTo(b []byte, dst netip.AddrPort) (int, error) {
+	if c.raw != nil {
+		if n, ok, err := c.raw.writeTo(b, dst); ok {
+			return n, err
+		}
+	}
 	return c.c.WriteToUDPAddrPort(b, dst)
 }
 

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"fmt"
+	"net"
 	"net/netip"
 	"testing"
 	"time"
@@ -350,4 +351,55 @@ func BenchmarkUDPSendReceive(b *testing.B) {
 			}
 		})
 	}
+}
+
+// ReadFrom and WriteTo (raw system calls on Linux, rawio_linux.go): the datagram and
+// its source come through, a datagram longer than the buffer is truncated, a read
+// waits for a datagram sent later, and a read of a closed socket fails with
+// net.ErrClosed.
+func TestUDPReadWrite(t *testing.T) {
+	netns.Require(t)
+	n := UDPNet{}
+	rx, err := n.ListenUDP(netip.MustParseAddrPort("127.0.0.1:0"), SocketOptions{})
+	require.NoError(t, err)
+	tx, err := n.ListenUDP(netip.MustParseAddrPort("127.0.0.1:0"), SocketOptions{})
+	require.NoError(t, err)
+	defer func() { _ = tx.Close() }()
+
+	big := make([]byte, 64000)
+	for i := range big {
+		big[i] = byte(i)
+	}
+	k, err := tx.WriteTo(big, rx.LocalAddr())
+	require.NoError(t, err)
+	require.Equal(t, len(big), k)
+	buf := make([]byte, 65536)
+	k, src, err := rx.ReadFrom(buf)
+	require.NoError(t, err)
+	require.Equal(t, tx.LocalAddr(), src)
+	require.Equal(t, big, buf[:k])
+
+	_, err = tx.WriteTo([]byte("truncated"), rx.LocalAddr())
+	require.NoError(t, err)
+	k, _, err = rx.ReadFrom(buf[:5])
+	require.NoError(t, err)
+	require.Equal(t, "trunc", string(buf[:k]))
+
+	got := make(chan string, 1)
+	go func() {
+		k, _, err := rx.ReadFrom(buf)
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		got <- string(buf[:k])
+	}()
+	time.Sleep(10 * time.Millisecond) // let it wait in the netpoller (either order passes)
+	_, err = tx.WriteTo([]byte("later"), rx.LocalAddr())
+	require.NoError(t, err)
+	require.Equal(t, "later", <-got)
+
+	require.NoError(t, rx.Close())
+	_, _, err = rx.ReadFrom(buf)
+	require.ErrorIs(t, err, net.ErrClosed)
 }
