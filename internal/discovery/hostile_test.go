@@ -483,12 +483,13 @@ func TestHostileForgedEndpoints(t *testing.T) {
 // hostile input (forged participants, random bytes, garbage submessages,
 // replayed DATA) at 10 000 datagrams/s: the p99 of the round trips through
 // the pair stays within 3x of the quiet one (the larger of those measured
-// before and after the flood) plus 1 ms. Issue 10 asks for 3x alone; on a
-// quiet 2-vCPU machine, where the flood process, the victim, the peer and
-// this test share two CPUs, the p99 under the flood is 340-500 us against
-// 65-95 us quiet (p50 unchanged), so 1 ms is allowed on top; the best of
-// three attempts counts, as the load of a shared machine alone moves the
-// tail of round trips of tens of microseconds.
+// before and after the flood), issue 10's bound; the best of three attempts
+// counts, as the load of a shared machine alone moves the tail of round
+// trips of tens of microseconds. Measured on the 2-vCPU machine, where the
+// flood process, the victim, the peer and this test share two CPUs: flood
+// p99 median 450 us against 1.3 ms before forged newcomers were matched only
+// once they spoke, within 3x of the quiet p99 in 8 attempts of 8 (2 of 8
+// before). docs/architecture.md has the figures.
 func TestHostileRoundTrip(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector's slowdown is no measure of round trips")
@@ -505,9 +506,9 @@ func TestHostileRoundTrip(t *testing.T) {
 		after := r.roundTrips(n)
 		t.Logf("round trip p50/p99: quiet %v/%v, flood %v/%v, quiet again %v/%v",
 			quiet[n/2], p99(quiet), flood[n/2], p99(flood), after[n/2], p99(after))
-		ok = p99(flood) <= 3*max(p99(quiet), p99(after))+time.Millisecond
+		ok = p99(flood) <= 3*max(p99(quiet), p99(after))
 	}
-	require.True(t, ok, "p99 of the round trips under the flood beyond 3x the quiet one + 1 ms")
+	require.True(t, ok, "p99 of the round trips under the flood beyond 3x the quiet one")
 	st := r.bounded(Limits{})
 	require.Positive(t, st.Engine.NotRTPS)
 	require.Positive(t, st.Unconfirmed, "forged participants")
