@@ -145,7 +145,7 @@ func timeToMatch(t *testing.T, bin string, goWriter, goFirst bool) time.Duration
 	op.stop()
 	op.wait(t, 10*time.Second)
 	if d > 100*time.Millisecond {
-		t.Logf("slow run (domain %d): %v", domain, d)
+		t.Logf("slow run (domain %d, start %s): %v", domain, start.Format("15:04:05.000000"), d)
 	}
 	return d
 }
