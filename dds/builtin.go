@@ -64,6 +64,7 @@ type builtinFeed struct {
 	publications  map[InstanceHandle]EndpointBuiltinTopicData
 	subscriptions map[InstanceHandle]EndpointBuiltinTopicData
 	topics        map[InstanceHandle]*topicUse
+	ignoredTopics map[string]bool // topic names given to IgnoreTopic
 	partR         []*DataReader[ParticipantBuiltinTopicData]
 	pubR, subR    []*DataReader[EndpointBuiltinTopicData]
 	topicR        []*DataReader[TopicBuiltinTopicData]
@@ -189,6 +190,29 @@ func (b *builtinFeed) topicName(h InstanceHandle) (string, bool) {
 		return "", false
 	}
 	return u.data.Name, true
+}
+
+// topicList returns the DCPSTopic instances alive, but those of ignored topic names.
+func (b *builtinFeed) topicList() []TopicBuiltinTopicData {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]TopicBuiltinTopicData, 0, len(b.topics))
+	for _, u := range b.topics {
+		if !b.ignoredTopics[u.data.Name] {
+			out = append(out, u.data)
+		}
+	}
+	return out
+}
+
+// ignoreTopic records that the topic name is ignored.
+func (b *builtinFeed) ignoreTopic(name string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ignoredTopics == nil {
+		b.ignoredTopics = map[string]bool{}
+	}
+	b.ignoredTopics[name] = true
 }
 
 // feed writes v, the sample of instance key (with alive false, its disposal) into the
@@ -521,5 +545,6 @@ func (p *DomainParticipant) IgnoreTopic(h InstanceHandle) error {
 		return errorf(ErrBadParameter, "%v is not a topic's handle", h)
 	}
 	be.IgnoreTopic(name)
+	p.bt.ignoreTopic(name)
 	return nil
 }

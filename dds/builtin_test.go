@@ -124,6 +124,18 @@ func TestBuiltinTopicsFollowDiscovery(t *testing.T) {
 		}
 	}
 	require.False(t, chatTopic.IsNil(), "DCPSTopic has Chat")
+	// get_discovered_topics and get_discovered_topic_data show the same instances.
+	ths, err := a.DiscoveredTopics()
+	require.NoError(t, err)
+	require.Contains(t, ths, chatTopic)
+	require.Len(t, ths, len(tds))
+	td, err := a.DiscoveredTopicData(chatTopic)
+	require.NoError(t, err)
+	require.Equal(t, dds.TopicBuiltinTopicData{Key: chatTopic, Name: "Chat", TypeName: "test::Chat"}, td)
+	_, err = a.DiscoveredTopicData(b.InstanceHandle())
+	require.ErrorIs(t, err, dds.ErrPreconditionNotMet)
+	_, err = a.DiscoveredParticipantData(chatTopic)
+	require.ErrorIs(t, err, dds.ErrPreconditionNotMet)
 
 	// A QoS change of the writer is a new sample of its instance.
 	wq := w.Qos()
@@ -302,7 +314,16 @@ func TestIgnorePublicationAndTopic(t *testing.T) {
 			three = td.Key
 		}
 	}
+	ths, err := a.DiscoveredTopics()
+	require.NoError(t, err)
+	require.Contains(t, ths, three)
 	require.NoError(t, a.IgnoreTopic(three))
 	matched(r3, 0)
 	matched(r1, 1)
+	// An ignored topic is no longer a discovered one.
+	ths, err = a.DiscoveredTopics()
+	require.NoError(t, err)
+	require.NotContains(t, ths, three)
+	_, err = a.DiscoveredTopicData(three)
+	require.ErrorIs(t, err, dds.ErrPreconditionNotMet)
 }

@@ -755,8 +755,39 @@ func (p *DomainParticipant) discoveredEndpoints(writers bool) ([]EndpointBuiltin
 	return out, nil
 }
 
+// DiscoveredTopics returns the handles of the topics of the domain
+// (get_discovered_topics): those the DCPSTopic built-in topic shows, a topic name and
+// type name used by a local topic or by a local or discovered endpoint, but the topics
+// ignored (IgnoreTopic).
+func (p *DomainParticipant) DiscoveredTopics() ([]InstanceHandle, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	ts := p.bt.topicList()
+	out := make([]InstanceHandle, len(ts))
+	for i := range ts {
+		out[i] = ts[i].Key
+	}
+	return out, nil
+}
+
+// DiscoveredTopicData returns the DCPSTopic sample of topic h (get_discovered_topic_data);
+// ErrPreconditionNotMet when h is not one of DiscoveredTopics.
+func (p *DomainParticipant) DiscoveredTopicData(h InstanceHandle) (TopicBuiltinTopicData, error) {
+	if err := p.check(); err != nil {
+		return TopicBuiltinTopicData{}, err
+	}
+	for _, t := range p.bt.topicList() {
+		if t.Key == h {
+			return t, nil
+		}
+	}
+	return TopicBuiltinTopicData{}, errorf(ErrPreconditionNotMet, "no discovered topic %v", h)
+}
+
 // DiscoveredParticipantData returns what the discovered participant h announced
-// (get_discovered_participant_data); ErrBadParameter when h is not one.
+// (get_discovered_participant_data); ErrPreconditionNotMet when h is not one (the
+// spec's error for a handle that is not a discovered participant's).
 func (p *DomainParticipant) DiscoveredParticipantData(h InstanceHandle) (ParticipantBuiltinTopicData, error) {
 	if err := p.check(); err != nil {
 		return ParticipantBuiltinTopicData{}, err
@@ -766,7 +797,7 @@ func (p *DomainParticipant) DiscoveredParticipantData(h InstanceHandle) (Partici
 	e := p.m.EntityByComponents(ecm.Match(kindComp{kindRemoteParticipant}), ecm.Match(handleComp{h}))
 	d, ok := ecm.ComponentData[remoteParticipantComp](p.m, e)
 	if !ok {
-		return ParticipantBuiltinTopicData{}, errorf(ErrBadParameter, "no discovered participant %v", h)
+		return ParticipantBuiltinTopicData{}, errorf(ErrPreconditionNotMet, "no discovered participant %v", h)
 	}
 	return d.Data, nil
 }
