@@ -290,6 +290,12 @@ func TestIgnorePublicationAndTopic(t *testing.T) {
 	}
 	matched(r1, 2)
 	matched(r3, 1)
+	// The writers' side of the match too: a volatile sample written before w2 knows r1
+	// never reaches it (this once made Take wait 30 s under GOMAXPROCS=8 and -race).
+	require.Eventually(t, func() bool {
+		m, err := w2.MatchedSubscriptions()
+		return err == nil && len(m) == 1
+	}, 10*time.Second, 10*time.Millisecond)
 
 	require.NoError(t, a.IgnorePublication(w1.InstanceHandle()))
 	matched(r1, 1)
