@@ -58,6 +58,17 @@ func waitFilterMatched(t *testing.T, w *dds.DataWriter[Sample], n int32) {
 	}, 15*time.Second, 10*time.Millisecond)
 }
 
+// waitMatchedTotal waits until the writer has matched n readers in all (TotalCount: a
+// reader that has left still counts). The status follows the engine's match on
+// discovery's dispatcher goroutine, so it may lag a sample that already crossed.
+func waitMatchedTotal(t *testing.T, w *dds.DataWriter[Sample], n int32) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		ms, err := w.PublicationMatchedStatus()
+		return err == nil && ms.TotalCount == n
+	}, 5*time.Second, 5*time.Millisecond, "PUBLICATION_MATCHED's total count")
+}
+
 // TestFilterToFastDDS: a Fast DDS reader of a content-filtered topic (DDSSQL with a
 // parameter) gets from a ddsgo writer exactly the samples its filter accepts. The
 // writer filters for it from the PID_CONTENT_FILTER_PROPERTY it announced (Fast DDS

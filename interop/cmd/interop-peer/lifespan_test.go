@@ -47,12 +47,7 @@ func TestLifespanLateJoiner(t *testing.T) {
 		writeSeqs(t, w, 1, 3, 3, dds.Timestamp(time.Now().Add(-2*time.Minute)))
 		writeSeqs(t, w, 4, 6, 3)
 		lateSubscriber(t, vendor, bin, 3, common, expectedLines(a)[3:])
-		// The status follows the match on discovery's dispatcher goroutine, which may lag
-		// the samples (see TestTypeInformationCyclone).
-		require.Eventually(t, func() bool {
-			ms, err := w.PublicationMatchedStatus()
-			return err == nil && ms.TotalCount == 1
-		}, 5*time.Second, 5*time.Millisecond, "PUBLICATION_MATCHED counts the late subscriber")
+		waitMatchedTotal(t, w, 1)
 	})
 }
 

@@ -59,13 +59,9 @@ func TestTypeInformationCyclone(t *testing.T) {
 		w, printed := xtWriter[Sample](t, bin, xtDomainSame, &Sample{ID: 1, Seq: 1, Text: "ddsgo 1 1"})
 		require.Equal(t, exitOK, printed.code, "the Cyclone DDS reader gets the sample:\n%s", printed.stderr)
 		require.Contains(t, printed.stdout, "ddsgo 1 1")
-		// The status follows the match on discovery's dispatcher goroutine, which may lag
-		// the sample itself: a reader that got it and left at once was once not counted
-		// yet (stress, GOMAXPROCS=8, -race).
-		require.Eventually(t, func() bool {
-			st, err := w.PublicationMatchedStatus()
-			return err == nil && st.TotalCount == 1
-		}, 5*time.Second, 5*time.Millisecond, "PUBLICATION_MATCHED counts the Cyclone DDS reader")
+		// A reader that got the sample and left at once was once not counted yet
+		// (stress, GOMAXPROCS=8, -race): see waitMatchedTotal.
+		waitMatchedTotal(t, w, 1)
 	})
 	t.Run("renamed_member_go_writer", func(t *testing.T) {
 		w, printed := xtWriter[renamedSample](t, bin, xtDomainRenamed, &renamedSample{ID: 1, Seq: 1, Text: "ddsgo 1 1"})
