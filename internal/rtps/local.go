@@ -126,7 +126,12 @@ func (r *Reader) takeLocal(w wire.GUID, c *Change, acked wire.SequenceNumber, ke
 		if p.next <= acked {
 			r.advanceTo(p, acked+1, false)
 		}
-		if p.next != c.SN {
+		switch {
+		case p.next > c.SN:
+			// It has c already (a repair by the wire whose ACKNACK the
+			// writer has not heard yet): taken.
+			return true
+		case p.next < c.SN:
 			return false
 		}
 	}
