@@ -53,17 +53,17 @@ median() {
 skip1() { awk '{v[NR] = $0} END {for (i = (NR > 1 ? 2 : 1); i <= NR; i++) print v[i]}'; }
 trim() { awk '{v[NR] = $0} END {a = 1; b = NR; if (NR > 2) {a = 2; b = NR - 1}; for (i = a; i <= b; i++) print v[i]}'; }
 
-# ddsperf_p50 FILE: the median of the per-second round-trip medians (µs), skipping the
-# first second. ddsperf prints half the round trip ((now - ping's timestamp) / 2 in
-# process_pong of src/tools/ddsperf/ddsperf.c): doubled here, so that both columns are
-# whole round trips.
-ddsperf_p50() {
-	{ grep -o ' 50% [0-9.]*us' "$1" || true; } | skip1 | sed 's/ 50% //; s/us//' | awk '{print 2 * $1}' | median
+# ddsperf_pct PCT FILE: the median of the per-second PCT-th percentiles of the round trip
+# (µs; PCT is 50 or 99), skipping the first second. ddsperf prints half the round trip
+# ((now - ping's timestamp) / 2 in process_pong of src/tools/ddsperf/ddsperf.c): doubled
+# here, so that both columns are whole round trips.
+ddsperf_pct() {
+	{ grep -o " $1% [0-9.]*us" "$2" || true; } | skip1 | sed "s/ $1% //; s/us//" | awk '{print 2 * $1}' | median
 }
 
-# ddsping_p50 FILE: the same from ddsping ping -json interval lines.
-ddsping_p50() {
-	{ grep '"t":' "$1" || true; } | skip1 | { grep -o '"p50_ns":[0-9]*' || true; } | cut -d: -f2 |
+# ddsping_pct PCT FILE: the same from ddsping ping -json interval lines.
+ddsping_pct() {
+	{ grep '"t":' "$2" || true; } | skip1 | { grep -o "\"p$1_ns\":[0-9]*" || true; } | cut -d: -f2 |
 		awk '{printf "%.1f\n", $1 / 1000}' | median
 }
 
@@ -99,13 +99,15 @@ pair() {
 rtt_ddsperf() { # SIZE MODE(listener|waitset) REP
 	local f="$OUT/rtt-ddsperf-$2-$1-$3.txt"
 	pair "$OUT/pong.txt" "$f" 0.3 ddsperf -D$((SECS + 2)) pong "$2" -- ddsperf -D"$SECS" ping size "$1" "$2"
-	ddsperf_p50 "$f"
+	ddsperf_pct 99 "$f" >>"$OUT/p99-ddsperf-$2-$1"
+	ddsperf_pct 50 "$f"
 }
 
 rtt_ddsping() { # SIZE PROCS(0: ddsping's default) REP
 	local f="$OUT/rtt-ddsping-p$2-$1-$3.txt"
 	pair "$OUT/pong.txt" "$f" 0 "$BIN" pong -procs "$2" -duration $((SECS + 2))s -- "$BIN" ping -procs "$2" -size "$1" -duration "${SECS}s" -json
-	ddsping_p50 "$f"
+	ddsping_pct 99 "$f" >>"$OUT/p99-ddsping-p$2-$1"
+	ddsping_pct 50 "$f"
 }
 
 # Cross pairings: ddsping ping against ddsperf pong, and ddsperf ping against ddsping
@@ -113,13 +115,13 @@ rtt_ddsping() { # SIZE PROCS(0: ddsping's default) REP
 rtt_ping_ddsperf() { # SIZE REP
 	local f="$OUT/rtt-ping-ddsperf-$1-$2.txt"
 	pair "$OUT/pong.txt" "$f" 0.3 ddsperf -D$((SECS + 2)) pong -- "$BIN" ping -size "$1" -duration "${SECS}s" -json
-	ddsping_p50 "$f"
+	ddsping_pct 50 "$f"
 }
 
 rtt_ddsperf_pong() { # SIZE REP
 	local f="$OUT/rtt-ddsperf-pong-$1-$2.txt"
 	pair "$OUT/pong.txt" "$f" 0.3 "$BIN" pong -duration $((SECS + 2))s -- ddsperf -D"$SECS" ping size "$1"
-	ddsperf_p50 "$f"
+	ddsperf_pct 50 "$f"
 }
 
 # TIMED is a bash -c script: "bash -c "$TIMED" FILE CMD..." runs CMD and writes to
@@ -214,13 +216,15 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) p
 
 echo "# ddsgo ddsping vs Cyclone DDS ddsperf, $(date -u +%Y-%m-%d), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# $(dpkg-query -W -f='cyclonedds-tools ${Version}' cyclonedds-tools 2>/dev/null || echo ddsperf), $(go version | cut -d' ' -f3), ${SECS} s per run, ${REPS} run(s) per cell, raw output in $OUT"
-table "Round trip, reliable, median of the per-second medians (µs):" \
-	"| payload | ddsping | ddsperf (listener) | ratio | ddsperf waitset | ratio"
+table "Round trip, reliable, medians of the per-second p50 and p99 (µs; median of the runs):" \
+	"| payload | ddsping p50 | ddsperf (listener) p50 | ratio | ddsping p99 | ddsperf (listener) p99 | ratio | ddsperf waitset p50 | ratio"
 for s in $SIZES; do
 	g=$(cell rtt_ddsping "$s" 0)
 	c=$(cell rtt_ddsperf "$s" listener)
 	cw=$(cell rtt_ddsperf "$s" waitset)
-	line="| $s B | $g | $c | $(ratio "$g" "$c") | $cw | $(ratio "$g" "$cw")"
+	g99=$({ grep -v '^-$' "$OUT/p99-ddsping-p0-$s" || true; } | median)
+	c99=$({ grep -v '^-$' "$OUT/p99-ddsperf-listener-$s" || true; } | median)
+	line="| $s B | $g | $c | $(ratio "$g" "$c") | $g99 | $c99 | $(ratio "$g99" "$c99") | $cw | $(ratio "$g" "$cw")"
 	if [ "$NCPU" = 1 ]; then
 		g1=$(cell rtt_ddsping "$s" "$(nproc)")
 		line="$line | $g1 | $(ratio "$g1" "$c")"
