@@ -12,6 +12,7 @@ import (
 
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -235,9 +236,9 @@ func TestQueryConditionLimit(t *testing.T) {
 }
 
 // Reads blocked on one reader share what comes: each sample written one at a time goes
-// to exactly one of them (a blocking read counts itself a waiter before it first looks,
-// and a woken read passes the wake-up on), none stays blocked on data that is there,
-// and none is left counted a waiter once they all returned.
+// to exactly one of them (a blocking read is in the wait list before it first looks,
+// and new data wakes every read in the list), none stays blocked on data that is there,
+// and none is left in the wait list once they all returned.
 func TestBlockingTakesShareSamples(t *testing.T) {
 	net := &fakeNet{}
 	p, err := NewParticipant(0, withEngine(net.factory()))
@@ -278,5 +279,44 @@ func TestBlockingTakesShareSamples(t *testing.T) {
 	}
 	cancel()
 	wg.Wait()
-	require.Zero(t, r.waiters.Load(), "reads still counted as waiting")
+	require.Zero(t, r.waits.n.Load(), "reads still in the wait list")
+}
+
+// Two reads waiting for different instances are woken once each by a sample of a third
+// instance, and then wait: before, each woken read passed the wake-up on to the other,
+// which found nothing either and passed it back, tens of thousands of times per sample
+// until a race broke the loop.
+func TestBlockingReadsDoNotWakeEachOther(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	w, r := endpoints[point](t, p, "wakes", nil, nil)
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	for id := int32(1); id <= 2; id++ {
+		require.NoError(t, w.Write(ctx, &point{ID: id}))
+	}
+	var infos []SampleInfo
+	for len(infos) < 2 {
+		_, got, err := r.Take(ctx)
+		require.NoError(t, err)
+		infos = append(infos, got...)
+	}
+	wctx, wcancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	for _, in := range infos {
+		wg.Go(func() {
+			var v [1]point
+			var si [1]SampleInfo
+			_, err := r.TakeInto(wctx, v[:], si[:], Instance(in.InstanceHandle))
+			assert.ErrorIs(t, err, context.Canceled)
+		})
+	}
+	require.Eventually(t, func() bool { return r.waits.n.Load() == 2 }, 5*time.Second, time.Millisecond)
+	base := r.waits.signals.Load()
+	require.NoError(t, w.Write(ctx, &point{ID: 3}))
+	require.Eventually(t, func() bool { return r.waits.n.Load() == 2 }, 5*time.Second, time.Millisecond)
+	time.Sleep(50 * time.Millisecond) // a loop would go on meanwhile
+	require.Equal(t, base+2, r.waits.signals.Load(), "wake-ups for one sample")
+	wcancel()
+	wg.Wait()
+	require.Zero(t, r.waits.n.Load())
 }

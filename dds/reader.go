@@ -47,10 +47,8 @@ type DataReader[T any] struct {
 	// retrier is er for the cache's OnSpaceAvailable hook, which may run before
 	// enableSelf sets er (on the engine's goroutine).
 	retrier atomic.Pointer[engineReader]
-	// waiters counts the reads waiting for data (wait); wake (capacity 1) holds a
-	// token when data arrived or the reader was deleted while some waited.
-	waiters atomic.Int32
-	wake    chan struct{}
+	// waits holds the blocking reads waiting for data (wait).
+	waits waitList
 
 	// dmu guards the delivery scratch state.
 	dmu     sync.Mutex
@@ -122,7 +120,7 @@ func newReader[T any](t *Topic[T], cft *ContentFilteredTopic[T], opts []Option) 
 		return nil, err
 	}
 	// A built-in topic has no codec, and keys.
-	r := &DataReader[T]{sub: sub, topic: t, cft: cft, codec: t.codec, keyed: t.codec == nil || t.codec.Keyed() || dynamicKeyed(t), writers: map[wire.GUID]writerInfo{}, wake: make(chan struct{}, 1)}
+	r := &DataReader[T]{sub: sub, topic: t, cft: cft, codec: t.codec, keyed: t.codec == nil || t.codec.Keyed() || dynamicKeyed(t), writers: map[wire.GUID]writerInfo{}}
 	r.match = matcher{e: &r.entity, hooks: r}
 	if err := createEndpoint(t, r, &sub.entity, kindReader, l, s.mask, rq); err != nil {
 		return nil, err
@@ -947,13 +945,13 @@ func (r *DataReader[T]) into(ctx context.Context, op accessOp, data []T, infos [
 	if a.noWait {
 		return r.access(op, data, infos, a.states, sel, a.h)
 	}
-	r.waiters.Add(1) // before the try: see wait
+	w := r.waits.add() // before the try: see wait
 	n, err := r.access(op, data, infos, a.states, sel, a.h)
 	if !errors.Is(err, ErrNoData) {
-		r.waiters.Add(-1)
+		r.waits.done(w)
 		return n, err
 	}
-	return r.wait(ctx, func() (int, error) {
+	return r.wait(ctx, w, func() (int, error) {
 		return r.access(op, data, infos, a.states, sel, a.h)
 	})
 }
@@ -1000,50 +998,36 @@ func (r *DataReader[T]) collect(ctx context.Context, op accessOp, opts []ReadOpt
 
 // tryWait runs try, and waits for data and runs it again while it finds nothing.
 func (r *DataReader[T]) tryWait(ctx context.Context, try func() (int, error)) (int, error) {
-	r.waiters.Add(1) // before the try: see wait
+	w := r.waits.add() // before the try: see wait
 	if n, err := try(); !errors.Is(err, ErrNoData) {
-		r.waiters.Add(-1)
+		r.waits.done(w)
 		return n, err
 	}
-	return r.wait(ctx, try)
+	return r.wait(ctx, w, try)
 }
 
 // wait waits for data and runs try until it returns something other than ErrNoData,
-// or ctx is done. The caller counted itself in waiters before it tried once and found
-// nothing, so that data arriving after that try leaves the token this wait takes: a
-// blocking read tries twice, once before and once after the wait, not three times.
-func (r *DataReader[T]) wait(ctx context.Context, try func() (int, error)) (int, error) {
+// or ctx is done. The caller put w in the wait list before it tried once and found
+// nothing, so that data arriving after that try signals w (a blocking read tries
+// twice, once before and once after the wait, not three times); w stays in the list
+// until the read returns, so data arriving while it tries again signals it again.
+func (r *DataReader[T]) wait(ctx context.Context, w *waiter, try func() (int, error)) (int, error) {
 	for {
 		select {
-		case <-r.wake:
-			r.waiters.Add(-1)
-			r.wakeReaders() // pass the token on to the next waiting read
+		case <-w.wake:
 		case <-ctx.Done():
-			r.waiters.Add(-1)
+			r.waits.done(w)
 			return 0, errs.Context(ctx.Err(), "reader of "+r.topic.name+": waiting for data")
 		}
-		// Counted again before trying, so that data arriving in between wakes this read.
-		r.waiters.Add(1)
 		if n, err := try(); !errors.Is(err, ErrNoData) {
-			r.waiters.Add(-1)
+			r.waits.done(w)
 			return n, err
 		}
 	}
 }
 
-// wakeReaders wakes the reads waiting for data. It leaves one token, and each read
-// woken passes it on while others wait: a broadcast without a channel made for every
-// wait (a blocking Take allocates nothing). A token left over wakes a later read once
-// for nothing; it looks for data and waits again.
-func (r *DataReader[T]) wakeReaders() {
-	if r.waiters.Load() == 0 {
-		return // nobody waits: the common case
-	}
-	select {
-	case r.wake <- struct{}{}:
-	default: // a token is there already
-	}
-}
+// wakeReaders wakes the reads waiting for data.
+func (r *DataReader[T]) wakeReaders() { r.waits.wakeAll() }
 
 // firstRejection reports whether the refused sample s is refused for the first time
 // (not resent after an earlier refusal) and remembers it; the caller holds dmu.
