@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
@@ -222,6 +223,16 @@ func (p *perfPonger) conditions() []waitset.Condition {
 		out = append(out, s.rc, s.r.StatusCondition())
 	}
 	return out
+}
+
+// triggered reports whether one of p's conditions is among conds.
+func (p *perfPonger) triggered(conds []waitset.Condition) bool {
+	for _, s := range p.sides {
+		if slices.Contains(conds, waitset.Condition(s.rc)) || slices.Contains(conds, waitset.Condition(s.r.StatusCondition())) {
+			return true
+		}
+	}
+	return false
 }
 
 // serve creates the pong writers of new pingers and answers the pings there are.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -83,6 +84,9 @@ func (p *ponger) run(ctx context.Context) error {
 		}
 		for i := range p.pairs {
 			pp := &p.pairs[i]
+			if !slices.Contains(conds, waitset.Condition(pp.rc)) {
+				continue // nothing for this one: no take that finds nothing
+			}
 			err := drain(ctx, pp.r, data, infos, func(data []sample, infos []dds.SampleInfo) error {
 				for j := range data {
 					if !infos[j].ValidData {
@@ -99,7 +103,7 @@ func (p *ponger) run(ctx context.Context) error {
 				return err
 			}
 		}
-		if p.perf != nil {
+		if p.perf != nil && p.perf.triggered(conds) {
 			if err := p.perf.serve(ctx); err != nil {
 				return err
 			}
@@ -597,7 +601,9 @@ func waitOn(ctx context.Context, ws *waitset.WaitSet, conds []waitset.Condition)
 }
 
 // drain takes what r has, in batches of up to len(data) samples, passes each batch to
-// each and gives its values back to r (ReturnLoan); it returns when r has nothing left.
+// each and gives its values back to r (ReturnLoan); it returns when a take finds fewer
+// than len(data) samples: what comes after that triggers the caller's condition again,
+// and a take that finds nothing is work a round trip does not need.
 func drain[T any](ctx context.Context, r *dds.DataReader[T], data []T, infos []dds.SampleInfo, each func([]T, []dds.SampleInfo) error) error {
 	for {
 		n, err := r.TakeInto(ctx, data, infos, dds.NoWait())
@@ -612,6 +618,9 @@ func drain[T any](ctx context.Context, r *dds.DataReader[T], data []T, infos []d
 		}
 		if err := r.ReturnLoan(data[:n]); err != nil {
 			return err
+		}
+		if n < len(data) {
+			return nil
 		}
 	}
 }
