@@ -48,9 +48,8 @@ func (l *waitList) done(w *waiter) {
 		l.list = l.list[:last]
 		l.n.Store(int32(last))
 	}
-	select {
-	case <-w.wake: // a signal it did not wait for
-	default:
+	if len(w.wake) > 0 { // a signal it did not wait for (sent under mu only)
+		<-w.wake
 	}
 	l.free = append(l.free, w)
 	l.mu.Unlock()
