@@ -37,6 +37,7 @@ type Condition interface {
 // condition type (its zero value is ready) and call Notify with the condition when its
 // trigger value may have become true. It must not be copied after first use.
 type Trigger struct {
+	n    atomic.Int32 // len(sets), read without mu by notify
 	mu   sync.Mutex
 	sets []*WaitSet
 }
@@ -50,6 +51,9 @@ func (t *Trigger) trigger() *Trigger { return t }
 func Notify(c Condition) { c.trigger().notify() }
 
 func (t *Trigger) notify() {
+	if t.n.Load() == 0 {
+		return // attached to no WaitSet: the common case of a reader's conditions
+	}
 	t.mu.Lock()
 	for _, ws := range t.sets {
 		ws.wake()
@@ -60,6 +64,7 @@ func (t *Trigger) notify() {
 func (t *Trigger) attach(ws *WaitSet) {
 	t.mu.Lock()
 	t.sets = append(t.sets, ws)
+	t.n.Store(int32(len(t.sets)))
 	t.mu.Unlock()
 }
 
@@ -71,6 +76,7 @@ func (t *Trigger) detach(ws *WaitSet) {
 			t.sets[i] = t.sets[last]
 			t.sets[last] = nil
 			t.sets = t.sets[:last]
+			t.n.Store(int32(last))
 			break
 		}
 	}

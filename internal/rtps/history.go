@@ -213,6 +213,10 @@ type WriterHistory struct {
 	// acknowledged changes) does not leave and enter the map at each write;
 	// Add sweeps them out when they are many.
 	instances map[wire.KeyHash]*instance
+	// last is the record of lastKey, the instance looked up last (nil: none):
+	// a writer of one instance, or of bursts of one, skips the map's hashing.
+	last      *instance
+	lastKey   wire.KeyHash
 	empty     int
 	free      []*instance // recycled instance records
 	reclaim   wire.SequenceNumber
@@ -269,6 +273,21 @@ func (h *WriterHistory) find(sn wire.SequenceNumber) int {
 // search returns the index of the first entry in use with an SN >= sn.
 func (h *WriterHistory) search(sn wire.SequenceNumber) int {
 	lo, hi := h.head, len(h.entries)
+	if lo == hi {
+		return lo
+	}
+	// The SNs held are consecutive but where a compaction took out removed
+	// entries: try the slot sn has then, before a binary search whose probes
+	// each miss the cache in a long history (remove and Get at the head and
+	// tail of a throughput run).
+	switch d := sn - h.entries[lo].c.SN; {
+	case d <= 0:
+		return lo
+	case d < wire.SequenceNumber(hi-lo):
+		if i := lo + int(d); h.entries[i].c.SN == sn {
+			return i
+		}
+	}
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if h.entries[m].c.SN < sn {
@@ -296,7 +315,7 @@ func (h *WriterHistory) Full(k wire.KeyHash) bool {
 
 // admit checks (and, with apply, makes) room for one more change of key k.
 func (h *WriterHistory) admit(k wire.KeyHash, apply bool) error {
-	return h.admitIn(h.instances[k], apply)
+	return h.admitIn(h.lookup(k), apply)
 }
 
 // admitIn is admit for the instance record in (nil: none).
@@ -374,8 +393,23 @@ func (h *WriterHistory) emptied(in *instance) {
 	}
 }
 
+// lookup returns the record of instance k, nil when the map has none.
+func (h *WriterHistory) lookup(k wire.KeyHash) *instance {
+	if h.last != nil && h.lastKey == k {
+		return h.last
+	}
+	in := h.instances[k]
+	if in != nil {
+		h.last, h.lastKey = in, k
+	}
+	return in
+}
+
 // forget removes the empty record in of key k from the map, for reuse.
 func (h *WriterHistory) forget(k wire.KeyHash, in *instance) {
+	if h.last == in {
+		h.last = nil
+	}
 	delete(h.instances, k)
 	h.empty--
 	in.head = 0
@@ -397,7 +431,7 @@ func (h *WriterHistory) Add(c Change) error {
 	if h.empty > maxEmpty && 2*h.empty > len(h.instances) {
 		h.sweep()
 	}
-	in := h.instances[c.KeyHash]
+	in := h.lookup(c.KeyHash)
 	if err := h.admitIn(in, true); err != nil {
 		return err
 	}
@@ -412,6 +446,7 @@ func (h *WriterHistory) Add(c Change) error {
 			in = &instance{}
 		}
 		h.instances[c.KeyHash] = in
+		h.last, h.lastKey = in, c.KeyHash
 	}
 	in.push(c.SN)
 	if h.head > 0 && len(h.entries) == cap(h.entries) {
@@ -503,7 +538,7 @@ func (h *WriterHistory) Expire(now time.Time) int {
 // dropChange removes the change sn of instance k, and the instance when it
 // has no change left.
 func (h *WriterHistory) dropChange(k wire.KeyHash, sn wire.SequenceNumber) {
-	in := h.instances[k]
+	in := h.lookup(k)
 	if in != nil && in.n > 0 {
 		in.drop(sn)
 		h.emptied(in)
