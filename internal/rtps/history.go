@@ -215,12 +215,12 @@ type WriterHistory struct {
 	instances map[wire.KeyHash]*instance
 	// last is the record of lastKey, the instance looked up last (nil: none):
 	// a writer of one instance, or of bursts of one, skips the map's hashing.
-	last      *instance
-	lastKey   wire.KeyHash
-	empty     int
-	free      []*instance // recycled instance records
-	reclaim   wire.SequenceNumber
-	release   func([]byte)
+	last    *instance
+	lastKey wire.KeyHash
+	empty   int
+	free    []*instance // recycled instance records
+	reclaim wire.SequenceNumber
+	release func([]byte)
 	// nextExp is the earliest expiry of the changes held (Unix
 	// nanoseconds; 0: none), or earlier; lastExp is the latest expiry added
 	// and inOrder says the expiries grow with the SNs, so that Expire stops
