@@ -101,8 +101,11 @@ type Engine struct {
 	writers map[wire.EntityID]*Writer
 	readers map[wire.EntityID]*Reader
 	matches map[wire.GUID][]*Reader
-	raw     map[wire.EntityID]RawDataHandler
-	etimers map[any]*Timer // the timer of each writer and reader
+	// matchGen counts the changes to matches (made under regMu), for the
+	// receivers' copies of a route (receiver.route).
+	matchGen atomic.Uint64
+	raw      map[wire.EntityID]RawDataHandler
+	etimers  map[any]*Timer // the timer of each writer and reader
 
 	timerMu    sync.Mutex
 	timers     timerHeap
@@ -331,6 +334,7 @@ func (e *Engine) DeleteReader(r *Reader) {
 				delete(e.matches, g)
 			}
 		}
+		e.matchGen.Add(1)
 	})
 }
 
@@ -356,6 +360,7 @@ func (e *Engine) MatchWriter(r *Reader, info WriterProxyInfo) {
 	}
 	if !found {
 		e.matches[info.GUID] = append(rs, r)
+		e.matchGen.Add(1)
 	}
 	e.regMu.Unlock()
 	r.AddWriter(info, e.now())
@@ -369,6 +374,7 @@ func (e *Engine) UnmatchWriter(r *Reader, g wire.GUID) {
 	} else {
 		delete(e.matches, g)
 	}
+	e.matchGen.Add(1)
 	e.regMu.Unlock()
 	r.RemoveWriter(g)
 }

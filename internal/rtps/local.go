@@ -115,7 +115,7 @@ func (w *Writer) assertLocal() {
 func (r *Reader) takeLocal(w wire.GUID, c *Change, acked wire.SequenceNumber, keyed bool, now time.Time) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	p := r.writers[w]
+	p := r.writer(w)
 	if p == nil || r.gone {
 		return false
 	}

@@ -262,9 +262,13 @@ type Reader struct {
 	cfg     ReaderConfig
 	deliver DeliverFunc
 	writers map[wire.GUID]*writerProxy
-	list    []*writerProxy
-	mb      msgBuilder
-	sample  Sample
+	// last is the proxy of the writer looked up last (nil: none): the
+	// submessages of a datagram, and datagrams in a row, are mostly one
+	// writer's, and the map hashes a 16-octet key.
+	last   *writerProxy
+	list   []*writerProxy
+	mb     msgBuilder
+	sample Sample
 	// rxNow is the now of the HandleData or HandleDataFrag call in
 	// progress (zero otherwise): Sample.Received of what it delivers.
 	rxNow    time.Time
@@ -364,6 +368,9 @@ func (r *Reader) RemoveWriter(g wire.GUID) {
 		return
 	}
 	delete(r.writers, g)
+	if r.last == p {
+		r.last = nil
+	}
 	r.heldBytes -= p.bufBytes + p.fragBytes + r.windowBytes(p)
 	for i, q := range r.list {
 		if q == p {
@@ -395,10 +402,22 @@ func (r *Reader) reliableProxy(src wire.GuidPrefix, writer, reader wire.EntityID
 	return nil
 }
 
+// writer returns the proxy of the matched writer g, nil if there is none.
+func (r *Reader) writer(g wire.GUID) *writerProxy {
+	if p := r.last; p != nil && p.info.GUID == g {
+		return p
+	}
+	p := r.writers[g]
+	if p != nil {
+		r.last = p
+	}
+	return p
+}
+
 // proxy finds the writer of a submessage and checks that it is addressed to
 // this reader.
 func (r *Reader) proxy(src wire.GuidPrefix, writer, reader wire.EntityID) *writerProxy {
-	p := r.writers[wire.GUID{Prefix: src, Entity: writer}]
+	p := r.writer(wire.GUID{Prefix: src, Entity: writer})
 	if p == nil {
 		r.stats.UnknownWriter++
 		return nil

@@ -23,26 +23,42 @@ type receiver struct {
 	ack     wire.AckNack
 	nack    wire.NackFrag
 	targets []*Reader
+	// route is a copy of the readers matched with the writer routeOf, as
+	// Engine.matches had them at its change count routeGen: the submessages
+	// of a datagram, and datagrams in a row, mostly come from one writer, and
+	// the map hashes a 16-octet key under a lock every receiver shares. A
+	// reader deleted stays in the copy until the next submessage routed.
+	route    []*Reader
+	routeOf  wire.GUID
+	routeGen uint64
 	// heard says that a submessage of the datagram being routed, from the
 	// participant of its header, reached a local endpoint matched with the
 	// sender's endpoint (see EngineConfig.OnTraffic).
 	heard bool
 }
 
-func (rx *receiver) init() { rx.targets = make([]*Reader, 0, 8) }
+func (rx *receiver) init() {
+	rx.targets = make([]*Reader, 0, 8)
+	rx.route = make([]*Reader, 0, 8)
+}
 
 // route returns the local readers a reader-bound submessage of the writer
 // (src, writer) goes to: all those matched with it for readerId UNKNOWN,
 // else the one named if it is matched. The slice is reused.
 func (e *Engine) route(rx *receiver, src wire.GuidPrefix, writer, reader wire.EntityID) []*Reader {
+	g := wire.GUID{Prefix: src, Entity: writer}
+	if rx.routeOf != g || rx.routeGen != e.matchGen.Load() || rx.routeGen == 0 {
+		e.regMu.RLock()
+		rx.route = append(rx.route[:0], e.matches[g]...)
+		rx.routeOf, rx.routeGen = g, e.matchGen.Load()
+		e.regMu.RUnlock()
+	}
 	ts := rx.targets[:0]
-	e.regMu.RLock()
-	for _, r := range e.matches[wire.GUID{Prefix: src, Entity: writer}] {
+	for _, r := range rx.route {
 		if reader == wire.EntityIDUnknown || r.cfg.GUID.Entity == reader {
 			ts = append(ts, r)
 		}
 	}
-	e.regMu.RUnlock()
 	if len(ts) == 0 {
 		e.stats.unknownWriter.Add(1)
 	} else if src == rx.rd.Header.Prefix {
