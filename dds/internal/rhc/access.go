@@ -176,9 +176,11 @@ func (c *Cache[T]) access(in *instance[T], dst []T, infos []SampleInfo, sel *Sel
 		KeyHash:        in.key,
 	}
 	n := 0
+	skipped := false // a sample not selected lies before the last one selected
 	for i := 0; i < in.samples.len() && n < len(dst); i++ {
 		s := in.samples.at(i)
 		if !sel.matchSample(s.read, &s.value, &s.judged) {
+			skipped = true
 			continue
 		}
 		dst[n] = s.value
@@ -199,6 +201,7 @@ func (c *Cache[T]) access(in *instance[T], dst []T, infos []SampleInfo, sel *Sel
 		}
 		n++
 	}
+	fromRing := n
 	invTaken := false
 	if in.hasInv && n < len(dst) && sel.matchSample(in.inv.read, &in.inv.value, &in.inv.judged) {
 		dst[n] = in.inv.value
@@ -232,7 +235,14 @@ func (c *Cache[T]) access(in *instance[T], dst []T, infos []SampleInfo, sel *Sel
 	}
 	in.isNew = false
 	if take {
-		c.nSamples -= in.samples.filter(func(s *sample[T]) bool { return !s.gone })
+		if skipped {
+			c.nSamples -= in.samples.filter(func(s *sample[T]) bool { return !s.gone })
+		} else {
+			// The oldest samples, taken in a row: no walk over those left (a
+			// reader far behind, taking in batches, walked its whole backlog).
+			in.samples.dropFront(fromRing)
+			c.nSamples -= fromRing
+		}
 		if invTaken {
 			c.clearInvalid(in)
 		}

@@ -200,3 +200,53 @@ func BenchmarkReadManyInstances(b *testing.B) {
 		c.Read(dst, infos, nil, at(0))
 	}
 }
+
+// BenchmarkTakeBacklog takes 64 samples at a time from one KEEP_ALL instance 10 000
+// samples deep, writing 64 more each time: a reader behind a fast writer. A take of the
+// oldest samples drops them from the front of the instance's ring; before, it walked and
+// moved the whole backlog (10 000 samples per take of 64).
+func BenchmarkTakeBacklog(b *testing.B) {
+	c := newCache(b, Config{KeepAll: true})
+	for i := range 10_000 {
+		c.Insert(write(0, w1, i, 0), at(0))
+	}
+	dst, infos := make([]val, 64), make([]SampleInfo, 64)
+	ch := write(0, w1, 0, 0)
+	b.ReportAllocs()
+	for b.Loop() {
+		for range 64 {
+			c.Insert(ch, at(0))
+		}
+		if c.Take(dst, infos, nil, at(0)) != 64 {
+			b.Fatal("short take")
+		}
+	}
+}
+
+// TestTakeKeepsOrderAroundReadSamples: a take that selects only the unread samples, some
+// of which lie after read ones, removes exactly those, in order, and leaves the read ones
+// (the path that cannot drop from the front).
+func TestTakeKeepsOrderAroundReadSamples(t *testing.T) {
+	c := newCache(t, Config{KeepAll: true})
+	for i := range 6 {
+		c.Insert(write(0, w1, i, 0), at(0))
+	}
+	dst, infos := make([]val, 2), make([]SampleInfo, 2)
+	require.Equal(t, 2, c.Read(dst, infos, nil, at(0))) // 0 and 1 read
+	for i := 6; i < 8; i++ {
+		c.Insert(write(0, w1, i, 0), at(0))
+	}
+	dst, infos = make([]val, 3), make([]SampleInfo, 3)
+	sel := &Selector[val]{SampleStates: NotReadSampleState}
+	require.Equal(t, 3, c.Take(dst, infos, sel, at(0)))
+	require.Equal(t, []int{2, 3, 4}, []int{dst[0].V, dst[1].V, dst[2].V})
+	s, ok := peek(c, 0)
+	require.True(t, ok)
+	require.Equal(t, []int{0, 1, 5, 6, 7}, s.Values)
+	require.Equal(t, []bool{true, true, false, false, false}, s.Read)
+	dst = make([]val, 10)
+	infos = make([]SampleInfo, 10)
+	require.Equal(t, 5, c.Take(dst, infos, nil, at(0))) // all, from the front
+	require.Equal(t, []int{0, 1, 5, 6, 7}, []int{dst[0].V, dst[1].V, dst[2].V, dst[3].V, dst[4].V})
+	checkCounts(t, c)
+}

@@ -53,6 +53,13 @@ func (r *ring[E]) popFront() {
 	r.n--
 }
 
+// dropFront removes the k oldest elements, k <= len.
+func (r *ring[E]) dropFront(k int) {
+	for range k {
+		r.popFront()
+	}
+}
+
 // filter keeps, in order, the elements for which keep is true and removes the others. It
 // returns how many it removed.
 func (r *ring[E]) filter(keep func(*E) bool) int {
