@@ -65,7 +65,7 @@ func (l *waitList) wakeAll() {
 		select {
 		case w.wake <- struct{}{}:
 			l.signals.Add(1)
-		default: // signalled already, not woken yet
+		default: // signaled already, not woken yet
 		}
 	}
 	l.mu.Unlock()
