@@ -293,10 +293,15 @@ func TestServiceIDs(t *testing.T) {
 		require.NoError(t, err, "call %d", i)
 		require.Equal(t, int32(i)+1, rep.Sum)
 
-		wd, err := s.r.MatchedPublicationData(q.w.InstanceHandle())
-		require.NoError(t, err)
-		// The reply may reach q's reader before the replier's writer matched it (DATA goes
-		// to the participant, and the reader had matched the writer): wait for the match.
+		// The matched lists follow the engine's match by a moment (discovery tells the
+		// dds layer on its dispatcher, docs/api.md): the request can reach the
+		// replier's reader, and the reply q's reader before the replier's writer matched
+		// it (DATA goes to the participant), ahead of either list. Wait for both.
+		var wd EndpointBuiltinTopicData
+		require.Eventually(t, func() bool {
+			wd, err = s.r.MatchedPublicationData(q.w.InstanceHandle())
+			return err == nil
+		}, 10*time.Second, time.Millisecond, "the replier's reader matches the requester's writer")
 		var rd EndpointBuiltinTopicData
 		require.Eventually(t, func() bool {
 			rd, err = s.w.MatchedSubscriptionData(q.r.InstanceHandle())
