@@ -26,7 +26,11 @@ type updateHook interface {
 }
 
 // matcher is the engine's match listener of one local endpoint: it keeps the matched
-// endpoints in the ECM and the matched and incompatible statuses.
+// endpoints in the ECM and the matched and incompatible statuses. Discovery calls it
+// under its lock, in the step that matches the endpoints in the engine (a reader's
+// before its first sample can arrive): it takes p.mu, the entity's status lock and,
+// through the hooks, the reader's dmu, the liveliness monitor and the cache, none of
+// which is ever held while calling discovery (docs/locking.md).
 type matcher struct {
 	e     *entity
 	hooks matchHooks

@@ -822,7 +822,9 @@ func (p *DomainParticipant) onParticipant(d discovery.ParticipantData, alive boo
 	}
 	e := p.m.EntityByComponents(ecm.Match(kindComp{kindRemoteParticipant}), ecm.Match(handleComp{h}))
 	if !alive {
-		if e != ecm.Null {
+		// Matches are recorded before this event arrives (match.go): a participant
+		// with endpoints again came back in the meantime, and stays.
+		if e != ecm.Null && len(p.m.Children(e)) == 0 {
 			p.m.RequestRemoveEntity(e, true)
 			p.m.ProcessRemoveEntityRequests()
 		}

@@ -94,7 +94,7 @@ func (p *Participant) forgetLocked(rp *remoteParticipant, fns []func()) []func()
 	p.nEndpoints -= len(rp.endpoints)
 	for g, re := range rp.endpoints {
 		p.epBytes -= re.size
-		fns = p.unmatchAll(g, fns)
+		p.unmatchAll(g)
 		fns = p.endpointEventLocked(fns, re.data, false)
 	}
 	p.disconnectBuiltins(rp)

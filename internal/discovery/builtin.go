@@ -176,6 +176,6 @@ func (p *Participant) forgetEndpointLocked(rp *remoteParticipant, g wire.GUID, f
 	p.epBytes -= re.size
 	delete(rp.endpoints, g)
 	p.nEndpoints--
-	fns = p.unmatchAll(g, fns)
+	p.unmatchAll(g)
 	return p.endpointEventLocked(fns, re.data, false)
 }

@@ -105,8 +105,9 @@
 // Every endpoint discovered, remote or local (a participant matches its own
 // writers and readers), is matched with the local ones by [Match]; the rtps
 // endpoints get the remote locators (or the participant's defaults), and
-// the [MatchListener] of the local endpoint is told on a serial dispatcher
-// goroutine, never under a lock. [Limits] bound remote participants and
+// the [MatchListener] of the local endpoint is told in the same step,
+// under the participant's lock (other listeners run on a serial dispatcher
+// goroutine, never under a lock). [Limits] bound remote participants and
 // endpoints; what is refused is counted in [Stats].
 //
 // Lock order: Participant.mu, then an endpoint's lock, then the engine's

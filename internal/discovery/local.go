@@ -34,8 +34,8 @@ type EndpointConfig struct {
 	// evaluate it (another filter class or topic, members it does not
 	// know), and then the reader gets every change.
 	ReaderFilter func(*wire.ContentFilterProperty) rtps.ReaderFilter
-	// Listener, if not nil, is told about matches, on the participant's
-	// serial dispatcher goroutine, never under a lock.
+	// Listener, if not nil, is told about matches as they are made, under
+	// the participant's lock (see MatchListener).
 	Listener MatchListener
 	// Release, for writers, receives the payload of every change the writer's
 	// history drops (acknowledged, replaced or removed), so that the caller can
@@ -52,8 +52,14 @@ type EndpointConfig struct {
 }
 
 // MatchListener learns which remote (or local) endpoints a local endpoint
-// communicates with. Its methods run on the participant's dispatcher
-// goroutine, one at a time; they must not call Participant.Close.
+// communicates with, in step with the engine: a writer's listener hears of
+// a match just after its rtps writer sends to the reader, a reader's just
+// before its rtps reader accepts the writer's samples, and both of an
+// unmatch just after the engine's. Its methods run under the
+// Participant's lock, on whatever goroutine discovery runs on (the event
+// loop, or the caller of NewWriter, NewReader, UpdateQos or Close): they
+// must be quick, must not call the Participant, and must take no lock that
+// is ever held while calling it. remote is valid only during the call.
 type MatchListener interface {
 	// OnMatch: local now communicates with remote.
 	OnMatch(local wire.GUID, remote *EndpointData)
@@ -328,12 +334,11 @@ func (p *Participant) closeLocal(l *localEndpoint) error {
 	g := l.data.GUID
 	delete(p.locals, g)
 	delete(p.self.endpoints, g)
-	var fns []func()
 	for rg := range l.matched {
-		fns = p.disconnect(l, rg, fns)
+		p.disconnect(l, rg, false) // our own endpoint's listener is not told
 	}
-	fns = fns[:0] // our own endpoint's listener is not told
-	fns = p.unmatchAll(g, fns)
+	p.unmatchAll(g)
+	var fns []func()
 	fns = p.endpointEventLocked(fns, l.data, false)
 	now := p.eng.Now()
 	w := p.subW

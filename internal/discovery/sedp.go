@@ -142,20 +142,19 @@ func (p *Participant) removeRemoteEndpoint(g wire.GUID) {
 }
 
 // unmatchAll unmatches the endpoint g from every local endpoint matched
-// with it, appending the OnUnmatch calls to fns. The caller holds p.mu.
-func (p *Participant) unmatchAll(g wire.GUID, fns []func()) []func() {
+// with it. The caller holds p.mu.
+func (p *Participant) unmatchAll(g wire.GUID) {
 	for _, l := range p.locals {
 		if _, ok := l.matched[g]; ok {
 			p.logGone(&l.data, g)
-			fns = p.disconnect(l, g, fns)
+			p.disconnect(l, g, true)
 		}
 	}
-	return fns
 }
 
 // evaluate (re)decides whether the local endpoint l and the endpoint re of
-// rp communicate, connects or disconnects them, and appends the listener
-// calls to fns. The caller holds p.mu.
+// rp communicate, connects or disconnects them and tells l's MatchListener,
+// appending the TypeListener's call to fns. The caller holds p.mu.
 func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remoteEndpoint, fns []func()) []func() {
 	if l.data.IsWriter() == re.data.IsWriter() || l.data.GUID == re.data.GUID {
 		return fns
@@ -173,6 +172,11 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 	case res.Matched() && !was:
 		p.writerAnnounced(l, re)
 		uni, multi := re.data.Locators(&rp.data)
+		l.matched[re.data.GUID] = struct{}{}
+		// The listener knows of the match as soon as the engine does: a
+		// writer's after its engine match (a write that follows a
+		// PUBLICATION_MATCHED reaches the reader), a reader's before (no
+		// sample arrives from a writer it does not list).
 		if l.w != nil {
 			p.eng.MatchReader(l.w, rtps.ReaderProxyInfo{
 				GUID: re.data.GUID, Reliable: re.data.Requested.Reader.Reliability.Kind == qos.Reliable,
@@ -180,16 +184,17 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 				ExpectsInlineQoS: re.data.ExpectsInlineQoS, Unicast: uni, Multicast: multi,
 				Filter: l.filterFor(&re.data),
 			})
+			if l.listener != nil {
+				l.listener.OnMatch(l.data.GUID, &re.data)
+			}
 		} else {
+			if l.listener != nil {
+				l.listener.OnMatch(l.data.GUID, &re.data)
+			}
 			p.eng.MatchWriter(l.r, rtps.WriterProxyInfo{
 				GUID: re.data.GUID, Reliable: re.data.Offered.Writer.Reliability.Kind == qos.Reliable,
 				Vendor: rp.vendor, Unicast: uni, Multicast: multi,
 			})
-		}
-		l.matched[re.data.GUID] = struct{}{}
-		if ls := l.listener; ls != nil {
-			local, remote := l.data.GUID, re.data
-			fns = append(fns, func() { ls.OnMatch(local, &remote) })
 		}
 	case res.Matched():
 		p.writerAnnounced(l, re)
@@ -197,15 +202,14 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 			l.w.SetReaderFilter(re.data.GUID, l.filterFor(&re.data)) // new parameters
 		}
 	case was:
-		fns = p.disconnect(l, re.data.GUID, fns)
+		p.disconnect(l, re.data.GUID, true)
 	}
 	if tl, ok := l.listener.(TypeListener); ok && res.Reason == MismatchTypeAssignability {
 		local, remote := l.data.GUID, re.data
 		fns = append(fns, func() { tl.OnInconsistentType(local, &remote) })
 	}
 	if !res.Matched() && len(res.Incompatible) > 0 && l.listener != nil {
-		ls, local, remote, pol := l.listener, l.data.GUID, re.data, res.Incompatible
-		fns = append(fns, func() { ls.OnIncompatible(local, &remote, pol) })
+		l.listener.OnIncompatible(l.data.GUID, &re.data, res.Incompatible)
 	}
 	return fns
 }
@@ -221,19 +225,18 @@ func (p *Participant) writerAnnounced(l *localEndpoint, re *remoteEndpoint) {
 	}
 }
 
-// disconnect unmatches the remote endpoint g from l. The caller holds p.mu.
-func (p *Participant) disconnect(l *localEndpoint, g wire.GUID, fns []func()) []func() {
+// disconnect unmatches the remote endpoint g from l, telling l's listener
+// if tell is set. The caller holds p.mu.
+func (p *Participant) disconnect(l *localEndpoint, g wire.GUID, tell bool) {
 	delete(l.matched, g)
 	if l.w != nil {
 		p.eng.UnmatchReader(l.w, g)
 	} else {
 		p.eng.UnmatchWriter(l.r, g)
 	}
-	if ls := l.listener; ls != nil {
-		local := l.data.GUID
-		fns = append(fns, func() { ls.OnUnmatch(local, g) })
+	if tell && l.listener != nil {
+		l.listener.OnUnmatch(l.data.GUID, g)
 	}
-	return fns
 }
 
 // filterFor returns the writer l's filter for the reader re, nil for none.
