@@ -20,6 +20,10 @@ import (
 const (
 	shapeDomain = 91
 	otherDomain = 92
+	// disposeDomain is final_dispose's own: its publisher ends after its iterations,
+	// and must match its subscriber before then, not after the discovery of every
+	// participant of the parallel cases (TestShapes failed so in a stress pass).
+	disposeDomain = 93
 )
 
 // output collects what a run prints, line by line, for tests that wait for lines.
@@ -293,8 +297,9 @@ func TestShapes(t *testing.T) {
 
 	t.Run("final_dispose", func(t *testing.T) {
 		t.Parallel()
+		d := func(topic string) string { return fmt.Sprintf("-d %d -t %s", disposeDomain, topic) }
 		sub, _ := start(t, "-S "+d("Disp")+" -r --read-period 20")
-		pub, done := start(t, "-P "+d("Disp")+" -r -c GREEN --num-instances 2 --num-iterations 20 --write-period 20 --final-instance-state d")
+		pub, done := start(t, "-P "+d("Disp")+" -r -c GREEN --num-instances 2 --num-iterations 50 --write-period 20 --final-instance-state d")
 		pub.wait(t, `matched readers 1`, wait)
 		select {
 		case code := <-done:
