@@ -76,7 +76,7 @@ func BenchmarkWriteTakeRTPS(b *testing.B) {
 
 // benchEndpoints makes a reader of the topic name on pr and a writer of it on pw (one
 // participant or two), reliable, KEEP_ALL and opts.
-func benchEndpoints(b *testing.B, pw, pr *DomainParticipant, name string, opts ...Option) (*DataWriter[point], *DataReader[point]) {
+func benchEndpoints(b testing.TB, pw, pr *DomainParticipant, name string, opts ...Option) (*DataWriter[point], *DataReader[point]) {
 	opts = append([]Option{Reliable(), KeepAll()}, opts...)
 	tw, err := NewTopic[point](pw, name, opts...)
 	if err != nil {

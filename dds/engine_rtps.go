@@ -26,6 +26,7 @@ func startRTPS(domain int, s *settings, q qos.DomainParticipantQos) (engine, err
 		Types:      &xtypes.Cache{Local: &typeRegistry},
 
 		NoLocalDelivery: s.wire,
+		Helper:          s.helper,
 	})
 	if err != nil {
 		return nil, err

@@ -45,6 +45,10 @@ type settings struct {
 	wire bool
 	// persistDir is PersistenceDir's directory (durability.go).
 	persistDir string
+	// helper runs the listeners on the receive goroutines (ListenersOnReceive): the
+	// participant's dispatcher.
+	helper    transport.Helper
+	onReceive bool
 
 	// Topic only: the type name, and the options the topic's endpoints inherit.
 	typeName string
@@ -157,6 +161,21 @@ func WithListener(l Listener, mask listener.StatusMask) Option {
 // each setting).
 func WithRTPS(cfg rtps.Config) Option {
 	return onlyFor("WithRTPS", isParticipant, func(s *settings) { s.rtps = cfg })
+}
+
+// ListenersOnReceive makes the participant call its entities' listeners on the goroutine
+// that received the data, as Cyclone DDS calls them on its receive thread, whenever no
+// listener is running already; otherwise, and for statuses that no datagram changes
+// (deadlines, liveliness lapses), on the dispatcher goroutine. Listeners still run one
+// at a time, in order, with no lock held. A sample then reaches an OnDataAvailable
+// listener, and its answer is sent, without a hand-off between goroutines, which on a
+// machine with idle processors costs more than the rest of a round trip
+// (docs/benchmarks.md). The price, as with Cyclone DDS: the socket is not read while a
+// listener runs, acknowledgments included, so a listener must not block — a write that
+// waits for room in a KEEP_ALL history, WaitForAcknowledgments or a blocking read in
+// it waits until its timeout.
+func ListenersOnReceive() Option {
+	return onlyFor("ListenersOnReceive", isParticipant, func(s *settings) { s.onReceive = true })
 }
 
 // withNet makes the participant open its sockets on n (tests: memnet).

@@ -129,6 +129,9 @@ func (p *DomainParticipant) enableSelf() error {
 	p.mu.Lock()
 	q, _ := ecm.ComponentData[qos.DomainParticipantQos](p.m, p.ent)
 	p.mu.Unlock()
+	if p.opts.onReceive {
+		p.opts.helper = p.disp
+	}
 	eng, err := p.opts.engine(p.domain, &p.opts, q)
 	if err != nil {
 		return wrapErr(ErrError, err, "starting the RTPS participant")

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
@@ -154,7 +156,7 @@ type perfPonger struct {
 	n      *node
 	sides  []*perfPongSide
 	pongs  *perfPongWriters
-	echoed uint64
+	echoed atomic.Uint64
 }
 
 // perfPongSide serves one reliability.
@@ -250,6 +252,44 @@ func (p *perfPonger) serve(ctx context.Context) error {
 	return nil
 }
 
+// listen answers pings from the readers' listeners until ctx ends, passing errors to
+// fail; the conditions are not used.
+func (p *perfPonger) listen(ctx context.Context, fail func(error)) error {
+	var mu sync.Mutex // the listeners' calls and ours below share the pong writers
+	for _, s := range p.sides {
+		l := dds.ReaderListener[keyedSeq]{
+			OnDataAvailable: func(*dds.DataReader[keyedSeq]) {
+				mu.Lock()
+				defer mu.Unlock()
+				if err := p.matchPingers(s); err != nil {
+					fail(err)
+					return
+				}
+				fail(drain(ctx, s.r, s.data, s.infos, func(data []keyedSeq, infos []dds.SampleInfo) error {
+					return p.answer(ctx, s, data, infos)
+				}))
+			},
+			OnSubscriptionMatched: func(*dds.DataReader[keyedSeq], listener.SubscriptionMatchedStatus) {
+				mu.Lock()
+				defer mu.Unlock()
+				fail(p.matchPingers(s))
+			},
+		}
+		if err := s.r.SetListener(l, listener.StatusMask(listener.DataAvailable|listener.SubscriptionMatched)); err != nil {
+			return err
+		}
+	}
+	// Pingers matched before the listeners were set.
+	mu.Lock()
+	defer mu.Unlock()
+	for _, s := range p.sides {
+		if err := p.matchPingers(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // matchPingers creates a pong writer for each ping writer matched, ahead of its first
 // ping: a pong written before the pinger's reader matched would be lost.
 func (p *perfPonger) matchPingers(s *perfPongSide) error {
@@ -270,7 +310,7 @@ func (p *perfPonger) answer(ctx context.Context, s *perfPongSide, data []keyedSe
 		if err := w.Write(ctx, &data[i], dds.Timestamp(ts)); err != nil && ctx.Err() == nil && !errors.Is(err, dds.ErrTimeout) {
 			return fmt.Errorf("pong: %w", err)
 		}
-		p.echoed++
+		p.echoed.Add(1)
 	}
 	return nil
 }

@@ -10,10 +10,12 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/waitset"
 )
 
@@ -27,13 +29,16 @@ type ponger struct {
 	perf *perfPonger
 	ws   *waitset.WaitSet
 	// Echoed counts the samples written back.
-	echoed uint64
+	echoed atomic.Uint64
 }
 
 type pongPair struct {
 	r  *dds.DataReader[sample]
 	rc *dds.ReadCondition[sample]
 	w  *dds.DataWriter[sample]
+	// data and infos are the pair's take buffers.
+	data  []sample
+	infos []dds.SampleInfo
 }
 
 // newPonger creates the readers and writers of pong in n, and those of a ddsperf pong
@@ -67,16 +72,60 @@ func newPonger(n *node, perf bool) (*ponger, error) {
 		if err := p.ws.AttachCondition(rc); err != nil {
 			return nil, err
 		}
-		p.pairs = append(p.pairs, pongPair{r: r, rc: rc, w: w})
+		p.pairs = append(p.pairs, pongPair{r: r, rc: rc, w: w, data: make([]sample, takeBatch), infos: make([]dds.SampleInfo, takeBatch)})
 	}
 	return p, nil
+}
+
+// echo writes back what pp's reader has.
+func (p *ponger) echo(ctx context.Context, pp *pongPair) error {
+	return drain(ctx, pp.r, pp.data, pp.infos, func(data []sample, infos []dds.SampleInfo) error {
+		for j := range data {
+			if !infos[j].ValidData {
+				continue
+			}
+			if err := pp.w.Write(ctx, &data[j]); err != nil && ctx.Err() == nil {
+				return fmt.Errorf("pong: %w", err)
+			}
+			p.echoed.Add(1)
+		}
+		return nil
+	})
+}
+
+// listen echoes samples from the readers' listeners until ctx ends: on the goroutine
+// that received each ping when the node's participant has dds.ListenersOnReceive, so
+// that no goroutine is woken between a ping and its answer. The wait set is not used.
+func (p *ponger) listen(ctx context.Context) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	fail := func(err error) {
+		if err != nil {
+			cancel(err)
+		}
+	}
+	for i := range p.pairs {
+		pp := &p.pairs[i]
+		l := dds.ReaderListener[sample]{OnDataAvailable: func(*dds.DataReader[sample]) { fail(p.echo(ctx, pp)) }}
+		if err := pp.r.SetListener(l, listener.StatusMask(listener.DataAvailable)); err != nil {
+			return err
+		}
+	}
+	if p.perf != nil {
+		if err := p.perf.listen(ctx, fail); err != nil {
+			return err
+		}
+	}
+	<-ctx.Done()
+	if err := context.Cause(ctx); !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
 }
 
 // run echoes samples until ctx ends.
 func (p *ponger) run(ctx context.Context) error {
 	conds := make([]waitset.Condition, 0, len(p.pairs))
-	data := make([]sample, takeBatch)
-	infos := make([]dds.SampleInfo, takeBatch)
 	for {
 		var ok bool
 		if conds, ok = waitOn(ctx, p.ws, conds); !ok {
@@ -87,19 +136,7 @@ func (p *ponger) run(ctx context.Context) error {
 			if !slices.Contains(conds, waitset.Condition(pp.rc)) {
 				continue // nothing for this one: no take that finds nothing
 			}
-			err := drain(ctx, pp.r, data, infos, func(data []sample, infos []dds.SampleInfo) error {
-				for j := range data {
-					if !infos[j].ValidData {
-						continue
-					}
-					if err := pp.w.Write(ctx, &data[j]); err != nil && ctx.Err() == nil {
-						return fmt.Errorf("pong: %w", err)
-					}
-					p.echoed++
-				}
-				return nil
-			})
-			if err != nil {
+			if err := p.echo(ctx, pp); err != nil {
 				return err
 			}
 		}
@@ -146,16 +183,17 @@ func answerPerfPings(ctx context.Context, n *node) (stop func() error, err error
 // total returns the number of samples echoed.
 func (p *ponger) total() uint64 {
 	if p.perf == nil {
-		return p.echoed
+		return p.echoed.Load()
 	}
-	return p.echoed + p.perf.echoed
+	return p.echoed.Load() + p.perf.echoed.Load()
 }
 
 func setupPong(fs *flag.FlagSet, o *options) func(context.Context) error {
 	dur := fs.Duration("duration", 0, "stop after this long (0: run until interrupted)")
 	return func(ctx context.Context) error {
 		// Announced as a ddsperf participant, or ddsperf pingers do not wait for the pongs.
-		n, err := newNodeWith(o, "ddsping pong", perfUserData())
+		// Listeners on the receive goroutine answer a ping where it arrives.
+		n, err := newNodeWith(o, "ddsping pong", perfUserData(), dds.ListenersOnReceive())
 		if err != nil {
 			return err
 		}
@@ -171,7 +209,7 @@ func setupPong(fs *flag.FlagSet, o *options) func(context.Context) error {
 		}
 		ctx, cancel := durationUntil(ctx, *dur)
 		defer cancel()
-		err = p.run(ctx)
+		err = p.listen(ctx)
 		if o.json {
 			return json.NewEncoder(o.out).Encode(map[string]any{"echoed": p.total()})
 		}
@@ -403,7 +441,12 @@ func (p *pinger) run(ctx context.Context, report intervalFunc) (pingResult, erro
 		return res, err
 	}
 
-	err := m.loop(ctx, report)
+	var err error
+	if cfg.rate == 0 {
+		err = m.listenLoop(ctx, report)
+	} else {
+		err = m.loop(ctx, report)
+	}
 	if cfg.rate > 0 {
 		scancel()
 		if serr := <-senderDone; err == nil && serr != nil {
@@ -524,6 +567,78 @@ func (m *pingRun) finish() {
 	m.seconds = time.Since(m.measureStart).Seconds()
 	if n := m.total.n; n > 0 {
 		m.allocsPerRTT = float64(mallocs()-m.allocs0) / float64(n)
+	}
+}
+
+// listenLoop is loop for one ping outstanding: the pong reader's listener takes each
+// pong and sends the next ping, on the goroutine that received the pong (the node has
+// dds.ListenersOnReceive), and this goroutine only handles the ticks. mu serializes the
+// two.
+func (m *pingRun) listenLoop(ctx context.Context, report intervalFunc) error {
+	p, cfg := m.p, m.p.cfg
+	var mu sync.Mutex
+	var end waitset.GuardCondition
+	var err error
+	stop := func(e error) { // with mu held
+		if err == nil {
+			err = e
+		}
+		end.SetTriggerValue(true)
+	}
+	if err := p.ws.DetachCondition(p.link.readCondition()); err != nil {
+		return err
+	}
+	if err := p.ws.AttachCondition(&end); err != nil {
+		return err
+	}
+	defer func() {
+		_ = p.ws.DetachCondition(&end)
+		_ = p.ws.AttachCondition(p.link.readCondition()) // close detaches it
+	}()
+	onData := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if end.TriggerValue() {
+			return
+		}
+		if e := m.takePongs(ctx); e != nil {
+			stop(e)
+			return
+		}
+		if cfg.count > 0 && int(m.total.n) >= cfg.count {
+			m.finish()
+			stop(nil)
+			return
+		}
+		if m.answered {
+			if e := m.send(); e != nil {
+				stop(e)
+			}
+		}
+	}
+	if err := p.link.onData(onData); err != nil {
+		return err
+	}
+	defer func() { _ = p.link.onData(nil) }()
+	onData() // pongs that came before the listener
+	conds := make([]waitset.Condition, 0, 2)
+	for {
+		var ok bool
+		conds, ok = waitOn(ctx, p.ws, conds)
+		mu.Lock()
+		if !ok {
+			end.SetTriggerValue(true)
+		}
+		if end.TriggerValue() {
+			mu.Unlock()
+			return err
+		}
+		if slices.Contains(conds, waitset.Condition(&p.tick)) {
+			if e := m.onTick(report); e != nil {
+				stop(e)
+			}
+		}
+		mu.Unlock()
 	}
 }
 
@@ -668,7 +783,7 @@ func setupPing(fs *flag.FlagSet, o *options) func(context.Context) error {
 			return fmt.Errorf("%w: -size, -rate, -count and -warmup may not be negative", errUsage)
 		}
 		// Announced as a ddsperf participant, or no ddsperf pong answers.
-		n, err := newNodeWith(o, "ddsping ping", perfUserData())
+		n, err := newNodeWith(o, "ddsping ping", perfUserData(), dds.ListenersOnReceive())
 		if err != nil {
 			return err
 		}

@@ -22,6 +22,9 @@ type pingLink interface {
 	take(ctx context.Context, each func(*sample, *dds.SampleInfo)) error
 	// readCondition triggers when pongs are there.
 	readCondition() waitset.Condition
+	// onData makes the pong reader call fn when pongs arrive (its DATA_AVAILABLE
+	// listener), or no longer, fn nil.
+	onData(fn func()) error
 	// matched returns how many readers the ping writer and how many writers the pong
 	// reader have matched.
 	matched() (readers, writers int32, err error)
@@ -95,6 +98,14 @@ func (e *linkEnds[T]) open(newW func() (*dds.DataWriter[T], error), newR func() 
 func (e *linkEnds[T]) topics() string { return e.ping + " + " + e.pong }
 
 func (e *linkEnds[T]) readCondition() waitset.Condition { return e.rc }
+
+func (e *linkEnds[T]) onData(fn func()) error {
+	if fn == nil {
+		return e.r.SetListener(dds.ReaderListener[T]{}, 0)
+	}
+	l := dds.ReaderListener[T]{OnDataAvailable: func(*dds.DataReader[T]) { fn() }}
+	return e.r.SetListener(l, listener.StatusMask(listener.DataAvailable))
+}
 
 func (e *linkEnds[T]) matched() (int32, int32, error) { return matchedCounts(e.w, e.r) }
 

@@ -98,8 +98,8 @@ func onNode(o *options, name string, run func(ctx context.Context, n *node) erro
 func newNode(o *options, name string) (*node, error) { return newNodeWith(o, name, nil) }
 
 // newNodeWith creates a participant named name with the network settings of o that
-// announces userData (USER_DATA).
-func newNodeWith(o *options, name string, userData []byte) (*node, error) {
+// announces userData (USER_DATA), and the participant options extra.
+func newNodeWith(o *options, name string, userData []byte, extra ...dds.Option) (*node, error) {
 	cfg := rtps.Config{
 		Interfaces:       o.interfaces,
 		Peers:            o.peers,
@@ -109,7 +109,7 @@ func newNodeWith(o *options, name string, userData []byte) (*node, error) {
 	}
 	pq := qos.DefaultDomainParticipantQos()
 	pq.UserData.Value = userData
-	p, err := dds.NewParticipant(o.domain, dds.WithRTPS(cfg), dds.WithQos(pq))
+	p, err := dds.NewParticipant(o.domain, append([]dds.Option{dds.WithRTPS(cfg), dds.WithQos(pq)}, extra...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -61,6 +61,9 @@ type Config struct {
 	// A participant on a simulated network (Net set) always does: the
 	// network's hosts stand for other machines.
 	NoLocalDelivery bool
+	// Helper, if set, runs on the receive goroutines around the handling
+	// of the datagrams of each read (transport.ReceiverConfig.Helper).
+	Helper transport.Helper
 }
 
 // DefaultWriterLinger is the default Config.WriterLinger, Cyclone DDS's
@@ -229,6 +232,7 @@ func NewParticipant(cfg Config) (*Participant, error) {
 			DisableMulticast: cfg.DisableMulticast, Logger: p.log,
 			Ports:      transport.PortMapping(cfg.Ports),
 			ReadBuffer: cfg.ReadBuffer, WriteBuffer: cfg.WriteBuffer,
+			Helper: cfg.Helper,
 		},
 		Logger:          p.log,
 		Now:             cfg.Now,

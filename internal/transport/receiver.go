@@ -6,6 +6,8 @@ import (
 	"net"
 	"sync/atomic"
 	"time"
+
+	"github.com/ddsgo/ddsgo/internal/goid"
 )
 
 // Stats counts the traffic of a socket or of a [Transport]. The fields are
@@ -105,6 +107,17 @@ type ReceiverConfig struct {
 	Stats *Stats
 	// Logger receives read errors at debug level; nil: discard.
 	Logger *slog.Logger
+	// Helper, if not nil, may do on the receive goroutine the work that the
+	// deliveries made, rather than wake another goroutine for it.
+	Helper Helper
+}
+
+// Helper runs on a receive goroutine, around the delivery of the datagrams of
+// each read: Receiving before, Help after, with gid the goroutine's id
+// (goid.Get) and no lock held. While Help runs the socket is not read.
+type Helper interface {
+	Receiving()
+	Help(gid uint64)
 }
 
 // Receiver runs the one receive goroutine of a socket: it reads datagrams
@@ -115,6 +128,7 @@ type Receiver struct {
 	cfg   ReceiverConfig
 	stats *Stats
 	done  chan struct{}
+	gid   atomic.Uint64 // the receive goroutine's id
 }
 
 // maxReadBackoff bounds the pause after repeated read errors.
@@ -137,10 +151,13 @@ func (r *Receiver) Stats() *Stats { return r.stats }
 // Done is closed when the receive goroutine has exited.
 func (r *Receiver) Done() <-chan struct{} { return r.done }
 
-// Close closes the socket and waits for the receive goroutine to exit.
+// Close closes the socket and waits for the receive goroutine to exit, unless it is
+// called from that goroutine (by the Helper), which then exits after it.
 func (r *Receiver) Close() error {
 	err := r.conn.Close()
-	<-r.done
+	if r.cfg.Helper == nil || goid.Get() != r.gid.Load() {
+		<-r.done
+	}
 	if errors.Is(err, net.ErrClosed) {
 		err = nil
 	}
@@ -149,6 +166,12 @@ func (r *Receiver) Close() error {
 
 func (r *Receiver) run() {
 	defer close(r.done)
+	var gid uint64
+	h := r.cfg.Helper
+	if h != nil {
+		gid = goid.Get()
+		r.gid.Store(gid)
+	}
 	n := max(r.cfg.Batch, 1)
 	pkts := make([]*Packet, n)
 	ms := make([]Message, n)
@@ -177,6 +200,9 @@ func (r *Receiver) run() {
 		} else {
 			got, err = ReadBatch(r.conn, ms)
 		}
+		if got > 0 && h != nil {
+			h.Receiving()
+		}
 		for i := range got {
 			p := pkts[i]
 			pkts[i] = nil
@@ -187,6 +213,9 @@ func (r *Receiver) run() {
 				r.stats.Drops.Add(1)
 				p.Release()
 			}
+		}
+		if got > 0 && h != nil {
+			h.Help(gid)
 		}
 		if err == nil {
 			backoff = 0

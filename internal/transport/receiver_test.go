@@ -55,3 +55,48 @@ func TestReceiverErrors(t *testing.T) {
 	require.Equal(t, "other", SocketKind(99).String())
 	require.Equal(t, StatsSnapshot{Drops: 3, WriteErrors: 1}, StatsSnapshot{Drops: 1}.Add(StatsSnapshot{Drops: 2, WriteErrors: 1}))
 }
+
+// helperLog records the calls of a Helper; its Help may close the receiver.
+type helperLog struct {
+	mu        sync.Mutex
+	receiving int
+	gids      []uint64
+	close     func()
+}
+
+func (h *helperLog) Receiving() {
+	h.mu.Lock()
+	h.receiving++
+	h.mu.Unlock()
+}
+
+func (h *helperLog) Help(gid uint64) {
+	h.mu.Lock()
+	h.gids = append(h.gids, gid)
+	c := h.close
+	h.mu.Unlock()
+	if c != nil {
+		c()
+	}
+}
+
+// A Helper is called around each read's deliveries on the receive goroutine, and may
+// close the receiver from there without waiting for itself.
+func TestReceiverHelper(t *testing.T) {
+	checkNoLeaks(t)
+	q := NewQueue(4)
+	h := &helperLog{}
+	var r *Receiver
+	h.close = func() { require.NoError(t, r.Close()) }
+	h.mu.Lock()
+	r = StartReceiver(&errConn{}, ReceiverConfig{Kind: SocketUserUnicast, Deliver: q.Push, Helper: h})
+	h.mu.Unlock()
+	<-r.Done()
+	require.NoError(t, r.Close())
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	require.Equal(t, 1, h.receiving)
+	require.Len(t, h.gids, 1)
+	require.NotZero(t, h.gids[0])
+	(<-q.C()).Release()
+}

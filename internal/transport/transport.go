@@ -94,6 +94,8 @@ type Config struct {
 	// Deliver receives every datagram read, on the socket's receive
 	// goroutine; use a Queue's Push for a bounded queue. Required.
 	Deliver DeliverFunc
+	// Helper, if set, is every receiver's ReceiverConfig.Helper.
+	Helper Helper
 	// Logger receives diagnostics. Nil: discard.
 	Logger *slog.Logger
 }
@@ -190,7 +192,7 @@ func Open(cfg Config) (*Transport, error) {
 		t.ports[k] = c.LocalAddr().Port()
 		t.recv[k] = StartReceiver(c, ReceiverConfig{
 			Kind: SocketKind(k), Deliver: cfg.Deliver, Batch: cfg.ReadBatch,
-			Stats: &t.stats[k], Logger: cfg.Logger,
+			Stats: &t.stats[k], Logger: cfg.Logger, Helper: cfg.Helper,
 		})
 	}
 	cfg.Logger.Debug("transport: open", "domain", cfg.Domain, "index", t.index,

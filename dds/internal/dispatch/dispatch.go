@@ -1,11 +1,10 @@
 package dispatch
 
 import (
-	"bytes"
-	"runtime"
-	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/ddsgo/ddsgo/internal/goid"
 )
 
 // Slot is the dispatch state of one target. Set Handle before the first Post; the zero
@@ -40,6 +39,14 @@ type Dispatcher struct {
 	// gid is the id of the dispatcher's goroutine, so that Close knows whether a
 	// handler calls it.
 	gid atomic.Uint64
+	// runMu is held by whoever runs handlers: the goroutine, or a caller of Help,
+	// whose goroutine id is helper while it does.
+	runMu  sync.Mutex
+	helper atomic.Uint64
+	// queued is len(queue), for Help to look without the lock.
+	queued atomic.Int32
+	// receiving counts the callers between Receiving and the end of Help.
+	receiving atomic.Int32
 }
 
 // New starts a Dispatcher.
@@ -75,8 +82,11 @@ func (d *Dispatcher) enqueue(it item) bool {
 		return false
 	}
 	d.queue = append(d.queue, it)
+	d.queued.Store(int32(len(d.queue)))
 	d.mu.Unlock()
-	d.signal()
+	if d.receiving.Load() == 0 { // else Help runs it, or signals
+		d.signal()
+	}
 	return true
 }
 
@@ -101,6 +111,33 @@ func (d *Dispatcher) Sync() {
 	}
 }
 
+// Help runs the queued handlers on the calling goroutine, whose id (goid.Get) is gid,
+// unless handlers are running already: a goroutine that made the work (a receive
+// goroutine that delivered a sample) does it without waking the dispatcher's. The
+// handlers still run one at a time, in order, and Close still waits for them. It does
+// nothing when nothing is queued, and allocates nothing.
+func (d *Dispatcher) Help(gid uint64) {
+	if d.queued.Load() != 0 {
+		if d.runMu.TryLock() {
+			d.helper.Store(gid)
+			d.drain()
+			d.helper.Store(0)
+			d.runMu.Unlock()
+		} else {
+			d.signal() // the goroutine may have looked before our posts
+		}
+	}
+	// A Post that saw this Receiving did not signal: if it came after the drain,
+	// the goroutine runs it.
+	if d.receiving.Add(-1) == 0 && d.queued.Load() != 0 {
+		d.signal()
+	}
+}
+
+// Receiving tells the dispatcher that the caller will call Help: until then, Post does
+// not wake the dispatcher's goroutine, whose work the caller will do.
+func (d *Dispatcher) Receiving() { d.receiving.Add(1) }
+
 // InHandler reports whether a handler is running.
 func (d *Dispatcher) InHandler() bool { return d.inHandler.Load() }
 
@@ -116,26 +153,22 @@ func (d *Dispatcher) Close() {
 	d.closed = true
 	d.mu.Unlock()
 	close(d.stop)
-	if goid() != d.gid.Load() {
+	// Called from a handler (the goroutine's, or a helper's), it must not wait for
+	// itself; the goroutine, which may be waiting for the helper, ends after it.
+	if id := goid.Get(); id != d.gid.Load() && id != d.helper.Load() {
 		<-d.done
+		d.waitHelper()
 	}
 }
 
-// goid returns the id of the calling goroutine, from the first line of its stack
-// ("goroutine 42 [running]:"). It costs a stack trace: only Close calls it.
-func goid() uint64 {
-	var buf [64]byte
-	b := buf[:runtime.Stack(buf[:], false)]
-	b = bytes.TrimPrefix(b, []byte("goroutine "))
-	if i := bytes.IndexByte(b, ' '); i >= 0 {
-		b = b[:i]
-	}
-	id, _ := strconv.ParseUint(string(b), 10, 64)
-	return id
+// waitHelper returns when no helper runs a handler any more.
+func (d *Dispatcher) waitHelper() {
+	d.runMu.Lock()
+	defer d.runMu.Unlock()
 }
 
 func (d *Dispatcher) run() {
-	d.gid.Store(goid())
+	d.gid.Store(goid.Get())
 	defer close(d.done)
 	for {
 		select {
@@ -143,35 +176,47 @@ func (d *Dispatcher) run() {
 			return
 		case <-d.wake:
 		}
-		for {
-			d.mu.Lock()
-			batch := d.queue
-			d.queue = d.spare[:0]
-			d.mu.Unlock()
-			if len(batch) == 0 {
-				d.spare = batch
-				break
-			}
-			for i := range batch {
-				select {
-				case <-d.stop:
-					return
-				default:
-				}
-				it := batch[i]
-				batch[i] = item{}
-				if it.barrier != nil {
-					close(it.barrier)
-					continue
-				}
-				it.slot.queued.Store(false)
-				if k := it.slot.pending.Swap(0); k != 0 && it.slot.Handle != nil {
-					d.inHandler.Store(true)
-					it.slot.Handle(k)
-					d.inHandler.Store(false)
-				}
-			}
-			d.spare = batch[:0]
+		d.runMu.Lock()
+		stopped := d.drain()
+		d.runMu.Unlock()
+		if stopped {
+			return
 		}
+	}
+}
+
+// drain runs the queued handlers until the queue is empty, or reports that the
+// dispatcher was closed. The caller holds runMu.
+func (d *Dispatcher) drain() (stopped bool) {
+	for {
+		d.mu.Lock()
+		batch := d.queue
+		d.queue = d.spare[:0]
+		d.queued.Store(0)
+		d.mu.Unlock()
+		if len(batch) == 0 {
+			d.spare = batch
+			return false
+		}
+		for i := range batch {
+			select {
+			case <-d.stop:
+				return true
+			default:
+			}
+			it := batch[i]
+			batch[i] = item{}
+			if it.barrier != nil {
+				close(it.barrier)
+				continue
+			}
+			it.slot.queued.Store(false)
+			if k := it.slot.pending.Swap(0); k != 0 && it.slot.Handle != nil {
+				d.inHandler.Store(true)
+				it.slot.Handle(k)
+				d.inHandler.Store(false)
+			}
+		}
+		d.spare = batch[:0]
 	}
 }

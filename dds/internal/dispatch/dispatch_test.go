@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/ddsgo/ddsgo/internal/goid"
 )
 
 func TestCoalesceAndOrder(t *testing.T) {
@@ -94,4 +96,124 @@ func TestPostAllocs(t *testing.T) {
 	}
 	allocs := testing.AllocsPerRun(1000, func() { d.Post(&s, 1) })
 	require.Zero(t, allocs)
+}
+
+// A receiving goroutine's posts run on it, in Help, without waking the dispatcher's
+// goroutine; posts of others between Receiving and Help run there too, in order.
+func TestHelpRunsOnCaller(t *testing.T) {
+	d := New()
+	defer d.Close()
+	me := goid.Get()
+	var ran []uint64
+	var a, b Slot
+	a.Handle = func(uint32) { ran = append(ran, goid.Get()) }
+	b.Handle = func(uint32) { ran = append(ran, goid.Get()+1<<32) }
+	for range 100 {
+		ran = ran[:0]
+		d.Receiving()
+		d.Post(&a, 1)
+		done := make(chan struct{})
+		go func() { d.Post(&b, 1); close(done) }() // another poster
+		<-done
+		d.Help(me)
+		require.Equal(t, []uint64{me, me + 1<<32}, ran)
+		require.Len(t, d.wake, 0, "the dispatcher's goroutine was woken")
+	}
+	a.Handle = func(uint32) {}
+	allocs := testing.AllocsPerRun(1000, func() {
+		d.Receiving()
+		d.Post(&a, 1)
+		d.Help(me)
+	})
+	require.Zero(t, allocs)
+}
+
+// While the dispatcher's goroutine runs a handler, Help leaves the work to it and
+// returns; nothing posted is lost.
+func TestHelpWhileDispatcherRuns(t *testing.T) {
+	d := New()
+	defer d.Close()
+	entered, release := make(chan struct{}), make(chan struct{})
+	var a, b Slot
+	a.Handle = func(uint32) {
+		close(entered)
+		<-release
+	}
+	var by atomic.Uint64
+	b.Handle = func(uint32) { by.Store(goid.Get()) }
+	d.Post(&a, 1)
+	<-entered
+	d.Receiving()
+	d.Post(&b, 1)
+	d.Help(goid.Get()) // returns at once: a is running
+	close(release)
+	d.Sync()
+	require.Equal(t, d.gid.Load(), by.Load())
+}
+
+// The last Help of overlapping receivers wakes the goroutine for a post that came
+// after the drain of the first.
+func TestHelpNoLostWakeup(t *testing.T) {
+	d := New()
+	defer d.Close()
+	var s Slot
+	var n atomic.Int32
+	s.Handle = func(uint32) { n.Add(1) }
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 2000 {
+				d.Receiving()
+				if (i+g)%3 != 0 {
+					d.Post(&s, 1)
+				}
+				d.Help(uint64(1000 + g))
+			}
+		})
+	}
+	wg.Wait()
+	d.Post(&s, 2)
+	d.Sync()
+	require.Zero(t, s.pending.Load())
+	require.False(t, s.queued.Load())
+}
+
+// Close from a handler that a helper runs returns at once; Close from elsewhere waits
+// for a helper's handler.
+func TestCloseAndHelpers(t *testing.T) {
+	d := New()
+	var s Slot
+	s.Handle = func(uint32) { d.Close() }
+	d.Receiving()
+	d.Post(&s, 1)
+	d.Help(goid.Get())
+	<-d.done
+
+	d = New()
+	entered, release := make(chan struct{}), make(chan struct{})
+	var finished atomic.Bool
+	s.Handle = func(uint32) {
+		close(entered)
+		<-release
+		finished.Store(true)
+	}
+	go func() {
+		d.Receiving()
+		d.Post(&s, 1)
+		d.Help(goid.Get())
+	}()
+	<-entered
+	closed := make(chan struct{})
+	go func() {
+		d.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+		t.Fatal("Close returned while a helper's handler was running")
+	case <-time.After(20 * time.Millisecond):
+	}
+	close(release)
+	<-closed
+	require.True(t, finished.Load())
 }
