@@ -30,7 +30,7 @@ var testDomains = map[string][]domainRange{
 	"interop/cmd/interop-peer": {{4, 4}, {7, 20}, {35, 36}, {54, 60}, {77, 88}, {90, 90}, {94, 94}, {96, 96}, {100, 169}, {175, 176}, {178, 179}, {190, 202}, {215, 218}, {228, 232}},
 	"internal/transport":       {{220, 227}},
 	"internal/rtps":            {{93, 93}},
-	"interop/cmd/shape-main":   {{91, 92}, {177, 177}},
+	"interop/cmd/shape-main":   {{89, 89}, {91, 92}, {177, 177}},
 }
 
 // computeOnly are the test files that name domains only to compute with them (ports,

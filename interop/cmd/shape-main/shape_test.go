@@ -23,7 +23,7 @@ const (
 	// disposeDomain is final_dispose's own: its publisher ends after its iterations,
 	// and must match its subscriber before then, not after the discovery of every
 	// participant of the parallel cases (TestShapes failed so in a stress pass).
-	disposeDomain = 93
+	disposeDomain = 89
 )
 
 // output collects what a run prints, line by line, for tests that wait for lines.
