@@ -54,13 +54,16 @@ func TestListenersOnReceive(t *testing.T) {
 		cancel()
 	}
 	var onRecv, calls atomic.Int32
-	buf := make([]point, 8)
-	infos := make([]SampleInfo, 8)
-	require.NoError(t, pingR.SetListener(ReaderListener[point]{OnDataAvailable: func(r *DataReader[point]) {
+	count := func() { // a listener call, and whether it ran on a receive goroutine
 		calls.Add(1)
 		if onReceiveGoroutine() {
 			onRecv.Add(1)
 		}
+	}
+	buf := make([]point, 8)
+	infos := make([]SampleInfo, 8)
+	require.NoError(t, pingR.SetListener(ReaderListener[point]{OnDataAvailable: func(r *DataReader[point]) {
+		count()
 		k, err := r.TakeInto(bg, buf, infos, NoWait())
 		if err != nil {
 			return
@@ -73,10 +76,7 @@ func TestListenersOnReceive(t *testing.T) {
 	pongBuf := make([]point, 8)
 	pongInfos := make([]SampleInfo, 8)
 	require.NoError(t, pongR.SetListener(ReaderListener[point]{OnDataAvailable: func(r *DataReader[point]) {
-		calls.Add(1)
-		if onReceiveGoroutine() {
-			onRecv.Add(1)
-		}
+		count()
 		k, err := r.TakeInto(bg, pongBuf, pongInfos, NoWait())
 		if err != nil {
 			return

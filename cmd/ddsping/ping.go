@@ -430,7 +430,7 @@ func (p *pinger) run(ctx context.Context, report intervalFunc) (pingResult, erro
 	if cfg.warmup == 0 {
 		m.startMeasuring()
 	}
-	// Pacing: with a rate, a sender goroutine writes; without, the loop writes the
+	// Pacing: with a rate, a sender goroutine writes; without, listenLoop writes the
 	// next ping when the answer to the last arrives (one outstanding).
 	senderDone := make(chan error, 1)
 	sctx, scancel := context.WithCancel(ctx)
@@ -642,8 +642,8 @@ func (m *pingRun) listenLoop(ctx context.Context, report intervalFunc) error {
 	}
 }
 
-// loop takes the pongs until the count is reached or ctx ends; in drain mode it
-// stops as soon as every ping is answered.
+// loop takes the pongs of a paced run (a rate) until the count is reached or ctx
+// ends; in drain mode it stops as soon as every ping is answered.
 func (m *pingRun) loop(ctx context.Context, report intervalFunc) error {
 	p, cfg := m.p, m.p.cfg
 	conds := make([]waitset.Condition, 0, 2)
@@ -669,11 +669,6 @@ func (m *pingRun) loop(ctx context.Context, report intervalFunc) error {
 		if cfg.count > 0 && int(m.total.n) >= cfg.count && !m.drain {
 			m.finish()
 			return nil
-		}
-		if cfg.rate == 0 && m.answered {
-			if err := m.send(); err != nil {
-				return err
-			}
 		}
 	}
 }

@@ -338,8 +338,7 @@ func (p *Participant) closeLocal(l *localEndpoint) error {
 		p.disconnect(l, rg, false) // our own endpoint's listener is not told
 	}
 	p.unmatchAll(g)
-	var fns []func()
-	fns = p.endpointEventLocked(fns, l.data, false)
+	fns := p.endpointEventLocked(nil, l.data, false)
 	now := p.eng.Now()
 	w := p.subW
 	if l.data.IsWriter() {

@@ -60,6 +60,13 @@ func TestCloseFromHandler(t *testing.T) {
 // Close from another goroutine waits for the handler that is running.
 func TestCloseWaitsForHandler(t *testing.T) {
 	d := New()
+	requireCloseWaits(t, d, func(s *Slot) { d.Post(s, 1) }, "a handler")
+}
+
+// requireCloseWaits has post make d run a handler that blocks, and checks that Close
+// from another goroutine returns only after that handler did; what names the runner.
+func requireCloseWaits(t *testing.T, d *Dispatcher, post func(*Slot), what string) {
+	t.Helper()
 	var s Slot
 	entered, release := make(chan struct{}), make(chan struct{})
 	var finished atomic.Bool
@@ -68,7 +75,7 @@ func TestCloseWaitsForHandler(t *testing.T) {
 		<-release
 		finished.Store(true)
 	}
-	d.Post(&s, 1)
+	post(&s)
 	<-entered
 	closed := make(chan struct{})
 	go func() {
@@ -77,7 +84,7 @@ func TestCloseWaitsForHandler(t *testing.T) {
 	}()
 	select {
 	case <-closed:
-		t.Fatal("Close returned while a handler was running")
+		t.Fatalf("Close returned while %s was running", what)
 	case <-time.After(20 * time.Millisecond):
 	}
 	close(release)
@@ -190,30 +197,11 @@ func TestCloseAndHelpers(t *testing.T) {
 	<-d.done
 
 	d = New()
-	entered, release := make(chan struct{}), make(chan struct{})
-	var finished atomic.Bool
-	s.Handle = func(uint32) {
-		close(entered)
-		<-release
-		finished.Store(true)
-	}
-	go func() {
-		d.Receiving()
-		d.Post(&s, 1)
-		d.Help(goid.Get())
-	}()
-	<-entered
-	closed := make(chan struct{})
-	go func() {
-		d.Close()
-		close(closed)
-	}()
-	select {
-	case <-closed:
-		t.Fatal("Close returned while a helper's handler was running")
-	case <-time.After(20 * time.Millisecond):
-	}
-	close(release)
-	<-closed
-	require.True(t, finished.Load())
+	requireCloseWaits(t, d, func(s *Slot) {
+		go func() {
+			d.Receiving()
+			d.Post(s, 1)
+			d.Help(goid.Get())
+		}()
+	}, "a helper's handler")
 }
