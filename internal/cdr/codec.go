@@ -2,6 +2,7 @@ package cdr
 
 import (
 	"crypto/md5" //nolint:gosec // the key hash is MD5 by specification, not for security
+	"encoding/binary"
 	"fmt"
 	"reflect"
 	"sync"
@@ -29,9 +30,10 @@ type KeyHash [16]byte
 // concurrent use.
 type Codec[T any] struct {
 	t       *typ
-	marshal bool // *T implements Marshaler
-	unmarsh bool // *T implements Unmarshaler
-	keyMax  int  // largest serialized key in bytes, -1 when unbounded: MD5 when -1 or > 16
+	marshal bool      // *T implements Marshaler
+	unmarsh bool      // *T implements Unmarshaler
+	keyMax  int       // largest serialized key in bytes, -1 when unbounded: MD5 when -1 or > 16
+	keyFlat []keyLeaf // the key as primitives at fixed offsets, when it is only that and fits 16 bytes
 }
 
 // NewCodec compiles the codec of T, a struct (or union) type. Members are T's exported
@@ -52,6 +54,9 @@ func NewCodec[T any]() (*Codec[T], error) {
 	c.keyMax = -1
 	if t.kind == kStruct && len(t.keys) > 0 {
 		c.keyMax = t.maxKeySize(0, 0)
+		if c.keyMax >= 0 && c.keyMax <= 16 {
+			c.keyFlat, _ = t.keyLeaves(0, 0, nil)
+		}
 	}
 	return c, nil
 }
@@ -101,6 +106,12 @@ func (c *Codec[T]) Marshal(buf []byte, id EncapsulationID, v *T) ([]byte, error)
 	if !id.Valid() {
 		return buf, fmt.Errorf("cdr: unknown encapsulation %v", id)
 	}
+	if !c.marshal { // the plan's code keeps e to itself: it can live on the stack
+		var e Encoder
+		e.Reset(buf, id)
+		c.t.enc(&e, unsafe.Pointer(v))
+		return e.Finish(), e.Err()
+	}
 	e := encoderPool.Get().(*Encoder)
 	e.Reset(buf, id)
 	c.Encode(e, v)
@@ -112,6 +123,14 @@ func (c *Codec[T]) Marshal(buf []byte, id EncapsulationID, v *T) ([]byte, error)
 
 // Unmarshal decodes the serialized payload b (with its encapsulation header) into v.
 func (c *Codec[T]) Unmarshal(b []byte, v *T) error {
+	if !c.unmarsh { // as in Marshal
+		var d Decoder
+		if err := d.Reset(b); err != nil {
+			return err
+		}
+		c.t.dec(&d, unsafe.Pointer(v))
+		return d.Err()
+	}
 	d := decoderPool.Get().(*Decoder)
 	defer decoderPool.Put(d)
 	if err := d.Reset(b); err != nil {
@@ -123,8 +142,9 @@ func (c *Codec[T]) Unmarshal(b []byte, v *T) error {
 	return err
 }
 
-// Pools for Marshal and Unmarshal: a Decoder or Encoder handed to a user's Marshaler
-// escapes, so a local one would be allocated on every call.
+// Pools for Marshal and Unmarshal of types with their own Marshaler or Unmarshaler: a
+// Decoder or Encoder handed to one escapes, so a local one would be allocated on every
+// call.
 var (
 	encoderPool = sync.Pool{New: func() any { return new(Encoder) }}
 	decoderPool = sync.Pool{New: func() any { return new(Decoder) }}
@@ -170,6 +190,16 @@ func (c *Codec[T]) KeyHash(v *T) KeyHash {
 	if len(c.t.keys) == 0 {
 		return h
 	}
+	if c.keyFlat != nil {
+		putKey(&h, c.keyFlat, unsafe.Pointer(v))
+		return h
+	}
+	return c.keyHashEncoded(v)
+}
+
+// keyHashEncoded is KeyHash through the encoder, for every key.
+func (c *Codec[T]) keyHashEncoded(v *T) KeyHash {
+	var h KeyHash
 	e := keyPool.Get().(*Encoder)
 	defer keyPool.Put(e)
 	e.ResetBody(e.buf[:0], true, true)
@@ -179,4 +209,28 @@ func (c *Codec[T]) KeyHash(v *T) KeyHash {
 		return h
 	}
 	return md5.Sum(e.buf)
+}
+
+// putKey writes the key members ls of the value at p into h as a key hash holds them:
+// big-endian XCDR2, aligned to at most 4 (XTypes 1.3 §7.6.8). The caller checked that
+// they fit.
+func putKey(h *KeyHash, ls []keyLeaf, p unsafe.Pointer) {
+	pos := 0
+	for _, l := range ls {
+		q := unsafe.Add(p, l.off)
+		switch l.size {
+		case 1:
+			h[pos] = *(*uint8)(q)
+		case 2:
+			pos += pos & 1
+			binary.BigEndian.PutUint16(h[pos:], *(*uint16)(q))
+		case 4:
+			pos += -pos & 3
+			binary.BigEndian.PutUint32(h[pos:], *(*uint32)(q))
+		default:
+			pos += -pos & 3
+			binary.BigEndian.PutUint64(h[pos:], *(*uint64)(q))
+		}
+		pos += l.size
+	}
 }

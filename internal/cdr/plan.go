@@ -558,3 +558,36 @@ func (t *typ) members(keyOnly bool) []int {
 	}
 	return t.all
 }
+
+// keyLeaf is a primitive member of a key: where it lies in the value and its wire size.
+type keyLeaf struct {
+	off  uintptr
+	size int
+}
+
+// keyLeaves appends to out the primitive members that make up t's key, in the order
+// the key is serialized, with their offsets from base. It reports false when the key
+// holds anything else (a string, sequence, array, time, optional member, union or
+// mutable struct): KeyHash then serializes it through the encoder.
+func (t *typ) keyLeaves(base uintptr, depth int, out []keyLeaf) ([]keyLeaf, bool) {
+	if depth > maxKeyDepth || t.ext == Mutable {
+		return nil, false
+	}
+	for _, i := range t.keyFields() {
+		f := &t.fields[i]
+		switch {
+		case f.optional:
+			return nil, false
+		case f.t.kind == kStruct:
+			var ok bool
+			if out, ok = f.t.keyLeaves(base+f.off, depth+1, out); !ok {
+				return nil, false
+			}
+		case f.t.primitive():
+			out = append(out, keyLeaf{base + f.off, f.t.size})
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
