@@ -17,27 +17,34 @@ func (e *entity) dispatch(kinds uint32) {
 	}
 }
 
-// findListener returns the listener of the lowest entity, from e up, whose mask has k.
+// findListener returns the listener that takes status k of e: the one of the lowest
+// entity, from e up, whose mask has k. For DATA_AVAILABLE it returns nil when an entity
+// above e takes DATA_ON_READERS, which takes precedence (the subscriber's slot calls
+// that one). One walk up, under one lock.
 func (p *DomainParticipant) findListener(e *entity, k listener.StatusKind) Listener {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	var found Listener
 	for x := e.ent; x != ecm.Null; x = p.m.ParentEntity(x) {
 		lc, ok := ecm.Get[listenerComp](p.m, x)
-		if ok && lc.Listener != nil && lc.Mask.Has(k) {
-			return lc.Listener
+		if !ok || lc.Listener == nil {
+			continue
+		}
+		if k == listener.DataAvailable && x != e.ent && lc.Mask.Has(listener.DataOnReaders) {
+			return nil
+		}
+		if found == nil && lc.Mask.Has(k) {
+			if found = lc.Listener; k != listener.DataAvailable {
+				return found
+			}
 		}
 	}
-	return nil
+	return found
 }
 
 // deliver calls the listener that takes status k of e.
 func (e *entity) deliver(k listener.StatusKind) {
-	p := e.p
-	if k == listener.DataAvailable && e.parent != nil && p.findListener(e.parent, listener.DataOnReaders) != nil {
-		// DATA_ON_READERS, handled by the subscriber's slot, takes precedence.
-		return
-	}
-	if l := p.findListener(e, k); l != nil {
+	if l := e.p.findListener(e, k); l != nil {
 		l.call(e.self, k, &e.status)
 	}
 }
