@@ -47,15 +47,26 @@ func coherentPair(t *testing.T, imp memnet.Impairments, scope qos.AccessScopeKin
 	// A reader of a subscriber without coherent access, next to it.
 	plain, err := dds.NewReader(rt, rel, dds.KeepAll())
 	require.NoError(t, err)
-	waitMatched(t, w, 2)
+	waitMatched(t, w, 2, r, plain)
 	return pub, w, r, plain
 }
 
-func waitMatched(t *testing.T, w *dds.DataWriter[csSample], n int) {
+// waitMatched waits until w has matched n readers and each of rs has matched a writer:
+// across a lossy network one side can learn of the other much later (a lost SEDP
+// message waits for a heartbeat), and a best-effort reader drops what comes before.
+func waitMatched(t *testing.T, w *dds.DataWriter[csSample], n int, rs ...*dds.DataReader[csSample]) {
 	t.Helper()
 	require.Eventually(t, func() bool {
 		s, err := w.PublicationMatchedStatus()
-		return err == nil && int(s.CurrentCount) >= n
+		if err != nil || int(s.CurrentCount) < n {
+			return false
+		}
+		for _, r := range rs {
+			if s, err := r.SubscriptionMatchedStatus(); err != nil || s.CurrentCount < 1 {
+				return false
+			}
+		}
+		return true
 	}, 10*time.Second, 5*time.Millisecond)
 }
 
