@@ -274,7 +274,7 @@ func (r *DataReader[T]) teardown() {
 	}
 	r.forgetWriters()
 	r.coh.gone(r.topic.name)
-	r.wakeReaders()
+	r.waits.wakeAll()
 	r.cmu.Lock()
 	r.forget(r.conds, true)
 	r.conds = nil
@@ -668,7 +668,7 @@ func (r *DataReader[T]) lost(n uint64) {
 
 // onData is the cache's DATA_AVAILABLE hook.
 func (r *DataReader[T]) onData() {
-	r.wakeReaders()
+	r.waits.wakeAll()
 	sub := r.sub
 	r.status.changes.Or(uint32(listener.DataAvailable))
 	sub.status.changes.Or(uint32(listener.DataOnReaders))
@@ -1025,9 +1025,6 @@ func (r *DataReader[T]) wait(ctx context.Context, w *waiter, try func() (int, er
 		}
 	}
 }
-
-// wakeReaders wakes the reads waiting for data.
-func (r *DataReader[T]) wakeReaders() { r.waits.wakeAll() }
 
 // firstRejection reports whether the refused sample s is refused for the first time
 // (not resent after an earlier refusal) and remembers it; the caller holds dmu.
