@@ -165,8 +165,9 @@ func WithRTPS(cfg rtps.Config) Option {
 
 // ListenersOnReceive makes the participant call its entities' listeners on the goroutine
 // that received the data, as Cyclone DDS calls them on its receive thread, whenever no
-// listener is running already; otherwise, and for statuses that no datagram changes
-// (deadlines, liveliness lapses), on the dispatcher goroutine. Listeners still run one
+// listener is running already; otherwise, and for statuses that no user datagram
+// changes (deadlines, liveliness lapses, discovery's matches), on the dispatcher
+// goroutine. Listeners still run one
 // at a time, in order, with no lock held. A sample then reaches an OnDataAvailable
 // listener, and its answer is sent, without a hand-off between goroutines, which on a
 // machine with idle processors costs more than the rest of a round trip

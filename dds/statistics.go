@@ -21,8 +21,10 @@ type Statistics struct {
 	// writers and readers known now.
 	Participants, Unconfirmed, Endpoints int
 
-	// QueueFull counts the datagrams dropped because the receive queue was full: the
-	// participant received more than it could handle.
+	// QueueFull counts the datagrams dropped because the receive queue stayed full: the
+	// participant received more than it could handle. Discovery traffic waits in the
+	// socket for up to a second first (what arrives meanwhile stays in the kernel's
+	// buffer, whose overflows the kernel counts, not this).
 	QueueFull uint64
 	// NotRTPS counts the datagrams that are not RTPS messages.
 	NotRTPS uint64

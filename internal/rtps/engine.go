@@ -21,6 +21,11 @@ import (
 // transport.BufferSize buffer.
 const DefaultQueueLen = 256
 
+// queueWait is how long a receive goroutine waits for room in a full
+// receive queue before it drops the datagram (transport.Queue.PushWait):
+// the event loop fell that far behind.
+const queueWait = time.Second
+
 // EngineConfig configures an [Engine]. Zero values select the documented
 // defaults.
 type EngineConfig struct {
@@ -569,7 +574,10 @@ func (e *Engine) Close() error {
 // endpoints' own locks serialize them, and a sample reaches the reader's
 // cache (and the application waiting on it) without a hand-off to another
 // goroutine, which costs more than the rest of the receive path. The
-// metatraffic goes to the event loop, where discovery runs.
+// metatraffic goes to the event loop, where discovery runs; when the loop
+// is behind (a participant joining a crowded domain gets a burst from
+// every peer at once), the socket waits for it rather than losing SEDP
+// messages that would each cost a HEARTBEAT period to repair.
 func (e *Engine) deliver(p *transport.Packet) bool {
 	switch p.Kind {
 	case transport.SocketUserUnicast, transport.SocketUserMulticast:
@@ -578,7 +586,7 @@ func (e *Engine) deliver(p *transport.Packet) bool {
 		return true
 	case transport.SocketOther, transport.SocketMetaMulticast, transport.SocketMetaUnicast:
 	}
-	return e.q.Push(p)
+	return e.q.PushWait(p, queueWait, e.done)
 }
 
 // loop is the event loop.

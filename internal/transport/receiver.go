@@ -47,14 +47,17 @@ func (a StatsSnapshot) Add(b StatsSnapshot) StatsSnapshot {
 }
 
 // DeliverFunc takes a received packet. It runs on the socket's receive
-// goroutine, so it must not block: it either takes ownership of p (and
-// later calls p.Release) and returns true, or returns false without
-// touching p, and the receiver drops p and counts it in Stats.Drops.
+// goroutine, which reads nothing more until it returns: it either takes
+// ownership of p (and later calls p.Release) and returns true, or returns
+// false without touching p, and the receiver drops p and counts it in
+// Stats.Drops. It may wait for its consumer (Queue.PushWait), which leaves
+// what arrives meanwhile in the socket's kernel buffer.
 type DeliverFunc func(p *Packet) bool
 
 // Queue is a bounded queue of packets between receive goroutines and a
-// consumer (the RTPS engine's event loop). Its Push never blocks: when the
-// queue is full it refuses the packet, so a [Receiver] drops and counts it.
+// consumer (the RTPS engine's event loop). Push never blocks: when the queue
+// is full it refuses the packet, so a [Receiver] drops and counts it.
+// PushWait waits for room a while first.
 type Queue struct {
 	ch chan *Packet
 }
@@ -71,6 +74,30 @@ func (q *Queue) Push(p *Packet) bool {
 	default:
 		return false
 	}
+}
+
+// PushWait queues p, waiting up to d for room while the queue is full, or
+// until stop is closed; it reports whether p was queued. While it waits the
+// receive goroutine reads nothing, so a burst that outruns the consumer
+// waits in the socket's kernel buffer (SO_RCVBUF) rather than being read
+// and dropped: Cyclone DDS, which handles discovery on its receive threads,
+// applies the same back-pressure. The timer is made only when the queue is
+// full.
+func (q *Queue) PushWait(p *Packet, d time.Duration, stop <-chan struct{}) bool {
+	select {
+	case q.ch <- p:
+		return true
+	default:
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case q.ch <- p:
+		return true
+	case <-t.C:
+	case <-stop:
+	}
+	return false
 }
 
 // C returns the channel to receive queued packets from; the receiver of a

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -99,4 +100,27 @@ func TestReceiverHelper(t *testing.T) {
 	require.Len(t, h.gids, 1)
 	require.NotZero(t, h.gids[0])
 	(<-q.C()).Release()
+}
+
+// PushWait queues at once when there is room, waits for room while the queue is
+// full, and gives up after its wait or when stop closes.
+func TestQueuePushWait(t *testing.T) {
+	q := NewQueue(1)
+	stop := make(chan struct{})
+	require.True(t, q.PushWait(GetPacket(), time.Second, stop))
+	start := time.Now()
+	require.False(t, q.PushWait(GetPacket(), 20*time.Millisecond, stop), "full: gives up")
+	require.GreaterOrEqual(t, time.Since(start), 20*time.Millisecond)
+
+	done := make(chan bool)
+	go func() { done <- q.PushWait(GetPacket(), time.Minute, stop) }()
+	time.Sleep(10 * time.Millisecond)
+	(<-q.C()).Release() // room: the waiting push takes it
+	require.True(t, <-done)
+
+	go func() { done <- q.PushWait(GetPacket(), time.Minute, stop) }()
+	close(stop)
+	require.False(t, <-done)
+	require.Equal(t, 1, q.Len())
+	q.Drain()
 }

@@ -92,9 +92,14 @@ type Config struct {
 	// ReceiverConfig.Batch). Zero: one, with no allocation per read.
 	ReadBatch int
 	// Deliver receives every datagram read, on the socket's receive
-	// goroutine; use a Queue's Push for a bounded queue. Required.
+	// goroutine; use a Queue's Push or PushWait for a bounded queue. Required.
 	Deliver DeliverFunc
-	// Helper, if set, is every receiver's ReceiverConfig.Helper.
+	// Helper, if set, is the ReceiverConfig.Helper of the user-traffic
+	// sockets' receivers: the RTPS engine handles their datagrams on the
+	// receive goroutine. The metatraffic receivers have none: their
+	// datagrams go to the engine's event loop (which may make them wait,
+	// Queue.PushWait), and a receiver that helps must not wait, since
+	// listener work is left to it while it receives.
 	Helper Helper
 	// Logger receives diagnostics. Nil: discard.
 	Logger *slog.Logger
@@ -190,9 +195,13 @@ func Open(cfg Config) (*Transport, error) {
 			continue
 		}
 		t.ports[k] = c.LocalAddr().Port()
+		var h Helper
+		if kind := SocketKind(k); kind == SocketUserUnicast || kind == SocketUserMulticast {
+			h = cfg.Helper
+		}
 		t.recv[k] = StartReceiver(c, ReceiverConfig{
 			Kind: SocketKind(k), Deliver: cfg.Deliver, Batch: cfg.ReadBatch,
-			Stats: &t.stats[k], Logger: cfg.Logger, Helper: cfg.Helper,
+			Stats: &t.stats[k], Logger: cfg.Logger, Helper: h,
 		})
 	}
 	cfg.Logger.Debug("transport: open", "domain", cfg.Domain, "index", t.index,

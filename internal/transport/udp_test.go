@@ -287,6 +287,28 @@ func TestUDPQueueOverflow(t *testing.T) {
 	require.Equal(t, 4, q.Len())
 }
 
+// The Helper goes to the receivers of the user-traffic sockets only: the engine
+// queues the metatraffic to its event loop, which may keep that receiver waiting.
+func TestUDPHelperOnUserSockets(t *testing.T) {
+	netns.Require(t)
+	checkNoLeaks(t)
+	h := &helperLog{}
+	b, q := openQueue(t, Config{Domain: 226, DisableMulticast: true, Helper: h}, 8)
+	a, _ := open(t, Config{Domain: 226, DisableMulticast: true})
+	require.NoError(t, a.WriteToLocator([]byte("meta"), b.MetatrafficUnicastLocators()[0]))
+	recvFrom(t, q, SocketMetaUnicast, "meta").Release()
+	h.mu.Lock()
+	require.Zero(t, h.receiving)
+	h.mu.Unlock()
+	require.NoError(t, a.WriteToLocator([]byte("user"), b.DefaultUnicastLocators()[0]))
+	recvFrom(t, q, SocketUserUnicast, "user").Release()
+	require.Eventually(t, func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return h.receiving == 1 && len(h.gids) == 1
+	}, 5*time.Second, time.Millisecond)
+}
+
 func TestUDPWriteAllocs(t *testing.T) {
 	netns.Require(t)
 	if raceEnabled {
