@@ -47,14 +47,7 @@ func TestJoinCrowdedDomain(t *testing.T) {
 		require.NoError(t, err)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		t0 := time.Now()
-		waitMatched(ctx, t, "writer", 1, func() (int32, error) {
-			s, err := w.PublicationMatchedStatus()
-			return s.CurrentCount, err
-		})
-		waitMatched(ctx, t, "reader", 1, func() (int32, error) {
-			s, err := r.SubscriptionMatchedStatus()
-			return s.CurrentCount, err
-		})
+		waitPairMatched(ctx, t, w, r)
 		cancel()
 		took := time.Since(t0)
 		sa, sb := a.Statistics(), b.Statistics()

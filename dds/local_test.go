@@ -45,14 +45,7 @@ func localPairOn(ctx context.Context, t *testing.T, domain int, wq qos.DataWrite
 	require.NoError(t, err)
 	r, err := NewReader(tr, WithQos(rq))
 	require.NoError(t, err)
-	waitMatched(ctx, t, "writer", 1, func() (int32, error) {
-		s, err := w.PublicationMatchedStatus()
-		return s.CurrentCount, err
-	})
-	waitMatched(ctx, t, "reader", 1, func() (int32, error) {
-		s, err := r.SubscriptionMatchedStatus()
-		return s.CurrentCount, err
-	})
+	waitPairMatched(ctx, t, w, r)
 	return w, r, pw
 }
 

@@ -40,6 +40,19 @@ func waitMatched(ctx context.Context, t *testing.T, what string, n int32, get fu
 	}
 }
 
+// waitPairMatched waits until w and r have matched each other (and nothing else).
+func waitPairMatched[T any](ctx context.Context, t *testing.T, w *DataWriter[T], r *DataReader[T]) {
+	t.Helper()
+	waitMatched(ctx, t, "writer", 1, func() (int32, error) {
+		s, err := w.PublicationMatchedStatus()
+		return s.CurrentCount, err
+	})
+	waitMatched(ctx, t, "reader", 1, func() (int32, error) {
+		s, err := r.SubscriptionMatchedStatus()
+		return s.CurrentCount, err
+	})
+}
+
 // EXCLUSIVE ownership between participants on real sockets: the reader hears the
 // stronger of two writers in other participants, the weaker one after the stronger
 // unregisters, the stronger again when it writes, and the weaker for good once the
