@@ -164,10 +164,12 @@ func TestWriterLivelinessProtocol(t *testing.T) {
 		req := reliableReader()
 		req.Reader.Liveliness = off.Writer.Liveliness
 		rev := newEvents()
-		_, err = b.NewReader(EndpointConfig{Topic: "mbt", Type: "T", Requested: req, Listener: rev, OnLiveliness: log.heartbeat},
+		r, err := b.NewReader(EndpointConfig{Topic: "mbt", Type: "T", Requested: req, Listener: rev, OnLiveliness: log.heartbeat},
 			func(*rtps.Sample) bool { return true })
 		require.NoError(t, err)
-		waitFor(t, 2*time.Second, func() bool { return rev.count() == 1 })
+		// Both sides of the match: the writer sends its liveliness HEARTBEAT to the
+		// readers it has matched, and the reader takes it from the writers it has.
+		waitFor(t, 2*time.Second, func() bool { return rev.count() == 1 && wev.has(r.GUID()) })
 		w.AssertLiveliness()
 		waitFor(t, time.Second, func() bool { _, _, h := log.counts(); return h == 1 })
 		require.Equal(t, []wire.GUID{w.GUID()}, log.heartbeats)
