@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,6 +46,8 @@ struct peer_args {
   const char *type;    /* -type NAME: register the type under this name */
   int wait_readers;    /* -wait-readers N: publisher waits for N matched readers */
   double settle;       /* -settle DUR, seconds: pause between matching and the first write */
+  const char *start_file; /* -start-file PATH: after matching, wait for PATH to exist before writing */
+  const char *ready_file; /* -ready-file PATH: the subscriber makes PATH once its reader has matched a writer */
   double linger;       /* -linger DUR, seconds: stay after the last write (pub) or sample (sub) */
   int quiet;           /* -quiet: do not print samples */
   long max_message_size; /* -max-message-size BYTES: datagram bound, 0 = the implementation's */
@@ -151,7 +154,7 @@ static void peer_usage(const char *prog)
           "  [-reliable|-best-effort] [-transient-local|-volatile] [-keep-last N (0 = keep all)]\n"
           "  [-keys N] [-payload BYTES] [-timeout DUR] [-dispose] [-unregister] [-xcdr2]\n"
           "  [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]\n"
-          "  [-quiet] [-max-message-size BYTES] [-lifespan DUR]\n"
+          "  [-start-file PATH] [-ready-file PATH] [-quiet] [-max-message-size BYTES] [-lifespan DUR]\n"
           "  [-ownership-strength N] [-filter SQL [-filter-params a,b]]\n"
           "  [-liveliness automatic|participant|topic]\n"
           "  [-lease DUR] [-deadline DUR] [-partition A,B] [-time-filter DUR]\n"
@@ -310,6 +313,10 @@ static int peer_parse_args(int argc, char **argv, struct peer_args *a)
       a->wait_readers = (int)n;
     } else if (strcmp(name, "settle") == 0) {
       if (peer_parse_duration(val, &a->settle)) goto bad;
+    } else if (strcmp(name, "start-file") == 0) {
+      a->start_file = val;
+    } else if (strcmp(name, "ready-file") == 0) {
+      a->ready_file = val;
     } else if (strcmp(name, "linger") == 0) {
       if (peer_parse_duration(val, &a->linger)) goto bad;
     } else if (strcmp(name, "max-message-size") == 0) {
@@ -600,6 +607,32 @@ static void peer_sleep(double seconds)
   ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
   while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
   }
+}
+
+/* peer_wait_start waits until a->start_file exists (no -start-file: at once) or
+ * the deadline passes; it returns 0, or -1 at the deadline. The test harness
+ * makes the file when the subscriber reports that its reader has matched the
+ * writer: a writer's own side of a match says nothing of the reader's, and a
+ * best-effort or volatile reader gets nothing written before it matched. */
+static int peer_wait_start(const struct peer_args *a, double deadline)
+{
+  if (a->start_file == NULL)
+    return 0;
+  while (access(a->start_file, F_OK) != 0) {
+    if (peer_now() > deadline)
+      return -1;
+    peer_sleep(0.005);
+  }
+  return 0;
+}
+
+/* peer_make_ready makes a->ready_file (the subscriber's reader has matched a
+ * writer: peer_wait_start). */
+static void peer_make_ready(const struct peer_args *a)
+{
+  FILE *f = fopen(a->ready_file, "w");
+  if (f == NULL || fclose(f) != 0)
+    fprintf(stderr, "peer: cannot make %s: %s\n", a->ready_file, strerror(errno));
 }
 
 #ifdef __cplusplus

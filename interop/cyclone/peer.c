@@ -230,6 +230,10 @@ static int run_pub(const struct peer_args *a, dds_entity_t writer, double deadli
     }
     peer_sleep(0.005);
   }
+  if (peer_wait_start(a, deadline) != 0) {
+    fprintf(stderr, "cyclone peer: timeout: %s never appeared\n", a->start_file);
+    return PEER_TIMEOUT;
+  }
   /* The writer may match a reader before that reader matches the writer,
    * which would drop (volatile) or not yet request what is written now. */
   if (a->wait_readers > 0)
@@ -316,6 +320,7 @@ static int run_sub(const struct peer_args *a, dds_entity_t participant, dds_enti
   long got = 0, events = 0;
   struct peer_states track = {NULL, 0, 0};
   int want_events = (a->dispose || a->unregister) ? a->keys : 0;
+  int ready = a->ready_file == NULL;
   dds_entity_t ws = dds_create_waitset(participant);
   dds_entity_t rdcond = dds_create_readcondition(reader, DDS_ANY_STATE);
   dds_return_t rc;
@@ -338,6 +343,18 @@ static int run_sub(const struct peer_args *a, dds_entity_t participant, dds_enti
       fprintf(stderr, "cyclone peer: timeout: %ld of %ld samples, %ld of %d events\n", got, a->count, events,
               want_events);
       return PEER_TIMEOUT;
+    }
+    if (!ready) {
+      dds_subscription_matched_status_t st;
+      rc = dds_get_subscription_matched_status(reader, &st);
+      if (rc < 0)
+        return fail("dds_get_subscription_matched_status", rc);
+      if (st.current_count > 0) {
+        peer_make_ready(a);
+        ready = 1;
+      } else if (left > 0.005) {
+        left = 0.005;
+      }
     }
     rc = dds_waitset_wait(ws, NULL, 0, to_duration(left < 0.1 ? left : 0.1));
     if (rc < 0)

@@ -242,6 +242,10 @@ int run_pub(const peer_args& a, DataWriter* writer, double deadline)
         }
         peer_sleep(0.005);
     }
+    if (peer_wait_start(&a, deadline) != 0) {
+        std::fprintf(stderr, "fastdds peer: timeout: %s never appeared\n", a.start_file);
+        return PEER_TIMEOUT;
+    }
     // The writer may match a reader before that reader matches the writer,
     // which would drop (volatile) or not yet request what is written now.
     if (a.wait_readers > 0) {
@@ -318,6 +322,7 @@ int run_sub(const peer_args& a, DataReader* reader, double deadline)
 {
     long got = 0, events = 0;
     long want_events = (a.dispose || a.unregister) ? a.keys : 0;
+    bool ready = a.ready_file == nullptr;
     peer_line line{nullptr, 0, 0};
     interop::Sample s;
     SampleInfo info;
@@ -330,6 +335,18 @@ int run_sub(const peer_args& a, DataReader* reader, double deadline)
             std::fprintf(stderr, "fastdds peer: timeout: %ld of %ld samples, %ld of %ld events\n", got, a.count,
                     events, want_events);
             return PEER_TIMEOUT;
+        }
+        if (!ready) {
+            SubscriptionMatchedStatus st;
+            if (reader->get_subscription_matched_status(st) != ReturnCode_t::RETCODE_OK) {
+                return fail("get_subscription_matched_status");
+            }
+            if (st.current_count > 0) {
+                peer_make_ready(&a);
+                ready = true;
+            } else {
+                left = std::min(left, 0.005);
+            }
         }
         reader->wait_for_unread_message(to_duration(std::min(left, 0.1)));
         pending.clear();

@@ -41,6 +41,8 @@ type args struct {
 	typeName       string             // -type NAME: register the type under NAME
 	waitReaders    int                // -wait-readers N: the publisher waits for N matched readers
 	settle         time.Duration      // -settle DUR: pause between matching and the first write
+	startFile      string             // -start-file PATH: after matching, wait for PATH to exist before writing
+	readyFile      string             // -ready-file PATH: the subscriber makes PATH once its reader has matched a writer
 	linger         time.Duration      // -linger DUR: stay after the last write or sample
 	quiet          bool               // -quiet: do not print samples
 	maxMessageSize int                // -max-message-size BYTES: datagram bound, 0 = ddsgo's default
@@ -219,6 +221,7 @@ const usage = `usage: interop-peer -role pub|sub [-domain N] [-topic T] [-count 
   [-reliable|-best-effort] [-transient-local|-volatile] [-keep-last N (0 = keep all)]
   [-keys N] [-payload BYTES] [-timeout DUR] [-dispose] [-unregister] [-xcdr2]
   [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]
+  [-start-file PATH] [-ready-file PATH]
   [-quiet] [-max-message-size BYTES] [-idle DUR] [-sample-lost] [-stats DUR]
   [-stats-file PATH] [-lifespan DUR] [-ownership-strength N]
   [-liveliness automatic|participant|topic] [-lease DUR]
@@ -267,6 +270,8 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 	fs.StringVar(&a.typeName, "type", "", "type name")
 	fs.Var(intFlag{&waitReaders, 0, 1000000}, "wait-readers", "readers to wait for")
 	fs.Var(durFlag{&a.settle}, "settle", "pause before the first write")
+	fs.StringVar(&a.startFile, "start-file", "", "publisher: wait for this file to exist before writing")
+	fs.StringVar(&a.readyFile, "ready-file", "", "subscriber: make this file once the reader has matched a writer")
 	fs.Var(durFlag{&a.linger}, "linger", "stay after the end")
 	fs.Var(setFlag{&a.quiet, true}, "quiet", "print no samples")
 	fs.Var(intFlag{&maxMsg, 0, 65500}, "max-message-size", "datagram bound")

@@ -158,6 +158,8 @@ func lossyRuns(t *testing.T, first int, pairs [][2]string, reliability string,
 					reliability, "-volatile", "-timeout", fmt.Sprint(lossTimeout(count)),
 				}
 				pubArgs, subArgs := peerArgs(pair[0], pair[1])
+				ps, ss := startSync(t)
+				pubArgs, subArgs = append(pubArgs, ps...), append(subArgs, ss...)
 				pr, sr := lossyHosts(t, n, cfg, pubCmd, subCmd, common, pubArgs, subArgs)
 				check(t, mustParseArgs(t, concat([]string{"-role", "pub"}, common)...), pr, sr)
 			})
@@ -170,16 +172,13 @@ func lossyRuns(t *testing.T, first int, pairs [][2]string, reliability string,
 // sample arrives exactly once, in order per instance (one writer).
 func TestLoss(t *testing.T) {
 	lossyRuns(t, 10, lossPairs(), "-reliable", func(pub, sub string) (pubArgs, subArgs []string) {
-		// The publisher settles so that the subscriber has matched it when it writes (a
-		// VOLATILE reader gets nothing written before it matched the writer), and stays
+		// The publisher writes once the subscriber's reader has matched it (startSync: a
+		// VOLATILE reader gets nothing written before it matched the writer; once in CI,
+		// Cyclone DDS had not matched the ddsgo writer 2 s into the lossy SEDP exchange
+		// and took the first 32 samples for history), settling a little more, and stays
 		// until the subscriber is done (its namespace, and with it the link, goes when it
-		// exits). 5 s, not 2: once in CI (load average above 6), Cyclone DDS had not
-		// matched the ddsgo writer after 2 s of the lossy SEDP exchange and took the
-		// first 32 samples for history. A ddsgo writer now also announces to a reader it
-		// has not heard from only what was written before that reader matched, so that
-		// it asks for the rest (docs/interop.md); the settling stays for the other side
-		// of the match, and for the vendors' writers.
-		return append([]string{"-settle", "5s", "-linger", "2s"}, linkArgs(pub)...),
+		// exits).
+		return append([]string{"-settle", "1s", "-linger", "2s"}, linkArgs(pub)...),
 			append([]string{"-linger", "0.5s"}, linkArgs(sub)...)
 	}, func(t *testing.T, a args, pr, sr result) {
 		want := expectedLines(a)
@@ -246,8 +245,10 @@ func TestLossBestEffort(t *testing.T) {
 	pairs := [][2]string{{"go", "go"}, {"cyclone", "go"}, {"fastdds", "go"}}
 	lossyRuns(t, 30, pairs, "-best-effort", func(pub, _ string) (pubArgs, subArgs []string) {
 		// The publisher writes at 1 kHz (a burst would overflow queues and measure
-		// those) and stays until the subscriber, idle for 3 s after the last sample, is
-		// done.
+		// those), once the subscriber has matched it (startSync: 2 s of settling were
+		// not always enough, CI lost every sample of a run whose SEDP DATA(w) and two
+		// repairs were lost), and stays until the subscriber, idle for 3 s after the
+		// last sample, is done.
 		return append([]string{"-rate", "1000", "-settle", "2s", "-linger", "6s"}, linkArgs(pub)...),
 			[]string{"-idle", "3s", "-sample-lost"}
 	}, func(t *testing.T, a args, pr, sr result) {

@@ -73,6 +73,7 @@ type peer struct {
 	stderr  io.Writer
 	started time.Time
 	samples atomic.Int64 // written or taken, for -stats
+	dp      *dds.DomainParticipant
 }
 
 // run runs the peer with command line argv and returns the exit status. Canceling ctx
@@ -157,9 +158,50 @@ func (pr *peer) failf(format string, v ...any) int {
 	return exitFailed
 }
 
+// timeoutf reports a timeout, with what the participant knows and has counted: a
+// failed run in CI then tells whether the peer was never discovered, its endpoints
+// never learned, or its traffic dropped.
 func (pr *peer) timeoutf(format string, v ...any) int {
 	fmt.Fprintf(pr.stderr, "go peer: timeout after %v: "+format+"\n", append([]any{time.Since(pr.started).Round(time.Millisecond)}, v...)...)
+	if pr.dp != nil {
+		fmt.Fprintf(pr.stderr, "go peer: statistics: %+v\n", pr.dp.Statistics())
+	}
 	return exitTimeout
+}
+
+// waitStart waits for -start-file to exist (at once without one). The test harness
+// makes it when the subscriber reports that its reader has matched the writer (its
+// -ready-file): the writer's side of a match says nothing of the reader's, and a
+// best-effort or volatile reader gets nothing written before it matched.
+func (pr *peer) waitStart() int {
+	if pr.a.startFile == "" {
+		return exitOK
+	}
+	for {
+		if _, err := os.Stat(pr.a.startFile); err == nil {
+			return exitOK
+		}
+		if pr.ctx.Err() != nil {
+			return pr.timeoutf("%s never appeared", pr.a.startFile)
+		}
+		pr.sleep(pr.ctx, 5*time.Millisecond)
+	}
+}
+
+// reportReady makes -ready-file once r has matched a writer, and reports whether it
+// has.
+func (pr *peer) reportReady(r interface {
+	SubscriptionMatchedStatus() (listener.SubscriptionMatchedStatus, error)
+},
+) bool {
+	st, err := r.SubscriptionMatchedStatus()
+	if err != nil || st.CurrentCount == 0 {
+		return false
+	}
+	if err := os.WriteFile(pr.a.readyFile, nil, 0o644); err != nil {
+		fmt.Fprintf(pr.stderr, "go peer: %v\n", err)
+	}
+	return true
 }
 
 // sleep pauses for d, or until the caller cancels the run.
@@ -207,6 +249,7 @@ func runType[T any](pr *peer, typeName string, to func(*Sample) *T, from func(*T
 	if err != nil {
 		return pr.failf("creating the participant: %v", err)
 	}
+	pr.dp = p
 	defer func() {
 		if err := p.Close(); err != nil {
 			fmt.Fprintf(pr.stderr, "go peer: deleting the participant: %v\n", err)
@@ -297,6 +340,9 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to f
 		return pr.failf("creating the writer: %v", err)
 	}
 	if code := waitMatched(pr, w, a.waitReaders); code != exitOK {
+		return code
+	}
+	if code := pr.waitStart(); code != exitOK {
 		return code
 	}
 	// The writer may match a reader before that reader matches the writer, which would
@@ -445,6 +491,7 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 
 	var got, events int64
 	var last time.Time // of the last valid sample
+	ready := a.readyFile == ""
 	for got < a.count || events < wantEvents {
 		if pr.idleOver(got, last) {
 			break
@@ -452,7 +499,11 @@ func runSub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], from
 		if pr.ctx.Err() != nil {
 			return pr.timeoutf("%d of %d samples, %d of %d events", got, a.count, events, wantEvents)
 		}
-		wctx, cancel := context.WithTimeout(pr.ctx, 100*time.Millisecond)
+		poll := 100 * time.Millisecond
+		if !ready {
+			ready, poll = pr.reportReady(r), 5*time.Millisecond
+		}
+		wctx, cancel := context.WithTimeout(pr.ctx, poll)
 		data, infos, err := r.Take(wctx, dds.MaxSamples(64))
 		cancel()
 		if err != nil {

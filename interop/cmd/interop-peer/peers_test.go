@@ -316,6 +316,18 @@ func domainFor(t testing.TB, sc scenario) int {
 	return sc.domain
 }
 
+// startSync returns the arguments that make the publisher write only once the
+// subscriber's reader has matched its writer: the subscriber makes a file then
+// (-ready-file), and the publisher waits for it (-start-file). The writer's own side of
+// the match says nothing of the reader's, and a best-effort or volatile reader gets
+// nothing written before it matched: a publisher that only settled a while after its
+// own match lost every sample when the reader's side took longer (under load, or when a
+// lost SEDP message waited for a HEARTBEAT).
+func startSync(t *testing.T) (pubArgs, subArgs []string) {
+	f := filepath.Join(t.TempDir(), "ready")
+	return []string{"-start-file", f}, []string{"-ready-file", f}
+}
+
 // runScenario runs sc between the publisher pub and the subscriber sub ("go" or the
 // name of a peer program) and checks both outputs.
 func runScenario(t *testing.T, sc scenario, pub, sub string) {
@@ -334,6 +346,10 @@ func runScenario(t *testing.T, sc scenario, pub, sub string) {
 	// after data: keep the reader a little so that the writer sees its last ACKNACK.
 	if pub != "cyclone" {
 		subArgs = append(subArgs, "-linger", "0.5s")
+	}
+	if !sc.late && !sc.noMatch {
+		ps, ss := startSync(t)
+		pubArgs, subArgs = append(pubArgs, ps...), append(subArgs, ss...)
 	}
 	a := mustParseArgs(t, pubArgs...)
 
