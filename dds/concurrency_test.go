@@ -320,3 +320,83 @@ func TestBlockingReadsDoNotWakeEachOther(t *testing.T) {
 	wg.Wait()
 	require.Zero(t, r.waits.n.Load())
 }
+
+// A blocking read waits for its context's cancellation through a registration kept
+// from one read to the next (waiter.watch): a loop of reads with one context does not
+// allocate, a cancellation still ends the read that waits, a read with a context
+// canceled long before returns at once, and deleting the reader ends the
+// registrations.
+func TestBlockingReadContexts(t *testing.T) {
+	net := &fakeNet{}
+	p, err := NewParticipant(0, withEngine(net.factory()))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = p.Close() })
+	w, r := endpoints[point](t, p, "t", nil, reliableReader())
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+
+	writes := make(chan struct{})
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		s := point{ID: 1}
+		for range writes {
+			runtime.Gosched() // mostly after the take has started waiting
+			if err := w.Write(bg, &s); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	var v [1]point
+	var infos [1]SampleInfo
+	take := func() {
+		writes <- struct{}{}
+		if n, err := r.TakeInto(ctx, v[:], infos[:]); n != 1 || err != nil {
+			t.Fatalf("take: %d, %v", n, err)
+		}
+	}
+	take()
+	require.Zero(t, testing.AllocsPerRun(500, take), "allocations per blocking take with one context")
+	close(writes)
+	<-writerDone
+
+	ended := make(chan error, 1)
+	go func() { _, err := r.TakeInto(ctx, v[:], infos[:]); ended <- err }()
+	require.Eventually(t, func() bool { return r.waits.n.Load() == 1 }, 5*time.Second, time.Millisecond)
+	cancel()
+	require.ErrorIs(t, waitFor(t, ended, "a take whose context was canceled"), context.Canceled)
+
+	start := time.Now()
+	_, err = r.TakeInto(ctx, v[:], infos[:])
+	require.ErrorIs(t, err, context.Canceled, "a take with the context canceled before")
+	tctx, tcancel := context.WithTimeout(bg, 20*time.Millisecond)
+	defer tcancel()
+	_, err = r.TakeInto(tctx, v[:], infos[:])
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.Less(t, time.Since(start), 5*time.Second)
+
+	// A long-lived context keeps a registration per idle waiter until the reader goes.
+	lctx, lcancel := context.WithCancel(bg)
+	defer lcancel()
+	sctx, scancel := context.WithTimeout(lctx, 10*time.Millisecond)
+	defer scancel()
+	_, err = r.TakeInto(sctx, v[:], infos[:])
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.NoError(t, w.Write(bg, &point{ID: 2}))
+	_, err = r.TakeInto(lctx, v[:], infos[:])
+	require.NoError(t, err)
+	registered := func() (n int) {
+		r.waits.mu.Lock()
+		defer r.waits.mu.Unlock()
+		for _, w := range r.waits.free {
+			if w.stop != nil {
+				n++
+			}
+		}
+		return n
+	}
+	require.NotZero(t, registered())
+	require.NoError(t, r.Close())
+	require.Zero(t, registered(), "registrations left after the reader's deletion")
+}

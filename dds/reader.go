@@ -275,6 +275,7 @@ func (r *DataReader[T]) teardown() {
 	r.forgetWriters()
 	r.coh.gone(r.topic.name)
 	r.waits.wakeAll()
+	r.waits.close()
 	r.cmu.Lock()
 	r.forget(r.conds, true)
 	r.conds = nil
@@ -1012,13 +1013,14 @@ func (r *DataReader[T]) tryWait(ctx context.Context, try func() (int, error)) (i
 // twice, once before and once after the wait, not three times); w stays in the list
 // until the read returns, so data arriving while it tries again signals it again.
 func (r *DataReader[T]) wait(ctx context.Context, w *waiter, try func() (int, error)) (int, error) {
+	w.watch(ctx)
 	for {
-		select {
-		case <-w.wake:
-		case <-ctx.Done():
+		// After watch, so a cancellation this does not see signals w.
+		if err := ctx.Err(); err != nil {
 			r.waits.done(w)
-			return 0, errs.Context(ctx.Err(), "reader of "+r.topic.name+": waiting for data")
+			return 0, errs.Context(err, "reader of "+r.topic.name+": waiting for data")
 		}
+		<-w.wake
 		if n, err := try(); !errors.Is(err, ErrNoData) {
 			r.waits.done(w)
 			return n, err
