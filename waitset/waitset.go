@@ -2,6 +2,7 @@ package waitset
 
 import (
 	"context"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -115,6 +116,11 @@ type WaitSet struct {
 	conds   []Condition
 	wakeCh  chan struct{} // capacity 1: a pending wake-up
 	scratch []Condition   // the waiter's snapshot of conds
+
+	// The waiter's context registration (watch), kept from one wait to the next.
+	watched <-chan struct{} // the Done channel of the context whose cancellation wakes ws
+	stop    func() bool     // unregisters it
+	cleanup runtime.Cleanup // unregisters it when ws is collected
 }
 
 // New returns an empty WaitSet.
@@ -239,10 +245,35 @@ func (ws *WaitSet) WaitInto(ctx context.Context, dst []Condition) ([]Condition, 
 			return dst, nil
 		}
 
-		select {
-		case <-wakeCh:
-		case <-ctx.Done():
-			return dst, errs.Context(ctx.Err(), "wait set")
+		ws.watch(ctx, wakeCh)
+		if err := ctx.Err(); err != nil { // after watch: a later cancellation wakes ws
+			return dst, errs.Context(err, "wait set")
 		}
+		<-wakeCh
 	}
+}
+
+// watch makes the cancellation of ctx leave a wake-up, unless the registration for
+// its Done channel is in place from an earlier wait. Waiting on the wake channel alone,
+// not in a select with ctx.Done(), saves a two-case select (about 600 instructions and
+// two channel locks) per wait, and a loop of waits with one context registers once and
+// allocates nothing. The callback holds the channel only, so the registration does
+// not keep ws alive; a cleanup ends it when ws is collected.
+func (ws *WaitSet) watch(ctx context.Context, wakeCh chan struct{}) {
+	done := ctx.Done()
+	if done == nil || done == ws.watched {
+		return
+	}
+	if ws.stop != nil {
+		ws.stop()
+		ws.cleanup.Stop()
+	}
+	ws.watched = done
+	ws.stop = context.AfterFunc(ctx, func() {
+		select {
+		case wakeCh <- struct{}{}:
+		default:
+		}
+	})
+	ws.cleanup = runtime.AddCleanup(ws, func(stop func() bool) { stop() }, ws.stop)
 }

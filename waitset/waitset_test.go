@@ -3,11 +3,13 @@ package waitset
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
+	"weak"
 
 	"github.com/ddsgo/ddsgo/internal/errs"
 
@@ -376,4 +378,112 @@ func TestRace(t *testing.T) {
 	got, err := ws.Wait(context.Background())
 	require.NoError(t, err)
 	require.Contains(t, got, Condition(&guards[0]))
+}
+
+// A waiter waits on the wake channel alone; its context's cancellation leaves a
+// wake-up through a registration kept from one wait to the next (watch): a loop of
+// blocking waits with one context allocates nothing, a cancellation still ends a wait,
+// and the registration does not keep a WaitSet that is no longer used alive.
+func TestWaitContextRegistration(t *testing.T) {
+	ws := New()
+	var g GuardCondition
+	require.NoError(t, ws.AttachCondition(&g))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	sets := make(chan struct{})
+	setterDone := make(chan struct{})
+	go func() {
+		defer close(setterDone)
+		for range sets {
+			g.SetTriggerValue(true)
+		}
+	}()
+	dst := make([]Condition, 0, 1)
+	wait := func() {
+		g.SetTriggerValue(false)
+		sets <- struct{}{}
+		var err error
+		if dst, err = ws.WaitInto(ctx, dst); err != nil || len(dst) != 1 {
+			t.Fatalf("wait: %v, %v", dst, err)
+		}
+	}
+	wait()
+	require.Zero(t, testing.AllocsPerRun(500, wait), "allocations per blocking wait with one context")
+	close(sets)
+	<-setterDone
+
+	g.SetTriggerValue(false)
+	ended := make(chan error, 1)
+	go func() { _, err := ws.Wait(ctx); ended <- err }()
+	for !ws.waiting.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	select {
+	case err := <-ended:
+		require.ErrorIs(t, err, context.Canceled)
+	case <-time.After(5 * time.Second):
+		t.Fatal("a wait whose context was canceled did not end")
+	}
+	_, err := ws.Wait(ctx)
+	require.ErrorIs(t, err, context.Canceled, "a wait with the context canceled before")
+
+	// A WaitSet used once with a long-lived context is collected.
+	long, lcancel := context.WithCancel(context.Background())
+	defer lcancel()
+	gone := func() weak.Pointer[WaitSet] {
+		ws := New()
+		var g GuardCondition
+		require.NoError(t, ws.AttachCondition(&g))
+		time.AfterFunc(time.Millisecond, func() { g.SetTriggerValue(true) })
+		_, err := ws.Wait(long)
+		require.NoError(t, err)
+		require.NotNil(t, ws.stop, "a registration made")
+		return weak.Make(ws)
+	}()
+	for range 5 {
+		runtime.GC()
+		if gone.Value() == nil {
+			break
+		}
+	}
+	require.Nil(t, gone.Value(), "the WaitSet is kept alive by its context registration")
+}
+
+// BenchmarkWaitPingPong: two goroutines hand a turn back and forth through two guard
+// conditions, each blocking in WaitInto with one long-lived context.
+func BenchmarkWaitPingPong(b *testing.B) {
+	var ping, pong GuardCondition
+	wsPing, wsPong := New(), New()
+	if wsPing.AttachCondition(&ping) != nil || wsPong.AttachCondition(&pong) != nil {
+		b.Fatal("attach")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		dst := make([]Condition, 0, 1)
+		for {
+			var err error
+			if dst, err = wsPing.WaitInto(ctx, dst); err != nil {
+				return
+			}
+			ping.SetTriggerValue(false)
+			pong.SetTriggerValue(true)
+		}
+	}()
+	dst := make([]Condition, 0, 1)
+	b.ReportAllocs()
+	for b.Loop() {
+		ping.SetTriggerValue(true)
+		var err error
+		if dst, err = wsPong.WaitInto(ctx, dst); err != nil {
+			b.Fatal(err)
+		}
+		pong.SetTriggerValue(false)
+	}
+	cancel()
+	<-done
 }
