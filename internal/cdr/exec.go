@@ -316,6 +316,9 @@ func (t *typ) decElems(d *Decoder, p unsafe.Pointer, n int) {
 		}
 		return
 	}
+	if t.kind == kStruct && t.decRaw(d, p, n) {
+		return
+	}
 	sz := t.rt.Size()
 	for i := range n {
 		t.dec(d, unsafe.Add(p, uintptr(i)*sz))
@@ -323,6 +326,9 @@ func (t *typ) decElems(d *Decoder, p unsafe.Pointer, n int) {
 }
 
 func (t *typ) decStruct(d *Decoder, p unsafe.Pointer, keyOnly bool) {
+	if !keyOnly && t.decRaw(d, p, 1) {
+		return
+	}
 	idx := t.members(keyOnly)
 	switch {
 	case t.ext == Mutable:

@@ -133,6 +133,28 @@ func (t *typ) encRaw(e *Encoder, p unsafe.Pointer, n int) bool {
 	return e.AppendMemory(unsafe.Slice((*byte)(p), l.size*n), l.first, l.align, e.v2)
 }
 
+// decRaw reads n consecutive values of struct t into p as one copy of their encoding,
+// when their layout allows it in d's version and byte order (encRaw's converse), and
+// reports whether it did; not after an error, so that the member-by-member path reports
+// it as before.
+func (t *typ) decRaw(d *Decoder, p unsafe.Pointer, n int) bool {
+	l := &t.raw[b2i(d.v2)]
+	if l.size == 0 || (n > 1 && !l.elems) || d.be == hostLE || d.err != nil {
+		return false
+	}
+	off := d.off + -(d.off-d.origin)&(l.first-1)
+	if (off-d.origin)&(l.align-1) != 0 {
+		return false
+	}
+	size := l.size * n
+	if size > len(d.b)-off || off > len(d.b) {
+		return false
+	}
+	copy(unsafe.Slice((*byte)(p), size), d.b[off:off+size])
+	d.off = off + size
+	return true
+}
+
 // AppendMemory appends b, the memory of values whose encoding in XCDR2 (v2) or XCDR1 is
 // that memory when it starts at a multiple of align: fixed-size numbers in the host's
 // byte order, each at the offset the CDR alignment rules give it. It first pads to first,
