@@ -2,10 +2,12 @@ package testutil
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"net/netip"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
 // TOSReceiver is a UDP socket on loopback that reports the IP TOS octet of
@@ -70,6 +72,9 @@ func (r *TOSReceiver) Close() error { return r.c.Close() }
 // namespace gives), with their TOS octet.
 type Capture struct{ fd int }
 
+// captureBuffer is the receive buffer a Capture asks for.
+const captureBuffer = 16 << 20
+
 // NewCapture opens a Capture on lo.
 func NewCapture() (*Capture, error) {
 	lo, err := net.InterfaceByName("lo")
@@ -85,6 +90,13 @@ func NewCapture() (*Capture, error) {
 	if err := syscall.Bind(fd, &syscall.SockaddrLinklayer{Protocol: uint16(proto), Ifindex: lo.Index}); err != nil {
 		_ = syscall.Close(fd)
 		return nil, err
+	}
+	// The socket sees every datagram on lo, the whole test suite's when it runs in one
+	// namespace: a small buffer overflows under load and loses the datagram looked for
+	// (TestTransportPriority failed so in CI). Take a large one (FORCE: above rmem_max,
+	// which root in the namespace may).
+	if syscall.SetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_RCVBUFFORCE, captureBuffer) != nil {
+		_ = syscall.SetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_RCVBUF, captureBuffer)
 	}
 	tv := syscall.NsecToTimeval(int64(50 * time.Millisecond))
 	if err := syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv); err != nil {
@@ -120,8 +132,24 @@ func (c *Capture) Next(deadline time.Time, keep func(srcPort uint16, payload []b
 			return append([]byte(nil), udp...), int(p[1]), nil
 		}
 	}
-	return nil, 0, errors.New("testutil: no matching datagram captured")
+	return nil, 0, fmt.Errorf("testutil: no matching datagram captured (%d dropped by the capture socket)", c.Drops())
 }
+
+// Drops returns the number of datagrams the capture socket dropped for want of room
+// since the last call (PACKET_STATISTICS).
+func (c *Capture) Drops() uint32 {
+	var st struct{ packets, drops uint32 }
+	n := uint32(unsafe.Sizeof(st))
+	_, _, e := syscall.Syscall6(syscall.SYS_GETSOCKOPT, uintptr(c.fd), syscall.SOL_PACKET, packetStatistics,
+		uintptr(unsafe.Pointer(&st)), uintptr(unsafe.Pointer(&n)), 0)
+	if e != 0 {
+		return 0
+	}
+	return st.drops
+}
+
+// packetStatistics is PACKET_STATISTICS (linux/if_packet.h).
+const packetStatistics = 6
 
 // Close closes the capture socket.
 func (c *Capture) Close() error { return syscall.Close(c.fd) }
