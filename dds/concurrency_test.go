@@ -322,7 +322,7 @@ func TestBlockingReadsDoNotWakeEachOther(t *testing.T) {
 }
 
 // A blocking read waits for its context's cancellation through a registration kept
-// from one read to the next (waiter.watch): a loop of reads with one context does not
+// from one read to the next (waiter.reg, ctxwake): a loop of reads with one context does not
 // allocate, a cancellation still ends the read that waits, a read with a context
 // canceled long before returns at once, and deleting the reader ends the
 // registrations.
@@ -390,7 +390,7 @@ func TestBlockingReadContexts(t *testing.T) {
 		r.waits.mu.Lock()
 		defer r.waits.mu.Unlock()
 		for _, w := range r.waits.free {
-			if w.stop != nil {
+			if w.reg.Active() {
 				n++
 			}
 		}

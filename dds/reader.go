@@ -1013,9 +1013,9 @@ func (r *DataReader[T]) tryWait(ctx context.Context, try func() (int, error)) (i
 // twice, once before and once after the wait, not three times); w stays in the list
 // until the read returns, so data arriving while it tries again signals it again.
 func (r *DataReader[T]) wait(ctx context.Context, w *waiter, try func() (int, error)) (int, error) {
-	w.watch(ctx)
+	w.reg.Set(ctx, w.wake)
 	for {
-		// After watch, so a cancellation this does not see signals w.
+		// After Set, so a cancellation this does not see signals w.
 		if err := ctx.Err(); err != nil {
 			r.waits.done(w)
 			return 0, errs.Context(err, "reader of "+r.topic.name+": waiting for data")

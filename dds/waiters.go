@@ -1,57 +1,19 @@
 package dds
 
 import (
-	"context"
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/ddsgo/ddsgo/internal/ctxwake"
 )
 
-// waiter is a blocking read waiting for data: wake has room for one signal.
-//
-// A read waits on wake alone, not in a select with its context's Done: a two-case
-// select costs about 600 instructions and two channel locks per wait, a sixth of a
-// same-process round trip. The context's cancellation signals wake instead, through a
-// context.AfterFunc registered for the first read that waits with that context (its
-// Done channel) and kept while the waiter's reads use it, so a loop of blocking reads
-// with one context registers once and allocates nothing. A signal left by a
-// cancellation or by data that came for an earlier read only makes a read look once
-// more for data.
+// waiter is a blocking read waiting for data: wake has room for one signal. It waits on
+// wake alone; its context's cancellation signals wake through reg (ctxwake), whose
+// registration stays for the waiter's next reads with the same context.
 type waiter struct {
 	wake chan struct{}
-	done <-chan struct{} // of the context whose cancellation signals wake
-	stop func() bool     // unregisters that
-	poke func()          // w.signal, made once
-}
-
-// signal leaves w a signal unless it has one.
-func (w *waiter) signal() {
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
-}
-
-// watch makes the cancellation of ctx signal w. The registration stays after the read
-// for w's next reads with the same context; unwatch ends it.
-func (w *waiter) watch(ctx context.Context) {
-	done := ctx.Done()
-	if done == nil || done == w.done {
-		return
-	}
-	w.unwatch()
-	if w.poke == nil {
-		w.poke = w.signal
-	}
-	w.done, w.stop = done, context.AfterFunc(ctx, w.poke)
-}
-
-// unwatch ends the registration of watch.
-func (w *waiter) unwatch() {
-	if w.stop != nil {
-		w.stop()
-		w.done, w.stop = nil, nil
-	}
+	reg  ctxwake.Watch
 }
 
 // waitList holds the blocking reads of a reader that wait for data. New data (or the
@@ -98,7 +60,7 @@ func (l *waitList) done(w *waiter) {
 		<-w.wake
 	}
 	if l.closed {
-		w.unwatch()
+		w.reg.Stop()
 	}
 	l.free = append(l.free, w)
 	l.mu.Unlock()
@@ -125,7 +87,7 @@ func (l *waitList) close() {
 	l.mu.Lock()
 	l.closed = true
 	for _, w := range l.free {
-		w.unwatch()
+		w.reg.Stop()
 	}
 	l.mu.Unlock()
 }

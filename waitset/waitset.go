@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/ddsgo/ddsgo/internal/ctxwake"
 	"github.com/ddsgo/ddsgo/internal/errs"
 )
 
@@ -117,10 +118,10 @@ type WaitSet struct {
 	wakeCh  chan struct{} // capacity 1: a pending wake-up
 	scratch []Condition   // the waiter's snapshot of conds
 
-	// The waiter's context registration (watch), kept from one wait to the next.
-	watched <-chan struct{} // the Done channel of the context whose cancellation wakes ws
-	stop    func() bool     // unregisters it
-	cleanup runtime.Cleanup // unregisters it when ws is collected
+	// The waiter's context registration, kept from one wait to the next (ctxwake), and
+	// the cleanup that ends it when ws is collected.
+	reg     ctxwake.Watch
+	cleanup runtime.Cleanup
 }
 
 // New returns an empty WaitSet.
@@ -253,27 +254,12 @@ func (ws *WaitSet) WaitInto(ctx context.Context, dst []Condition) ([]Condition, 
 	}
 }
 
-// watch makes the cancellation of ctx leave a wake-up, unless the registration for
-// its Done channel is in place from an earlier wait. Waiting on the wake channel alone,
-// not in a select with ctx.Done(), saves a two-case select (about 600 instructions and
-// two channel locks) per wait, and a loop of waits with one context registers once and
-// allocates nothing. The callback holds the channel only, so the registration does
+// watch makes the cancellation of ctx leave a wake-up on wakeCh (ctxwake: no select on
+// ctx.Done() per wait). The registration's callback holds the channel only, so it does
 // not keep ws alive; a cleanup ends it when ws is collected.
 func (ws *WaitSet) watch(ctx context.Context, wakeCh chan struct{}) {
-	done := ctx.Done()
-	if done == nil || done == ws.watched {
-		return
-	}
-	if ws.stop != nil {
-		ws.stop()
+	if stop := ws.reg.Set(ctx, wakeCh); stop != nil {
 		ws.cleanup.Stop()
+		ws.cleanup = runtime.AddCleanup(ws, func(stop func() bool) { stop() }, stop)
 	}
-	ws.watched = done
-	ws.stop = context.AfterFunc(ctx, func() {
-		select {
-		case wakeCh <- struct{}{}:
-		default:
-		}
-	})
-	ws.cleanup = runtime.AddCleanup(ws, func(stop func() bool) { stop() }, ws.stop)
 }

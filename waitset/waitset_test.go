@@ -381,7 +381,7 @@ func TestRace(t *testing.T) {
 }
 
 // A waiter waits on the wake channel alone; its context's cancellation leaves a
-// wake-up through a registration kept from one wait to the next (watch): a loop of
+// wake-up through a registration kept from one wait to the next (ctxwake): a loop of
 // blocking waits with one context allocates nothing, a cancellation still ends a wait,
 // and the registration does not keep a WaitSet that is no longer used alive.
 func TestWaitContextRegistration(t *testing.T) {
@@ -439,7 +439,7 @@ func TestWaitContextRegistration(t *testing.T) {
 		time.AfterFunc(time.Millisecond, func() { g.SetTriggerValue(true) })
 		_, err := ws.Wait(long)
 		require.NoError(t, err)
-		require.NotNil(t, ws.stop, "a registration made")
+		require.True(t, ws.reg.Active(), "a registration made")
 		return weak.Make(ws)
 	}()
 	for range 5 {
