@@ -15,6 +15,8 @@
 #   TPSIZES="16 1024 65536 1048576 4194304"   throughput payload sizes
 #   XSIZES="16"                   round-trip sizes of the cross pairings (ddsping ping with
 #                                 ddsperf pong, ddsperf ping with ddsping pong)
+#   BUSYPOLL=500us                add round-trip columns with ddsping -busy-poll $BUSYPOLL on
+#                                 both sides (rtps.Config.BusyPoll; empty: none)
 #   NCPU=1                        add columns with ddsping under GOMAXPROCS=$(nproc) (its
 #                                 default is GOMAXPROCS=1, see ddsping's documentation)
 #   OUT=dir                       keep the raw outputs there (default: a temp dir)
@@ -32,6 +34,7 @@ SIZES=${SIZES:-"16 1024 16384 65536"}
 TPSIZES=${TPSIZES:-"16 1024 65536 1048576 4194304"}
 XSIZES=${XSIZES:-"16"}
 NCPU=${NCPU:-1}
+BUSYPOLL=${BUSYPOLL-500us}
 unset GOMAXPROCS
 OUT=${OUT:-$(mktemp -d /tmp/ddsgo-perf.XXXXXX)}
 mkdir -p "$OUT"
@@ -103,12 +106,14 @@ rtt_ddsperf() { # SIZE MODE(listener|waitset) REP
 	ddsperf_pct 50 "$f"
 }
 
-rtt_ddsping() { # SIZE PROCS(0: ddsping's default) REP
-	local f="$OUT/rtt-ddsping-p$2-$1-$3.txt"
-	pair "$OUT/pong.txt" "$f" 0 "$BIN" pong -procs "$2" -duration $((SECS + 2))s -- "$BIN" ping -procs "$2" -size "$1" -duration "${SECS}s" -json
-	ddsping_pct 99 "$f" >>"$OUT/p99-ddsping-p$2-$1"
+rtt_ddsping() { # SIZE PROCS(0: ddsping's default) REP [BUSYPOLL]
+	local f="$OUT/rtt-ddsping-p$2-$1-$3${4:+-bp}.txt"
+	pair "$OUT/pong.txt" "$f" 0 "$BIN" pong -procs "$2" -busy-poll "${4:-0}" -duration $((SECS + 2))s -- "$BIN" ping -procs "$2" -busy-poll "${4:-0}" -size "$1" -duration "${SECS}s" -json
+	ddsping_pct 99 "$f" >>"$OUT/p99-ddsping-p$2-$1${4:+-bp}"
 	ddsping_pct 50 "$f"
 }
+
+rtt_ddsping_bp() { rtt_ddsping "$1" 0 "$2" "$BUSYPOLL"; } # SIZE REP
 
 # Cross pairings: ddsping ping against ddsperf pong, and ddsperf ping against ddsping
 # pong (each finds the other with no flag).
@@ -216,8 +221,9 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) p
 
 echo "# ddsgo ddsping vs Cyclone DDS ddsperf, $(date -u +%Y-%m-%d), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# $(dpkg-query -W -f='cyclonedds-tools ${Version}' cyclonedds-tools 2>/dev/null || echo ddsperf), $(go version | cut -d' ' -f3), ${SECS} s per run, ${REPS} run(s) per cell, raw output in $OUT"
-table "Round trip, reliable, medians of the per-second p50 and p99 (µs; median of the runs):" \
-	"| payload | ddsping p50 | ddsperf (listener) p50 | ratio | ddsping p99 | ddsperf (listener) p99 | ratio | ddsperf waitset p50 | ratio"
+hdr="| payload | ddsping p50 | ddsperf (listener) p50 | ratio | ddsping p99 | ddsperf (listener) p99 | ratio | ddsperf waitset p50 | ratio"
+if [ -n "$BUSYPOLL" ]; then hdr="$hdr | busy-poll p50 | ratio | busy-poll p99 | ratio"; fi
+table "Round trip, reliable, medians of the per-second p50 and p99 (µs; median of the runs; busy-poll: ddsping -busy-poll $BUSYPOLL on both sides):" "$hdr"
 for s in $SIZES; do
 	g=$(cell rtt_ddsping "$s" 0)
 	c=$(cell rtt_ddsperf "$s" listener)
@@ -225,6 +231,11 @@ for s in $SIZES; do
 	g99=$({ grep -v '^-$' "$OUT/p99-ddsping-p0-$s" || true; } | median)
 	c99=$({ grep -v '^-$' "$OUT/p99-ddsperf-listener-$s" || true; } | median)
 	line="| $s B | $g | $c | $(ratio "$g" "$c") | $g99 | $c99 | $(ratio "$g99" "$c99") | $cw | $(ratio "$g" "$cw")"
+	if [ -n "$BUSYPOLL" ]; then
+		b=$(cell rtt_ddsping_bp "$s")
+		b99=$({ grep -v '^-$' "$OUT/p99-ddsping-p0-$s-bp" || true; } | median)
+		line="$line | $b | $(ratio "$b" "$c") | $b99 | $(ratio "$b99" "$c99")"
+	fi
 	if [ "$NCPU" = 1 ]; then
 		g1=$(cell rtt_ddsping "$s" "$(nproc)")
 		line="$line | $g1 | $(ratio "$g1" "$c")"

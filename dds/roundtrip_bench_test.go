@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/internal/netns"
+	"github.com/ddsgo/ddsgo/rtps"
 )
 
 // BenchmarkRoundTrip is a ping/pong through the real engine on sockets, reliable
@@ -13,7 +14,8 @@ import (
 // it. one_participant has both ends in one participant (its messages to itself go
 // through the engine's local queue); two_participants in one process talk over
 // loopback UDP. Both take same-process delivery (internal/rtps/local.go); the _wire
-// variants turn it off (withWire), for the comparison. An op is one round trip.
+// variants turn it off (withWire), for the comparison; _busy_poll adds
+// rtps.Config.BusyPoll. An op is one round trip.
 func BenchmarkRoundTrip(b *testing.B) {
 	netns.Require(b)
 	b.Run("one_participant", func(b *testing.B) {
@@ -29,6 +31,10 @@ func BenchmarkRoundTrip(b *testing.B) {
 	})
 	b.Run("two_participants_wire", func(b *testing.B) {
 		benchRoundTrip(b, benchParticipant(b, withWire()), benchParticipant(b, withWire()))
+	})
+	b.Run("two_participants_wire_busy_poll", func(b *testing.B) {
+		cfg := WithRTPS(rtps.Config{BusyPoll: time.Millisecond})
+		benchRoundTrip(b, benchParticipant(b, withWire(), cfg), benchParticipant(b, withWire(), cfg))
 	})
 }
 

@@ -20,6 +20,9 @@ type Statistics struct {
 	// many of them have only announced themselves, Endpoints the number of their
 	// writers and readers known now.
 	Participants, Unconfirmed, Endpoints int
+	// BusyPolled counts the datagrams a busy poll found (rtps.Config.BusyPoll): each
+	// one a wake-up saved.
+	BusyPolled uint64
 
 	// QueueFull counts the datagrams dropped because the receive queue stayed full: the
 	// participant received more than it could handle. Discovery traffic waits in the
@@ -69,7 +72,7 @@ func (p *DomainParticipant) Statistics() Statistics {
 func statisticsOf(s discovery.Stats) Statistics {
 	t, e, r := s.Engine.Transport, s.Engine, s.Readers
 	return Statistics{
-		Received: t.DatagramsIn, Sent: t.DatagramsOut,
+		Received: t.DatagramsIn, Sent: t.DatagramsOut, BusyPolled: t.BusyPolled,
 		Participants: s.Participants, Unconfirmed: s.Unconfirmed, Endpoints: s.Endpoints,
 		QueueFull: t.Drops + e.LocalDrops, NotRTPS: e.NotRTPS, Malformed: e.Malformed,
 		UnknownWriter: e.UnknownWriter, UnknownReader: e.UnknownReader,

@@ -166,6 +166,7 @@ type options struct {
 	interfaces  []string
 	peers       []string
 	noMulticast bool
+	busyPoll    time.Duration
 	json        bool
 	verbose     bool
 	procs       int
@@ -200,6 +201,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Var(listFlag{&o.interfaces}, "interface", "network interface to use, by name or address (repeatable; default: all)")
 	fs.Var(listFlag{&o.peers}, "peer", "static unicast peer, host or host:port (repeatable)")
 	fs.BoolVar(&o.noMulticast, "no-multicast", false, "no multicast discovery: only -peer")
+	fs.DurationVar(&o.busyPoll, "busy-poll", 0, "after each datagram, keep reading the socket this long before sleeping: shorter round trips for a busy CPU (rtps.Config.BusyPoll; 0: none)")
 	fs.BoolVar(&o.json, "json", false, "print results as JSON lines")
 	fs.BoolVar(&o.verbose, "v", false, "log the participant's records to stderr")
 	fs.IntVar(&o.procs, "procs", 0, "GOMAXPROCS for the run (0: 1, or the GOMAXPROCS environment variable when set)")

@@ -104,6 +104,7 @@ func newNodeWith(o *options, name string, userData []byte, extra ...dds.Option) 
 		Interfaces:       o.interfaces,
 		Peers:            o.peers,
 		DisableMulticast: o.noMulticast,
+		BusyPoll:         o.busyPoll,
 		Name:             name,
 		Logger:           o.logger,
 	}

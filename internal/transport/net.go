@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 	"net/netip"
+	"time"
 )
 
 // Errors shared by every [Net] implementation. Test for them with errors.Is.
@@ -65,6 +66,12 @@ type SocketOptions struct {
 	// it also sets SO_PRIORITY (see PriorityTOS). Zero: the system default.
 	// The in-memory networks ignore it.
 	TOS int
+	// BusyPoll keeps a read that finds the socket empty trying again for up
+	// to this long after the socket's last datagram, yielding the processor
+	// between tries, before it waits in Go's netpoller: a datagram that
+	// arrives meanwhile skips the netpoller's wake-up. Zero: wait at once.
+	// Linux only (rawio_linux.go); the in-memory networks ignore it.
+	BusyPoll time.Duration
 }
 
 // PacketConn is a datagram socket. Its methods may be called concurrently.

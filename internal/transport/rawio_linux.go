@@ -6,8 +6,11 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -23,13 +26,17 @@ import (
 type rawIO struct {
 	rc syscall.RawConn
 
-	rmu    sync.Mutex // the read state, for the closure RawConn.Read calls
-	rb     []byte
-	rn     int
-	rerr   syscall.Errno
-	rsa    syscall.RawSockaddrAny
-	rlen   uint32
-	readFn func(uintptr) bool
+	rmu     sync.Mutex // the read state, for the closure RawConn.Read calls
+	rb      []byte
+	rn      int
+	rerr    syscall.Errno
+	rsa     syscall.RawSockaddrAny
+	rlen    uint32
+	readFn  func(uintptr) bool
+	poll    time.Duration // SocketOptions.BusyPoll
+	until   time.Time     // the end of the current busy poll; zero: none started
+	polled  bool          // the last read found its datagram while busy polling
+	closing atomic.Bool   // set by close: a busy poll stops
 
 	wmu     sync.Mutex // the write state, for the closure RawConn.Write calls
 	wb      []byte
@@ -39,18 +46,25 @@ type rawIO struct {
 	writeFn func(uintptr) bool
 }
 
-// newRawIO returns the raw I/O of c, nil when c has no raw connection.
-func newRawIO(c *net.UDPConn) *rawIO {
+// newRawIO returns the raw I/O of c, nil when c has no raw connection; poll is the
+// busy poll of its reads.
+func newRawIO(c *net.UDPConn, poll time.Duration) *rawIO {
 	rc, err := c.SyscallConn()
 	if err != nil {
 		return nil
 	}
-	r := &rawIO{rc: rc}
+	r := &rawIO{rc: rc, poll: poll}
 	r.readFn, r.writeFn = r.recv, r.send
 	return r
 }
 
 // recv is RawConn.Read's function: one recvfrom; false asks it to wait for data.
+//
+// With a busy poll (SocketOptions.BusyPoll), a read that finds the socket empty tries
+// again until the poll's time is up, yielding the processor between tries so that the
+// process's other goroutines (timers, the application) still run; only then does it
+// wait in the netpoller. A poll starts at a read's first empty try and ends with the
+// read, so a socket polls once after each datagram and an idle one does not poll.
 func (r *rawIO) recv(fd uintptr) bool {
 	for {
 		r.rlen = syscall.SizeofSockaddrAny
@@ -59,6 +73,18 @@ func (r *rawIO) recv(fd uintptr) bool {
 		if e == syscall.EINTR {
 			continue
 		}
+		if e == syscall.EAGAIN && r.poll > 0 {
+			now := time.Now()
+			if r.until.IsZero() {
+				r.until = now.Add(r.poll)
+			}
+			if now.Before(r.until) && !r.closing.Load() {
+				runtime.Gosched()
+				continue
+			}
+		}
+		r.polled = e != syscall.EAGAIN && !r.until.IsZero()
+		r.until = time.Time{}
 		r.rn, r.rerr = int(n), e
 		return e != syscall.EAGAIN
 	}
@@ -77,21 +103,26 @@ func (r *rawIO) send(fd uintptr) bool {
 	}
 }
 
-// readFrom reads one datagram into b.
-func (r *rawIO) readFrom(b []byte) (int, netip.AddrPort, error) {
+// readFrom reads one datagram into b; polled reports that the busy poll found it.
+func (r *rawIO) readFrom(b []byte) (n int, src netip.AddrPort, polled bool, err error) {
 	r.rmu.Lock()
 	defer r.rmu.Unlock()
 	r.rb = b
-	err := r.rc.Read(r.readFn)
+	err = r.rc.Read(r.readFn)
 	r.rb = nil
 	if err != nil {
-		return 0, netip.AddrPort{}, err
+		r.until = time.Time{}
+		return 0, netip.AddrPort{}, false, err
 	}
 	if r.rerr != 0 {
-		return 0, netip.AddrPort{}, os.NewSyscallError("recvfrom", r.rerr)
+		return 0, netip.AddrPort{}, false, os.NewSyscallError("recvfrom", r.rerr)
 	}
-	return r.rn, r.source(), nil
+	return r.rn, r.source(), r.polled, nil
 }
+
+// close ends a busy poll under way, which would otherwise hold the socket open
+// (RawConn.Read's function runs under its read lock) until its time is up.
+func (r *rawIO) close() { r.closing.Store(true) }
 
 // source returns the address recvfrom stored.
 func (r *rawIO) source() netip.AddrPort {

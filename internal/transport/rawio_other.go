@@ -5,15 +5,19 @@ package transport
 import (
 	"net"
 	"net/netip"
+	"time"
 )
 
-// rawIO is Linux's (rawio_linux.go); elsewhere there is none and net's calls serve.
+// rawIO is Linux's (rawio_linux.go); elsewhere there is none and net's calls serve,
+// without a busy poll.
 type rawIO struct{}
 
-func newRawIO(*net.UDPConn) *rawIO { return nil }
+func newRawIO(*net.UDPConn, time.Duration) *rawIO { return nil }
 
-func (*rawIO) readFrom([]byte) (int, netip.AddrPort, error) {
-	return 0, netip.AddrPort{}, nil
+func (*rawIO) readFrom([]byte) (int, netip.AddrPort, bool, error) {
+	return 0, netip.AddrPort{}, false, nil
 }
+
+func (*rawIO) close() {}
 
 func (*rawIO) writeTo([]byte, netip.AddrPort) (int, bool, error) { return 0, false, nil }

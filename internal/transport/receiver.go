@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"net/netip"
 	"sync/atomic"
 	"time"
 
@@ -20,12 +21,14 @@ type Stats struct {
 	Drops        atomic.Uint64 // datagrams read but dropped: the receive queue was full
 	ReadErrors   atomic.Uint64 // failed reads other than the close of the socket
 	WriteErrors  atomic.Uint64 // failed sends
+	BusyPolled   atomic.Uint64 // datagrams a busy poll found (SocketOptions.BusyPoll)
 }
 
 // StatsSnapshot is a copy of a [Stats] at one instant.
 type StatsSnapshot struct {
 	DatagramsIn, BytesIn, DatagramsOut, BytesOut uint64
 	Drops, ReadErrors, WriteErrors               uint64
+	BusyPolled                                   uint64
 }
 
 // Snapshot returns the current values of s.
@@ -34,6 +37,7 @@ func (s *Stats) Snapshot() StatsSnapshot {
 		DatagramsIn: s.DatagramsIn.Load(), BytesIn: s.BytesIn.Load(),
 		DatagramsOut: s.DatagramsOut.Load(), BytesOut: s.BytesOut.Load(),
 		Drops: s.Drops.Load(), ReadErrors: s.ReadErrors.Load(), WriteErrors: s.WriteErrors.Load(),
+		BusyPolled: s.BusyPolled.Load(),
 	}
 }
 
@@ -43,6 +47,7 @@ func (a StatsSnapshot) Add(b StatsSnapshot) StatsSnapshot {
 		DatagramsIn: a.DatagramsIn + b.DatagramsIn, BytesIn: a.BytesIn + b.BytesIn,
 		DatagramsOut: a.DatagramsOut + b.DatagramsOut, BytesOut: a.BytesOut + b.BytesOut,
 		Drops: a.Drops + b.Drops, ReadErrors: a.ReadErrors + b.ReadErrors, WriteErrors: a.WriteErrors + b.WriteErrors,
+		BusyPolled: a.BusyPolled + b.BusyPolled,
 	}
 }
 
@@ -158,6 +163,12 @@ type Receiver struct {
 	gid   atomic.Uint64 // the receive goroutine's id
 }
 
+// polledReader is a PacketConn that reports the datagrams its busy poll found
+// (udpConn).
+type polledReader interface {
+	readPolled(b []byte) (int, netip.AddrPort, bool, error)
+}
+
 // maxReadBackoff bounds the pause after repeated read errors.
 const maxReadBackoff = 100 * time.Millisecond
 
@@ -209,6 +220,7 @@ func (r *Receiver) run() {
 			}
 		}
 	}()
+	pr, _ := r.conn.(polledReader)
 	var backoff time.Duration
 	for {
 		for i := range pkts {
@@ -220,9 +232,17 @@ func (r *Receiver) run() {
 		var got int
 		var err error
 		if n == 1 {
-			ms[0].N, ms[0].Addr, err = r.conn.ReadFrom(ms[0].Buf)
+			var polled bool
+			if pr != nil {
+				ms[0].N, ms[0].Addr, polled, err = pr.readPolled(ms[0].Buf)
+			} else {
+				ms[0].N, ms[0].Addr, err = r.conn.ReadFrom(ms[0].Buf)
+			}
 			if err == nil {
 				got = 1
+			}
+			if polled {
+				r.stats.BusyPolled.Add(1)
 			}
 		} else {
 			got, err = ReadBatch(r.conn, ms)

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"time"
 
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/rtps"
@@ -88,6 +89,9 @@ type Config struct {
 	ReadBuffer int
 	// WriteBuffer is SO_SNDBUF. Zero: the system default.
 	WriteBuffer int
+	// BusyPoll is the SocketOptions.BusyPoll of the user-traffic sockets
+	// (rtps.Config.BusyPoll). Zero: none.
+	BusyPoll time.Duration
 	// ReadBatch is the number of datagrams read per system call (see
 	// ReceiverConfig.Batch). Zero: one, with no allocation per read.
 	ReadBatch int
@@ -174,7 +178,7 @@ func Open(cfg Config) (*Transport, error) {
 		if conns[SocketMetaMulticast], err = cfg.Net.ListenMulticastUDP(netip.AddrPortFrom(cfg.MulticastGroup, mp), t.ifs, opts); err != nil {
 			return fail(err)
 		}
-		if conns[SocketUserMulticast], err = cfg.Net.ListenMulticastUDP(netip.AddrPortFrom(cfg.MulticastGroup, up), t.ifs, opts); err != nil {
+		if conns[SocketUserMulticast], err = cfg.Net.ListenMulticastUDP(netip.AddrPortFrom(cfg.MulticastGroup, up), t.ifs, t.userOpts()); err != nil {
 			return fail(err)
 		}
 		t.mcSend = append(t.mcSend, conns[SocketMetaUnicast])
@@ -322,13 +326,24 @@ func resolveHost(host string) ([]netip.Addr, error) {
 	return addrs, nil
 }
 
+// userOpts returns the options of the user-traffic sockets: those of the
+// unicast sockets with the busy poll.
+func (t *Transport) userOpts() SocketOptions {
+	o := t.opts
+	o.BusyPoll = t.cfg.BusyPoll
+	return o
+}
+
 // openUnicast binds the metatraffic and user unicast sockets according to
 // the index mode, and records the index.
 func (t *Transport) openUnicast(opts SocketOptions) (meta, user PacketConn, err error) {
 	c := &t.cfg
-	bind := func(port uint16) (PacketConn, error) {
-		return c.Net.ListenUDP(netip.AddrPortFrom(netip.IPv4Unspecified(), port), opts)
+	listen := func(port uint16, o SocketOptions) (PacketConn, error) {
+		return c.Net.ListenUDP(netip.AddrPortFrom(netip.IPv4Unspecified(), port), o)
 	}
+	uo := t.userOpts()
+	bind := func(port uint16) (PacketConn, error) { return listen(port, opts) }
+	bindUser := func(port uint16) (PacketConn, error) { return listen(port, uo) }
 	pair := func(i int) (PacketConn, PacketConn, error) {
 		mp, err := c.Ports.MetaUnicastPort(c.Domain, i)
 		if err != nil {
@@ -342,7 +357,7 @@ func (t *Transport) openUnicast(opts SocketOptions) (meta, user PacketConn, err 
 		if err != nil {
 			return nil, nil, err
 		}
-		u, err := bind(up)
+		u, err := bindUser(up)
 		if err != nil {
 			_ = m.Close()
 			return nil, nil, err
@@ -359,7 +374,7 @@ func (t *Transport) openUnicast(opts SocketOptions) (meta, user PacketConn, err 
 		if meta, err = bind(0); err != nil {
 			return nil, nil, err
 		}
-		if user, err = bind(0); err != nil {
+		if user, err = bindUser(0); err != nil {
 			_ = meta.Close()
 			return nil, nil, err
 		}

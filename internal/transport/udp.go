@@ -108,7 +108,7 @@ func listenUDP(bind netip.AddrPort, opts SocketOptions, reuse, group bool) (Pack
 		return nil, fmt.Errorf("transport: listen %s: %w", bind, err)
 	}
 	uc := pc.(*net.UDPConn)
-	c := &udpConn{c: uc, p: ipv4.NewPacketConn(uc), raw: newRawIO(uc)}
+	c := &udpConn{c: uc, p: ipv4.NewPacketConn(uc), raw: newRawIO(uc, opts.BusyPoll)}
 	if err := c.configure(opts); err != nil {
 		_ = uc.Close()
 		return nil, err
@@ -174,11 +174,18 @@ func (c *udpConn) configure(o SocketOptions) error {
 }
 
 func (c *udpConn) ReadFrom(b []byte) (int, netip.AddrPort, error) {
+	n, src, _, err := c.readPolled(b)
+	return n, src, err
+}
+
+// readPolled is ReadFrom that also reports whether the busy poll found the
+// datagram (SocketOptions.BusyPoll).
+func (c *udpConn) readPolled(b []byte) (int, netip.AddrPort, bool, error) {
 	if c.raw != nil {
 		return c.raw.readFrom(b)
 	}
 	n, src, err := c.c.ReadFromUDPAddrPort(b)
-	return n, netip.AddrPortFrom(src.Addr().Unmap(), src.Port()), err
+	return n, netip.AddrPortFrom(src.Addr().Unmap(), src.Port()), false, err
 }
 
 func (c *udpConn) WriteTo(b []byte, dst netip.AddrPort) (int, error) {
@@ -192,7 +199,12 @@ func (c *udpConn) WriteTo(b []byte, dst netip.AddrPort) (int, error) {
 
 func (c *udpConn) LocalAddr() netip.AddrPort { return c.local }
 
-func (c *udpConn) Close() error { return c.c.Close() }
+func (c *udpConn) Close() error {
+	if c.raw != nil {
+		c.raw.close()
+	}
+	return c.c.Close()
+}
 
 // grow makes room for n messages with their one-buffer slices.
 func growMsgs(ms []ipv4.Message, bs [][1][]byte, n int) ([]ipv4.Message, [][1][]byte) {

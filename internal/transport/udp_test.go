@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"runtime"
 	"testing"
 	"time"
 
@@ -424,4 +425,98 @@ func TestUDPReadWrite(t *testing.T) {
 	require.NoError(t, rx.Close())
 	_, _, err = rx.ReadFrom(buf)
 	require.ErrorIs(t, err, net.ErrClosed)
+}
+
+// A busy poll (SocketOptions.BusyPoll, Linux) finds the datagram that arrives while
+// the read polls and counts it, only on the user-traffic sockets of a Transport;
+// without one a read waits in the netpoller; closing the socket ends a poll at once,
+// however long it had to run.
+func TestUDPBusyPoll(t *testing.T) {
+	netns.Require(t)
+	if runtime.GOOS != "linux" {
+		t.Skip("busy polling is Linux's (rawio_linux.go)")
+	}
+	checkNoLeaks(t)
+	n := UDPNet{}
+	tx, err := n.ListenUDP(netip.MustParseAddrPort("127.0.0.1:0"), SocketOptions{})
+	require.NoError(t, err)
+	defer func() { _ = tx.Close() }()
+	// later reads one datagram of rx, sent 20 ms after the read started.
+	later := func(rx PacketConn) (string, bool, error) {
+		pr := rx.(polledReader)
+		go func() {
+			time.Sleep(20 * time.Millisecond)
+			_, _ = tx.WriteTo([]byte("later"), rx.LocalAddr())
+		}()
+		buf := make([]byte, 64)
+		k, _, polled, err := pr.readPolled(buf)
+		return string(buf[:k]), polled, err
+	}
+	for _, tc := range []struct {
+		poll   time.Duration
+		polled bool
+	}{{0, false}, {time.Hour, true}} {
+		rx, err := n.ListenUDP(netip.MustParseAddrPort("127.0.0.1:0"), SocketOptions{BusyPoll: tc.poll})
+		require.NoError(t, err)
+		got, polled, err := later(rx)
+		require.NoError(t, err)
+		require.Equal(t, "later", got)
+		require.Equal(t, tc.polled, polled, "busy poll %v", tc.poll)
+		require.NoError(t, rx.Close())
+	}
+
+	rx, err := n.ListenUDP(netip.MustParseAddrPort("127.0.0.1:0"), SocketOptions{BusyPoll: 30 * time.Second})
+	require.NoError(t, err)
+	errc := make(chan error, 1)
+	go func() {
+		_, _, err := rx.ReadFrom(make([]byte, 64))
+		errc <- err
+	}()
+	time.Sleep(10 * time.Millisecond) // polling (either order passes)
+	require.NoError(t, rx.Close())
+	select {
+	case err := <-errc:
+		require.ErrorIs(t, err, net.ErrClosed)
+	case <-time.After(10 * time.Second):
+		t.Fatal("closing the socket did not end the busy poll")
+	}
+
+	b, q := openQueue(t, Config{Domain: 226, DisableMulticast: true, BusyPoll: time.Hour}, 8)
+	a, _ := open(t, Config{Domain: 226, DisableMulticast: true})
+	for _, kind := range []SocketKind{SocketMetaUnicast, SocketUserUnicast} {
+		loc := b.MetatrafficUnicastLocators()[0]
+		if kind == SocketUserUnicast {
+			loc = b.DefaultUnicastLocators()[0]
+		}
+		for i := range 2 { // the second is read by a poll that started after the first
+			time.Sleep(20 * time.Millisecond)
+			require.NoError(t, a.WriteToLocator([]byte(fmt.Sprint(i)), loc))
+			recvFrom(t, q, kind, fmt.Sprint(i)).Release()
+		}
+	}
+	require.Zero(t, b.SocketStats(SocketMetaUnicast).BusyPolled)
+	require.NotZero(t, b.SocketStats(SocketUserUnicast).BusyPolled)
+	require.Equal(t, b.SocketStats(SocketUserUnicast).BusyPolled, b.Stats().BusyPolled)
+}
+
+// A busy-polled read allocates nothing either.
+func TestUDPBusyPollAllocs(t *testing.T) {
+	netns.Require(t)
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under the race detector")
+	}
+	checkNoLeaks(t)
+	a, q := openQueue(t, Config{Domain: 226, DisableMulticast: true, BusyPoll: time.Second}, 8)
+	dst := a.DefaultUnicastLocators()[0]
+	msg := []byte("ping")
+	allocs := testing.AllocsPerRun(200, func() {
+		if err := a.WriteToLocator(msg, dst); err != nil {
+			panic(err)
+		}
+		(<-q.C()).Release()
+	})
+	require.Zero(t, allocs, "send + busy-polled receive + release allocates")
+	if runtime.GOOS == "linux" {
+		require.NotZero(t, a.Stats().BusyPolled)
+	}
 }
