@@ -83,7 +83,7 @@ func (r *rawIO) recv(fd uintptr) bool {
 			}
 			if now.Before(r.until) && !r.closing.Load() {
 				runtime.Gosched()
-				syscall.RawSyscall(syscall.SYS_SCHED_YIELD, 0, 0, 0)
+				_, _, _ = syscall.RawSyscall(syscall.SYS_SCHED_YIELD, 0, 0, 0) // cannot fail
 				continue
 			}
 		}
