@@ -14,7 +14,8 @@ import (
 // The world's own state streams, so that another process can follow the world in an ECM
 // of its own (a replica): the full serialized state on stateTopic (TRANSIENT_LOCAL, so a
 // late joiner gets the latest), published when entities were created or removed, and the
-// changed state of every step on changesTopic (RELIABLE KEEP_ALL). Both are ecm's
+// changed state of every step on changesTopic (RELIABLE, TRANSIENT_LOCAL, the last
+// changesDepth steps). Both are ecm's
 // serialized state format; component types are matched by name on the replica's side.
 // A replica that misses steps (it joined after them, or lost them) asks for a full state
 // on requestTopic, and the publisher publishes one after its next step. entitiesTopic
@@ -98,17 +99,30 @@ type StatePublisher struct {
 }
 
 // The QoS of the state streams' writers and readers. A request is transient-local so
-// that a publisher matched after it was written still sees it.
+// that a publisher matched after it was written still sees it. The changes are
+// transient-local too, the writer keeping the last changesDepth steps: the replica's
+// readers of the full state and of the changes match the publisher's writers each in
+// its own time, and a step's changes written between the two matches (discovery across
+// a lossy link takes a few repair rounds) would otherwise never reach it, leaving a
+// replica that got its first full state stuck there until a later step showed the gap
+// (dds TestReplicaUnderLoss, 20 % loss: 2 runs in 40 stuck at step 2). The writer never
+// waits for a slow replica; one that falls more than changesDepth steps behind sees the
+// gap and asks for a full state. The replica's reader keeps all it gets.
 var (
-	fullQos    = []dds.Option{dds.Reliable(), dds.TransientLocal(), dds.KeepLast(1)}
-	changesQos = []dds.Option{dds.Reliable(), dds.KeepAll()}
-	requestQos = fullQos
-	noWait     = []dds.ReadOption{dds.NoWait()}
+	fullQos          = []dds.Option{dds.Reliable(), dds.TransientLocal(), dds.KeepLast(1)}
+	changesWriterQos = []dds.Option{dds.Reliable(), dds.TransientLocal(), dds.KeepLast(changesDepth)}
+	changesReaderQos = []dds.Option{dds.Reliable(), dds.TransientLocal(), dds.KeepAll()}
+	requestQos       = fullQos
+	noWait           = []dds.ReadOption{dds.NoWait()}
 )
+
+// changesDepth is the number of steps whose changes the publisher keeps for replicas
+// (their memory: that many steps' changes).
+const changesDepth = 64
 
 // NewStatePublisher creates the state topics and writers in p.
 func NewStatePublisher(p *dds.DomainParticipant) (*StatePublisher, error) {
-	full, changes, err := newStateTopics(p, newPubTopic[worldState])
+	full, changes, err := newStateTopics(p, newPubTopic[worldState], changesWriterQos)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +141,7 @@ func NewStatePublisher(p *dds.DomainParticipant) (*StatePublisher, error) {
 // endpoint made by create (newPubTopic or newSubTopic) with its QoS. On an error it
 // closes what it made.
 func newStateTopics[E interface{ Close() error }](p *dds.DomainParticipant,
-	create func(*dds.DomainParticipant, string, ...dds.Option) (E, error),
+	create func(*dds.DomainParticipant, string, ...dds.Option) (E, error), changesQos []dds.Option,
 ) (full, changes E, err error) {
 	if full, err = create(p, stateTopic, fullQos...); err != nil {
 		return full, changes, err
@@ -227,7 +241,7 @@ func NewReplica(p *dds.DomainParticipant, register func(*ecm.Manager)) (*Replica
 	r := &Replica{pending: map[uint64][]byte{}, register: register}
 	r.m = r.newManager()
 	var err error
-	if r.full, r.changes, err = newStateTopics(p, newSubTopic[worldState]); err != nil {
+	if r.full, r.changes, err = newStateTopics(p, newSubTopic[worldState], changesReaderQos); err != nil {
 		return nil, err
 	}
 	if r.request, err = newPubTopic[stateRequest](p, requestTopic, requestQos...); err != nil {
