@@ -38,8 +38,12 @@ func drops(s *dds.Statistics) []drop {
 // dropped by reason (only the reasons with drops).
 func statsLine(s *dds.Statistics) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "received %d, sent %d datagrams; %d remote participants (%d unconfirmed), %d endpoints; dropped:",
-		s.Received, s.Sent, s.Participants, s.Unconfirmed, s.Endpoints)
+	fmt.Fprintf(&b, "received %d, sent %d datagrams", s.Received, s.Sent)
+	if s.BusyPolled > 0 {
+		fmt.Fprintf(&b, " (%d received by busy polls)", s.BusyPolled)
+	}
+	fmt.Fprintf(&b, "; %d remote participants (%d unconfirmed), %d endpoints; dropped:",
+		s.Participants, s.Unconfirmed, s.Endpoints)
 	none := true
 	for _, d := range drops(s) {
 		if d.n > 0 {
@@ -56,7 +60,7 @@ func statsLine(s *dds.Statistics) string {
 // statsJSON is s as a JSON object: the counters by their names in statsLine.
 func statsJSON(s *dds.Statistics) map[string]any {
 	m := map[string]any{
-		"received": s.Received, "sent": s.Sent,
+		"received": s.Received, "sent": s.Sent, "busy_polled": s.BusyPolled,
 		"participants": s.Participants, "unconfirmed": s.Unconfirmed, "endpoints": s.Endpoints,
 	}
 	for _, d := range drops(s) {
