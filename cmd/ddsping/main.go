@@ -25,7 +25,16 @@
 // domain shows there.
 //
 // Every subcommand takes -domain N (0), -interface NAME and -peer HOST (repeatable),
-// -no-multicast, -json, -v (log to stderr), -procs N and -cpuprofile / -memprofile FILE.
+// -no-multicast, -busy-poll DURATION, -json, -v (log to stderr), -procs N and
+// -cpuprofile / -memprofile FILE.
+//
+// # Busy poll
+//
+// -busy-poll 500us (rtps.Config.BusyPoll) keeps each user-traffic socket's receive
+// goroutine reading the socket for that long after every datagram before it sleeps:
+// round trips about half as long, below Cyclone DDS's ddsperf at every size on the
+// machine of docs/benchmarks.md, for a CPU kept busy while traffic flows. Give both ping
+// and pong the flag; the statistics line shows the datagrams the polls received.
 //
 // # Processors
 //
