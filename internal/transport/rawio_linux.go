@@ -66,8 +66,9 @@ func newRawIO(c *net.UDPConn, poll time.Duration) *rawIO {
 // CPU (sched_yield), so that a thread of another process waiting for it does: without
 // that, on a host with few CPUs, a reply whose process was queued behind the poll waited
 // for the poll's end (1 kHz ping/pong, 500 µs polls on both sides, two vCPUs: p50
-// 47 → 170 µs; with the yield 41-45 µs). Only then does it wait in the netpoller. A poll starts at a read's first empty try and ends with the
-// read, so a socket polls once after each datagram and an idle one does not poll.
+// 47 → 170 µs; with the yield 41-45 µs). Only then does it wait in the netpoller. A
+// poll starts at a read's first empty try and ends with the read (recv resets it on
+// every return), so a socket polls once after each datagram and an idle one does not.
 func (r *rawIO) recv(fd uintptr) bool {
 	for {
 		r.rlen = syscall.SizeofSockaddrAny
@@ -115,7 +116,6 @@ func (r *rawIO) readFrom(b []byte) (n int, src netip.AddrPort, polled bool, err 
 	err = r.rc.Read(r.readFn)
 	r.rb = nil
 	if err != nil {
-		r.until = time.Time{}
 		return 0, netip.AddrPort{}, false, err
 	}
 	if r.rerr != 0 {
