@@ -255,28 +255,11 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 		p.mu.Unlock()
 		return
 	}
-	rp := p.remotes[src]
-	if rp != nil {
-		rp.data = pd
-		p.participantChangedLocked(rp, d.SerializedPayload)
-		rp.lastSeen.Store(now.UnixNano())
-		var msg []byte
-		// Not twice for one repeat that came by multicast and by unicast.
-		if now.Sub(rp.lastDirected) >= directedFollowUpGap && p.owesDirected(rp) {
-			rp.lastDirected = now
-			msg = p.spdpMessage(&src, now)
-			rp.directed++
-			p.ctr.spdpDirected.Add(1)
-		}
-		p.mu.Unlock()
-		if msg != nil {
-			p.eng.Send(msg, metaDestination(&pd))
-			p.nudgeBuiltins(&pd, now)
-		}
-		p.lease.Schedule(now.Add(pd.LeaseDuration))
+	if rp := p.remotes[src]; rp != nil {
+		p.onSPDPRepeatLocked(rp, src, &pd, d.SerializedPayload, now)
 		return
 	}
-	rp = &remoteParticipant{data: pd, vendor: pd.VendorID, endpoints: make(map[wire.GUID]*remoteEndpoint)}
+	rp := &remoteParticipant{data: pd, vendor: pd.VendorID, endpoints: make(map[wire.GUID]*remoteEndpoint)}
 	if !p.admitLocked(rp) {
 		p.mu.Unlock()
 		p.ctr.partLimited.Add(1)
@@ -312,6 +295,30 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 	p.disp.post(fns...) // under p.mu: events reach listeners in order
 	p.mu.Unlock()
 	p.logParticipant(&pd)
+	p.lease.Schedule(now.Add(pd.LeaseDuration))
+}
+
+// onSPDPRepeatLocked handles a new announcement pd (serialized: raw) of the known
+// participant rp, with p.mu held, which it releases: the participant's data and lease
+// are renewed, and it gets our directed announcement again while it owes us its
+// handshake (owesDirected).
+func (p *Participant) onSPDPRepeatLocked(rp *remoteParticipant, src wire.GuidPrefix, pd *ParticipantData, raw []byte, now time.Time) {
+	rp.data = *pd
+	p.participantChangedLocked(rp, raw)
+	rp.lastSeen.Store(now.UnixNano())
+	var msg []byte
+	// Not twice for one repeat that came by multicast and by unicast.
+	if now.Sub(rp.lastDirected) >= directedFollowUpGap && p.owesDirected(rp) {
+		rp.lastDirected = now
+		msg = p.spdpMessage(&src, now)
+		rp.directed++
+		p.ctr.spdpDirected.Add(1)
+	}
+	p.mu.Unlock()
+	if msg != nil {
+		p.eng.Send(msg, metaDestination(pd))
+		p.nudgeBuiltins(pd, now)
+	}
 	p.lease.Schedule(now.Add(pd.LeaseDuration))
 }
 

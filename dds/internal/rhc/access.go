@@ -223,36 +223,50 @@ func (c *Cache[T]) access(in *instance[T], dst []T, infos []SampleInfo, sel *Sel
 	if n == 0 {
 		return 0, false
 	}
-	// DDS 1.4 §2.2.2.5.5: ranks against the most recent sample of the instance in the
-	// collection (generation_rank) and received so far (absolute_generation_rank).
+	setRanks(infos[:n], in.gen.sum())
+	in.isNew = false
+	if take {
+		return n, c.dropTaken(in, skipped, fromRing, invTaken)
+	}
+	return n, false
+}
+
+// setRanks sets the ranks of the samples of one instance in a collection, abs being
+// the instance's generations so far. DDS 1.4 §2.2.2.5.5: they count against the most
+// recent sample of the instance in the collection (generation_rank) and received so
+// far (absolute_generation_rank).
+func setRanks(infos []SampleInfo, abs int64) {
+	n := len(infos)
 	last := generationOf(&infos[n-1])
-	abs := in.gen.sum()
-	for j := range n {
+	for j := range infos {
 		g := generationOf(&infos[j])
 		infos[j].SampleRank = int32(n - 1 - j)
 		infos[j].GenerationRank = int32(last - g)
 		infos[j].AbsoluteGenerationRank = int32(abs - g)
 	}
-	in.isNew = false
-	if take {
-		if skipped {
-			c.nSamples -= in.samples.filter(func(s *sample[T]) bool { return !s.gone })
-		} else {
-			// The oldest samples, taken in a row: no walk over those left (a
-			// reader far behind, taking in batches, walked its whole backlog).
-			in.samples.dropFront(fromRing)
-			c.nSamples -= fromRing
-		}
-		if invTaken {
-			c.clearInvalid(in)
-		}
-		c.freed = true
-		if in.empty() && len(in.writers) == 0 {
-			c.removeInstance(in)
-			return n, true
-		}
+}
+
+// dropTaken removes from in what a take marked gone: fromRing samples of its ring, the
+// oldest in a row unless skipped, and its invalid sample if invTaken. It reports whether
+// the instance was removed with them.
+func (c *Cache[T]) dropTaken(in *instance[T], skipped bool, fromRing int, invTaken bool) bool {
+	if skipped {
+		c.nSamples -= in.samples.filter(func(s *sample[T]) bool { return !s.gone })
+	} else {
+		// The oldest samples, taken in a row: no walk over those left (a
+		// reader far behind, taking in batches, walked its whole backlog).
+		in.samples.dropFront(fromRing)
+		c.nSamples -= fromRing
 	}
-	return n, false
+	if invTaken {
+		c.clearInvalid(in)
+	}
+	c.freed = true
+	if in.empty() && len(in.writers) == 0 {
+		c.removeInstance(in)
+		return true
+	}
+	return false
 }
 
 func generationOf(info *SampleInfo) int64 {

@@ -351,6 +351,31 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to f
 		pr.sleep(pr.ctx, a.settle)
 	}
 
+	if code := writeSamples(pr, w, to); code != exitOK {
+		return code
+	}
+
+	if a.dispose || a.unregister {
+		if code := endInstances(pr, w, to); code != exitOK {
+			return code
+		}
+	}
+
+	if a.reliable {
+		if err := w.WaitForAcknowledgments(pr.ctx); err != nil {
+			if errors.Is(err, dds.ErrTimeout) || pr.ctx.Err() != nil {
+				return pr.timeoutf("waiting for acknowledgements: %v", err)
+			}
+			return pr.failf("waiting for acknowledgements: %v", err)
+		}
+	}
+	pr.sleep(pr.parent, a.linger)
+	return exitOK
+}
+
+// writeSamples writes the -count samples at -rate.
+func writeSamples[T any](pr *peer, w *dds.DataWriter[T], to func(*Sample) *T) int {
+	a := pr.a
 	n := int(a.payload / 8)
 	s := Sample{Values: make([]float64, n)}
 	next := time.Now()
@@ -379,22 +404,6 @@ func runPub[T any](pr *peer, p *dds.DomainParticipant, topic *dds.Topic[T], to f
 			pr.sleep(pr.ctx, time.Until(next))
 		}
 	}
-
-	if a.dispose || a.unregister {
-		if code := endInstances(pr, w, to); code != exitOK {
-			return code
-		}
-	}
-
-	if a.reliable {
-		if err := w.WaitForAcknowledgments(pr.ctx); err != nil {
-			if errors.Is(err, dds.ErrTimeout) || pr.ctx.Err() != nil {
-				return pr.timeoutf("waiting for acknowledgements: %v", err)
-			}
-			return pr.failf("waiting for acknowledgements: %v", err)
-		}
-	}
-	pr.sleep(pr.parent, a.linger)
 	return exitOK
 }
 
