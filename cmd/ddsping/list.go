@@ -199,70 +199,6 @@ func participants(p *dds.DomainParticipant) ([]partRow, error) {
 	return rows, nil
 }
 
-// endpointLine describes a discovered writer or reader in one line.
-func endpointLine(names map[dds.InstanceHandle]string, e dds.EndpointBuiltinTopicData, writer bool) string {
-	rel, dur, partitions := e.Requested.Reader.Reliability.Kind, e.Requested.Reader.Durability.Kind, e.Requested.Subscriber.Partition.Name
-	if writer {
-		rel, dur, partitions = e.Offered.Writer.Reliability.Kind, e.Offered.Writer.Durability.Kind, e.Offered.Publisher.Partition.Name
-	}
-	key := "keyed"
-	if !e.Keyed {
-		key = "no key"
-	}
-	part := ""
-	if len(partitions) > 0 {
-		part = fmt.Sprintf(" partitions %q", partitions)
-	}
-	return fmt.Sprintf("topic %q type %q (%s) %v %v%s%s, participant %q",
-		e.TopicName, e.TypeName, key, rel, dur, part, qosSummary(e, writer), orDash(names[e.ParticipantKey]))
-}
-
-// qosSummary lists the policies of an endpoint that are not their defaults and matter
-// to matching or delivery: history, deadline, liveliness, ownership, lifespan, data
-// representation.
-func qosSummary(e dds.EndpointBuiltinTopicData, writer bool) string {
-	r := e.Requested.Reader
-	hist, dl, live, own, rep := r.History, r.Deadline, r.Liveliness, r.Ownership, r.DataRepresentation
-	var more []string
-	if writer {
-		w := e.Offered.Writer
-		hist, dl, live, own, rep = w.History, w.Deadline, w.Liveliness, w.Ownership, w.DataRepresentation
-		if w.Ownership.Kind == qos.Exclusive {
-			more = append(more, fmt.Sprintf("strength %d", w.OwnershipStrength.Value))
-		}
-		if w.Lifespan.Duration != qos.Infinite {
-			more = append(more, "lifespan "+w.Lifespan.Duration.String())
-		}
-	}
-	out := " " + hist.Kind.String()
-	if hist.Kind == qos.KeepLast {
-		out += fmt.Sprint(" ", hist.Depth)
-	}
-	if dl.Period != qos.Infinite {
-		out += " deadline " + dl.Period.String()
-	}
-	if live.Kind != qos.Automatic || live.LeaseDuration != qos.Infinite {
-		out += " liveliness " + live.Kind.String()
-		if live.LeaseDuration != qos.Infinite {
-			out += " " + live.LeaseDuration.String()
-		}
-	}
-	if own.Kind == qos.Exclusive {
-		out += " " + own.Kind.String()
-	}
-	for _, m := range more {
-		out += " " + m
-	}
-	if len(rep.Value) > 0 {
-		reps := make([]string, len(rep.Value))
-		for i, v := range rep.Value {
-			reps[i] = v.String()
-		}
-		out += " " + strings.Join(reps, "/")
-	}
-	return out
-}
-
 // whyNot explains why writer w and reader r do not communicate, or returns "" when they
 // match: topic, type name, key, partitions and the request-offered policies, as DDS
 // matches them.
@@ -295,39 +231,43 @@ func printEndpoints(o *options, p *dds.DomainParticipant, rows []partRow) error 
 	if err != nil {
 		return err
 	}
-	pubs, subs, names := v.pubs, v.subs, v.names
-	byTopic := func(a, b dds.EndpointBuiltinTopicData) int { return strings.Compare(a.TopicName, b.TopicName) }
-	slices.SortFunc(pubs, byTopic)
-	slices.SortFunc(subs, byTopic)
-	fmt.Fprintf(o.out, "writers (%d):\n", len(pubs))
-	for _, w := range pubs {
-		fmt.Fprintf(o.out, "  %s\n", endpointLine(names, w, true))
+	writers, readers := endpointRows(v)
+	fmt.Fprintf(o.out, "writers (%d):\n", len(writers))
+	for _, w := range writers {
+		fmt.Fprintf(o.out, "  %s\n", w.line())
 	}
-	fmt.Fprintf(o.out, "readers (%d):\n", len(subs))
-	for _, r := range subs {
-		fmt.Fprintf(o.out, "  %s\n", endpointLine(names, r, false))
+	fmt.Fprintf(o.out, "readers (%d):\n", len(readers))
+	for _, r := range readers {
+		fmt.Fprintf(o.out, "  %s\n", r.line())
+	}
+	pairs, _, err := whyTopics(p, rows, "")
+	if err != nil {
+		return err
 	}
 	fmt.Fprintln(o.out, "matching:")
-	pairs := 0
-	for _, w := range pubs {
-		for _, r := range subs {
-			if w.TopicName != r.TopicName {
-				continue
-			}
-			pairs++
-			from, to := orDash(names[w.ParticipantKey]), orDash(names[r.ParticipantKey])
-			if why := whyNot(w, r); why != "" {
-				fmt.Fprintf(o.out, "  %q: writer of %q -> reader of %q: NO MATCH: %s\n", w.TopicName, from, to, why)
-			} else {
-				fmt.Fprintf(o.out, "  %q: writer of %q -> reader of %q: match\n", w.TopicName, from, to)
-			}
-		}
+	for _, pr := range pairs {
+		fmt.Fprintf(o.out, "  %s: %s\n", pr.desc(), pr.verdict())
 	}
-	if pairs == 0 {
+	if len(pairs) == 0 {
 		fmt.Fprintln(o.out, "  no topic has both a writer and a reader")
 	}
-	printROS(o.out, pubs, subs, names)
+	printROS(o.out, v.pubs, v.subs, v.names)
 	return nil
+}
+
+// endpointRows describes the writers and readers of v, each sorted by topic.
+func endpointRows(v domainView) (writers, readers []endpointRow) {
+	writers, readers = []endpointRow{}, []endpointRow{} // [] rather than null in JSON
+	byTopic := func(a, b dds.EndpointBuiltinTopicData) int { return strings.Compare(a.TopicName, b.TopicName) }
+	slices.SortStableFunc(v.pubs, byTopic)
+	slices.SortStableFunc(v.subs, byTopic)
+	for _, e := range v.pubs {
+		writers = append(writers, newEndpointRow(v.names, e, true))
+	}
+	for _, e := range v.subs {
+		readers = append(readers, newEndpointRow(v.names, e, false))
+	}
+	return writers, readers
 }
 
 func setupList(fs *flag.FlagSet, o *options) func(context.Context) error {
@@ -352,7 +292,19 @@ func setupList(fs *flag.FlagSet, o *options) func(context.Context) error {
 			for h, g := range gs {
 				ents[hex.EncodeToString(h[:12])] = g.Entities
 			}
-			return json.NewEncoder(o.out).Encode(map[string]any{"domain": o.domain, "participants": rows, "entities": ents, "ros": ros, "stats": statsJSON(&st)})
+			v, err := discover(n.p, rows)
+			if err != nil {
+				return err
+			}
+			writers, readers := endpointRows(v)
+			pairs, _, err := whyTopics(n.p, rows, "")
+			if err != nil {
+				return err
+			}
+			return json.NewEncoder(o.out).Encode(map[string]any{
+				"domain": o.domain, "participants": rows, "writers": writers, "readers": readers, "pairs": pairs,
+				"entities": ents, "ros": ros, "stats": statsJSON(&st),
+			})
 		}
 		fmt.Fprintf(o.out, "domain %d: %d participants (listened %v)\n", o.domain, len(rows), *wait)
 		for _, r := range rows {
@@ -379,7 +331,7 @@ func setupWatch(fs *flag.FlagSet, o *options) func(context.Context) error {
 			fmt.Fprintf(o.out, "watching domain %d: participants, writers, readers and their matching\n", o.domain)
 		}
 		known := map[string]partRow{}
-		eps := endpointWatch{lines: map[string]string{}, pairs: map[string]string{}}
+		eps := endpointWatch{endpoints: map[string]watched{}, pairs: map[string]watched{}}
 		t := time.NewTicker(100 * time.Millisecond)
 		defer t.Stop()
 		var last dds.Statistics
@@ -427,8 +379,15 @@ func watchEvent(o *options, el time.Duration, what string, r partRow) {
 
 // endpointWatch is what watch knows of the endpoints and of their pairs.
 type endpointWatch struct {
-	lines map[string]string // endpoint key -> its line
-	pairs map[string]string // topic/writer/reader -> verdict
+	endpoints map[string]watched // endpoint GUID -> what watch printed
+	pairs     map[string]watched // writer and reader GUIDs -> what watch printed
+}
+
+// watched is an endpoint or a pair as watch prints it: line when it comes or changes,
+// gone when it goes, obj for --json.
+type watched struct {
+	line, gone string
+	obj        any
 }
 
 // update reports the endpoints and pairs that came, went or changed since the last call.
@@ -437,65 +396,50 @@ func (w *endpointWatch) update(o *options, p *dds.DomainParticipant, rows []part
 	if err != nil {
 		return err
 	}
-	pubs, subs, names := v.pubs, v.subs, v.names
-	now := map[string]string{}
-	for i, e := range append(pubs, subs...) {
-		kind := "writer"
-		if i >= len(pubs) {
-			kind = "reader"
-		}
-		now[kind+" "+hex.EncodeToString(e.Key[:])] = kind + " " + endpointLine(names, e, kind == "writer")
+	now := map[string]watched{}
+	writers, readers := endpointRows(v)
+	for _, row := range append(writers, readers...) {
+		line := row.Kind + " " + row.line()
+		now[row.GUID] = watched{line: line, gone: line, obj: row}
 	}
-	diffEvents(o, el, w.lines, now, "endpoint")
+	diffEvents(o, el, w.endpoints, now, "endpoint")
 	pairs, _, err := whyTopics(p, rows, "")
 	if err != nil {
 		return err
 	}
-	nowPairs := map[string]string{}
+	now = map[string]watched{}
 	for _, pr := range pairs {
-		verdict := "match"
-		if !pr.Match {
-			verdict = "NO MATCH: " + strings.Join(pr.Why, "; ")
-		}
-		nowPairs[fmt.Sprintf("%q: writer of %q -> reader of %q", pr.Topic, pr.Writer, pr.Reader)] = verdict
+		now[pr.WriterGUID+pr.ReaderGUID] = watched{line: pr.desc() + ": " + pr.verdict(), gone: pr.desc(), obj: pr}
 	}
-	diffEvents(o, el, w.pairs, nowPairs, "pair")
+	diffEvents(o, el, w.pairs, now, "pair")
 	return nil
 }
 
 // diffEvents reports the entries of now that are new or changed against old, and those
 // of old that are gone, then makes old now.
-func diffEvents(o *options, el time.Duration, old, now map[string]string, what string) {
-	report := func(event, key, line string) {
+func diffEvents(o *options, el time.Duration, old, now map[string]watched, what string) {
+	report := func(event, line string, obj any) {
 		if o.json {
-			_ = json.NewEncoder(o.out).Encode(map[string]any{"t": el.Seconds(), "event": event, what: line})
+			_ = json.NewEncoder(o.out).Encode(map[string]any{"t": el.Seconds(), "event": event, what: obj})
 			return
 		}
 		fmt.Fprintf(o.out, "%8.3f  %s %-4s %s\n", el.Seconds(), what, event, line)
 	}
-	keys := make([]string, 0, len(now))
-	for k := range now {
-		keys = append(keys, k)
+	byLine := func(m map[string]watched) []string {
+		keys := slices.Collect(maps.Keys(m))
+		slices.SortFunc(keys, func(a, b string) int { return strings.Compare(m[a].line, m[b].line) })
+		return keys
 	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		line := now[k]
-		if what == "pair" {
-			line = k + ": " + now[k]
-		}
+	for _, k := range byLine(now) {
 		if prev, ok := old[k]; !ok {
-			report("new", k, line)
-		} else if prev != now[k] {
-			report("now", k, line)
+			report("new", now[k].line, now[k].obj)
+		} else if prev.line != now[k].line {
+			report("now", now[k].line, now[k].obj)
 		}
 	}
-	for k, prev := range old {
+	for _, k := range byLine(old) {
 		if _, ok := now[k]; !ok {
-			line := prev
-			if what == "pair" {
-				line = k
-			}
-			report("gone", k, line)
+			report("gone", old[k].gone, old[k].obj)
 		}
 	}
 	clear(old)

@@ -24,6 +24,12 @@
 // in which they changed ("stats" events with -json). A flood of hostile input on the
 // domain shows there.
 //
+// With -json, list prints one object: participants, writers and readers (each with its
+// GUID, topic, type, participant and policies as fields), pairs (writer and reader
+// GUIDs, match, why not), the introspected entities, ROS 2 names and the statistics
+// (keys as above, with _ for -). watch prints one object per event: "participant",
+// "endpoint" or "pair" with the same fields, or "stats".
+//
 // Every subcommand takes -domain N (0), -interface NAME and -peer HOST (repeatable),
 // -no-multicast, -busy-poll DURATION, -json, -v (log to stderr), -procs N and
 // -cpuprofile / -memprofile FILE.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -200,19 +201,36 @@ func TestList(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	var got struct {
 		Participants []partRow         `json:"participants"`
+		Writers      []endpointRow     `json:"writers"`
+		Readers      []endpointRow     `json:"readers"`
+		Pairs        []pairReport      `json:"pairs"`
 		Stats        map[string]uint64 `json:"stats"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(stdout), &got))
 	require.Len(t, got.Participants, 1)
 	require.Equal(t, uint64(1), got.Stats["participants"])
 	require.Contains(t, got.Stats, "malformed")
+	require.Contains(t, got.Stats, "queue_full")
 	require.Equal(t, "ddsping pong", got.Participants[0].Name)
 	require.NotEmpty(t, got.Participants[0].Host)
+	// The endpoints, with their policies as fields, and the pairs.
+	i := slices.IndexFunc(got.Writers, func(e endpointRow) bool { return e.Topic == "ddsping_pong" })
+	require.GreaterOrEqual(t, i, 0, stdout)
+	w := got.Writers[i]
+	require.Equal(t, "ddsping::Sample", w.Type)
+	require.Equal(t, "ddsping pong", w.Participant)
+	require.Equal(t, got.Participants[0].Handle, w.ParticipantGUID)
+	require.Len(t, w.GUID, 32)
+	require.Equal(t, "RELIABLE", w.Reliability)
+	require.NotEmpty(t, w.History)
+	require.True(t, slices.ContainsFunc(got.Readers, func(e endpointRow) bool { return e.Topic == "ddsping_ping" }), stdout)
+	require.NotNil(t, got.Pairs, stdout)
 }
 
 func TestWatch(t *testing.T) {
 	netns.Require(t)
 	out := background(t, "watch", "-domain", "47")
+	js := background(t, "watch", "-domain", "47", "-json")
 	time.Sleep(100 * time.Millisecond)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -236,6 +254,30 @@ func TestWatch(t *testing.T) {
 	require.Eventually(t, seen(`pair new  "ddsping_ping": writer of`), 5*time.Second, 20*time.Millisecond, out.String())
 	require.NoError(t, pinger.Close())
 	require.Eventually(t, seen(`pair gone "ddsping_ping": writer of`), 5*time.Second, 20*time.Millisecond, out.String())
+	// The same events as objects with --json.
+	type event struct {
+		Event    string       `json:"event"`
+		Endpoint *endpointRow `json:"endpoint"`
+		Pair     *pairReport  `json:"pair"`
+	}
+	jsonSeen := func(ok func(e event) bool) func() bool {
+		return func() bool {
+			for line := range strings.Lines(js.String()) {
+				var e event
+				if json.Unmarshal([]byte(line), &e) == nil && ok(e) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	require.Eventually(t, jsonSeen(func(e event) bool {
+		return e.Event == "new" && e.Endpoint != nil && e.Endpoint.Kind == "writer" && e.Endpoint.Topic == "ddsping_pong" &&
+			e.Endpoint.Participant == "ddsping pong" && e.Endpoint.Reliability == "RELIABLE"
+	}), 5*time.Second, 20*time.Millisecond, js.String())
+	require.Eventually(t, jsonSeen(func(e event) bool {
+		return e.Event == "gone" && e.Pair != nil && e.Pair.Topic == "ddsping_ping" && e.Pair.Match && e.Pair.WriterGUID != ""
+	}), 5*time.Second, 20*time.Millisecond, js.String())
 	cancel()
 	<-done
 	require.Eventually(t, seen(`participant gone "ddsping pong"`), 5*time.Second, 20*time.Millisecond, out.String())

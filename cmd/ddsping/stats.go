@@ -64,7 +64,7 @@ func statsJSON(s *dds.Statistics) map[string]any {
 		"participants": s.Participants, "unconfirmed": s.Unconfirmed, "endpoints": s.Endpoints,
 	}
 	for _, d := range drops(s) {
-		m[d.name] = d.n
+		m[strings.ReplaceAll(d.name, "-", "_")] = d.n // JSON keys as the others are
 	}
 	return m
 }

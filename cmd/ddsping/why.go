@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -18,11 +19,26 @@ import (
 
 // pairReport is what why says of one writer and one reader of a topic.
 type pairReport struct {
-	Topic  string   `json:"topic"`
-	Writer string   `json:"writer"`
-	Reader string   `json:"reader"`
-	Match  bool     `json:"match"`
-	Why    []string `json:"why,omitempty"`
+	Topic      string   `json:"topic"`
+	Writer     string   `json:"writer"` // the writer's participant
+	Reader     string   `json:"reader"` // the reader's participant
+	WriterGUID string   `json:"writer_guid"`
+	ReaderGUID string   `json:"reader_guid"`
+	Match      bool     `json:"match"`
+	Why        []string `json:"why,omitempty"`
+}
+
+// desc names the pair: its topic and the participants of its writer and reader.
+func (pr *pairReport) desc() string {
+	return fmt.Sprintf("%q: writer of %q -> reader of %q", pr.Topic, pr.Writer, pr.Reader)
+}
+
+// verdict is "match", or "NO MATCH: " and why not.
+func (pr *pairReport) verdict() string {
+	if pr.Match {
+		return "match"
+	}
+	return "NO MATCH: " + strings.Join(pr.Why, "; ")
 }
 
 // loneReport is a writer without a reader or a reader without a writer.
@@ -46,8 +62,7 @@ func whyTopics(p *dds.DomainParticipant, rows []partRow, topic string) ([]pairRe
 	byTopic := func(a, b dds.EndpointBuiltinTopicData) int { return strings.Compare(a.TopicName, b.TopicName) }
 	slices.SortStableFunc(pubs, byTopic)
 	slices.SortStableFunc(subs, byTopic)
-	var pairs []pairReport
-	var lone []loneReport
+	pairs, lone := []pairReport{}, []loneReport{} // [] rather than null in JSON
 	for _, w := range pubs {
 		n := 0
 		for _, r := range subs {
@@ -55,7 +70,10 @@ func whyTopics(p *dds.DomainParticipant, rows []partRow, topic string) ([]pairRe
 				continue
 			}
 			n++
-			pr := pairReport{Topic: w.TopicName, Writer: orDash(names[w.ParticipantKey]), Reader: orDash(names[r.ParticipantKey])}
+			pr := pairReport{
+				Topic: w.TopicName, Writer: orDash(names[w.ParticipantKey]), Reader: orDash(names[r.ParticipantKey]),
+				WriterGUID: hex.EncodeToString(w.Key[:]), ReaderGUID: hex.EncodeToString(r.Key[:]),
+			}
 			if why := whyNot(w, r); why != "" {
 				pr.Why = strings.Split(why, "; ")
 			}
@@ -132,11 +150,7 @@ func printWhy(o *options, p *dds.DomainParticipant, topic string, pairs []pairRe
 		}
 	} else {
 		for _, pr := range pairs {
-			verdict := "match"
-			if !pr.Match {
-				verdict = "NO MATCH: " + strings.Join(pr.Why, "; ")
-			}
-			fmt.Fprintf(o.out, "%q: writer of %q -> reader of %q: %s\n", pr.Topic, pr.Writer, pr.Reader, verdict)
+			fmt.Fprintf(o.out, "%s: %s\n", pr.desc(), pr.verdict())
 		}
 		for _, l := range lone {
 			other := "reader"
