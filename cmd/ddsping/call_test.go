@@ -232,6 +232,7 @@ func TestPubMessage(t *testing.T) {
 	code, _, stderr = runCmd(t, context.Background(), "pub", "-domain", "48", "-type", "std_msgs/msg/Nope", "/chatter", `data: "x"`)
 	require.Equal(t, exitUsage, code, stderr)
 	require.Contains(t, stderr, "Nope")
+	require.Contains(t, stderr, "message types ddsping has")
 	code, _, _ = runCmd(t, context.Background(), "pub", "-domain", "48", "/chatter")
 	require.Equal(t, exitUsage, code)
 }

@@ -81,7 +81,8 @@ func (m *pubMsg) run(ctx context.Context, o *options, n *node) error {
 	}
 	if err := bus.WaitMatched(wctx, m.topic, m.typ); err != nil {
 		if errors.Is(err, dds.ErrBadParameter) {
-			return fmt.Errorf("%w: %w", errUsage, err)
+			return fmt.Errorf("%w: %w; pub TOPIC VALUE writes ROS 2 topics of the message types ddsping has "+
+				"(std_msgs, geometry_msgs, builtin_interfaces, rosgraph_msgs, tf2_msgs)", errUsage, err)
 		}
 		return fmt.Errorf("%w: no reader of %s matched within %v", errFailed, m.topic, m.wait)
 	}

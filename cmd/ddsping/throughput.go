@@ -60,7 +60,7 @@ func setupPub(fs *flag.FlagSet, o *options) func(context.Context) error {
 	dur := fs.Duration("duration", 10*time.Second, "stop after this long (0: until interrupted)")
 	wait := fs.Duration("wait", 10*time.Second, "how long to wait for a subscriber to match")
 	budget := fs.Int("history-bytes", 4<<20, "bound the writer's unacknowledged samples to about this many `bytes` (at least 16 samples)")
-	typ := fs.String("type", "", "with TOPIC VALUE: the ROS 2 type, such as std_msgs/msg/String (default: the topic's, from its readers or writers)")
+	typ := fs.String("type", "", "with TOPIC VALUE: the ROS 2 type, such as std_msgs/msg/String, of std_msgs, geometry_msgs, builtin_interfaces, rosgraph_msgs or tf2_msgs (default: the topic's, from its readers or writers)")
 	count := fs.Int("count", 1, "with TOPIC VALUE: how many messages")
 	latency := fs.Duration("latency-budget", 0, "the writer's LATENCY_BUDGET: it may hold samples this long to pack them into fewer datagrams (the subscriber needs at least as much)")
 	return func(ctx context.Context) error {
