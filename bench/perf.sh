@@ -181,8 +181,9 @@ stats_cell() {
 ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
 
 # idle NAME CMD...: runs CMD, an idle participant, for SECS + 2 seconds and prints its
-# RSS (MiB) at the end and the CPU milliseconds it used per second after its first one,
-# read from /proc.
+# RSS and, of it, its anonymous memory (MiB; the rest are the pages of its executable and
+# libraries, shared and reclaimable) at the end and the CPU milliseconds it used per
+# second after its first one, read from /proc.
 idle() {
 	local name=$1 tpid pid t0 rss t
 	shift
@@ -191,12 +192,12 @@ idle() {
 	sleep 1
 	pid=$(cut -d' ' -f1 "/proc/$tpid/task/$tpid/children" 2>/dev/null || true)
 	if [ -z "$pid" ] || ! t0=$(ticks "$pid"); then
-		echo "- -"
+		echo "- - -"
 		wait $tpid || true
 		return
 	fi
 	sleep "$SECS"
-	rss=$(awk '/^VmRSS:/ {printf "%.1f", $2 / 1024}' "/proc/$pid/status")
+	rss=$(awk '/^VmRSS:/ {r = $2} /^RssAnon:/ {a = $2} END {printf "%.1f %.1f", r / 1024, a / 1024}' "/proc/$pid/status")
 	t=$(ticks "$pid" | awk -v t0="$t0" -v hz="$(getconf CLK_TCK)" -v s="$SECS" '{printf "%.1f", ($1 - t0) * 1000 / hz / s}')
 	echo "$rss $t"
 	wait $tpid || true
@@ -267,9 +268,9 @@ for s in $TPSIZES; do
 	fi
 	echo "$line |"
 done
-printf '\nIdle participant (nothing matched): RSS MiB after %s s, CPU ms per second after the first:\n\n' "$((SECS + 1))"
-printf '| participant | RSS MiB | CPU ms/s |\n|---|---|---|\n'
-read -r r t <<<"$(idle ddsping "$BIN" sub -duration $((SECS + 2))s)"
-echo "| ddsping sub | $r | $t |"
-read -r r t <<<"$(idle ddsperf ddsperf -D$((SECS + 2)) sub)"
-echo "| ddsperf sub | $r | $t |"
+printf '\nIdle participant (nothing matched): RSS MiB after %s s (anonymous: not the pages of the program and its libraries), CPU ms per second after the first:\n\n' "$((SECS + 1))"
+printf '| participant | RSS MiB | anonymous MiB | CPU ms/s |\n|---|---|---|---|\n'
+read -r r a t <<<"$(idle ddsping "$BIN" sub -duration $((SECS + 2))s)"
+echo "| ddsping sub | $r | $a | $t |"
+read -r r a t <<<"$(idle ddsperf ddsperf -D$((SECS + 2)) sub)"
+echo "| ddsperf sub | $r | $a | $t |"
