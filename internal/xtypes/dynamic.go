@@ -76,7 +76,7 @@ func Decode(top TypeID, payload []byte, resolve Resolver) (any, error) {
 	if err := d.Reset(payload); err != nil {
 		return nil, err
 	}
-	dd := dynDecoder{d: &d, resolve: resolve}
+	dd := dynDecoder{d: &d, typeWalk: typeWalk{resolve: resolve}}
 	v := dd.value(&top, 0)
 	if dd.err != nil {
 		return nil, dd.err
@@ -88,13 +88,18 @@ func Decode(top TypeID, payload []byte, resolve Resolver) (any, error) {
 }
 
 type dynDecoder struct {
-	d       *cdr.Decoder
-	resolve Resolver
-	err     error
-	values  int
+	d *cdr.Decoder
+	typeWalk
+	values int
 }
 
-func (x *dynDecoder) fail(err error) {
+// typeWalk resolves the types of a dynamic decoding or encoding, keeping its first error.
+type typeWalk struct {
+	resolve Resolver
+	err     error
+}
+
+func (x *typeWalk) fail(err error) {
 	if x.err == nil {
 		x.err = err
 	}
@@ -103,7 +108,7 @@ func (x *dynDecoder) fail(err error) {
 func (x *dynDecoder) failed() bool { return x.err != nil || x.d.Err() != nil }
 
 // lookup resolves a hashed id, following aliases.
-func (x *dynDecoder) lookup(id *TypeID) *Type {
+func (x *typeWalk) lookup(id *TypeID) *Type {
 	for range maxDynDepth {
 		t, ok := x.resolve(*id)
 		if !ok {
@@ -187,7 +192,7 @@ func (x *dynDecoder) str(id *TypeID) any {
 
 // primitiveElem reports whether elements of id are written without a DHEADER in XCDR2:
 // primitives and enums.
-func (x *dynDecoder) primitiveElem(id *TypeID) bool {
+func (x *typeWalk) primitiveElem(id *TypeID) bool {
 	if id.Kind <= tkChar8 {
 		return true
 	}
@@ -294,7 +299,7 @@ func memberName(m *Member) string {
 }
 
 // members returns the members of struct t with those of its base types first.
-func (x *dynDecoder) members(t *Type, depth int) []Member {
+func (x *typeWalk) members(t *Type, depth int) []Member {
 	if !t.Base.Hashed() {
 		return t.Members
 	}

@@ -199,9 +199,28 @@ func FuzzDecodeDynamic(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, payload []byte) {
 		ty := types[int(which)%len(types)]
 		v, err := Decode(ty.id, payload, ty.resolve)
-		if err == nil {
-			_, err = json.Marshal(v)
+		if err != nil {
+			return
+		}
+		_, err = json.Marshal(v)
+		require.NoError(t, err)
+		// What decodes encodes (Encode), and decodes again to what was encoded: after
+		// the first round, in which members a mutable sample left out become their
+		// defaults.
+		roundTrip := func(v any, enc cdr.EncapsulationID) (any, string) {
+			var e cdr.Encoder
+			e.Reset(nil, enc)
+			require.NoError(t, Encode(&e, ty.id, v, ty.resolve))
+			again, err := Decode(ty.id, e.Finish(), ty.resolve)
 			require.NoError(t, err)
+			b, err := json.Marshal(again)
+			require.NoError(t, err)
+			return again, string(b)
+		}
+		for _, enc := range []cdr.EncapsulationID{cdr.CDRLE, cdr.CDR2BE} {
+			once, b1 := roundTrip(v, enc)
+			_, b2 := roundTrip(once, enc)
+			require.JSONEq(t, b1, b2)
 		}
 	})
 }
