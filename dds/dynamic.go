@@ -18,12 +18,20 @@ import (
 //
 // Such a reader announces no type information, so it matches writers of the type name
 // by name alone; it is keyed when a writer of the topic and type name discovered before
-// it was created is (the key decides the match, as peers do). It is for reading: a
-// writer of DynamicSample would write Payload as a sequence<octet>.
+// it was created is (the key decides the match, as peers do), or when the topic was made
+// WithType a keyed type.
+//
+// To write such a topic, make it WithType the type a reader (or writer) of it announced,
+// and write the samples the type's Sample method makes, or samples of the type a reader
+// took.
 type DynamicSample struct {
 	// Payload is the sample as it came: its encapsulation header (XCDR1 or XCDR2, byte
 	// order) and its serialized data.
 	Payload []byte
+
+	// value is the value Sample made the sample of, with typ.
+	value any
+	typ   *DynamicType
 }
 
 // UnmarshalCDR keeps the serialized sample (cdr.Unmarshaler).
@@ -36,7 +44,7 @@ func (s *DynamicSample) UnmarshalCDR(d *cdr.Decoder) {
 // dynamicKeyed reports whether a reader of t reads DynamicSample and a writer of t's
 // topic and type name, discovered already, is keyed.
 func dynamicKeyed[T any](t *Topic[T]) bool {
-	if reflect.TypeFor[T]() != reflect.TypeFor[DynamicSample]() || t.p.eng == nil {
+	if !isDynamic[T]() || t.p.eng == nil {
 		return false
 	}
 	for _, d := range t.p.eng.Endpoints() {
@@ -50,13 +58,96 @@ func dynamicKeyed[T any](t *Topic[T]) bool {
 // DynamicType is a type a remote endpoint described with DDS-XTypes TypeObjects,
 // resolved with the TypeLookup service: it decodes DynamicSamples of its topic.
 type DynamicType struct {
-	id      xtypes.TypeID
-	name    string
-	resolve xtypes.Resolver
+	id       xtypes.TypeID
+	name     string
+	typeName string // the type name the endpoint announced
+	resolve  xtypes.Resolver
+	ext      cdr.Extensibility
+	keyed    bool
 }
 
 // Name returns the type's name (its IDL name, as "pkg::Type").
 func (t *DynamicType) Name() string { return t.name }
+
+// TypeName returns the type name the endpoint announced with the type, which a topic of
+// the type takes (WithType).
+func (t *DynamicType) TypeName() string { return t.typeName }
+
+// Keyed reports whether the type has key members.
+func (t *DynamicType) Keyed() bool { return t.keyed }
+
+// Sample returns a sample of the type holding v, for a writer of a topic made WithType
+// the type. v has the form Decode returns, and more: a struct may also be a
+// map[string]any of its members by name, a number any Go integer or float (integral and
+// in range where the type is an integer: encoding/json gives float64), an enum its
+// enumerator's name or value. Members left out are zero (absent when optional). A value
+// the type cannot hold is ErrBadParameter, naming the member at fault. The sample's
+// Payload is serialized as the peers serialize the type (XCDR1 for a final type, XCDR2
+// for the others, little-endian); a writer serializes v with its own data
+// representation.
+func (t *DynamicType) Sample(v any) (DynamicSample, error) {
+	var e cdr.Encoder
+	e.Reset(nil, cdr.Encapsulation(t.ext, t.ext != cdr.Final, false))
+	if err := xtypes.Encode(&e, t.id, v, t.resolve); err != nil {
+		return DynamicSample{}, wrapErr(ErrBadParameter, err, "sample of "+t.name)
+	}
+	return DynamicSample{Payload: e.Finish(), value: v, typ: t}, nil
+}
+
+// WithType makes NewTopic[DynamicSample] create a topic of the type t, which
+// LookupType returned: its type name is t's (unless TypeName gives another), its readers
+// are keyed when t is, and its writers write samples of t.
+func WithType(t *DynamicType) Option {
+	return onlyFor("WithType", isTopic, func(s *settings) { s.dyn = t })
+}
+
+// dynCodec serializes the samples of a writer of a topic made WithType.
+type dynCodec struct{ t *DynamicType }
+
+// value returns what s holds: the value Sample made it of, or its payload decoded.
+func (c *dynCodec) value(s *DynamicSample) (any, error) {
+	if s.typ == c.t && s.value != nil {
+		return s.value, nil
+	}
+	return c.t.Decode(s)
+}
+
+// marshal serializes s in enc after buf.
+func (c *dynCodec) marshal(buf []byte, enc cdr.EncapsulationID, s *DynamicSample) ([]byte, error) {
+	v, err := c.value(s)
+	if err != nil {
+		return buf, err
+	}
+	var e cdr.Encoder
+	e.Reset(buf, enc)
+	if err := xtypes.Encode(&e, c.t.id, v, c.t.resolve); err != nil {
+		return buf, err
+	}
+	return e.Finish(), nil
+}
+
+// keyHash returns the key hash of s, zero when it has none or is not of the type (as
+// the writer finds out when it serializes s).
+func (c *dynCodec) keyHash(s *DynamicSample) cdr.KeyHash {
+	v, err := c.value(s)
+	if err != nil {
+		return cdr.KeyHash{}
+	}
+	h, _ := xtypes.KeyHash(c.t.id, v, c.t.resolve)
+	return h
+}
+
+// encodeKey writes the serialized key of s.
+func (c *dynCodec) encodeKey(e *cdr.Encoder, s *DynamicSample) error {
+	v, err := c.value(s)
+	if err != nil {
+		return err
+	}
+	return xtypes.EncodeKey(e, c.t.id, v, c.t.resolve)
+}
+
+// isDynamic reports whether T is DynamicSample.
+func isDynamic[T any]() bool { return reflect.TypeFor[T]() == reflect.TypeFor[DynamicSample]() }
 
 // Decode decodes a sample of the type into a generic value that encoding/json prints
 // with the type's member names, in declaration order: a struct or union is an ordered
@@ -108,7 +199,9 @@ func (p *DomainParticipant) LookupType(ctx context.Context, w EndpointBuiltinTop
 	defer tick.Stop()
 	for asked := time.Now(); ; {
 		if top, ok := resolvedAll(cache, &info.Complete); ok {
-			return &DynamicType{id: info.Complete.Type.ID, name: top.Name, resolve: cache.Resolve}, nil
+			t := &DynamicType{id: info.Complete.Type.ID, name: top.Name, typeName: ed.TypeName, resolve: cache.Resolve}
+			t.ext, t.keyed = extensibility(top.Ext), xtypes.Keyed(t.id, t.resolve)
+			return t, nil
 		}
 		select {
 		case <-ctx.Done():
@@ -120,6 +213,17 @@ func (p *DomainParticipant) LookupType(ctx context.Context, w EndpointBuiltinTop
 			}
 		}
 	}
+}
+
+// extensibility is the codec's form of a TypeObject's extensibility.
+func extensibility(ext uint16) cdr.Extensibility {
+	switch ext {
+	case xtypes.ExtMutable:
+		return cdr.Mutable
+	case xtypes.ExtAppendable:
+		return cdr.Appendable
+	}
+	return cdr.Final
 }
 
 // resolvedAll returns the top type of w when it and all its dependencies are resolved.

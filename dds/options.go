@@ -50,8 +50,10 @@ type settings struct {
 	helper    transport.Helper
 	onReceive bool
 
-	// Topic only: the type name, and the options the topic's endpoints inherit.
+	// Topic only: the type name, the dynamic type (WithType), and the options the
+	// topic's endpoints inherit.
 	typeName string
+	dyn      *DynamicType
 	inherit  []Option
 
 	// Writer and reader only: an explicit publisher or subscriber.

@@ -120,7 +120,7 @@ func newReader[T any](t *Topic[T], cft *ContentFilteredTopic[T], opts []Option) 
 		return nil, err
 	}
 	// A built-in topic has no codec, and keys.
-	r := &DataReader[T]{sub: sub, topic: t, cft: cft, codec: t.codec, keyed: t.codec == nil || t.codec.Keyed() || dynamicKeyed(t), writers: map[wire.GUID]writerInfo{}}
+	r := &DataReader[T]{sub: sub, topic: t, cft: cft, codec: t.codec, keyed: t.codec == nil || t.codec.Keyed() || t.dyn != nil && t.dyn.keyed || dynamicKeyed(t), writers: map[wire.GUID]writerInfo{}}
 	r.match = matcher{e: &r.entity, hooks: r}
 	if err := createEndpoint(t, r, &sub.entity, kindReader, l, s.mask, rq); err != nil {
 		return nil, err

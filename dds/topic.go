@@ -47,6 +47,8 @@ type Topic[T any] struct {
 	name     string
 	typeName string
 	codec    *cdr.Codec[T]
+	// dyn is the type of a topic of DynamicSample made WithType.
+	dyn *DynamicType
 	// inherit are the QoS options the topic was made with, which its writers and
 	// readers apply first.
 	inherit []Option
@@ -86,6 +88,15 @@ func NewTopic[T any](p *DomainParticipant, name string, opts ...Option) (*Topic[
 		return nil, wrapErr(ErrBadParameter, err, "topic "+name)
 	}
 	typeName := s.typeName
+	if s.dyn != nil {
+		if !isDynamic[T]() {
+			var zero T
+			return nil, errorf(ErrBadParameter, "topic %s: WithType is for a topic of DynamicSample, not %T", name, zero)
+		}
+		if typeName == "" {
+			typeName = s.dyn.typeName
+		}
+	}
 	if typeName == "" {
 		typeName = defaultTypeName[T]()
 	}
@@ -102,7 +113,7 @@ func NewTopic[T any](p *DomainParticipant, name string, opts ...Option) (*Topic[
 	if other := p.lookupTopic(name); other != nil && other.TypeName() != typeName {
 		return nil, errorf(ErrPreconditionNotMet, "topic %q has type %q, not %q", name, other.TypeName(), typeName)
 	}
-	t := &Topic[T]{name: name, typeName: typeName, codec: codec, inherit: s.inherit}
+	t := &Topic[T]{name: name, typeName: typeName, codec: codec, dyn: s.dyn, inherit: s.inherit}
 	err = p.create(t, &p.entity, func() {
 		t.init(p, &p.entity, kindTopic, t, l, s.mask)
 		ecm.CreateComponent(p.m, t.ent, tq)

@@ -15,6 +15,7 @@ import (
 	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/internal/wire"
+	"github.com/ddsgo/ddsgo/internal/xtypes"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
 	"github.com/ddsgo/ddsgo/sim/ecm"
@@ -30,6 +31,7 @@ type DataWriter[T any] struct {
 	pub   *Publisher
 	topic *Topic[T]
 	codec *cdr.Codec[T]
+	dyn   *dynCodec // a topic made WithType: serializes instead of codec (T is DynamicSample)
 	keyed bool
 	match matcher
 
@@ -83,6 +85,12 @@ func NewWriter[T any](t *Topic[T], opts ...Option) (*DataWriter[T], error) {
 		return nil, errorf(ErrUnsupported, "writer of %s: XML data representation", t.name)
 	}
 	w := &DataWriter[T]{pub: pub, topic: t, codec: t.codec, keyed: t.codec.Keyed(), instances: map[cdr.KeyHash][]byte{}}
+	if isDynamic[T]() {
+		if t.dyn == nil {
+			return nil, errorf(ErrPreconditionNotMet, "writer of %s: a writer of DynamicSample needs a topic made WithType", t.name)
+		}
+		w.dyn, w.keyed = &dynCodec{t.dyn}, t.dyn.keyed
+	}
 	w.match.e = &w.entity
 	w.autodispose.Store(wq.WriterDataLifecycle.AutodisposeUnregisteredInstances)
 	if err := createEndpoint(t, w, &pub.entity, kindWriter, l, s.mask, wq); err != nil {
@@ -133,7 +141,7 @@ func (w *DataWriter[T]) endpointQosLocked() (qos.Offered, qos.DataWriterQos) {
 	pq, _ := ecm.ComponentData[qos.PublisherQos](m, w.pub.ent)
 	tq, _ := ecm.ComponentData[qos.TopicQos](m, w.topic.ent)
 	eq := qos.Offered{Writer: wq, Publisher: pq, TopicData: tq.TopicData}
-	_, eq.Writer.DataRepresentation = representation(w.codec.Extensibility(), wq.DataRepresentation)
+	_, eq.Writer.DataRepresentation = representation(w.extensibility(), wq.DataRepresentation)
 	return eq, wq
 }
 
@@ -152,7 +160,7 @@ func (w *DataWriter[T]) enableSelf() error {
 	p.mu.Lock()
 	eq, wq := w.endpointQosLocked()
 	p.mu.Unlock()
-	w.enc, _ = representation(w.codec.Extensibility(), wq.DataRepresentation)
+	w.enc, _ = representation(w.extensibility(), wq.DataRepresentation)
 	if n := wq.ResourceLimits.MaxInstances; n > 0 {
 		w.maxInstances = int(n)
 	}
@@ -299,7 +307,26 @@ func (w *DataWriter[T]) keyHash(v *T) cdr.KeyHash {
 	if !w.keyed {
 		return cdr.KeyHash{}
 	}
+	if w.dyn != nil {
+		return w.dyn.keyHash(any(v).(*DynamicSample))
+	}
 	return w.codec.KeyHash(v)
+}
+
+// extensibility returns the extensibility of the writer's type.
+func (w *DataWriter[T]) extensibility() cdr.Extensibility {
+	if w.dyn != nil {
+		return w.dyn.t.ext
+	}
+	return w.codec.Extensibility()
+}
+
+// marshal serializes v into a buffer of the pool.
+func (w *DataWriter[T]) marshal(v *T) ([]byte, error) {
+	if w.dyn != nil {
+		return w.dyn.marshal(w.pool.get(), w.enc, any(v).(*DynamicSample))
+	}
+	return w.codec.Marshal(w.pool.get(), w.enc, v)
 }
 
 // registerLocked registers the instance of v with key hash kh if it is not; the caller
@@ -315,7 +342,13 @@ func (w *DataWriter[T]) registerLocked(kh cdr.KeyHash, v *T) ([]byte, error) {
 	// encapsulation id: Cyclone DDS 0.10 sends D_CDR2 keys of appendable types and drops
 	// a key under another id.
 	w.kenc.Reset(nil, w.enc)
-	w.codec.EncodeKey(&w.kenc, v)
+	if w.dyn != nil {
+		if err := w.dyn.encodeKey(&w.kenc, any(v).(*DynamicSample)); err != nil {
+			return nil, wrapErr(ErrBadParameter, err, "key")
+		}
+	} else {
+		w.codec.EncodeKey(&w.kenc, v)
+	}
 	key := slices.Clone(w.kenc.Finish())
 	if err := w.kenc.Err(); err != nil {
 		return nil, wrapErr(ErrBadParameter, err, "key")
@@ -396,7 +429,7 @@ func (w *DataWriter[T]) Write(ctx context.Context, v *T, opts ...WriteOption) er
 	if err != nil {
 		return err
 	}
-	payload, err := w.codec.Marshal(w.pool.get(), w.enc, v)
+	payload, err := w.marshal(v)
 	if err != nil {
 		w.pool.put(payload)
 		return wrapErr(ErrBadParameter, err, "writer of "+w.topic.name)
@@ -492,7 +525,11 @@ func (w *DataWriter[T]) instanceChange(ctx context.Context, kind rtps.ChangeKind
 // 0.10 takes their key hash for a digest (it recovers keys from hashes of final types
 // only) and drops a dispose it cannot find the key of; Fast DDS has no XCDR2 to meet them.
 func (w *DataWriter[T]) keyPayload(key []byte) []byte {
-	if w.codec.KeyHashIsKey() && w.codec.Extensibility() == cdr.Final {
+	fits := w.codec.KeyHashIsKey()
+	if w.dyn != nil {
+		fits = xtypes.KeyFits(w.dyn.t.id, w.dyn.t.resolve)
+	}
+	if fits && w.extensibility() == cdr.Final {
 		return nil
 	}
 	return append(w.pool.get(), key...)
@@ -559,6 +596,9 @@ func (w *DataWriter[T]) KeyValue(h InstanceHandle) (T, error) {
 	w.mu.Unlock()
 	if !ok {
 		return v, errorf(ErrBadParameter, "writer of %s: no registered instance %v", w.topic.name, h)
+	}
+	if w.dyn != nil {
+		return v, errorf(ErrUnsupported, "writer of %s: the key value of a dynamic sample", w.topic.name)
 	}
 	return v, decodeKey(w.codec, key, &v)
 }

@@ -486,6 +486,27 @@ func Keyed(top TypeID, resolve Resolver) bool {
 	return t != nil && t.Kind == tkStruct && slices.ContainsFunc(w.members(t, 0), func(m Member) bool { return m.Key() })
 }
 
+// EncodeKey writes the key of v, a value of the struct type top as Encode takes it, into
+// e in the form of a serialized key (the payload of a dispose or unregister, and what a
+// key hash is made of): the key members alone, with neither the DHEADER of an
+// appendable struct nor anything else around them.
+func EncodeKey(e *cdr.Encoder, top TypeID, v any, resolve Resolver) error {
+	x := dynEncoder{e: e, typeWalk: typeWalk{resolve: resolve}, key: true}
+	x.value(&top, v, "", 0)
+	if x.err != nil {
+		return x.err
+	}
+	return e.Err()
+}
+
+// KeyFits reports whether the key of the struct type top can never serialize to more
+// than 16 bytes, so that its key hash holds the key itself rather than a digest.
+func KeyFits(top TypeID, resolve Resolver) bool {
+	w := typeWalk{resolve: resolve}
+	max := w.maxKeySize(&top, 0, 0)
+	return Keyed(top, resolve) && max >= 0 && max <= 16
+}
+
 // KeyHash returns the key hash of v, a value of the struct type top as Encode takes it
 // (XTypes 1.3 §7.6.8): its key members serialized in big-endian XCDR2 with neither
 // delimiters nor member headers, zero-padded to 16 bytes when the key can never take
@@ -497,13 +518,11 @@ func KeyHash(top TypeID, v any, resolve Resolver) ([16]byte, error) {
 	}
 	var e cdr.Encoder
 	e.ResetBody(nil, true, true)
-	x := dynEncoder{e: &e, typeWalk: typeWalk{resolve: resolve}, key: true}
-	x.value(&top, v, "", 0)
-	if x.err != nil {
-		return h, x.err
+	if err := EncodeKey(&e, top, v, resolve); err != nil {
+		return h, err
 	}
 	b := e.Bytes()
-	if max := x.maxKeySize(&top, 0, 0); max >= 0 && max <= 16 {
+	if KeyFits(top, resolve) {
 		copy(h[:], b)
 		return h, nil
 	}
