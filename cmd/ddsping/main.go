@@ -8,6 +8,7 @@
 //	ddsping ping [-size N] [-rate HZ] [-count N | -duration D] [-best-effort] [-svg FILE]
 //	ddsping sub                               count the samples of every publisher
 //	ddsping pub [-size N] [-rate HZ] [-duration D] [-best-effort]
+//	ddsping pub [-type T] [-count N] TOPIC VALUE  publish VALUE (text form: "id: 1, name: \"x\"")
 //	ddsping list (or ls)                      participants and endpoints of the domain
 //	ddsping why [TOPIC]                       why writers and readers match or not
 //	ddsping watch                             list, then every change as it happens
@@ -131,6 +132,18 @@
 // reliability, durability up to
 // TRANSIENT_LOCAL (a topic written once shows its history) and partitions, as `ros2
 // topic echo` adapts to its publisher.
+//
+// # Writing any topic
+//
+// pub TOPIC VALUE publishes VALUE, written in the text format of call, -count times at
+// -rate once a reader matched. A ROS 2 topic of the message types under ros/ (std_msgs,
+// geometry_msgs, builtin_interfaces, rosgraph_msgs, tf2_msgs) is written with its Go
+// type; any other is written with the type its reader (or else its writer) announces in
+// XTypes TypeObjects, by a writer whose QoS meets the reader's, so that a topic of
+// another vendor's tool can be fed without its type compiled in:
+//
+//	ddsping pub /chatter 'data: "hi"'
+//	ddsping pub DDSPerfRDataKS 'seq: 1, keyval: 0, baggage: [1, 2, 3]'
 //
 // `ddsping -version` prints the version ddsping was built from.
 //

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/qos"
 	"github.com/ddsgo/ddsgo/sim"
 )
 
@@ -22,28 +23,28 @@ type pubMsg struct {
 	period, wait     time.Duration
 }
 
-// topicType waits until an endpoint of the DDS topic is discovered and returns its type
-// name (the bus takes DDS type names as well as ROS 2's).
-func topicType(ctx context.Context, p *dds.DomainParticipant, topic string) (string, error) {
+// topicEndpoint waits until an endpoint of the DDS topic is discovered and returns what
+// it announced, a reader's when there is one (reader).
+func topicEndpoint(ctx context.Context, p *dds.DomainParticipant, topic string) (e dds.EndpointBuiltinTopicData, reader bool, err error) {
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		subs, err := p.DiscoveredSubscriptions()
 		if err != nil {
-			return "", err
+			return e, false, err
 		}
 		pubs, err := p.DiscoveredPublications()
 		if err != nil {
-			return "", err
+			return e, false, err
 		}
-		for _, e := range append(subs, pubs...) {
+		for i, e := range append(subs, pubs...) {
 			if e.TopicName == topic {
-				return e.TypeName, nil
+				return e, i < len(subs), nil
 			}
 		}
 		select {
 		case <-ctx.Done():
-			return "", fmt.Errorf("%w: nobody on %q to take its type from: give -type", errFailed, topic)
+			return e, false, fmt.Errorf("%w: nobody on %q to take its type from: give -type", errFailed, topic)
 		case <-tick.C:
 		}
 	}
@@ -69,10 +70,14 @@ func (m *pubMsg) run(ctx context.Context, o *options, n *node) error {
 	}
 	wctx, cancel := context.WithTimeout(ctx, m.wait)
 	defer cancel()
-	if m.typ == "" {
-		if m.typ, err = topicType(wctx, n.p, ddsTopic(m.topic)); err != nil {
+	var ep dds.EndpointBuiltinTopicData
+	var reader bool
+	typed := m.typ != ""
+	if !typed {
+		if ep, reader, err = topicEndpoint(wctx, n.p, ddsTopic(m.topic)); err != nil {
 			return err
 		}
+		m.typ = ep.TypeName
 	}
 	bus := sim.NewDDSBus(n.p)
 	defer func() { _ = bus.Close() }()
@@ -80,8 +85,12 @@ func (m *pubMsg) run(ctx context.Context, o *options, n *node) error {
 		return err
 	}
 	if err := bus.WaitMatched(wctx, m.topic, m.typ); err != nil {
+		if errors.Is(err, dds.ErrBadParameter) && !typed {
+			// Not a type ddsping has: the one the endpoint announced.
+			return m.runDynamic(ctx, wctx, o, n, ep, reader, data)
+		}
 		if errors.Is(err, dds.ErrBadParameter) {
-			return fmt.Errorf("%w: %w; pub TOPIC VALUE writes ROS 2 topics of the message types ddsping has "+
+			return fmt.Errorf("%w: %w; -type takes the message types ddsping has "+
 				"(std_msgs, geometry_msgs, builtin_interfaces, rosgraph_msgs, tf2_msgs)", errUsage, err)
 		}
 		return fmt.Errorf("%w: no reader of %s matched within %v", errFailed, m.topic, m.wait)
@@ -103,9 +112,122 @@ func (m *pubMsg) run(ctx context.Context, o *options, n *node) error {
 	}
 	// The writer is RELIABLE: give the readers time to acknowledge before it goes.
 	time.Sleep(100 * time.Millisecond)
+	return m.report(o)
+}
+
+// report prints what run published.
+func (m *pubMsg) report(o *options) error {
 	if o.json {
 		return json.NewEncoder(o.out).Encode(map[string]any{"topic": m.topic, "type": m.typ, "published": m.count})
 	}
 	fmt.Fprintf(o.out, "pub: %d %s on %s\n", m.count, m.typ, m.topic)
 	return nil
+}
+
+// runDynamic publishes data on a topic of a type ddsping has no Go type for, with the
+// type ep (a reader of the topic, or else a writer) announced (XTypes TypeObjects, asked
+// for with TypeLookup), and a writer whose QoS meets ep's: what the peers' tools can
+// write without the type compiled in.
+func (m *pubMsg) runDynamic(ctx, wctx context.Context, o *options, n *node, ep dds.EndpointBuiltinTopicData, reader bool, data sim.Msg) error {
+	typ, err := n.p.LookupType(wctx, ep)
+	switch {
+	case errors.Is(err, dds.ErrUnsupported):
+		return fmt.Errorf("%w: %s on %s: %w; ddsping cannot write a type it does not have unless an endpoint announces it (XTypes)",
+			errFailed, ep.TypeName, ep.TopicName, err)
+	case err != nil:
+		return fmt.Errorf("%w: the type of %s: %w", errFailed, ep.TopicName, err)
+	}
+	s, err := typ.Sample(plainMsg(data))
+	if err != nil {
+		return fmt.Errorf("%w: value: %w", errUsage, err)
+	}
+	t, err := dds.NewTopic[dds.DynamicSample](n.p, ep.TopicName, dds.WithType(typ))
+	if err != nil {
+		return err
+	}
+	w, err := dds.NewWriter(t, writerFor(ep, reader)...)
+	if err != nil {
+		return err
+	}
+	if err := waitPublicationMatched(wctx, w); err != nil {
+		return fmt.Errorf("%w: no reader of %s matched within %v", errFailed, m.topic, m.wait)
+	}
+	for i := range m.count {
+		if i > 0 {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(m.period):
+			}
+		}
+		if err := w.Write(ctx, &s); err != nil {
+			return err
+		}
+	}
+	actx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_ = w.WaitForAcknowledgments(actx) // best effort: the readers may be best-effort
+	return m.report(o)
+}
+
+// waitPublicationMatched waits until w matched a reader.
+func waitPublicationMatched(ctx context.Context, w *dds.DataWriter[dds.DynamicSample]) error {
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if st, err := w.PublicationMatchedStatus(); err != nil || st.CurrentCount > 0 {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+}
+
+// writerFor returns the options of a writer that matches ep: a reader's requested
+// reliability, durability, deadline, liveliness, ownership, partitions and a data
+// representation it accepts, or a writer's offered ones. It keeps all it writes, which
+// is a few messages.
+func writerFor(ep dds.EndpointBuiltinTopicData, reader bool) []dds.Option {
+	wq := qos.DefaultDataWriterQos()
+	r, w := ep.Requested.Reader, ep.Offered.Writer
+	parts, reps := ep.Requested.Subscriber.Partition.Name, r.DataRepresentation.Value
+	wq.Reliability.Kind, wq.Durability, wq.Deadline, wq.Liveliness, wq.Ownership =
+		r.Reliability.Kind, r.Durability, r.Deadline, r.Liveliness, r.Ownership
+	if !reader {
+		parts, reps = ep.Offered.Publisher.Partition.Name, w.DataRepresentation.Value
+		wq.Reliability.Kind, wq.Durability, wq.Deadline, wq.Liveliness, wq.Ownership =
+			w.Reliability.Kind, w.Durability, w.Deadline, w.Liveliness, w.Ownership
+	}
+	wq.History = qos.History{Kind: qos.KeepAll}
+	if len(reps) > 0 {
+		wq.DataRepresentation.Value = reps[:1]
+	}
+	opts := []dds.Option{dds.WithQos(wq)}
+	if len(parts) > 0 {
+		opts = append(opts, dds.Partition(parts...))
+	}
+	return opts
+}
+
+// plainMsg turns the messages ParseMsg makes (sim.Msg, nested) into the maps a dynamic
+// type takes.
+func plainMsg(v any) any {
+	switch x := v.(type) {
+	case sim.Msg:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = plainMsg(e)
+		}
+		return m
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = plainMsg(e)
+		}
+		return out
+	}
+	return v
 }
