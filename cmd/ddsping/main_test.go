@@ -240,21 +240,7 @@ func TestWatch(t *testing.T) {
 		run(ctx, []string{"pong", "-domain", "47"}, &sink, &sink)
 	}()
 	seen := func(s string) func() bool { return func() bool { return strings.Contains(out.String(), s) } }
-	require.Eventually(t, seen(`participant new  "ddsping pong"`), 5*time.Second, 20*time.Millisecond, out.String())
-	require.Eventually(t, seen(`endpoint new  writer topic "ddsping_pong"`), 5*time.Second, 20*time.Millisecond, out.String())
-	require.Eventually(t, seen(`endpoint new  reader topic "ddsping_ping"`), 5*time.Second, 20*time.Millisecond, out.String())
-	require.Eventually(t, seen("stats: received "), 5*time.Second, 20*time.Millisecond, out.String())
-	// A pinger: its pairs with pong appear.
-	pinger, err := dds.NewParticipant(47)
-	require.NoError(t, err)
-	pt, err := dds.NewTopic[sample](pinger, topicPing, dds.TypeName(typeName))
-	require.NoError(t, err)
-	_, err = dds.NewWriter(pt, dds.Reliable())
-	require.NoError(t, err)
-	require.Eventually(t, seen(`pair new  "ddsping_ping": writer of`), 5*time.Second, 20*time.Millisecond, out.String())
-	require.NoError(t, pinger.Close())
-	require.Eventually(t, seen(`pair gone "ddsping_ping": writer of`), 5*time.Second, 20*time.Millisecond, out.String())
-	// The same events as objects with --json.
+	// The JSON watcher prints the same events as objects.
 	type event struct {
 		Event    string       `json:"event"`
 		Endpoint *endpointRow `json:"endpoint"`
@@ -271,13 +257,31 @@ func TestWatch(t *testing.T) {
 			return false
 		}
 	}
+	pingPair := func(what string) func() bool {
+		return jsonSeen(func(e event) bool {
+			return e.Event == what && e.Pair != nil && e.Pair.Topic == "ddsping_ping" && e.Pair.Match && e.Pair.WriterGUID != ""
+		})
+	}
+	require.Eventually(t, seen(`participant new  "ddsping pong"`), 5*time.Second, 20*time.Millisecond, out.String())
+	require.Eventually(t, seen(`endpoint new  writer topic "ddsping_pong"`), 5*time.Second, 20*time.Millisecond, out.String())
+	require.Eventually(t, seen(`endpoint new  reader topic "ddsping_ping"`), 5*time.Second, 20*time.Millisecond, out.String())
+	require.Eventually(t, seen("stats: received "), 5*time.Second, 20*time.Millisecond, out.String())
 	require.Eventually(t, jsonSeen(func(e event) bool {
 		return e.Event == "new" && e.Endpoint != nil && e.Endpoint.Kind == "writer" && e.Endpoint.Topic == "ddsping_pong" &&
 			e.Endpoint.Participant == "ddsping pong" && e.Endpoint.Reliability == "RELIABLE"
 	}), 5*time.Second, 20*time.Millisecond, js.String())
-	require.Eventually(t, jsonSeen(func(e event) bool {
-		return e.Event == "gone" && e.Pair != nil && e.Pair.Topic == "ddsping_ping" && e.Pair.Match && e.Pair.WriterGUID != ""
-	}), 5*time.Second, 20*time.Millisecond, js.String())
+	// A pinger: its pairs with pong appear, in both watchers, and go with it.
+	pinger, err := dds.NewParticipant(47)
+	require.NoError(t, err)
+	pt, err := dds.NewTopic[sample](pinger, topicPing, dds.TypeName(typeName))
+	require.NoError(t, err)
+	_, err = dds.NewWriter(pt, dds.Reliable())
+	require.NoError(t, err)
+	require.Eventually(t, seen(`pair new  "ddsping_ping": writer of`), 5*time.Second, 20*time.Millisecond, out.String())
+	require.Eventually(t, pingPair("new"), 5*time.Second, 20*time.Millisecond, js.String())
+	require.NoError(t, pinger.Close())
+	require.Eventually(t, seen(`pair gone "ddsping_ping": writer of`), 5*time.Second, 20*time.Millisecond, out.String())
+	require.Eventually(t, pingPair("gone"), 5*time.Second, 20*time.Millisecond, js.String())
 	cancel()
 	<-done
 	require.Eventually(t, seen(`participant gone "ddsping pong"`), 5*time.Second, 20*time.Millisecond, out.String())
