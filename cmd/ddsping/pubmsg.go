@@ -95,6 +95,23 @@ func (m *pubMsg) run(ctx context.Context, o *options, n *node) error {
 		}
 		return fmt.Errorf("%w: no reader of %s matched within %v", errFailed, m.topic, m.wait)
 	}
+	err = m.repeat(ctx, func() error {
+		err := bus.Publish(m.topic, sim.Message{Type: m.typ, Data: data})
+		if errors.Is(err, dds.ErrBadParameter) {
+			return fmt.Errorf("%w: %w", errUsage, err)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	// The writer is RELIABLE: give the readers time to acknowledge before it goes.
+	time.Sleep(100 * time.Millisecond)
+	return m.report(o)
+}
+
+// repeat calls publish -count times, -rate apart.
+func (m *pubMsg) repeat(ctx context.Context, publish func() error) error {
 	for i := range m.count {
 		if i > 0 {
 			select {
@@ -103,16 +120,11 @@ func (m *pubMsg) run(ctx context.Context, o *options, n *node) error {
 			case <-time.After(m.period):
 			}
 		}
-		if err := bus.Publish(m.topic, sim.Message{Type: m.typ, Data: data}); err != nil {
-			if errors.Is(err, dds.ErrBadParameter) {
-				return fmt.Errorf("%w: %w", errUsage, err)
-			}
+		if err := publish(); err != nil {
 			return err
 		}
 	}
-	// The writer is RELIABLE: give the readers time to acknowledge before it goes.
-	time.Sleep(100 * time.Millisecond)
-	return m.report(o)
+	return nil
 }
 
 // report prints what run published.
@@ -152,17 +164,8 @@ func (m *pubMsg) runDynamic(ctx, wctx context.Context, o *options, n *node, ep d
 	if err := waitPublicationMatched(wctx, w); err != nil {
 		return fmt.Errorf("%w: no reader of %s matched within %v", errFailed, m.topic, m.wait)
 	}
-	for i := range m.count {
-		if i > 0 {
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(m.period):
-			}
-		}
-		if err := w.Write(ctx, &s); err != nil {
-			return err
-		}
+	if err := m.repeat(ctx, func() error { return w.Write(ctx, &s) }); err != nil {
+		return err
 	}
 	actx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
