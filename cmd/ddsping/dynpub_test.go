@@ -10,6 +10,7 @@ import (
 
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/internal/netns"
+	"github.com/ddsgo/ddsgo/ros/std_msgs"
 )
 
 // dynPubSample is a type ddsping does not have, described by its TypeObjects (its
@@ -55,6 +56,18 @@ func TestPubDynamic(t *testing.T) {
 	code, _, stderr = runCmd(t, context.Background(), "pub", "-domain", "180", "dyn_pub", `id: 7, nope: 1`)
 	require.Equal(t, exitUsage, code, stderr)
 	require.Contains(t, stderr, `no member "nope"`)
+
+	// A DDS name (no leading /) is that topic, as echo reads it, even of a ROS 2 type
+	// ddsping has (the ROS 2 name /plain would be rt/plain).
+	st, err := dds.NewTopic[std_msgs.String](p, "plain")
+	require.NoError(t, err)
+	sr, err := dds.NewReader(st, dds.Reliable())
+	require.NoError(t, err)
+	code, _, stderr = runCmd(t, context.Background(), "pub", "-domain", "180", "plain", `data: "hi"`)
+	require.Equal(t, exitOK, code, stderr)
+	vs, _, err := sr.Take(ctx)
+	require.NoError(t, err)
+	require.Equal(t, "hi", vs[0].Data)
 }
 
 // ddsping pub TOPIC VALUE feeds Cyclone DDS's ddsperf sub with ddsperf's own type,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
@@ -78,6 +79,10 @@ func (m *pubMsg) run(ctx context.Context, o *options, n *node) error {
 			return err
 		}
 		m.typ = ep.TypeName
+		if !strings.HasPrefix(m.topic, "/") {
+			// A DDS name, as echo takes it: the ROS 2 bus would write rt/NAME.
+			return m.runDynamic(ctx, wctx, o, n, ep, reader, data)
+		}
 	}
 	bus := sim.NewDDSBus(n.p)
 	defer func() { _ = bus.Close() }()

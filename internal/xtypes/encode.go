@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/ddsgo/ddsgo/internal/cdr"
 )
@@ -315,7 +316,7 @@ func (x *dynEncoder) structure(t *Type, v any, path string, depth int) {
 	fs := x.fields(v, path)
 	ms := x.members(t, depth)
 	for name := range fs {
-		if !slices.ContainsFunc(ms, func(m Member) bool { return memberName(&m) == name }) {
+		if !slices.ContainsFunc(ms, func(m Member) bool { n := memberName(&m); return n == name || n == name+"_" }) {
 			x.failf(path, "%s has no member %q", t.Name, name)
 			return
 		}
@@ -331,7 +332,7 @@ func (x *dynEncoder) structure(t *Type, v any, path string, depth int) {
 	}
 	for i := range ms {
 		m := &ms[i]
-		mv, present := fs[memberName(m)]
+		mv, present := memberValue(fs, memberName(m))
 		present = present && mv != nil
 		mp := join(path, memberName(m))
 		switch {
@@ -363,6 +364,20 @@ func (x *dynEncoder) structure(t *Type, v any, path string, depth int) {
 	if dh >= 0 {
 		e.EndDHeader(dh)
 	}
+}
+
+// memberValue returns the value fs gives the member called name: by that name or, for a
+// name ending in _, without it (ROS 2's DDS types name their members data_, which ROS 2
+// tools write data).
+func memberValue(fs map[string]any, name string) (any, bool) {
+	if v, ok := fs[name]; ok {
+		return v, true
+	}
+	if short, ok := strings.CutSuffix(name, "_"); ok {
+		v, ok := fs[short]
+		return v, ok
+	}
+	return nil, false
 }
 
 func join(path, name string) string {

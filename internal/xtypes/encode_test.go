@@ -67,6 +67,23 @@ func TestEncodeDynamicUnion(t *testing.T) {
 	require.ErrorContains(t, err, "u: the discriminator does not select b")
 }
 
+// TestEncodeDynamicROSNames takes a member called name_ (ROS 2's DDS types) as name.
+func TestEncodeDynamicROSNames(t *testing.T) {
+	type rosString struct {
+		Data string `dds:"name=data_"`
+	}
+	ty, resolve := parsedTypes(t, reflect.TypeFor[rosString]())
+	want := codecMarshalOf(t, rosString{Data: "hi"})
+	require.Equal(t, want, encodeDynamic(t, cdr.CDRLE, ty.Complete, map[string]any{"data": "hi"}, resolve))
+	require.Equal(t, want, encodeDynamic(t, cdr.CDRLE, ty.Complete, map[string]any{"data_": "hi"}, resolve))
+}
+
+func codecMarshalOf[T any](t *testing.T, v T) []byte {
+	b, err := cdr.MustCodec[T]().Marshal(nil, cdr.CDRLE, &v)
+	require.NoError(t, err)
+	return b
+}
+
 // TestEncodeDynamicZero leaves every member out: the codec's zero value.
 func TestEncodeDynamicZero(t *testing.T) {
 	for _, v := range []any{interopSample{}, xtPainted{}, xtMut{}} {
