@@ -315,11 +315,8 @@ func (x *dynEncoder) structure(t *Type, v any, path string, depth int) {
 	e := x.e
 	fs := x.fields(v, path)
 	ms := x.members(t, depth)
-	for name := range fs {
-		if !slices.ContainsFunc(ms, func(m Member) bool { n := memberName(&m); return n == name || n == name+"_" }) {
-			x.failf(path, "%s has no member %q", t.Name, name)
-			return
-		}
+	if !x.known(t, ms, fs, path) {
+		return
 	}
 	if x.key {
 		ms = keyMembers(ms)
@@ -364,6 +361,18 @@ func (x *dynEncoder) structure(t *Type, v any, path string, depth int) {
 	if dh >= 0 {
 		e.EndDHeader(dh)
 	}
+}
+
+// known reports whether every member fs gives is one of ms, the members of t (by name,
+// or by the name without its _: memberValue), and fails if not.
+func (x *dynEncoder) known(t *Type, ms []Member, fs map[string]any, path string) bool {
+	for name := range fs {
+		if !slices.ContainsFunc(ms, func(m Member) bool { n := memberName(&m); return n == name || n == name+"_" }) {
+			x.failf(path, "%s has no member %q", t.Name, name)
+			return false
+		}
+	}
+	return true
 }
 
 // memberValue returns the value fs gives the member called name: by that name or, for a
