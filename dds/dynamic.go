@@ -9,6 +9,7 @@ import (
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/internal/xtypes"
+	"github.com/ddsgo/ddsgo/qos"
 )
 
 // DynamicSample is a sample of a topic whose Go type the process does not have: its
@@ -64,6 +65,7 @@ type DynamicType struct {
 	resolve  xtypes.Resolver
 	ext      cdr.Extensibility
 	keyed    bool
+	keyFits  bool // the key hash holds the key itself (xtypes.KeyFits)
 }
 
 // Name returns the type's name (its IDL name, as "pkg::Type").
@@ -86,8 +88,9 @@ func (t *DynamicType) Keyed() bool { return t.keyed }
 // for the others, little-endian); a writer serializes v with its own data
 // representation.
 func (t *DynamicType) Sample(v any) (DynamicSample, error) {
+	enc, _ := representation(t.ext, qos.DataRepresentation{})
 	var e cdr.Encoder
-	e.Reset(nil, cdr.Encapsulation(t.ext, t.ext != cdr.Final, false))
+	e.Reset(nil, enc)
 	if err := xtypes.Encode(&e, t.id, v, t.resolve); err != nil {
 		return DynamicSample{}, wrapErr(ErrBadParameter, err, "sample of "+t.name)
 	}
@@ -200,7 +203,7 @@ func (p *DomainParticipant) LookupType(ctx context.Context, w EndpointBuiltinTop
 	for asked := time.Now(); ; {
 		if top, ok := resolvedAll(cache, &info.Complete); ok {
 			t := &DynamicType{id: info.Complete.Type.ID, name: top.Name, typeName: ed.TypeName, resolve: cache.Resolve}
-			t.ext, t.keyed = extensibility(top.Ext), xtypes.Keyed(t.id, t.resolve)
+			t.ext, t.keyed, t.keyFits = extensibility(top.Ext), xtypes.Keyed(t.id, t.resolve), xtypes.KeyFits(t.id, t.resolve)
 			return t, nil
 		}
 		select {

@@ -15,7 +15,6 @@ import (
 	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/internal/wire"
-	"github.com/ddsgo/ddsgo/internal/xtypes"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
 	"github.com/ddsgo/ddsgo/sim/ecm"
@@ -527,7 +526,7 @@ func (w *DataWriter[T]) instanceChange(ctx context.Context, kind rtps.ChangeKind
 func (w *DataWriter[T]) keyPayload(key []byte) []byte {
 	fits := w.codec.KeyHashIsKey()
 	if w.dyn != nil {
-		fits = xtypes.KeyFits(w.dyn.t.id, w.dyn.t.resolve)
+		fits = w.dyn.t.keyFits
 	}
 	if fits && w.extensibility() == cdr.Final {
 		return nil

@@ -240,10 +240,7 @@ func printEndpoints(o *options, p *dds.DomainParticipant, rows []partRow) error 
 	for _, r := range readers {
 		fmt.Fprintf(o.out, "  %s\n", r.line())
 	}
-	pairs, _, err := whyTopics(p, rows, "")
-	if err != nil {
-		return err
-	}
+	pairs, _ := whyTopics(v, "")
 	fmt.Fprintln(o.out, "matching:")
 	for _, pr := range pairs {
 		fmt.Fprintf(o.out, "  %s: %s\n", pr.desc(), pr.verdict())
@@ -297,10 +294,7 @@ func setupList(fs *flag.FlagSet, o *options) func(context.Context) error {
 				return err
 			}
 			writers, readers := endpointRows(v)
-			pairs, _, err := whyTopics(n.p, rows, "")
-			if err != nil {
-				return err
-			}
+			pairs, _ := whyTopics(v, "")
 			return json.NewEncoder(o.out).Encode(map[string]any{
 				"domain": o.domain, "participants": rows, "writers": writers, "readers": readers, "pairs": pairs,
 				"entities": ents, "ros": ros, "stats": statsJSON(&st),
@@ -403,10 +397,7 @@ func (w *endpointWatch) update(o *options, p *dds.DomainParticipant, rows []part
 		now[row.GUID] = watched{line: line, gone: line, obj: row}
 	}
 	diffEvents(o, el, w.endpoints, now, "endpoint")
-	pairs, _, err := whyTopics(p, rows, "")
-	if err != nil {
-		return err
-	}
+	pairs, _ := whyTopics(v, "")
 	now = map[string]watched{}
 	for _, pr := range pairs {
 		now[pr.WriterGUID+pr.ReaderGUID] = watched{line: pr.desc() + ": " + pr.verdict(), gone: pr.desc(), obj: pr}

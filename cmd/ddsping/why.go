@@ -48,17 +48,13 @@ type loneReport struct {
 	Participant string `json:"participant"`
 }
 
-// whyTopics pairs the writers and readers of every topic (of topic only, unless empty)
-// and says why each pair matches or not, and which endpoints have no counterpart.
-func whyTopics(p *dds.DomainParticipant, rows []partRow, topic string) ([]pairReport, []loneReport, error) {
-	v, err := discover(p, rows)
-	if err != nil {
-		return nil, nil, err
-	}
-	pubs, subs, names, tags := v.pubs, v.subs, v.names, v.tags
-	keep := func(e dds.EndpointBuiltinTopicData) bool { return topic == "" || e.TopicName == topic }
-	pubs, subs = slices.DeleteFunc(pubs, func(e dds.EndpointBuiltinTopicData) bool { return !keep(e) }),
-		slices.DeleteFunc(subs, func(e dds.EndpointBuiltinTopicData) bool { return !keep(e) })
+// whyTopics pairs the writers and readers of v of every topic (of topic only, unless
+// empty) and says why each pair matches or not, and which endpoints have no
+// counterpart.
+func whyTopics(v domainView, topic string) ([]pairReport, []loneReport) {
+	names, tags := v.names, v.tags
+	drop := func(e dds.EndpointBuiltinTopicData) bool { return topic != "" && e.TopicName != topic }
+	pubs, subs := slices.DeleteFunc(slices.Clone(v.pubs), drop), slices.DeleteFunc(slices.Clone(v.subs), drop)
 	byTopic := func(a, b dds.EndpointBuiltinTopicData) int { return strings.Compare(a.TopicName, b.TopicName) }
 	slices.SortStableFunc(pubs, byTopic)
 	slices.SortStableFunc(subs, byTopic)
@@ -92,7 +88,7 @@ func whyTopics(p *dds.DomainParticipant, rows []partRow, topic string) ([]pairRe
 			lone = append(lone, loneReport{r.TopicName, "reader", orDash(names[r.ParticipantKey])})
 		}
 	}
-	return pairs, lone, nil
+	return pairs, lone
 }
 
 // similarTopics returns the discovered topic names that differ from topic only in case
@@ -128,10 +124,11 @@ func setupWhy(fs *flag.FlagSet, o *options) func(context.Context) error {
 			if len(rows) == 0 {
 				return nothingSeen(o, *wait)
 			}
-			pairs, lone, err := whyTopics(n.p, rows, topic)
+			v, err := discover(n.p, rows)
 			if err != nil {
 				return err
 			}
+			pairs, lone := whyTopics(v, topic)
 			return printWhy(o, n.p, topic, pairs, lone)
 		})(ctx)
 	}

@@ -281,13 +281,24 @@ func (x *dynDecoder) enum(t *Type) any {
 
 // enumValue reads an enum of the bit bound: 1, 2 or 4 octets.
 func (x *dynDecoder) enumValue(bitBound uint16) int32 {
-	switch {
-	case bitBound > 0 && bitBound <= 8:
+	switch enumSize(bitBound) {
+	case 1:
 		return int32(int8(x.d.Uint8()))
-	case bitBound > 8 && bitBound <= 16:
+	case 2:
 		return int32(x.d.Int16())
 	}
 	return x.d.Int32()
+}
+
+// enumSize returns the octets of an enum of the bit bound: 1, 2 or 4.
+func enumSize(bitBound uint16) int {
+	switch {
+	case bitBound > 0 && bitBound <= 8:
+		return 1
+	case bitBound > 8 && bitBound <= 16:
+		return 2
+	}
+	return 4
 }
 
 // memberName is a member's name, or "@id" in a minimal type.

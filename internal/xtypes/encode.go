@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ddsgo/ddsgo/internal/cdr"
@@ -30,7 +31,7 @@ func Encode(e *cdr.Encoder, top TypeID, v any, resolve Resolver) error {
 type dynEncoder struct {
 	e *cdr.Encoder
 	typeWalk
-	key bool // writing the key only: key members, no delimiters or member headers
+	key bool // writing the key only (EncodeKey)
 }
 
 func (x *dynEncoder) failf(path, format string, args ...any) {
@@ -160,8 +161,7 @@ func (x *dynEncoder) unsigned64(v any, path string) uint64 {
 	case uint64:
 		return n
 	case json.Number:
-		var u uint64
-		if _, err := fmt.Sscan(n.String(), &u); err == nil {
+		if u, err := strconv.ParseUint(n.String(), 10, 64); err == nil {
 			return u
 		}
 	}
@@ -283,10 +283,10 @@ func (x *dynEncoder) enumValue(t *Type, v any, path string) int32 {
 
 func (x *dynEncoder) enum(t *Type, v any, path string) {
 	n := x.enumValue(t, v, path)
-	switch {
-	case t.BitBound > 0 && t.BitBound <= 8:
+	switch enumSize(t.BitBound) {
+	case 1:
 		x.e.Uint8(uint8(n))
-	case t.BitBound > 8 && t.BitBound <= 16:
+	case 2:
 		x.e.Int16(int16(n))
 	default:
 		x.e.Int32(n)
@@ -526,9 +526,14 @@ func EncodeKey(e *cdr.Encoder, top TypeID, v any, resolve Resolver) error {
 // KeyFits reports whether the key of the struct type top can never serialize to more
 // than 16 bytes, so that its key hash holds the key itself rather than a digest.
 func KeyFits(top TypeID, resolve Resolver) bool {
+	return Keyed(top, resolve) && keyFits(top, resolve)
+}
+
+// keyFits is KeyFits of a type known to be keyed.
+func keyFits(top TypeID, resolve Resolver) bool {
 	w := typeWalk{resolve: resolve}
 	max := w.maxKeySize(&top, 0, 0)
-	return Keyed(top, resolve) && max >= 0 && max <= 16
+	return max >= 0 && max <= 16
 }
 
 // KeyHash returns the key hash of v, a value of the struct type top as Encode takes it
@@ -546,7 +551,7 @@ func KeyHash(top TypeID, v any, resolve Resolver) ([16]byte, error) {
 		return h, err
 	}
 	b := e.Bytes()
-	if KeyFits(top, resolve) {
+	if keyFits(top, resolve) {
 		copy(h[:], b)
 		return h, nil
 	}
@@ -618,13 +623,8 @@ func (x *typeWalk) maxCollectionKey(id *TypeID, pos, depth int) int {
 func (x *typeWalk) maxHashedKey(t *Type, pos, depth int) int {
 	switch t.Kind {
 	case tkEnum:
-		switch {
-		case t.BitBound > 0 && t.BitBound <= 8:
-			return pos + 1
-		case t.BitBound > 8 && t.BitBound <= 16:
-			return pos + pos&1 + 2
-		}
-		return pos + -pos&3 + 4
+		n := enumSize(t.BitBound)
+		return pos + -pos&(n-1) + n
 	case tkAlias:
 		return x.maxKeySize(&t.Related, pos, depth+1)
 	case tkStruct:
