@@ -56,7 +56,8 @@ type busType struct {
 
 type busPub struct {
 	write   func(Msg) error
-	matched func() (int32, error) // the readers the writer matches
+	matched func() (int32, error)           // the readers the writer matches
+	acked   func(ctx context.Context) error // waits for the readers' acknowledgments
 	close   func() error
 }
 
@@ -117,7 +118,7 @@ func AddBusType[T any](b *DDSBus) error {
 			s, err := pt.w.PublicationMatchedStatus()
 			return s.CurrentCount, err
 		}
-		return busPub{close: pt.Close, matched: matched, write: func(m Msg) error {
+		return busPub{close: pt.Close, matched: matched, acked: pt.w.WaitForAcknowledgments, write: func(m Msg) error {
 			var v T
 			if err := fromMsg(reflect.ValueOf(&v).Elem(), m, ""); err != nil {
 				return fmt.Errorf("sim: %s: %w", rosName, badMsg{err})
@@ -327,6 +328,32 @@ func (b *DDSBus) WaitMatched(ctx context.Context, topic, typ string) error {
 		case <-tick.C:
 		}
 	}
+}
+
+// WaitForAcknowledgments waits until every reader that matches the writer of typ on
+// topic has acknowledged what the bus published there, or ctx ends: a program that
+// publishes and exits calls it before Close, or its last messages may go with the
+// writer. A topic the bus has not published on is an error (ErrPreconditionNotMet).
+func (b *DDSBus) WaitForAcknowledgments(ctx context.Context, topic, typ string) error {
+	b.mu.Lock()
+	t, err := b.lookup(typ)
+	var pub busPub
+	ok := false
+	if err == nil {
+		pub, ok = b.pubs[[2]string{topic, t.name}]
+	}
+	closed := b.closed
+	b.mu.Unlock()
+	if closed {
+		return dds.ErrAlreadyDeleted
+	}
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("sim: bus: nothing published on %s as %s: %w", topic, typ, dds.ErrPreconditionNotMet)
+	}
+	return pub.acked(ctx)
 }
 
 // AddROSTypes registers with b the ROS 2 message types of ros/ that worlds and their

@@ -439,3 +439,27 @@ func TestDDSTriggeredPublisherDelay(t *testing.T) {
 	got := received(t, out, 1)
 	require.Equal(t, 2.5, got[0].Position.X)
 }
+
+// A program that publishes and exits waits for its readers' acknowledgments: when
+// WaitForAcknowledgments returns, the reader holds every message.
+func TestDDSBusWaitForAcknowledgments(t *testing.T) {
+	n := newTPNet(t, 73)
+	ctx := context.Background()
+	err := n.bus.WaitForAcknowledgments(ctx, "/acked", "std_msgs/msg/Bool")
+	require.ErrorIs(t, err, dds.ErrPreconditionNotMet, "nothing published there yet")
+	require.ErrorIs(t, n.bus.WaitForAcknowledgments(ctx, "/acked", "no/msg/Such"), dds.ErrBadParameter)
+
+	out := output[boolMsg](n, "/acked", "std_msgs/msg/Bool")
+	for range 5 {
+		require.NoError(t, n.bus.Publish("/acked", Message{Type: "std_msgs/msg/Bool", Data: Msg{"data": true}}))
+	}
+	actx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	require.NoError(t, n.bus.WaitForAcknowledgments(actx, "/acked", "std_msgs::msg::dds_::Bool_"))
+	data, _, err := out.Take(ctx, dds.NoWait())
+	require.NoError(t, err)
+	require.Len(t, data, 5, "acknowledged, so already in the reader")
+
+	require.NoError(t, n.bus.Close())
+	require.ErrorIs(t, n.bus.WaitForAcknowledgments(ctx, "/acked", "std_msgs/msg/Bool"), dds.ErrAlreadyDeleted)
+}

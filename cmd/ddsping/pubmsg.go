@@ -110,8 +110,8 @@ func (m *pubMsg) run(ctx context.Context, o *options, n *node) error {
 	if err != nil {
 		return err
 	}
-	// The writer is RELIABLE: give the readers time to acknowledge before it goes.
-	time.Sleep(100 * time.Millisecond)
+	// The writer is RELIABLE: let the readers acknowledge before it goes.
+	awaitAcks(ctx, func(ctx context.Context) error { return bus.WaitForAcknowledgments(ctx, m.topic, m.typ) })
 	return m.report(o)
 }
 
@@ -172,10 +172,16 @@ func (m *pubMsg) runDynamic(ctx, wctx context.Context, o *options, n *node, ep d
 	if err := m.repeat(ctx, func() error { return w.Write(ctx, &s) }); err != nil {
 		return err
 	}
+	awaitAcks(ctx, w.WaitForAcknowledgments)
+	return m.report(o)
+}
+
+// awaitAcks gives the readers up to 2 s to acknowledge what pub wrote before its writer
+// goes. Best effort: a reader that never acknowledges costs the 2 s and nothing else.
+func awaitAcks(ctx context.Context, wait func(context.Context) error) {
 	actx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	_ = w.WaitForAcknowledgments(actx) // best effort: the readers may be best-effort
-	return m.report(o)
+	_ = wait(actx)
 }
 
 // waitPublicationMatched waits until w matched a reader.
