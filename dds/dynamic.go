@@ -1,8 +1,10 @@
 package dds
 
 import (
+	"bytes"
 	"context"
 	"reflect"
+	"sync"
 	"time"
 
 	"github.com/ddsgo/ddsgo/internal/cdr"
@@ -105,14 +107,32 @@ func WithType(t *DynamicType) Option {
 }
 
 // dynCodec serializes the samples of a writer of a topic made WithType.
-type dynCodec struct{ t *DynamicType }
+type dynCodec struct {
+	t *DynamicType
+
+	// A write asks for a sample's value up to three times (key hash, serialized key,
+	// data): the last payload decoded and its value spare the second and third decode.
+	mu      sync.Mutex
+	payload []byte
+	decoded any
+}
 
 // value returns what s holds: the value Sample made it of, or its payload decoded.
 func (c *dynCodec) value(s *DynamicSample) (any, error) {
 	if s.typ == c.t && s.value != nil {
 		return s.value, nil
 	}
-	return c.t.Decode(s)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.decoded != nil && bytes.Equal(c.payload, s.Payload) {
+		return c.decoded, nil
+	}
+	v, err := c.t.Decode(s)
+	if err != nil {
+		return nil, err
+	}
+	c.payload, c.decoded = append(c.payload[:0], s.Payload...), v
+	return v, nil
 }
 
 // marshal serializes s in enc after buf.

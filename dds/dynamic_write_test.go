@@ -89,10 +89,21 @@ func dynamicWriterCase[T any](t *testing.T, pa, pb *DomainParticipant, ctx conte
 		require.Equal(t, want[i], got[i], topic)
 		require.Equal(t, r.LookupInstance(&want[i]), infos[i].InstanceHandle, "%s: the instance of sample %d", topic, i)
 	}
-	// A sample of the type that holds only its payload (as a reader takes them).
-	require.NoError(t, w.Write(ctx, &DynamicSample{Payload: s.Payload}))
-	again, _ := take(t, ctx, r, 1)
-	require.Equal(t, want[0], again[0], topic)
+	// Samples of the type that hold only their payload (as a reader takes them), one
+	// buffer rewritten between writes: each is decoded as it is then.
+	var ds DynamicSample
+	for _, p := range [][]byte{s.Payload, s2.Payload, s2.Payload, s.Payload} {
+		ds.Payload = append(ds.Payload[:0], p...)
+		require.NoError(t, w.Write(ctx, &ds))
+	}
+	again, againInfos := take(t, ctx, r, 4)
+	byInstance := map[InstanceHandle][]T{} // a take returns them instance by instance
+	for i := range again {
+		byInstance[againInfos[i].InstanceHandle] = append(byInstance[againInfos[i].InstanceHandle], again[i])
+	}
+	for j := range 2 {
+		require.Equal(t, []T{want[j], want[j]}, byInstance[infos[j].InstanceHandle], topic)
+	}
 
 	require.NoError(t, w.Dispose(ctx, &s))
 	_, disposed := take(t, ctx, r, 1)

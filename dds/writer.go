@@ -88,7 +88,7 @@ func NewWriter[T any](t *Topic[T], opts ...Option) (*DataWriter[T], error) {
 		if t.dyn == nil {
 			return nil, errorf(ErrPreconditionNotMet, "writer of %s: a writer of DynamicSample needs a topic made WithType", t.name)
 		}
-		w.dyn, w.keyed = &dynCodec{t.dyn}, t.dyn.keyed
+		w.dyn, w.keyed = &dynCodec{t: t.dyn}, t.dyn.keyed
 	}
 	w.match.e = &w.entity
 	w.autodispose.Store(wq.WriterDataLifecycle.AutodisposeUnregisteredInstances)
