@@ -9,8 +9,9 @@ t=${1:-100000x}
 for pkg in $(go list ./...); do
 	dir=$(go list -f '{{.Dir}}' "$pkg")
 	for target in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //' | sort -u); do
-		echo "fuzz: $pkg $target ($t)"
+		s=$(date +%s)
 		scripts/netns.sh go test -run '^$' -fuzz "^${target}\$" -fuzztime "$t" "$pkg" >/tmp/ddsgo-fuzz.log 2>&1 ||
 			{ cat /tmp/ddsgo-fuzz.log; exit 1; }
+		echo "fuzz: $pkg $target ($t): $(($(date +%s) - s)) s"
 	done
 done
