@@ -169,6 +169,16 @@ func (c *dynCodec) encodeKey(e *cdr.Encoder, s *DynamicSample) error {
 	return xtypes.EncodeKey(e, c.t.id, v, c.t.resolve)
 }
 
+// keyValue returns a sample of the type that holds the serialized key key: its key
+// members, the others zero.
+func (c *dynCodec) keyValue(key []byte) (DynamicSample, error) {
+	kv, err := xtypes.DecodeKey(c.t.id, key, c.t.resolve)
+	if err != nil {
+		return DynamicSample{}, wrapErr(ErrError, err, "key")
+	}
+	return c.t.Sample(kv)
+}
+
 // isDynamic reports whether T is DynamicSample.
 func isDynamic[T any]() bool { return reflect.TypeFor[T]() == reflect.TypeFor[DynamicSample]() }
 

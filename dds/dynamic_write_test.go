@@ -89,6 +89,17 @@ func dynamicWriterCase[T any](t *testing.T, pa, pb *DomainParticipant, ctx conte
 		require.Equal(t, want[i], got[i], topic)
 		require.Equal(t, r.LookupInstance(&want[i]), infos[i].InstanceHandle, "%s: the instance of sample %d", topic, i)
 	}
+	// get_key_value: the key members of the instance, the others zero.
+	kv, err := w.KeyValue(w.LookupInstance(&s))
+	require.NoError(t, err)
+	gotKey, err := typ.Decode(&kv)
+	require.NoError(t, err)
+	onlyKey, err := typ.Sample(map[string]any{"id": 5})
+	require.NoError(t, err)
+	wantKey, err := typ.Decode(&onlyKey)
+	require.NoError(t, err)
+	require.Equal(t, wantKey, gotKey, topic)
+
 	// Samples of the type that hold only their payload (as a reader takes them), one
 	// buffer rewritten between writes: each is decoded as it is then.
 	var ds DynamicSample

@@ -597,7 +597,9 @@ func (w *DataWriter[T]) KeyValue(h InstanceHandle) (T, error) {
 		return v, errorf(ErrBadParameter, "writer of %s: no registered instance %v", w.topic.name, h)
 	}
 	if w.dyn != nil {
-		return v, errorf(ErrUnsupported, "writer of %s: the key value of a dynamic sample", w.topic.name)
+		s, err := w.dyn.keyValue(key)
+		*any(&v).(*DynamicSample) = s
+		return v, err
 	}
 	return v, decodeKey(w.codec, key, &v)
 }

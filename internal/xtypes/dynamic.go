@@ -87,10 +87,30 @@ func Decode(top TypeID, payload []byte, resolve Resolver) (any, error) {
 	return v, nil
 }
 
+// DecodeKey decodes a serialized key (encapsulation header first, as EncodeKey writes
+// it) of the struct type top: a Struct of the key members alone, nested structs
+// likewise. Encode takes it, the other members left out (zero).
+func DecodeKey(top TypeID, key []byte, resolve Resolver) (any, error) {
+	var d cdr.Decoder
+	if err := d.Reset(key); err != nil {
+		return nil, err
+	}
+	dd := dynDecoder{d: &d, typeWalk: typeWalk{resolve: resolve}, key: true}
+	v := dd.value(&top, 0)
+	if dd.err != nil {
+		return nil, dd.err
+	}
+	if err := d.Err(); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
 type dynDecoder struct {
 	d *cdr.Decoder
 	typeWalk
 	values int
+	key    bool // a serialized key: key members only, no DHEADER of appendable structs
 }
 
 // typeWalk resolves the types of a dynamic decoding or encoding, keeping its first error.
@@ -329,11 +349,14 @@ func (x *typeWalk) members(t *Type, depth int) []Member {
 func (x *dynDecoder) structure(t *Type, depth int) any {
 	d := x.d
 	ms := x.members(t, depth)
+	if x.key {
+		ms = keyMembers(ms)
+	}
 	out := make(Struct, 0, len(ms))
 	switch {
 	case t.Ext == ExtMutable:
 		return x.mutable(ms, depth)
-	case t.Ext == ExtAppendable && d.Version2():
+	case t.Ext == ExtAppendable && d.Version2() && !x.key:
 		end := d.DHeader()
 		for i := range ms {
 			if d.AtEnd(end) {

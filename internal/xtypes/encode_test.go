@@ -124,3 +124,50 @@ func TestEncodeDynamicErrors(t *testing.T) {
 	e.Reset(nil, cdr.CDR2LE)
 	require.ErrorContains(t, Encode(&e, pty.Complete, map[string]any{"color": "PINK"}, presolve), `color: "PINK" is not an enumerator`)
 }
+
+// TestDecodeKey reads back the serialized key of each keyed case, in every encapsulation:
+// the key members alone, which serialize to the same key and hash and, the rest left
+// out, to a whole sample.
+func TestDecodeKey(t *testing.T) {
+	keys := map[reflect.Type][]string{
+		reflect.TypeFor[dynNested]():     {"ident"},
+		reflect.TypeFor[xtMut]():         {"key"},
+		reflect.TypeFor[xtPainted]():     {"id"},
+		reflect.TypeFor[interopSample](): {"id"},
+	}
+	for _, c := range dynamicCases {
+		rt := reflect.TypeOf(c.v)
+		ty, resolve := parsedTypes(t, rt)
+		if !Keyed(ty.Complete, resolve) {
+			continue
+		}
+		d, err := cdr.Describe(rt)
+		require.NoError(t, err)
+		for _, enc := range encapsulations(d.Ext) {
+			full, err := Decode(ty.Complete, marshal(t, c.v, enc), resolve)
+			require.NoError(t, err)
+			var e cdr.Encoder
+			e.Reset(nil, enc)
+			require.NoError(t, EncodeKey(&e, ty.Complete, full, resolve))
+			key := e.Finish()
+
+			kv, err := DecodeKey(ty.Complete, key, resolve)
+			require.NoError(t, err, "%s %v", rt, enc)
+			var names []string
+			for _, f := range kv.(Struct) {
+				names = append(names, f.Name)
+				got, _ := kv.(Struct).Get(f.Name)
+				want, _ := full.(Struct).Get(f.Name)
+				require.Equal(t, want, got, "%s %v %s", rt, enc, f.Name)
+			}
+			require.Equal(t, keys[rt], names, "%s %v", rt, enc)
+			e.Reset(nil, enc)
+			require.NoError(t, EncodeKey(&e, ty.Complete, kv, resolve))
+			require.Equal(t, key, e.Finish(), "%s %v", rt, enc)
+			encodeDynamic(t, enc, ty.Complete, kv, resolve)
+		}
+	}
+	ty, resolve := parsedTypes(t, reflect.TypeFor[interopSample]())
+	_, err := DecodeKey(ty.Complete, []byte{0, 1, 0, 0, 1}, resolve)
+	require.Error(t, err, "a truncated key")
+}
