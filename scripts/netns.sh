@@ -15,6 +15,6 @@ exec unshare -n -- bash -c '
 	# up to 59,000 for domain 206): by default Linux hands out 32768-60999, and a socket of
 	# one test package bound to, say, 35900 took domain 114'"'"'s port from another.
 	echo "59500 60999" > /proc/sys/net/ipv4/ip_local_port_range
-	export DDSGO_NETNS=1 GOPROXY=off GOFLAGS=-mod=readonly
+	export DDSGO_NETNS=1 GOPROXY=off GOFLAGS="${GOFLAGS:+$GOFLAGS }-mod=readonly"
 	exec "$@"
 ' netns "$@"
