@@ -72,30 +72,23 @@ const (
 // for sequences and arrays, string, bool, integers, floats, and enums as the enumerator's
 // name (its value when unnamed). A Struct prints as JSON in member order.
 func Decode(top TypeID, payload []byte, resolve Resolver) (any, error) {
-	var d cdr.Decoder
-	if err := d.Reset(payload); err != nil {
-		return nil, err
-	}
-	dd := dynDecoder{d: &d, typeWalk: typeWalk{resolve: resolve}}
-	v := dd.value(&top, 0)
-	if dd.err != nil {
-		return nil, dd.err
-	}
-	if err := d.Err(); err != nil {
-		return nil, err
-	}
-	return v, nil
+	return decode(top, payload, resolve, false)
 }
 
 // DecodeKey decodes a serialized key (encapsulation header first, as EncodeKey writes
 // it) of the struct type top: a Struct of the key members alone, nested structs
 // likewise. Encode takes it, the other members left out (zero).
 func DecodeKey(top TypeID, key []byte, resolve Resolver) (any, error) {
+	return decode(top, key, resolve, true)
+}
+
+// decode is Decode, or DecodeKey when key is set.
+func decode(top TypeID, payload []byte, resolve Resolver, key bool) (any, error) {
 	var d cdr.Decoder
-	if err := d.Reset(key); err != nil {
+	if err := d.Reset(payload); err != nil {
 		return nil, err
 	}
-	dd := dynDecoder{d: &d, typeWalk: typeWalk{resolve: resolve}, key: true}
+	dd := dynDecoder{d: &d, typeWalk: typeWalk{resolve: resolve}, key: key}
 	v := dd.value(&top, 0)
 	if dd.err != nil {
 		return nil, dd.err
