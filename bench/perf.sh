@@ -15,8 +15,9 @@
 #   TPSIZES="16 1024 65536 1048576 4194304"   throughput payload sizes
 #   XSIZES="16"                   round-trip sizes of the cross pairings (ddsping ping with
 #                                 ddsperf pong, ddsperf ping with ddsping pong)
-#   BUSYPOLL=500us                add round-trip columns with ddsping -busy-poll $BUSYPOLL on
-#                                 both sides (rtps.Config.BusyPoll; empty: none)
+#   BUSYPOLL=-1ns                 add round-trip columns with ddsping -busy-poll $BUSYPOLL on
+#                                 both sides (rtps.Config.BusyPoll; -1ns: no poll, beside the
+#                                 default adaptive one; 500us: a fixed poll; empty: no columns)
 #   NCPU=1                        add columns with ddsping under GOMAXPROCS=$(nproc) (its
 #                                 default is GOMAXPROCS=1, see ddsping's documentation)
 #   OUT=dir                       keep the raw outputs there (default: a temp dir)
@@ -34,7 +35,7 @@ SIZES=${SIZES:-"16 1024 16384 65536"}
 TPSIZES=${TPSIZES:-"16 1024 65536 1048576 4194304"}
 XSIZES=${XSIZES:-"16"}
 NCPU=${NCPU:-1}
-BUSYPOLL=${BUSYPOLL-500us}
+BUSYPOLL=${BUSYPOLL--1ns}
 unset GOMAXPROCS
 OUT=${OUT:-$(mktemp -d /tmp/ddsgo-perf.XXXXXX)}
 mkdir -p "$OUT"

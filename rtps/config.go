@@ -33,13 +33,18 @@ type Config struct {
 	// ReadBuffer and WriteBuffer are the sockets' kernel buffer sizes in bytes. Zero
 	// means the transport's defaults (large enough for bursts of 64 KiB samples).
 	ReadBuffer, WriteBuffer int
-	// BusyPoll keeps each user-traffic socket's receive goroutine reading the socket
-	// for up to this long after a datagram before it sleeps in Go's netpoller, so that
-	// a reply arriving meanwhile is read without a wake-up: a request/reply round trip
-	// takes about half as long (docs/benchmarks.md), for a processor kept busy while
-	// traffic flows and for BusyPoll after it. An idle participant never polls;
-	// DomainParticipant.Statistics counts the datagrams a poll found. Zero (or
-	// negative) means no busy poll. Linux only; elsewhere it is ignored.
+	// BusyPoll chooses how each user-traffic socket's receive goroutine waits for its
+	// next datagram. Reading the socket (polling, the processor yielded between tries)
+	// for a while before it sleeps in Go's netpoller lets a reply arriving meanwhile be
+	// read without a wake-up: a request/reply round trip takes about half as long
+	// (docs/benchmarks.md), for a processor kept busy while it polls.
+	//
+	// Zero, the default, polls adaptively: only while the participant is in a
+	// request/reply conversation (it sent user data lately) whose replies have come
+	// within 100 µs, for at most that long; a stream, a slow exchange and an idle
+	// participant never poll. Positive: poll this long after every datagram. Negative:
+	// never poll. DomainParticipant.Statistics counts the datagrams a poll found. Linux
+	// only; elsewhere it is ignored.
 	BusyPoll time.Duration
 	// GUIDPrefix is the participant's GUID prefix (RTPS 2.5 §9.3.1.5). The zero value
 	// means a fresh one made of the vendor id, host, process and a random part.

@@ -37,11 +37,12 @@
 //
 // # Busy poll
 //
-// -busy-poll 500us (rtps.Config.BusyPoll) keeps each user-traffic socket's receive
-// goroutine reading the socket for that long after every datagram before it sleeps:
-// round trips about half as long, below Cyclone DDS's ddsperf at every size on the
-// machine of docs/benchmarks.md, for a CPU kept busy while traffic flows. Give both ping
-// and pong the flag; the statistics line shows the datagrams the polls received.
+// By default (rtps.Config.BusyPoll zero) each user-traffic socket's receive goroutine
+// keeps reading its socket for up to 100 µs after a datagram, instead of sleeping at
+// once, while the participant is in a request/reply exchange whose replies come that
+// soon, as ping and pong are at full rate: no netpoller wake-up per datagram. -busy-poll
+// 500us polls that long after every datagram whatever the traffic; -busy-poll -1 never
+// polls. The statistics line shows the datagrams the polls received.
 //
 // # Processors
 //
@@ -229,7 +230,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Var(listFlag{&o.interfaces}, "interface", "network interface to use, by name or address (repeatable; default: all)")
 	fs.Var(listFlag{&o.peers}, "peer", "static unicast peer, host or host:port (repeatable)")
 	fs.BoolVar(&o.noMulticast, "no-multicast", false, "no multicast discovery: only -peer")
-	fs.DurationVar(&o.busyPoll, "busy-poll", 0, "after each datagram, keep reading the socket this long before sleeping: shorter round trips for a busy CPU (rtps.Config.BusyPoll; 0: none)")
+	fs.DurationVar(&o.busyPoll, "busy-poll", 0, "after each datagram, keep reading the socket this long before sleeping (rtps.Config.BusyPoll; 0: adaptive, only while replies come within 100us; negative: never)")
 	fs.BoolVar(&o.json, "json", false, "print results as JSON lines")
 	fs.BoolVar(&o.verbose, "v", false, "log the participant's records to stderr")
 	fs.IntVar(&o.procs, "procs", 0, "GOMAXPROCS for the run (0: 1, or the GOMAXPROCS environment variable when set)")

@@ -232,7 +232,7 @@ func NewParticipant(cfg Config) (*Participant, error) {
 			DisableMulticast: cfg.DisableMulticast, Logger: p.log,
 			Ports:      transport.PortMapping(cfg.Ports),
 			ReadBuffer: cfg.ReadBuffer, WriteBuffer: cfg.WriteBuffer,
-			BusyPoll: max(cfg.BusyPoll, 0), Helper: cfg.Helper,
+			BusyPoll: cfg.BusyPoll, Helper: cfg.Helper,
 		},
 		Logger:          p.log,
 		Now:             cfg.Now,

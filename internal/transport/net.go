@@ -72,6 +72,10 @@ type SocketOptions struct {
 	// arrives meanwhile skips the netpoller's wake-up. Zero: wait at once.
 	// Linux only (rawio_linux.go); the in-memory networks ignore it.
 	BusyPoll time.Duration
+	// Poll, when BusyPoll is zero, polls like BusyPoll where it judges a
+	// reply near (Poll's doc); shared by a participant's user-traffic
+	// sockets. Nil: none. Linux only, as BusyPoll.
+	Poll *Poll
 }
 
 // PacketConn is a datagram socket. Its methods may be called concurrently.

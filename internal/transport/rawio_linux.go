@@ -10,7 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
-	"time"
 	"unsafe"
 )
 
@@ -33,10 +32,9 @@ type rawIO struct {
 	rsa     syscall.RawSockaddrAny
 	rlen    uint32
 	readFn  func(uintptr) bool
-	poll    time.Duration // SocketOptions.BusyPoll
-	until   time.Time     // the end of the current busy poll; zero: none started
-	polled  bool          // the last read found its datagram while busy polling
-	closing atomic.Bool   // set by close: a busy poll stops
+	poll    pollState   // SocketOptions.BusyPoll and Poll
+	polled  bool        // the last read found its datagram while busy polling
+	closing atomic.Bool // set by close: a busy poll stops
 
 	wmu     sync.Mutex // the write state, for the closure RawConn.Write calls
 	wb      []byte
@@ -46,29 +44,30 @@ type rawIO struct {
 	writeFn func(uintptr) bool
 }
 
-// newRawIO returns the raw I/O of c, nil when c has no raw connection; poll is the
+// newRawIO returns the raw I/O of c, nil when c has no raw connection; opts give the
 // busy poll of its reads.
-func newRawIO(c *net.UDPConn, poll time.Duration) *rawIO {
+func newRawIO(c *net.UDPConn, opts SocketOptions) *rawIO {
 	rc, err := c.SyscallConn()
 	if err != nil {
 		return nil
 	}
-	r := &rawIO{rc: rc, poll: poll}
+	r := &rawIO{rc: rc, poll: pollState{fixed: int64(max(opts.BusyPoll, 0)), auto: opts.Poll}}
 	r.readFn, r.writeFn = r.recv, r.send
 	return r
 }
 
 // recv is RawConn.Read's function: one recvfrom; false asks it to wait for data.
 //
-// With a busy poll (SocketOptions.BusyPoll), a read that finds the socket empty tries
-// again until the poll's time is up, yielding between tries both the Go processor, so
-// that the process's other goroutines (timers, the application) still run, and the
-// CPU (sched_yield), so that a thread of another process waiting for it does: without
-// that, on a host with few CPUs, a reply whose process was queued behind the poll waited
-// for the poll's end (1 kHz ping/pong, 500 µs polls on both sides, two vCPUs: p50
-// 47 → 170 µs; with the yield 41-45 µs). Only then does it wait in the netpoller. A
-// poll starts at a read's first empty try and ends with the read (recv resets it on
-// every return), so a socket polls once after each datagram and an idle one does not.
+// With a busy poll (SocketOptions.BusyPoll, or Poll when it judges a reply near), a
+// read that finds the socket empty tries again until the poll's time is up, yielding
+// between tries both the Go processor, so that the process's other goroutines
+// (timers, the application) still run, and the CPU (sched_yield), so that a thread of
+// another process waiting for it does: without that, on a host with few CPUs, a reply
+// whose process was queued behind the poll waited for the poll's end (1 kHz
+// ping/pong, 500 µs polls on both sides, two vCPUs: p50 47 → 170 µs; with the yield
+// 41-45 µs). Only then does it wait in the netpoller. A poll starts at a read's first
+// empty try and ends with the read, so a socket polls at most once after each
+// datagram and an idle one does not.
 func (r *rawIO) recv(fd uintptr) bool {
 	for {
 		r.rlen = syscall.SizeofSockaddrAny
@@ -77,21 +76,22 @@ func (r *rawIO) recv(fd uintptr) bool {
 		if e == syscall.EINTR {
 			continue
 		}
-		if e == syscall.EAGAIN && r.poll > 0 {
-			now := time.Now()
-			if r.until.IsZero() {
-				r.until = now.Add(r.poll)
-			}
-			if now.Before(r.until) && !r.closing.Load() {
+		if e == syscall.EAGAIN {
+			if r.poll.empty(monoNow()) && !r.closing.Load() {
 				runtime.Gosched()
 				_, _, _ = syscall.RawSyscall(syscall.SYS_SCHED_YIELD, 0, 0, 0) // cannot fail
 				continue
 			}
+			return false
 		}
-		r.polled = e != syscall.EAGAIN && !r.until.IsZero()
-		r.until = time.Time{}
 		r.rn, r.rerr = int(n), e
-		return e != syscall.EAGAIN
+		r.polled = false
+		if e == 0 {
+			r.polled = r.poll.got(r.rb[:n], monoNow)
+		} else {
+			r.poll.reset()
+		}
+		return true
 	}
 }
 

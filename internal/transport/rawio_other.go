@@ -5,14 +5,13 @@ package transport
 import (
 	"net"
 	"net/netip"
-	"time"
 )
 
 // rawIO is Linux's (rawio_linux.go); elsewhere there is none and net's calls serve,
 // without a busy poll.
 type rawIO struct{}
 
-func newRawIO(*net.UDPConn, time.Duration) *rawIO { return nil }
+func newRawIO(*net.UDPConn, SocketOptions) *rawIO { return nil }
 
 func (*rawIO) readFrom([]byte) (int, netip.AddrPort, bool, error) {
 	return 0, netip.AddrPort{}, false, nil

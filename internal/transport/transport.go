@@ -89,8 +89,10 @@ type Config struct {
 	ReadBuffer int
 	// WriteBuffer is SO_SNDBUF. Zero: the system default.
 	WriteBuffer int
-	// BusyPoll is the SocketOptions.BusyPoll of the user-traffic sockets
-	// (rtps.Config.BusyPoll). Zero: none.
+	// BusyPoll is the busy poll of the user-traffic sockets
+	// (rtps.Config.BusyPoll): positive, SocketOptions.BusyPoll (a poll this
+	// long after every datagram); zero, the adaptive Poll with
+	// DefaultPollWindow; negative, none.
 	BusyPoll time.Duration
 	// ReadBatch is the number of datagrams read per system call (see
 	// ReceiverConfig.Batch). Zero: one, with no allocation per read.
@@ -126,6 +128,7 @@ type Transport struct {
 	extra  []PacketConn // send-only sockets of ifs[1:]
 	peers  []netip.AddrPort
 	opts   SocketOptions // of the unicast sockets
+	poll   *Poll         // the user-traffic sockets' adaptive poll; nil: none
 
 	mu     sync.Mutex
 	closed bool
@@ -139,6 +142,9 @@ func Open(cfg Config) (*Transport, error) {
 		return nil, err
 	}
 	t := &Transport{cfg: cfg, index: -1}
+	if cfg.BusyPoll == 0 {
+		t.poll = NewPoll(DefaultPollWindow)
+	}
 	all, err := cfg.Net.Interfaces()
 	if err != nil {
 		return nil, err
@@ -330,7 +336,7 @@ func resolveHost(host string) ([]netip.Addr, error) {
 // unicast sockets with the busy poll.
 func (t *Transport) userOpts() SocketOptions {
 	o := t.opts
-	o.BusyPoll = t.cfg.BusyPoll
+	o.BusyPoll, o.Poll = t.cfg.BusyPoll, t.poll
 	return o
 }
 
@@ -499,6 +505,7 @@ func (t *Transport) WriteTo(b []byte, dst netip.AddrPort) error {
 }
 
 func (t *Transport) write(c PacketConn, b []byte, dst netip.AddrPort) error {
+	t.poll.Sent(b)
 	n, err := c.WriteTo(b, dst)
 	if err != nil {
 		t.out.WriteErrors.Add(1)
@@ -533,6 +540,9 @@ func (t *Transport) WriteBatchConn(c PacketConn, ms []Message) (int, error) {
 	}
 	if c == nil {
 		c = t.send
+	}
+	if len(ms) > 0 {
+		t.poll.Sent(ms[0].Buf)
 	}
 	n, err := WriteBatch(c, ms)
 	t.out.DatagramsOut.Add(uint64(n))

@@ -108,7 +108,7 @@ func listenUDP(bind netip.AddrPort, opts SocketOptions, reuse, group bool) (Pack
 		return nil, fmt.Errorf("transport: listen %s: %w", bind, err)
 	}
 	uc := pc.(*net.UDPConn)
-	c := &udpConn{c: uc, p: ipv4.NewPacketConn(uc), raw: newRawIO(uc, opts.BusyPoll)}
+	c := &udpConn{c: uc, p: ipv4.NewPacketConn(uc), raw: newRawIO(uc, opts)}
 	if err := c.configure(opts); err != nil {
 		_ = uc.Close()
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/netip"
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -497,6 +498,82 @@ func TestUDPBusyPoll(t *testing.T) {
 	require.Zero(t, b.SocketStats(SocketMetaUnicast).BusyPolled)
 	require.NotZero(t, b.SocketStats(SocketUserUnicast).BusyPolled)
 	require.Equal(t, b.SocketStats(SocketUserUnicast).BusyPolled, b.Stats().BusyPolled)
+}
+
+// The adaptive poll (SocketOptions.Poll) on real sockets: each side of a
+// request/reply that runs at full rate polls for the other's next datagram and
+// finds it; the same exchange of datagrams without user data never polls, and
+// neither does one paced slower than the window.
+func TestUDPAdaptivePoll(t *testing.T) {
+	netns.Require(t)
+	if runtime.GOOS != "linux" {
+		t.Skip("busy polling is Linux's (rawio_linux.go)")
+	}
+	checkNoLeaks(t)
+	user := message(dataOf(userWriter, false))
+	ack := message(&wire.Heartbeat{ReaderID: userReader, WriterID: userWriter, FirstSN: 1, LastSN: 1, Count: 1})
+	// side is a socket read by its own goroutine, as a Receiver reads it.
+	type side struct {
+		c      PacketConn
+		poll   *Poll
+		in     chan []byte
+		polled atomic.Int64
+	}
+	open := func(window time.Duration) *side {
+		s := &side{poll: NewPoll(window), in: make(chan []byte, 1)}
+		var err error
+		s.c, err = UDPNet{}.ListenUDP(netip.MustParseAddrPort("127.0.0.1:0"), SocketOptions{Poll: s.poll})
+		require.NoError(t, err)
+		go func() {
+			defer close(s.in)
+			for {
+				buf := make([]byte, 256)
+				n, _, polled, err := s.c.(polledReader).readPolled(buf)
+				if err != nil {
+					return
+				}
+				if polled {
+					s.polled.Add(1)
+				}
+				s.in <- buf[:n]
+			}
+		}()
+		return s
+	}
+	send := func(from, to *side, msg []byte) {
+		from.poll.Sent(msg)
+		_, err := from.c.WriteTo(msg, to.c.LocalAddr())
+		require.NoError(t, err)
+	}
+	// exchange runs rounds of request (a) and reply (b), pause before each
+	// request, and returns the datagrams each side's polls found.
+	exchange := func(window time.Duration, msg []byte, rounds int, pause time.Duration) (pa, pb int64) {
+		a, b := open(window), open(window)
+		for range rounds {
+			time.Sleep(pause)
+			send(a, b, msg)
+			require.Equal(t, msg, <-b.in)
+			send(b, a, msg)
+			require.Equal(t, msg, <-a.in)
+		}
+		for _, s := range []*side{a, b} {
+			require.NoError(t, s.c.Close())
+			for range s.in { //nolint:revive // drain until the reader ends
+			}
+		}
+		return a.polled.Load(), b.polled.Load()
+	}
+
+	const rounds = 50
+	pa, pb := exchange(time.Second, user, rounds, 0)
+	require.GreaterOrEqual(t, pa, int64(rounds-2), "the requester's polls found the replies")
+	require.GreaterOrEqual(t, pb, int64(rounds-2), "the replier's polls found the requests")
+
+	pa, pb = exchange(time.Second, ack, rounds, 0)
+	require.Zero(t, pa+pb, "datagrams without user data earn no poll")
+
+	pa, pb = exchange(2*time.Millisecond, user, 10, 20*time.Millisecond)
+	require.Zero(t, pa+pb, "an exchange slower than the window does not poll")
 }
 
 // A busy-polled read allocates nothing either.
