@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"runtime"
 	"testing"
 	"time"
 
@@ -164,4 +165,21 @@ func TestPollFixedAndNone(t *testing.T) {
 	require.True(t, f.empty(1000))
 	require.False(t, f.empty(1100))
 	require.False(t, f.got(nil, monoNow), "found in the netpoller after the poll ran out")
+}
+
+// A poll yields its Go processor at every try with GOMAXPROCS 1, and with more
+// only after holding it for DefaultPollWindow.
+func TestPollYieldsP(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	w := int64(DefaultPollWindow)
+	s := pollState{fixed: 10 * w}
+	require.True(t, s.empty(1))
+	require.False(t, s.yieldP(2))
+	require.False(t, s.yieldP(w))
+	require.True(t, s.yieldP(w+2))
+	s.reset()
+
+	runtime.GOMAXPROCS(1)
+	require.True(t, s.empty(1))
+	require.True(t, s.yieldP(2))
 }

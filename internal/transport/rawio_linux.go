@@ -60,8 +60,8 @@ func newRawIO(c *net.UDPConn, opts SocketOptions) *rawIO {
 //
 // With a busy poll (SocketOptions.BusyPoll, or Poll when it judges a reply near), a
 // read that finds the socket empty tries again until the poll's time is up, yielding
-// between tries both the Go processor, so that the process's other goroutines
-// (timers, the application) still run, and the CPU (sched_yield), so that a thread of
+// between tries the Go processor (pollState.yieldP), so that the process's other
+// goroutines (timers, the application) still run, and the CPU (sched_yield), so that a thread of
 // another process waiting for it does: without that, on a host with few CPUs, a reply
 // whose process was queued behind the poll waited for the poll's end (1 kHz
 // ping/pong, 500 µs polls on both sides, two vCPUs: p50 47 → 170 µs; with the yield
@@ -77,8 +77,10 @@ func (r *rawIO) recv(fd uintptr) bool {
 			continue
 		}
 		if e == syscall.EAGAIN {
-			if r.poll.empty(monoNow()) && !r.closing.Load() {
-				runtime.Gosched()
+			if now := monoNow(); r.poll.empty(now) && !r.closing.Load() {
+				if r.poll.yieldP(now) {
+					runtime.Gosched()
+				}
 				_, _, _ = syscall.RawSyscall(syscall.SYS_SCHED_YIELD, 0, 0, 0) // cannot fail
 				continue
 			}
