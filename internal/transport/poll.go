@@ -80,12 +80,14 @@ type pollState struct {
 func (s *pollState) empty(now int64) bool {
 	if s.emptyAt == 0 {
 		s.emptyAt = now
-		s.procs1 = runtime.GOMAXPROCS(0) == 1
 		switch {
 		case s.fixed > 0:
 			s.until = now + s.fixed
 		case s.length > 0 && s.auto.engaged(now):
 			s.until = now + s.length
+		}
+		if s.until != 0 {
+			s.procs1 = runtime.GOMAXPROCS(0) == 1 // takes the scheduler's lock: only for a poll
 		}
 	}
 	if now < s.until {
@@ -127,6 +129,10 @@ func (s *pollState) got(b []byte, now func() int64) (polled bool) {
 	s.reset()
 	return polled
 }
+
+// off reports that the socket never polls (SocketOptions.BusyPoll negative): a
+// read that finds it empty need not read the clock.
+func (s *pollState) off() bool { return s.fixed == 0 && s.auto == nil }
 
 // reset ends a read without a datagram (an error).
 func (s *pollState) reset() { s.emptyAt, s.until, s.parked = 0, 0, false }

@@ -155,6 +155,9 @@ func TestPollFixedAndNone(t *testing.T) {
 	var none *Poll
 	none.Sent(message(dataOf(userWriter, false))) // no-op on nil
 	s := pollState{}
+	require.True(t, s.off(), "no poll of either kind: a read need not read the clock")
+	require.False(t, (&pollState{fixed: 1}).off())
+	require.False(t, (&pollState{auto: NewPoll(DefaultPollWindow)}).off())
 	require.False(t, s.empty(5))
 	require.False(t, s.got(nil, monoNow))
 

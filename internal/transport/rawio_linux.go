@@ -77,6 +77,9 @@ func (r *rawIO) recv(fd uintptr) bool {
 			continue
 		}
 		if e == syscall.EAGAIN {
+			if r.poll.off() {
+				return false
+			}
 			if now := monoNow(); r.poll.empty(now) && !r.closing.Load() {
 				if r.poll.yieldP(now) {
 					runtime.Gosched()
