@@ -18,7 +18,13 @@ import (
 // with opts (its host named after the call's order).
 func durableNet(t *testing.T) func(opts ...Option) *DomainParticipant {
 	t.Helper()
-	n, err := memnet.New(memnet.Config{Seed: 1})
+	return impairedNet(t, memnet.Impairments{})
+}
+
+// impairedNet is durableNet with the network's impairments.
+func impairedNet(t *testing.T, imp memnet.Impairments) func(opts ...Option) *DomainParticipant {
+	t.Helper()
+	n, err := memnet.New(memnet.Config{Seed: 1, Impairments: imp})
 	require.NoError(t, err)
 	t.Cleanup(n.Close)
 	hosts := 0
@@ -300,4 +306,93 @@ func TestPersistentTakeOver(t *testing.T) {
 	require.Equal(t, int64(3), id.SN)
 	got, _ := lateReader(t, ta, qos.Persistent, 4, 2*time.Second)
 	require.Equal(t, []message{{ID: 1, Seq: 0}, {ID: 1, Seq: 1}, {ID: 1, Seq: 2}}, got)
+}
+
+// TestWaitForHistoricalData: across 20 % loss, a late-joining TRANSIENT_LOCAL reader's
+// WaitForHistoricalData returns once the history of both writers it matched (a
+// TRANSIENT_LOCAL writer's 300 samples and what the durability service keeps of a
+// deleted TRANSIENT writer) is all in its cache: a take that does not wait finds every
+// sample. A reader whose cache refuses the history (RESOURCE_LIMITS) waits until its
+// context ends, and returns once what it took made room for the rest; a VOLATILE
+// reader returns at once.
+func TestWaitForHistoricalData(t *testing.T) {
+	add := impairedNet(t, memnet.Impairments{Loss: 0.2})
+	pa, pb := add(), add()
+	tt, err := newTopicType[message]("test::History")
+	require.NoError(t, err)
+	ta, err := createTopic(pa, "History", tt)
+	require.NoError(t, err)
+	tb, err := createTopic(pb, "History", tt)
+	require.NoError(t, err)
+
+	tr, err := NewWriter(ta, WithQos(durableWriterQos(qos.Transient, 3)))
+	require.NoError(t, err)
+	for i := range 3 {
+		require.NoError(t, tr.Write(bg, &message{ID: 1, Seq: uint64(i)}))
+	}
+	require.NoError(t, tr.Close())
+	const n = 300
+	w, err := NewWriter(ta, TransientLocal(), Reliable(), KeepLast(n))
+	require.NoError(t, err)
+	for i := range n {
+		require.NoError(t, w.Write(bg, &message{ID: 2, Seq: uint64(i)}))
+	}
+
+	// takeNow takes what the reader's cache holds, without waiting.
+	takeNow := func(r *DataReader[message]) (got int) {
+		for {
+			data, info, err := r.Take(bg, NoWait())
+			if err != nil {
+				require.ErrorIs(t, err, ErrNoData)
+				return got
+			}
+			for i := range data {
+				if info[i].ValidData {
+					got++
+				}
+			}
+		}
+	}
+	matched := func(r *DataReader[message], want int32) {
+		require.Eventually(t, func() bool {
+			st, err := r.SubscriptionMatchedStatus()
+			return err == nil && st.CurrentCount == want
+		}, 20*time.Second, time.Millisecond)
+	}
+
+	rq := reliableReader()
+	rq.Durability.Kind = qos.TransientLocal
+	r, err := NewReader(tb, WithQos(*rq))
+	require.NoError(t, err)
+	matched(r, 2)
+	ctx, cancel := context.WithTimeout(bg, 20*time.Second)
+	defer cancel()
+	require.NoError(t, r.WaitForHistoricalData(ctx))
+	require.Equal(t, n+3, takeNow(r), "the whole history is in the cache when the wait returns")
+	require.NoError(t, r.WaitForHistoricalData(ctx), "and stays so")
+
+	// A cache with room for 10 samples refuses the rest of the history.
+	rq.ResourceLimits.MaxSamples = 10
+	small, err := NewReader(tb, WithQos(*rq))
+	require.NoError(t, err)
+	matched(small, 2)
+	short, cancelShort := context.WithTimeout(bg, 300*time.Millisecond)
+	defer cancelShort()
+	err = small.WaitForHistoricalData(short)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.NotErrorIs(t, err, ErrTimeout)
+	got := 0
+	for got < n+3 {
+		got += takeNow(small)
+		require.NoError(t, ctx.Err(), "took %d of %d", got, n+3)
+		time.Sleep(time.Millisecond)
+	}
+	require.NoError(t, small.WaitForHistoricalData(ctx))
+
+	vq := reliableReader()
+	v, err := NewReader(tb, WithQos(*vq))
+	require.NoError(t, err)
+	expired, cancelExpired := context.WithCancel(bg)
+	cancelExpired()
+	require.NoError(t, v.WaitForHistoricalData(expired), "a VOLATILE reader has no historical data to wait for")
 }

@@ -64,6 +64,9 @@ type engineReader interface {
 	// Retry makes the reader ask again for the samples deliver refused. It does not
 	// block and may be called from any goroutine, deliver included.
 	Retry()
+	// WaitForHistoricalData waits until the reader has the historical data of the
+	// writers it matched, or done is closed (false).
+	WaitForHistoricalData(done <-chan struct{}) bool
 	UpdateQos(q qos.Requested) error
 	Close() error
 }

@@ -248,6 +248,7 @@ func TestEnableSemantics(t *testing.T) {
 	require.ErrorIs(t, err, ErrNotEnabled)
 	_, err = r.TakeInto(bg, make([]point, 1), make([]SampleInfo, 1), NoWait())
 	require.ErrorIs(t, err, ErrNotEnabled)
+	require.ErrorIs(t, r.WaitForHistoricalData(bg), ErrNotEnabled)
 	require.Equal(t, HandleNil, r.LookupInstance(&point{}))
 	_, err = r.SubscriptionMatchedStatus()
 	require.NoError(t, err)

@@ -413,6 +413,10 @@ func (r *fakeReader) GUID() wire.GUID { return r.data.GUID }
 // Retry counts the calls: the fake writers do not resend refused samples.
 func (r *fakeReader) Retry() { r.retries.Add(1) }
 
+// WaitForHistoricalData has nothing to wait for: the fake writers hand a reader
+// their history when they match it.
+func (r *fakeReader) WaitForHistoricalData(<-chan struct{}) bool { return true }
+
 func (r *fakeReader) UpdateQos(q qos.Requested) error {
 	r.data.Requested = q
 	return nil

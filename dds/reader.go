@@ -1233,6 +1233,30 @@ func (r *DataReader[T]) RequestedDeadlineMissedStatus() (listener.RequestedDeadl
 	return readStatus(&r.entity, (*statusBlock).takeRequestedDeadlineMissed)
 }
 
+// WaitForHistoricalData waits until the reader has received the historical data
+// of the writers it matched (wait_for_historical_data, DDS 1.4 §2.2.2.5.2.13): from
+// each reliable writer, every change it held for the reader when it first announced
+// its history (the last sequence number of its first HEARTBEAT after the match),
+// delivered to the reader's cache or known lost; a best-effort writer sends its
+// history at once and is not waited for. A VOLATILE reader gets no historical data
+// and returns at once. Writers not yet discovered are not waited for: a reader that
+// expects some writer waits for its match first (SubscriptionMatchedStatus). When
+// ctx ends first, the error is ctx's, wrapped.
+//
+// Cyclone DDS and Fast DDS 2.9 return at once (they do not implement the wait).
+func (r *DataReader[T]) WaitForHistoricalData(ctx context.Context) error {
+	if err := r.check(); err != nil {
+		return err
+	}
+	if r.Qos().Durability.Kind == qos.Volatile {
+		return nil
+	}
+	if !r.er.WaitForHistoricalData(ctx.Done()) {
+		return errs.Context(ctx.Err(), "reader of "+r.topic.name+": waiting for historical data")
+	}
+	return nil
+}
+
 // MatchedPublications returns the handles of the writers matched with the reader
 // (get_matched_publications).
 func (r *DataReader[T]) MatchedPublications() ([]InstanceHandle, error) {

@@ -478,6 +478,22 @@ func (r *LocalReader) Retry() {
 	})
 }
 
+// WaitForHistoricalData waits until the reader has the historical data of the
+// writers it matched (rtps.Reader.HistorySynced), or done is closed (false).
+func (r *LocalReader) WaitForHistoricalData(done <-chan struct{}) bool {
+	for {
+		ok, ch := r.r.HistorySynced()
+		if ok {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-done:
+			return false
+		}
+	}
+}
+
 // UpdateQos changes the QoS announced and re-evaluates the matches.
 func (r *LocalReader) UpdateQos(q qos.Requested) error {
 	return r.p.updateLocal(r.l, func(e *EndpointData) { e.Requested = q })

@@ -867,3 +867,70 @@ func TestSampleReceived(t *testing.T) {
 		require.Equal(t, want[i], s.Received, "sample %d", got.seqs[i])
 	}
 }
+
+// TestReaderHistorySynced: the reader has a writer's historical data once it has
+// every change up to the last one the writer's first HEARTBEAT announced (delivered,
+// or known lost through a GAP); later changes are not waited for, a best-effort
+// writer never is, and removing a writer wakes the waiters.
+func TestReaderHistorySynced(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	var got collector
+	r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true}, got.deliver, &recorder{})
+	synced := func() bool { ok, _ := r.HistorySynced(); return ok }
+	require.True(t, synced(), "no writer: nothing to wait for")
+
+	other := remoteWriter
+	other.Entity.Key[2]++
+	r.AddWriter(WriterProxyInfo{GUID: other, Reliable: false, Unicast: []wire.Locator{testLoc}}, now)
+	require.True(t, synced(), "a best-effort writer is not waited for")
+
+	r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	ok, ch := r.HistorySynced()
+	require.False(t, ok, "no HEARTBEAT yet: the writer's history is unknown")
+	data := func(sn int) {
+		d := wire.Data{WriterID: remoteWriter.Entity, WriterSN: wire.SequenceNumber(sn), DataFlag: true, SerializedPayload: payload(uint64(sn), 0)}
+		r.HandleData(remotePrefix, &d, wire.TimeInvalid, now)
+	}
+	data(1) // before the HEARTBEAT: delivered, but the end is not known yet
+	require.False(t, synced())
+	hb := wire.Heartbeat{WriterID: remoteWriter.Entity, FirstSN: 1, LastSN: 4, Count: 1}
+	r.HandleHeartbeat(remotePrefix, &hb, now)
+	require.False(t, synced())
+	data(3)
+	data(2)
+	require.False(t, synced(), "4 is missing")
+	select {
+	case <-ch:
+		t.Fatal("woken before the history is in")
+	default:
+	}
+	g := wire.Gap{WriterID: remoteWriter.Entity, GapStart: 4, GapList: wire.SequenceNumberSet{Base: 5}}
+	r.HandleGap(remotePrefix, &g, now)
+	require.True(t, synced(), "4 is known lost")
+	<-ch // closed by the change
+	require.Equal(t, []uint64{1, 2, 3}, got.seqs)
+
+	// A later HEARTBEAT announcing more does not undo it.
+	hb = wire.Heartbeat{WriterID: remoteWriter.Entity, FirstSN: 1, LastSN: 9, Count: 2}
+	r.HandleHeartbeat(remotePrefix, &hb, now)
+	require.True(t, synced())
+
+	// A writer with an empty history: its first HEARTBEAT says so.
+	empty := remoteWriter
+	empty.Entity.Key[2] += 2
+	r.AddWriter(WriterProxyInfo{GUID: empty, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	require.False(t, synced())
+	hb = wire.Heartbeat{WriterID: empty.Entity, FirstSN: 1, LastSN: 0, Count: 1}
+	r.HandleHeartbeat(remotePrefix, &hb, now)
+	require.True(t, synced())
+
+	// Removing a writer that had not sent its history wakes the waiters.
+	silent := remoteWriter
+	silent.Entity.Key[2] += 3
+	r.AddWriter(WriterProxyInfo{GUID: silent, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	ok, ch = r.HistorySynced()
+	require.False(t, ok)
+	r.RemoveWriter(silent)
+	<-ch
+	require.True(t, synced())
+}

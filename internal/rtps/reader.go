@@ -250,6 +250,14 @@ type writerProxy struct {
 	lost uint64
 	// nackedAt is when the last ACKNACK that asked for something went.
 	nackedAt time.Time
+	// hist is the last SN of the first HEARTBEAT of the writer after the match
+	// (histKnown): the end of the history it had for the reader. synced says
+	// the reader has every change up to it, or was told it cannot have them (a
+	// GAP), or that the writer is best-effort and sends no HEARTBEAT: the
+	// writer's historical data is in (HistorySynced).
+	hist      wire.SequenceNumber
+	histKnown bool
+	synced    bool
 }
 
 // Reader is the stateful RTPS reader (RTPS 2.5 §8.4.10), best-effort or
@@ -282,6 +290,9 @@ type Reader struct {
 	// gone says the engine deleted the reader: same-process writers hand
 	// it nothing more (local.go).
 	gone bool
+	// syncCh is closed, and cleared, when a writer's historical data is all in
+	// or a writer is removed (HistorySynced); nil when nobody waits.
+	syncCh chan struct{}
 }
 
 // NewReader returns a reader that passes the samples it delivers to
@@ -323,6 +334,7 @@ func (r *Reader) AddWriter(w WriterProxyInfo, now time.Time) {
 	}
 	p := &writerProxy{info: w, dest: destination(w.Unicast, w.Multicast), next: 1}
 	p.reliable = w.Reliable && r.cfg.Reliable
+	p.synced = !p.reliable
 	r.writers[w.GUID] = p
 	r.list = append(r.list, p)
 	if p.reliable {
@@ -384,6 +396,44 @@ func (r *Reader) RemoveWriter(g wire.GUID) {
 		r.freeFrag(ra)
 	}
 	p.frags, p.fragBytes = nil, 0
+	r.wakeSync()
+}
+
+// HistorySynced reports whether the reader has received the historical data of
+// every writer it matched (DDS 1.4 §2.2.2.5.2.13, wait_for_historical_data): from
+// each reliable writer, every change up to the last one its first HEARTBEAT after
+// the match announced, delivered or known lost; best-effort writers send no
+// HEARTBEAT and are not waited for. When it has not, the channel returned is closed
+// the next time that may have changed (a writer's history all in, a writer
+// removed); the caller checks again then.
+func (r *Reader) HistorySynced() (bool, <-chan struct{}) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range r.list {
+		if !p.synced {
+			if r.syncCh == nil {
+				r.syncCh = make(chan struct{})
+			}
+			return false, r.syncCh
+		}
+	}
+	return true, nil
+}
+
+// checkSynced marks p synced once the reader has passed the end of its history.
+func (r *Reader) checkSynced(p *writerProxy) {
+	if !p.synced && p.histKnown && p.next > p.hist {
+		p.synced = true
+		r.wakeSync()
+	}
+}
+
+// wakeSync wakes the HistorySynced waiters.
+func (r *Reader) wakeSync() {
+	if r.syncCh != nil {
+		close(r.syncCh)
+		r.syncCh = nil
+	}
 }
 
 // MatchedWriters returns the number of matched writers.
@@ -539,6 +589,9 @@ func (r *Reader) receive(p *writerProxy, sn wire.SequenceNumber, m *sampleMeta, 
 		p.refused = false
 		p.next++
 		r.drain(p)
+		if !p.synced {
+			r.checkSynced(p)
+		}
 		return
 	case sn >= p.next+wire.SequenceNumber(r.cfg.Window):
 		r.stats.OutOfWindow++
@@ -793,6 +846,7 @@ func (r *Reader) HandleGap(src wire.GuidPrefix, g *wire.Gap, now time.Time) {
 	}
 	r.drain(p)
 	r.reportLost(p)
+	r.checkSynced(p)
 }
 
 // reportLost passes the losses of p that no delivered change carried, with
@@ -828,10 +882,14 @@ func (r *Reader) HandleHeartbeat(src wire.GuidPrefix, h *wire.Heartbeat, now tim
 	if h.LastSN > p.maxSeen {
 		p.maxSeen = h.LastSN
 	}
+	if !p.histKnown {
+		p.hist, p.histKnown = h.LastSN, true
+	}
 	if h.FirstSN > p.next {
 		r.advanceTo(p, h.FirstSN, started)
 		r.reportLost(p)
 	}
+	r.checkSynced(p)
 	for _, ra := range p.frags {
 		if ra.sn <= h.LastSN {
 			ra.adv = ra.total // every fragment of a change announced exists

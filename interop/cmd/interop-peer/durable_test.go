@@ -1,8 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
+	"os/exec"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -14,6 +20,7 @@ import (
 const (
 	transientDomain  = 35
 	persistentDomain = 36
+	historicalDomain = 39
 )
 
 // TestTransientLateJoiner: a ddsgo TRANSIENT writer (HISTORY KEEP_LAST 1,
@@ -78,4 +85,82 @@ func TestPersistentLateJoiner(t *testing.T) {
 		defer func() { require.NoError(t, p.Close()) }()
 		lateSubscriber(t, vendor, bin, 6, common, expectedLines(a))
 	})
+}
+
+// TestWaitForHistoricalDataFromVendor: a transient-local writer of the other vendor
+// (KEEP_ALL, three instances) writes 300 samples and stays; a ddsgo transient-local
+// reader created afterwards matches it, and once WaitForHistoricalData returns, a take
+// that does not wait finds all 300, in order per instance. Neither Cyclone DDS 0.10 nor
+// Fast DDS 2.9 implements the wait itself (both return at once); ddsgo needs only the
+// writer's HEARTBEATs, which both send.
+func TestWaitForHistoricalDataFromVendor(t *testing.T) {
+	forEachVendor(t, func(t *testing.T, vendor, bin string) {
+		const n = 300
+		topic := "ddsgo_historical_" + vendor
+		printed := &lineCount{}
+		cmd := exec.Command(bin, "-role", "pub", "-domain", fmt.Sprint(historicalDomain), "-topic", topic,
+			"-reliable", "-transient-local", "-keep-last", "0", "-keys", "3", "-count", fmt.Sprint(n),
+			"-wait-readers", "0", "-linger", "30s", "-timeout", "40s")
+		cmd.Stdout = printed
+		pp, err := startProcess(t, vendor, cmd)
+		require.NoError(t, err)
+		defer pp.stop()
+		require.Eventually(t, func() bool { return printed.lines() >= n }, 10*time.Second, time.Millisecond,
+			"the %s publisher wrote %d samples", vendor, n)
+
+		p, err := dds.NewParticipant(historicalDomain)
+		require.NoError(t, err)
+		defer func() { require.NoError(t, p.Close()) }()
+		tp, err := dds.NewTopic[Sample](p, topic)
+		require.NoError(t, err)
+		r, err := dds.NewReader(tp, dds.Reliable(), dds.TransientLocal(), dds.KeepAll())
+		require.NoError(t, err)
+		require.Eventually(t, func() bool {
+			st, err := r.SubscriptionMatchedStatus()
+			return err == nil && st.CurrentCount == 1
+		}, 10*time.Second, time.Millisecond, "matched")
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		start := time.Now()
+		require.NoError(t, r.WaitForHistoricalData(ctx))
+		t.Logf("%s: historical data in %v after the match", vendor, time.Since(start).Round(time.Microsecond))
+
+		last := map[int32]uint64{}
+		got := 0
+		for {
+			ss, infos, err := r.Take(ctx, dds.NoWait())
+			if errors.Is(err, dds.ErrNoData) {
+				break
+			}
+			require.NoError(t, err)
+			for i, s := range ss {
+				if !infos[i].ValidData {
+					continue
+				}
+				require.Greater(t, s.Seq, last[s.ID], "instance %d in order", s.ID)
+				last[s.ID] = s.Seq
+				got++
+			}
+		}
+		require.Equal(t, n, got, "the whole history is in the cache when the wait returns")
+	})
+}
+
+// lineCount is an io.Writer that counts the lines written to it.
+type lineCount struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *lineCount) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n += bytes.Count(b, []byte("\n"))
+	return len(b), nil
+}
+
+func (c *lineCount) lines() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
 }
