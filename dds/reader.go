@@ -258,6 +258,12 @@ func (r *DataReader[T]) reannounce() error {
 	eq, rq := r.endpointQosLocked()
 	r.p.mu.Unlock()
 	r.deadline.Load().setPeriod(rq.Deadline.Period)
+	if cache := r.cache.Load(); cache != nil {
+		c := cacheConfig(rq)
+		if err := cache.SetLifecycle(c.MinimumSeparation, c.AutopurgeNoWriterSamplesDelay, c.AutopurgeDisposedSamplesDelay, r.p.now()); err != nil {
+			return wrapErr(ErrBadParameter, err, "reader of "+r.topic.name)
+		}
+	}
 	if r.er == nil { // a built-in topic's: nothing to announce
 		return nil
 	}
@@ -446,8 +452,9 @@ func (r *DataReader[T]) onLivelinessHeartbeat(writer wire.GUID) {
 func (r *DataReader[T]) Qos() qos.DataReaderQos { return getQos[qos.DataReaderQos](&r.entity) }
 
 // SetQos changes the reader's QoS (set_qos); once enabled, only the changeable policies
-// may change, and the change is announced. The cache keeps the policies it was enabled
-// with.
+// may change, and the change is announced. DEADLINE, TIME_BASED_FILTER and
+// READER_DATA_LIFECYCLE apply at once (a new autopurge delay also to the instances
+// already waiting for theirs).
 func (r *DataReader[T]) SetQos(q qos.DataReaderQos) error {
 	r.p.opMu.Lock()
 	defer r.p.opMu.Unlock()

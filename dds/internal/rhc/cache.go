@@ -66,9 +66,11 @@ type instance[T any] struct {
 	owner    GUID
 	strength int32
 	owned    bool
-	// purgeAt is the autopurge deadline while heapIdx >= 0.
-	purgeAt time.Time
-	heapIdx int
+	// purgeAt is the autopurge deadline while heapIdx >= 0; notAliveAt is when the
+	// instance last became NOT_ALIVE (the start of its autopurge delay).
+	purgeAt    time.Time
+	notAliveAt time.Time
+	heapIdx    int
 }
 
 func (in *instance[T]) empty() bool { return in.samples.len() == 0 && !in.hasInv }

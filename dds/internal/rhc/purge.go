@@ -9,6 +9,7 @@ import "time"
 
 // queuePurge sets the autopurge deadline of in for its (NOT_ALIVE) state.
 func (c *Cache[T]) queuePurge(in *instance[T], now time.Time) {
+	in.notAliveAt = now
 	d := c.purgeNoWriters
 	if in.state == NotAliveDisposedInstanceState {
 		d = c.purgeDisposed
@@ -105,4 +106,37 @@ func (c *Cache[T]) heapDown(i int) bool {
 		i = m
 	}
 	return i > start
+}
+
+// SetLifecycle applies a change of the policies of the cache that may change on an
+// enabled reader (DDS 1.4 §2.2.3): TIME_BASED_FILTER's minimumSeparation, which holds
+// from the next sample, and READER_DATA_LIFECYCLE's autopurge delays (Config), which
+// apply to the NOT_ALIVE instances too, counted from when each became NOT_ALIVE (so one
+// that has waited longer than its new delay goes at the next access). A negative
+// duration is errs.ErrBadParameter.
+func (c *Cache[T]) SetLifecycle(minSep, noWriters, disposed time.Duration, now time.Time) error {
+	n := Config{MinimumSeparation: minSep, AutopurgeNoWriterSamplesDelay: noWriters, AutopurgeDisposedSamplesDelay: disposed}
+	if err := n.validate(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.cfg.MinimumSeparation = minSep
+	c.cfg.AutopurgeNoWriterSamplesDelay, c.cfg.AutopurgeDisposedSamplesDelay = noWriters, disposed
+	nw, d := purgeDelay(noWriters), purgeDelay(disposed)
+	if nw == c.purgeNoWriters && d == c.purgeDisposed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.purgeNoWriters, c.purgeDisposed = nw, d
+	for _, in := range c.order {
+		if in.state != AliveInstanceState {
+			c.queuePurge(in, in.notAliveAt)
+		}
+	}
+	if nw != 0 || d != 0 {
+		c.timed.Store(true)
+	}
+	c.runPurges(now)
+	c.unlockNotify(false)
+	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/ddsgo/ddsgo/internal/errs"
 )
 
 func withLifespan(ch *Change[val], d time.Duration) *Change[val] {
@@ -227,4 +229,46 @@ func TestReadsNeedTime(t *testing.T) {
 	require.Equal(t, Accepted, c.Insert(ch, at(1)))
 	require.True(t, c.ReadsNeedTime())
 	require.True(t, newCache(t, Config{AutopurgeDisposedSamplesDelay: time.Second}).ReadsNeedTime())
+}
+
+// TestSetLifecycle: TIME_BASED_FILTER and READER_DATA_LIFECYCLE change on a cache in
+// use. The filter holds from the next sample; the autopurge delays apply to the
+// NOT_ALIVE instances too, counted from when each became NOT_ALIVE (under an infinite
+// delay or not), and an infinite delay cancels a waiting purge.
+func TestSetLifecycle(t *testing.T) {
+	ms := time.Millisecond
+	c := newCache(t, Config{KeepAll: true})
+	require.Equal(t, Accepted, c.Insert(write(1, w1, 1, 0), at(0)))
+	require.Equal(t, Accepted, c.Insert(write(1, w1, 2, 0), at(1)))
+	require.NoError(t, c.SetLifecycle(50*ms, 0, 0, at(2)))
+	require.Equal(t, DroppedByTimeFilter, c.Insert(write(1, w1, 3, 0), at(20)))
+	require.Equal(t, Accepted, c.Insert(write(1, w1, 4, 0), at(60)))
+	require.NoError(t, c.SetLifecycle(0, 0, 0, at(61)))
+	require.Equal(t, Accepted, c.Insert(write(1, w1, 5, 0), at(62)), "the filter is off again")
+
+	// Instance 1 unregistered at 100 under an infinite delay, 2 disposed at 100 under 1 s.
+	c = newCache(t, Config{AutopurgeDisposedSamplesDelay: time.Second})
+	c.Insert(write(1, w1, 1, 0), at(0))
+	c.Insert(write(2, w1, 1, 0), at(0))
+	c.Insert(ctl(Unregister, 1, w1, 100), at(100))
+	c.Insert(ctl(Dispose, 2, w1, 100), at(100))
+	require.Equal(t, at(1100), c.Tick(at(100)))
+	require.NoError(t, c.SetLifecycle(0, 300*ms, 200*ms, at(200)))
+	require.Equal(t, at(300), c.Tick(at(200)), "2: disposed at 100, purged 200 ms after")
+	require.Equal(t, at(400), c.Tick(at(300)), "1: without writers since 100, 300 ms after")
+	_, ok := peek(c, 2)
+	require.True(t, ok, "a disposed instance with a writer stays, empty")
+	require.True(t, c.Tick(at(400)).IsZero())
+	require.Equal(t, HandleNil, c.Lookup(kh(1)), "purged with no writer")
+
+	// An instance that has waited longer than its new delay goes at the change.
+	c.Insert(write(3, w1, 1, 0), at(600))
+	c.Insert(ctl(Unregister, 3, w1, 600), at(600))
+	require.NoError(t, c.SetLifecycle(0, 0, 0, at(650)))
+	require.True(t, c.Tick(at(5000)).IsZero(), "infinite again: no purge waits")
+	require.NotEqual(t, HandleNil, c.Lookup(kh(3)))
+	require.NoError(t, c.SetLifecycle(0, 100*ms, 0, at(5000)))
+	require.Equal(t, HandleNil, c.Lookup(kh(3)))
+
+	require.ErrorIs(t, c.SetLifecycle(-ms, 0, 0, at(0)), errs.ErrBadParameter)
 }
