@@ -309,10 +309,10 @@ func TestPersistentTakeOver(t *testing.T) {
 }
 
 // TestWaitForHistoricalData: across 20 % loss, a late-joining TRANSIENT_LOCAL reader's
-// WaitForHistoricalData returns once the history of both writers it matched (a
-// TRANSIENT_LOCAL writer's 300 samples and what the durability service keeps of a
-// deleted TRANSIENT writer) is all in its cache: a take that does not wait finds every
-// sample. A reader whose cache refuses the history (RESOURCE_LIMITS) waits until its
+// WaitForHistoricalData, called right after the reader's creation, returns once both
+// writers of the other participant are matched and their history (a TRANSIENT_LOCAL
+// writer's 300 samples and what the durability service keeps of a deleted TRANSIENT
+// writer) is all in its cache: a take that does not wait finds every sample. A reader whose cache refuses the history (RESOURCE_LIMITS) waits until its
 // context ends, and returns once what it took made room for the rest; a VOLATILE
 // reader returns at once.
 func TestWaitForHistoricalData(t *testing.T) {
@@ -360,14 +360,22 @@ func TestWaitForHistoricalData(t *testing.T) {
 		}, 20*time.Second, time.Millisecond)
 	}
 
+	// Once pb knows pa, a reader created and waiting at once waits for pa's writers'
+	// SEDP announcements (which the loss may delay) and then for their histories.
+	require.Eventually(t, func() bool {
+		hs, err := pb.DiscoveredParticipants()
+		return err == nil && len(hs) == 1
+	}, 20*time.Second, time.Millisecond, "pb discovers pa")
 	rq := reliableReader()
 	rq.Durability.Kind = qos.TransientLocal
 	r, err := NewReader(tb, WithQos(*rq))
 	require.NoError(t, err)
-	matched(r, 2)
 	ctx, cancel := context.WithTimeout(bg, 20*time.Second)
 	defer cancel()
 	require.NoError(t, r.WaitForHistoricalData(ctx))
+	st, err := r.SubscriptionMatchedStatus()
+	require.NoError(t, err)
+	require.Equal(t, int32(2), st.CurrentCount, "both writers matched when the wait returns")
 	require.Equal(t, n+3, takeNow(r), "the whole history is in the cache when the wait returns")
 	require.NoError(t, r.WaitForHistoricalData(ctx), "and stays so")
 
@@ -381,6 +389,21 @@ func TestWaitForHistoricalData(t *testing.T) {
 	err = small.WaitForHistoricalData(short)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	require.NotErrorIs(t, err, ErrTimeout)
+	// A reader deleted while it waits ends the wait.
+	gone, err := NewReader(tb, WithQos(*rq))
+	require.NoError(t, err)
+	matched(gone, 2)
+	ended := make(chan error, 1)
+	go func() { ended <- gone.WaitForHistoricalData(ctx) }()
+	time.Sleep(10 * time.Millisecond)
+	require.NoError(t, gone.Close())
+	select {
+	case err := <-ended:
+		require.ErrorIs(t, err, ErrAlreadyDeleted)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the wait did not end with the reader")
+	}
+
 	got := 0
 	for got < n+3 {
 		got += takeNow(small)

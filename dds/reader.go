@@ -1241,14 +1241,17 @@ func (r *DataReader[T]) RequestedDeadlineMissedStatus() (listener.RequestedDeadl
 }
 
 // WaitForHistoricalData waits until the reader has received the historical data
-// of the writers it matched (wait_for_historical_data, DDS 1.4 §2.2.2.5.2.13): from
-// each reliable writer, every change it held for the reader when it first announced
-// its history (the last sequence number of its first HEARTBEAT after the match),
+// of the writers it matches (wait_for_historical_data, DDS 1.4 §2.2.2.5.2.13). It
+// first waits for the writers the participants discovered so far announced (their
+// SEDP publications all received and matched), then, from each reliable writer
+// matched, for every change it held for the reader when it first announced its
+// history (the last sequence number of its first HEARTBEAT after the match),
 // delivered to the reader's cache or known lost; a best-effort writer sends its
-// history at once and is not waited for. A VOLATILE reader gets no historical data
-// and returns at once. Writers not yet discovered are not waited for: a reader that
-// expects some writer waits for its match first (SubscriptionMatchedStatus). When
-// ctx ends first, the error is ctx's, wrapped.
+// history at once and is not waited for. A participant not yet discovered cannot be
+// waited for: right after the participant is created, wait for the peers expected
+// first (DiscoveredParticipants, SubscriptionMatchedStatus). A VOLATILE reader gets
+// no historical data and returns at once. When ctx ends first, the error is ctx's,
+// wrapped.
 //
 // Cyclone DDS and Fast DDS 2.9 return at once (they do not implement the wait).
 func (r *DataReader[T]) WaitForHistoricalData(ctx context.Context) error {
@@ -1259,9 +1262,12 @@ func (r *DataReader[T]) WaitForHistoricalData(ctx context.Context) error {
 		return nil
 	}
 	if !r.er.WaitForHistoricalData(ctx.Done()) {
+		if ctx.Err() == nil {
+			return errorf(ErrAlreadyDeleted, "reader of %s: its participant closed while it waited for historical data", r.topic.name)
+		}
 		return errs.Context(ctx.Err(), "reader of "+r.topic.name+": waiting for historical data")
 	}
-	return nil
+	return r.alive() // deleted while it waited: its writers were unmatched
 }
 
 // MatchedPublications returns the handles of the writers matched with the reader

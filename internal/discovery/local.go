@@ -479,10 +479,20 @@ func (r *LocalReader) Retry() {
 }
 
 // WaitForHistoricalData waits until the reader has the historical data of the
-// writers it matched (rtps.Reader.HistorySynced), or done is closed (false).
+// writers it matched (rtps.Reader.HistorySynced), and first for the writers it would
+// match: until the SEDP publications reader has the history of the SEDP writers of
+// the participants known and the event loop has processed it (matched the writers it
+// announced). It returns false when done is closed or the participant is, first.
 func (r *LocalReader) WaitForHistoricalData(done <-chan struct{}) bool {
+	p := r.p
+	return waitSynced(p.pubR, done, p.eng.Done()) && p.settled(done) && waitSynced(r.r, done, p.eng.Done())
+}
+
+// waitSynced waits until r has the history of the writers it matched, or done or stop
+// is closed (false).
+func waitSynced(r *rtps.Reader, done, stop <-chan struct{}) bool {
 	for {
-		ok, ch := r.r.HistorySynced()
+		ok, ch := r.HistorySynced()
 		if ok {
 			return true
 		}
@@ -490,7 +500,25 @@ func (r *LocalReader) WaitForHistoricalData(done <-chan struct{}) bool {
 		case <-ch:
 		case <-done:
 			return false
+		case <-stop:
+			return false
 		}
+	}
+}
+
+// settled waits until the event loop has run what was posted to it before the call
+// (the SEDP changes received by then), or done is closed or the participant is
+// (false).
+func (p *Participant) settled(done <-chan struct{}) bool {
+	ran := make(chan struct{})
+	p.eng.Post(func() { close(ran) })
+	select {
+	case <-ran:
+		return true
+	case <-done:
+		return false
+	case <-p.eng.Done():
+		return false
 	}
 }
 

@@ -406,6 +406,9 @@ func (e *Engine) HandleRaw(writer wire.EntityID, h RawDataHandler) {
 	e.regMu.Unlock()
 }
 
+// Done returns a channel closed when the engine is closed.
+func (e *Engine) Done() <-chan struct{} { return e.done }
+
 // Post runs fn on the event loop, after the datagram or timer being
 // processed. It never blocks; fn must not block either.
 func (e *Engine) Post(fn func()) {

@@ -88,9 +88,10 @@ func TestPersistentLateJoiner(t *testing.T) {
 }
 
 // TestWaitForHistoricalDataFromVendor: a transient-local writer of the other vendor
-// (KEEP_ALL, three instances) writes 300 samples and stays; a ddsgo transient-local
-// reader created afterwards matches it, and once WaitForHistoricalData returns, a take
-// that does not wait finds all 300, in order per instance. Neither Cyclone DDS 0.10 nor
+// (KEEP_ALL, three instances) writes 300 samples and stays; once its participant is
+// discovered, a ddsgo transient-local reader is created and calls WaitForHistoricalData
+// at once: when it returns, the reader has matched the writer (its SEDP announcement
+// received) and a take that does not wait finds all 300, in order per instance. Neither Cyclone DDS 0.10 nor
 // Fast DDS 2.9 implements the wait itself (both return at once); ddsgo needs only the
 // writer's HEARTBEATs, which both send.
 func TestWaitForHistoricalDataFromVendor(t *testing.T) {
@@ -113,17 +114,20 @@ func TestWaitForHistoricalDataFromVendor(t *testing.T) {
 		defer func() { require.NoError(t, p.Close()) }()
 		tp, err := dds.NewTopic[Sample](p, topic)
 		require.NoError(t, err)
+		require.Eventually(t, func() bool {
+			hs, err := p.DiscoveredParticipants()
+			return err == nil && len(hs) == 1
+		}, 10*time.Second, 100*time.Microsecond, "the %s participant discovered", vendor)
 		r, err := dds.NewReader(tp, dds.Reliable(), dds.TransientLocal(), dds.KeepAll())
 		require.NoError(t, err)
-		require.Eventually(t, func() bool {
-			st, err := r.SubscriptionMatchedStatus()
-			return err == nil && st.CurrentCount == 1
-		}, 10*time.Second, time.Millisecond, "matched")
 		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 		defer cancel()
 		start := time.Now()
 		require.NoError(t, r.WaitForHistoricalData(ctx))
-		t.Logf("%s: historical data in %v after the match", vendor, time.Since(start).Round(time.Microsecond))
+		t.Logf("%s: historical data in %v after the reader's creation", vendor, time.Since(start).Round(time.Microsecond))
+		st, err := r.SubscriptionMatchedStatus()
+		require.NoError(t, err)
+		require.Equal(t, int32(1), st.CurrentCount, "matched when the wait returns")
 
 		last := map[int32]uint64{}
 		got := 0
