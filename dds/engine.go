@@ -25,13 +25,16 @@ type engine interface {
 	// Endpoints returns the remote endpoints discovered, matched or not.
 	Endpoints() []discovery.EndpointData
 	// OnParticipant registers the function called when a remote participant is
-	// discovered (alive) or lost, on the engine's dispatcher goroutine.
+	// discovered or announces changed data (alive) or is lost, on the engine's
+	// dispatcher goroutine.
 	OnParticipant(fn func(p discovery.ParticipantData, alive bool))
 	// OnEndpoint registers the function called when an endpoint of a remote participant
 	// is first discovered, on the engine's dispatcher goroutine.
 	OnEndpoint(fn func(d discovery.EndpointData))
 	// AssertLiveliness sends a MANUAL_LIVELINESS_UPDATE participant message.
 	AssertLiveliness()
+	// SetUserData announces the participant's new USER_DATA.
+	SetUserData(ud []byte) error
 	// OnLiveliness registers the function called for each participant message of a
 	// remote participant (manual: a MANUAL_LIVELINESS_UPDATE); it must not block.
 	OnLiveliness(fn func(prefix wire.GuidPrefix, manual bool))

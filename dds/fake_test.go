@@ -55,6 +55,8 @@ type fakeEngine struct {
 	heard  map[wire.GuidPrefix]time.Time
 	// manualSent counts the MANUAL_LIVELINESS_UPDATE messages sent.
 	manualSent atomic.Int32
+	// userData is the USER_DATA SetUserData announced last.
+	userData []byte
 	// endpoints of this engine
 	writers []*fakeWriter
 	readers []*fakeReader
@@ -91,6 +93,12 @@ func (e *fakeEngine) heardFrom(prefix wire.GuidPrefix, t time.Time) {
 }
 
 // AssertLiveliness delivers a MANUAL_LIVELINESS_UPDATE to the other engines.
+// SetUserData records the participant's new USER_DATA.
+func (e *fakeEngine) SetUserData(ud []byte) error {
+	e.locked(func() { e.userData = ud })
+	return nil
+}
+
 func (e *fakeEngine) AssertLiveliness() {
 	e.manualSent.Add(1)
 	e.participantMessage(true)

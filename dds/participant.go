@@ -1,6 +1,7 @@
 package dds
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"slices"
@@ -410,9 +411,21 @@ func (p *DomainParticipant) Qos() qos.DomainParticipantQos {
 	return q.Clone()
 }
 
-// SetQos changes the participant's QoS (set_qos).
+// SetQos changes the participant's QoS (set_qos). A new USER_DATA is announced at once
+// (SPDP) to the participants known, whose built-in DCPSParticipant readers see it.
 func (p *DomainParticipant) SetQos(q qos.DomainParticipantQos) error {
-	return setQos(&p.entity, q)
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	old := getQos[qos.DomainParticipantQos](&p.entity)
+	if err := setQos(&p.entity, q); err != nil {
+		return err
+	}
+	if p.enabled.Load() && !bytes.Equal(old.UserData.Value, q.UserData.Value) {
+		if err := p.eng.SetUserData(q.UserData.Value); err != nil {
+			return wrapErr(ErrError, err, "announcing the participant")
+		}
+	}
+	return nil
 }
 
 // Listener returns the participant's listener (get_listener).

@@ -179,3 +179,25 @@ func (p *DomainParticipant) reannounceChildren(e *entity) error {
 	}
 	return nil
 }
+
+// reannounceUsers re-announces the enabled writers and readers of the topic t (their
+// SEDP data carries its TOPIC_DATA).
+func (p *DomainParticipant) reannounceUsers(t ecm.Entity) error {
+	var users []announcer
+	p.mu.Lock()
+	ecm.EachRO1(p.m, func(e ecm.Entity, r topicRefComp) bool {
+		if oc, ok := ecm.Get[objComp](p.m, e); ok && r.Topic == t && oc.obj.core().enabled.Load() {
+			if a, ok := oc.obj.(announcer); ok {
+				users = append(users, a)
+			}
+		}
+		return true
+	})
+	p.mu.Unlock()
+	for _, a := range users {
+		if err := a.reannounce(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package dds
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 
@@ -200,8 +201,21 @@ func (t *Topic[T]) Close() error { return t.p.closeEntity(t, false) }
 func (t *Topic[T]) Qos() qos.TopicQos { return getQos[qos.TopicQos](&t.entity) }
 
 // SetQos changes the topic's QoS (set_qos). Writers and readers created later start
-// from the options the topic was created with; existing ones keep their QoS.
-func (t *Topic[T]) SetQos(q qos.TopicQos) error { return setQos(&t.entity, q) }
+// from the options the topic was created with; existing ones keep their QoS. A new
+// TOPIC_DATA is announced at once: the topic's enabled writers and readers carry it in
+// their SEDP data, and are announced again.
+func (t *Topic[T]) SetQos(q qos.TopicQos) error {
+	t.p.opMu.Lock()
+	defer t.p.opMu.Unlock()
+	old := t.Qos()
+	if err := setQos(&t.entity, q); err != nil {
+		return err
+	}
+	if !t.enabled.Load() || bytes.Equal(old.TopicData.Value, q.TopicData.Value) {
+		return nil
+	}
+	return t.p.reannounceUsers(t.ent)
+}
 
 // Listener returns the topic's listener (get_listener).
 func (t *Topic[T]) Listener() TopicListener[T] {

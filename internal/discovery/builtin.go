@@ -99,14 +99,19 @@ func (p *Participant) endpointEventLocked(fns []func(), d EndpointData, alive bo
 }
 
 // participantChangedLocked reports a new announcement of the known participant rp
-// to the built-in listeners when its payload differs from the last one. The caller
-// holds p.mu.
+// to the OnParticipant functions and the built-in listeners when its payload differs
+// from the last one. The caller holds p.mu.
 func (p *Participant) participantChangedLocked(rp *remoteParticipant, payload []byte) {
 	if bytes.Equal(rp.raw, payload) {
 		return
 	}
 	rp.raw = slices.Clone(payload)
-	p.disp.post(p.participantEventLocked(nil, rp.data, true)...)
+	pd := rp.data
+	fns := make([]func(), 0, len(p.onPart)+len(p.builtin))
+	for _, fn := range p.onPart {
+		fns = append(fns, func() { fn(pd, true) })
+	}
+	p.disp.post(p.participantEventLocked(fns, pd, true)...)
 }
 
 // IgnoreParticipant ignores the remote participant prefix (ignore_participant): it is

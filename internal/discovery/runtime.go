@@ -303,8 +303,9 @@ func (p *Participant) GUIDPrefix() wire.GuidPrefix { return p.prefix }
 func (p *Participant) Engine() *rtps.Engine { return p.eng }
 
 // OnParticipant registers fn to be called, on the participant's serial
-// dispatcher goroutine, when a remote participant is discovered (alive
-// true) or goes away (lease expired or disposed: alive false). The
+// dispatcher goroutine, when a remote participant is discovered or announces
+// changed data (alive true) or goes away (lease expired or disposed: alive
+// false). The
 // participants already discovered are reported to fn first, so that none
 // discovered before the call is missed.
 func (p *Participant) OnParticipant(fn func(ParticipantData, bool)) {

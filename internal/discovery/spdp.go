@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -50,6 +51,31 @@ func (p *Participant) announceTick(now time.Time) time.Time {
 		return now.Add(InitialAnnouncePeriod)
 	}
 	return now.Add(p.cfg.AnnouncePeriod)
+}
+
+// SetUserData changes the USER_DATA the participant announces (it may change once
+// the participant is enabled, DDS 1.4 §2.2.3.1). The SPDP data gets the next sequence
+// number, as Cyclone DDS and Fast DDS need to take a known participant's announcement
+// as new, and goes out at once to the SPDP destinations and the participants known;
+// the periodic announcements carry it from then on. A value over the participant
+// data's bounds is refused (Limits).
+func (p *Participant) SetUserData(ud []byte) error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return errors.New("discovery: participant closed")
+	}
+	d := p.self.data
+	d.Qos = participantQos(slices.Clone(ud))
+	if err := d.Check(p.limits); err != nil {
+		p.mu.Unlock()
+		return fmt.Errorf("discovery: participant data: %w", err)
+	}
+	p.self.data = d
+	p.spdpSN++
+	p.spdpData = d.Append(nil)
+	p.sendToAllUnlock(p.spdpMessage(nil, p.eng.Now()))
+	return nil
 }
 
 // sendToAllUnlock sends msg to the SPDP destinations and to the metatraffic

@@ -29,6 +29,7 @@ enum {
 
 struct peer_args {
   int pub;             /* -role pub|sub */
+  int watch;           /* -role watch: print each participant's USER_DATA (discovered or changed) until -timeout */
   int domain;          /* -domain N */
   const char *topic;   /* -topic T */
   long count;          /* -count N: samples written / expected */
@@ -150,7 +151,7 @@ static int peer_split_partition(const char *flag, char *buf, size_t bufsize, con
 static void peer_usage(const char *prog)
 {
   fprintf(stderr,
-          "usage: %s -role pub|sub [-domain N] [-topic T] [-count N] [-rate HZ]\n"
+          "usage: %s -role pub|sub|watch [-domain N] [-topic T] [-count N] [-rate HZ]\n"
           "  [-reliable|-best-effort] [-transient-local|-volatile] [-keep-last N (0 = keep all)]\n"
           "  [-keys N] [-payload BYTES] [-timeout DUR] [-dispose] [-unregister] [-xcdr2]\n"
           "  [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]\n"
@@ -283,6 +284,7 @@ static int peer_parse_args(int argc, char **argv, struct peer_args *a)
     if (strcmp(name, "role") == 0) {
       if (strcmp(val, "pub") == 0) a->pub = 1;
       else if (strcmp(val, "sub") == 0) a->pub = 0;
+      else if (strcmp(val, "watch") == 0) a->pub = 0, a->watch = 1;
       else goto bad;
       have_role = 1;
     } else if (strcmp(name, "domain") == 0) {
@@ -372,7 +374,7 @@ static int peer_parse_args(int argc, char **argv, struct peer_args *a)
     }
   }
   if (!have_role) {
-    fprintf(stderr, "%s: -role pub|sub is required\n", argv[0]);
+    fprintf(stderr, "%s: -role pub|sub|watch is required\n", argv[0]);
     peer_usage(argv[0]);
     return PEER_USAGE;
   }

@@ -394,6 +394,36 @@ static int run_sub(const struct peer_args *a, dds_entity_t participant, dds_enti
   return PEER_OK;
 }
 
+/* run_watch prints {"user_data":"..."} for each sample of the DCPSParticipant
+ * built-in topic that has USER_DATA (a participant discovered, or announcing new
+ * data), until the deadline (-role watch). */
+static int run_watch(dds_entity_t participant, double deadline)
+{
+  dds_entity_t rd = dds_create_reader(participant, DDS_BUILTIN_TOPIC_DCPSPARTICIPANT, NULL, NULL);
+  if (rd < 0)
+    return fail("dds_create_reader", rd);
+  while (peer_now() < deadline) {
+    void *buf[8] = {NULL};
+    dds_sample_info_t si[8];
+    dds_return_t n = dds_take(rd, buf, si, 8, 8);
+    if (n < 0)
+      return fail("dds_take", n);
+    for (dds_return_t i = 0; i < n; i++) {
+      const dds_builtintopic_participant_t *pd = buf[i];
+      void *ud = NULL;
+      size_t sz = 0;
+      if (si[i].valid_data && dds_qget_userdata(pd->qos, &ud, &sz) && sz > 0)
+        printf("{\"user_data\":\"%.*s\"}\n", (int)sz, (const char *)ud);
+      dds_free(ud);
+    }
+    if (n > 0)
+      dds_return_loan(rd, buf, n);
+    fflush(stdout);
+    peer_sleep(0.005);
+  }
+  return PEER_OK;
+}
+
 int main(int argc, char **argv)
 {
   struct peer_args a;
@@ -455,6 +485,11 @@ int main(int argc, char **argv)
   participant = dds_create_participant((dds_domainid_t)a.domain, NULL, NULL);
   if (participant < 0)
     return fail("dds_create_participant", participant);
+  if (a.watch) {
+    rc = run_watch(participant, deadline);
+    dds_delete(participant);
+    return rc;
+  }
   topic = dds_create_topic(participant, desc, a.topic, NULL, NULL);
   if (topic < 0)
     return fail("dds_create_topic", topic);

@@ -13,6 +13,7 @@
 
 #include <fastdds/dds/domain/DomainParticipant.hpp>
 #include <fastdds/dds/domain/DomainParticipantFactory.hpp>
+#include <fastdds/dds/domain/DomainParticipantListener.hpp>
 #include <fastdds/dds/publisher/DataWriter.hpp>
 #include <fastdds/dds/publisher/DataWriterListener.hpp>
 #include <fastdds/dds/publisher/Publisher.hpp>
@@ -382,6 +383,25 @@ int run_sub(const peer_args& a, DataReader* reader, double deadline)
 
 } // namespace
 
+// WatchListener prints {"user_data":"..."} for each participant discovered, or
+// announcing new data, that has USER_DATA (-role watch).
+class WatchListener : public DomainParticipantListener {
+public:
+    void on_participant_discovery(DomainParticipant*, eprosima::fastrtps::rtps::ParticipantDiscoveryInfo&& info) override
+    {
+        using Info = eprosima::fastrtps::rtps::ParticipantDiscoveryInfo;
+        if (info.status != Info::DISCOVERED_PARTICIPANT && info.status != Info::CHANGED_QOS_PARTICIPANT) {
+            return;
+        }
+        const auto& ud = info.info.m_userData.data_vec();
+        if (!ud.empty()) {
+            std::printf("{\"user_data\":\"%.*s\"}\n", static_cast<int>(ud.size()),
+                    reinterpret_cast<const char*>(ud.data()));
+            std::fflush(stdout);
+        }
+    }
+};
+
 int main(int argc, char** argv)
 {
     peer_args a;
@@ -415,6 +435,16 @@ int main(int argc, char** argv)
     }
     pqos.transport().user_transports.push_back(udp);
     auto* factory = DomainParticipantFactory::get_instance();
+    if (a.watch) {
+        WatchListener watcher;
+        DomainParticipant* participant = factory->create_participant(a.domain, pqos, &watcher);
+        if (participant == nullptr) {
+            return fail("create_participant");
+        }
+        peer_sleep(deadline - peer_now());
+        factory->delete_participant(participant);
+        return PEER_OK;
+    }
     DomainParticipant* participant = factory->create_participant(a.domain, pqos);
     if (participant == nullptr) {
         return fail("create_participant");

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/qos"
 	"github.com/ddsgo/ddsgo/waitset"
 )
 
@@ -173,5 +174,34 @@ func TestIgnoreParticipantInterop(t *testing.T) {
 		m, err := ra.MatchedPublications()
 		require.NoError(t, err)
 		require.Empty(t, m)
+	})
+}
+
+// userDataDomain is the domain of TestParticipantUserDataToVendor.
+const userDataDomain = 40
+
+// TestParticipantUserDataToVendor: a ddsgo participant's USER_DATA changed with
+// SetQos once enabled reaches Cyclone DDS (a new sample of its DCPSParticipant
+// built-in reader) and Fast DDS (on_participant_discovery with CHANGED_QOS_PARTICIPANT):
+// the new announcement's sequence number is higher, which both need to take it.
+func TestParticipantUserDataToVendor(t *testing.T) {
+	forEachVendor(t, func(t *testing.T, vendor, bin string) {
+		printed := &lineCount{}
+		cmd := exec.Command(bin, "-role", "watch", "-domain", strconv.Itoa(userDataDomain), "-timeout", "20s")
+		cmd.Stdout = printed
+		pp, err := startProcess(t, vendor, cmd)
+		require.NoError(t, err)
+		defer pp.stop()
+		q := qos.DefaultDomainParticipantQos()
+		q.UserData.Value = []byte("ddsgo-v1")
+		p, err := dds.NewParticipant(userDataDomain, dds.WithQos(q))
+		require.NoError(t, err)
+		defer func() { require.NoError(t, p.Close()) }()
+		require.Eventually(t, func() bool { return printed.has(`{"user_data":"ddsgo-v1"}`) }, 10*time.Second,
+			time.Millisecond, "%s sees the first USER_DATA", vendor)
+		q.UserData.Value = []byte("ddsgo-v2")
+		require.NoError(t, p.SetQos(q))
+		require.Eventually(t, func() bool { return printed.has(`{"user_data":"ddsgo-v2"}`) }, 5*time.Second,
+			time.Millisecond, "%s sees the changed USER_DATA", vendor)
 	})
 }

@@ -150,21 +150,29 @@ func TestWaitForHistoricalDataFromVendor(t *testing.T) {
 	})
 }
 
-// lineCount is an io.Writer that counts the lines written to it.
+// lineCount is an io.Writer that keeps what a peer prints, and counts its lines.
 type lineCount struct {
-	mu sync.Mutex
-	n  int
+	mu  sync.Mutex
+	n   int
+	out bytes.Buffer
 }
 
 func (c *lineCount) Write(b []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.n += bytes.Count(b, []byte("\n"))
-	return len(b), nil
+	return c.out.Write(b)
 }
 
 func (c *lineCount) lines() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.n
+}
+
+// has reports whether the output so far holds s.
+func (c *lineCount) has(s string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return bytes.Contains(c.out.Bytes(), []byte(s))
 }
