@@ -75,3 +75,38 @@ func TestSampleLostAlone(t *testing.T) {
 	_, _, err = r.Take(bg, NoWait())
 	require.ErrorIs(t, err, ErrNoData)
 }
+
+// TestLifespanChangeReachesReader: a writer's new LIFESPAN reaches the readers already
+// matched with its SEDP re-announcement. Under a lifespan of an hour, a sample stamped
+// two hours ago is dropped by the reader (it still goes out once: it was written to a
+// matched reader); once the reader has the writer's new announcement (infinite), the
+// same sample is kept.
+func TestLifespanChangeReachesReader(t *testing.T) {
+	pa, pb := memPair(t, 5)
+	pub, ta, sub, tb := pubSub(t, pa, pb, "interop::Sample", "LifespanChange")
+	w, err := NewWriter(ta, WithPublisher(pub), Reliable(), KeepAll(), Lifespan(time.Hour))
+	require.NoError(t, err)
+	r, err := NewReader(tb, WithSubscriber(sub), WithQos(*reliableReader()))
+	require.NoError(t, err)
+	waitStatus(t, w, listener.PublicationMatched)
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	old := time.Now().Add(-2 * time.Hour)
+	require.NoError(t, w.Write(bg, &message{ID: 1, Text: "expired"}, Timestamp(old)))
+	require.NoError(t, w.Write(bg, &message{ID: 2, Text: "fresh"}))
+	data, _, err := r.Take(ctx)
+	require.NoError(t, err)
+	require.Equal(t, []message{{ID: 2, Text: "fresh"}}, data)
+
+	wq := w.Qos()
+	wq.Lifespan.Duration = qos.Infinite
+	require.NoError(t, w.SetQos(wq))
+	require.Eventually(t, func() bool {
+		pubs, err := pb.DiscoveredPublications()
+		return err == nil && len(pubs) == 1 && pubs[0].Offered.Writer.Lifespan.Duration == qos.Infinite
+	}, 10*time.Second, time.Millisecond, "the reader's participant has the new announcement")
+	require.NoError(t, w.Write(bg, &message{ID: 3, Text: "kept"}, Timestamp(old)))
+	data, _, err = r.Take(ctx)
+	require.NoError(t, err)
+	require.Equal(t, []message{{ID: 3, Text: "kept"}}, data)
+}
