@@ -309,8 +309,9 @@ func TestPersistentTakeOver(t *testing.T) {
 }
 
 // TestWaitForHistoricalData: across 20 % loss, a late-joining TRANSIENT_LOCAL reader's
-// WaitForHistoricalData, called right after the reader's creation, returns once both
-// writers of the other participant are matched and their history (a TRANSIENT_LOCAL
+// WaitForHistoricalData, called right after the reader's creation (its participant has
+// discovered the writers), returns once both writers of the other participant are
+// matched and their history (a TRANSIENT_LOCAL
 // writer's 300 samples and what the durability service keeps of a deleted TRANSIENT
 // writer) is all in its cache: a take that does not wait finds every sample. A reader whose cache refuses the history (RESOURCE_LIMITS) waits until its
 // context ends, and returns once what it took made room for the rest; a VOLATILE
@@ -360,12 +361,18 @@ func TestWaitForHistoricalData(t *testing.T) {
 		}, 20*time.Second, time.Millisecond)
 	}
 
-	// Once pb knows pa, a reader created and waiting at once waits for pa's writers'
-	// SEDP announcements (which the loss may delay) and then for their histories.
+	// Once pb has discovered pa's writers, a reader created and waiting at once has
+	// them matched when the wait returns, and their histories in.
 	require.Eventually(t, func() bool {
-		hs, err := pb.DiscoveredParticipants()
-		return err == nil && len(hs) == 1
-	}, 20*time.Second, time.Millisecond, "pb discovers pa")
+		pubs, err := pb.DiscoveredPublications()
+		n := 0
+		for _, d := range pubs {
+			if d.TopicName == "History" {
+				n++
+			}
+		}
+		return err == nil && n == 2
+	}, 20*time.Second, time.Millisecond, "pb discovers pa's writers")
 	rq := reliableReader()
 	rq.Durability.Kind = qos.TransientLocal
 	r, err := NewReader(tb, WithQos(*rq))

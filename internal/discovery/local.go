@@ -480,19 +480,21 @@ func (r *LocalReader) Retry() {
 
 // WaitForHistoricalData waits until the reader has the historical data of the
 // writers it matched (rtps.Reader.HistorySynced), and first for the writers it would
-// match: until the SEDP publications reader has the history of the SEDP writers of
-// the participants known and the event loop has processed it (matched the writers it
-// announced). It returns false when done is closed or the participant is, first.
+// match: until the SEDP publications reader has every writer announcement the
+// participants known have made so far (rtps.Reader.CaughtUp) and the event loop has
+// processed them (matched the writers announced). It returns false when done is
+// closed or the participant is, first.
 func (r *LocalReader) WaitForHistoricalData(done <-chan struct{}) bool {
 	p := r.p
-	return waitSynced(p.pubR, done, p.eng.Done()) && p.settled(done) && waitSynced(r.r, done, p.eng.Done())
+	return waitReady(p.pubR.CaughtUp, done, p.eng.Done()) && p.settled(done) &&
+		waitReady(r.r.HistorySynced, done, p.eng.Done())
 }
 
-// waitSynced waits until r has the history of the writers it matched, or done or stop
-// is closed (false).
-func waitSynced(r *rtps.Reader, done, stop <-chan struct{}) bool {
+// waitReady waits until ready reports true, checking again each time the channel it
+// returns is closed, or until done or stop is closed (false).
+func waitReady(ready func() (bool, <-chan struct{}), done, stop <-chan struct{}) bool {
 	for {
-		ok, ch := r.HistorySynced()
+		ok, ch := ready()
 		if ok {
 			return true
 		}

@@ -871,7 +871,8 @@ func TestSampleReceived(t *testing.T) {
 // TestReaderHistorySynced: the reader has a writer's historical data once it has
 // every change up to the last one the writer's first HEARTBEAT announced (delivered,
 // or known lost through a GAP); later changes are not waited for, a best-effort
-// writer never is, and removing a writer wakes the waiters.
+// writer never is, and removing a writer wakes the waiters. CaughtUp also waits for
+// what later HEARTBEATs announce.
 func TestReaderHistorySynced(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	var got collector
@@ -899,27 +900,37 @@ func TestReaderHistorySynced(t *testing.T) {
 	data(3)
 	data(2)
 	require.False(t, synced(), "4 is missing")
-	select {
-	case <-ch:
-		t.Fatal("woken before the history is in")
-	default:
-	}
+	<-ch // woken by the progress, to check again
+	ok, ch = r.HistorySynced()
+	require.False(t, ok)
 	g := wire.Gap{WriterID: remoteWriter.Entity, GapStart: 4, GapList: wire.SequenceNumberSet{Base: 5}}
 	r.HandleGap(remotePrefix, &g, now)
 	require.True(t, synced(), "4 is known lost")
 	<-ch // closed by the change
 	require.Equal(t, []uint64{1, 2, 3}, got.seqs)
 
-	// A later HEARTBEAT announcing more does not undo it.
+	caughtUp := func() bool { ok, _ := r.CaughtUp(); return ok }
+	require.True(t, caughtUp())
+
+	// A later HEARTBEAT announcing more does not undo it, but the reader is not caught
+	// up with the writer until it has those too.
 	hb = wire.Heartbeat{WriterID: remoteWriter.Entity, FirstSN: 1, LastSN: 9, Count: 2}
 	r.HandleHeartbeat(remotePrefix, &hb, now)
 	require.True(t, synced())
+	ok, ch = r.CaughtUp()
+	require.False(t, ok, "5..9 announced, not received")
+	for sn := 5; sn <= 9; sn++ {
+		data(sn)
+	}
+	<-ch
+	require.True(t, caughtUp())
 
 	// A writer with an empty history: its first HEARTBEAT says so.
 	empty := remoteWriter
 	empty.Entity.Key[2] += 2
 	r.AddWriter(WriterProxyInfo{GUID: empty, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
 	require.False(t, synced())
+	require.False(t, caughtUp(), "no HEARTBEAT heard from it yet")
 	hb = wire.Heartbeat{WriterID: empty.Entity, FirstSN: 1, LastSN: 0, Count: 1}
 	r.HandleHeartbeat(remotePrefix, &hb, now)
 	require.True(t, synced())

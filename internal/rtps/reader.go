@@ -420,12 +420,34 @@ func (r *Reader) HistorySynced() (bool, <-chan struct{}) {
 	return true, nil
 }
 
-// checkSynced marks p synced once the reader has passed the end of its history.
+// CaughtUp reports whether the reader has, from every reliable writer it matched,
+// every change that writer has announced so far (up to the highest sequence number
+// its HEARTBEATs, changes and GAPs made known), delivered or known lost, and has heard
+// at least one HEARTBEAT of each. Where HistorySynced looks at a writer's history as
+// it was at the match, this looks at what the writer has now, as far as the reader
+// knows: discovery's SEDP readers, matched long before, use it. When it has not, the
+// channel returned is closed at the next progress; the caller checks again then.
+func (r *Reader) CaughtUp() (bool, <-chan struct{}) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range r.list {
+		if p.reliable && (!p.histKnown || p.next <= p.maxSeen) {
+			if r.syncCh == nil {
+				r.syncCh = make(chan struct{})
+			}
+			return false, r.syncCh
+		}
+	}
+	return true, nil
+}
+
+// checkSynced marks p synced once the reader has passed the end of its history, and
+// wakes the HistorySynced and CaughtUp waiters.
 func (r *Reader) checkSynced(p *writerProxy) {
 	if !p.synced && p.histKnown && p.next > p.hist {
 		p.synced = true
-		r.wakeSync()
 	}
+	r.wakeSync()
 }
 
 // wakeSync wakes the HistorySynced waiters.
@@ -589,7 +611,7 @@ func (r *Reader) receive(p *writerProxy, sn wire.SequenceNumber, m *sampleMeta, 
 		p.refused = false
 		p.next++
 		r.drain(p)
-		if !p.synced {
+		if !p.synced || r.syncCh != nil {
 			r.checkSynced(p)
 		}
 		return

@@ -88,16 +88,23 @@ func TestPersistentLateJoiner(t *testing.T) {
 }
 
 // TestWaitForHistoricalDataFromVendor: a transient-local writer of the other vendor
-// (KEEP_ALL, three instances) writes 300 samples and stays; once its participant is
-// discovered, a ddsgo transient-local reader is created and calls WaitForHistoricalData
-// at once: when it returns, the reader has matched the writer (its SEDP announcement
-// received) and a take that does not wait finds all 300, in order per instance. Neither Cyclone DDS 0.10 nor
+// (KEEP_ALL, three instances) writes 300 samples and stays, beside a participant of
+// the same vendor with no endpoint; once both are discovered, a ddsgo transient-local
+// reader is created and calls WaitForHistoricalData
+// at once: when it returns, the reader has matched the writer and a take that does not
+// wait finds all 300, in order per instance. Neither Cyclone DDS 0.10 nor
 // Fast DDS 2.9 implements the wait itself (both return at once); ddsgo needs only the
 // writer's HEARTBEATs, which both send.
 func TestWaitForHistoricalDataFromVendor(t *testing.T) {
 	forEachVendor(t, func(t *testing.T, vendor, bin string) {
 		const n = 300
 		topic := "ddsgo_historical_" + vendor
+		// A participant with no writer at all (its SEDP publications writer is empty)
+		// must not hold the wait up.
+		bare, err := startProcess(t, vendor, exec.Command(bin, "-role", "watch", "-domain",
+			fmt.Sprint(historicalDomain), "-timeout", "30s"))
+		require.NoError(t, err)
+		defer bare.stop()
 		printed := &lineCount{}
 		cmd := exec.Command(bin, "-role", "pub", "-domain", fmt.Sprint(historicalDomain), "-topic", topic,
 			"-reliable", "-transient-local", "-keep-last", "0", "-keys", "3", "-count", fmt.Sprint(n),
@@ -115,9 +122,10 @@ func TestWaitForHistoricalDataFromVendor(t *testing.T) {
 		tp, err := dds.NewTopic[Sample](p, topic)
 		require.NoError(t, err)
 		require.Eventually(t, func() bool {
-			hs, err := p.DiscoveredParticipants()
-			return err == nil && len(hs) == 1
-		}, 10*time.Second, 100*time.Microsecond, "the %s participant discovered", vendor)
+			pubs, err := p.DiscoveredPublications()
+			hs, err2 := p.DiscoveredParticipants()
+			return err == nil && err2 == nil && len(pubs) == 1 && len(hs) == 2
+		}, 10*time.Second, 100*time.Microsecond, "the %s writer and the bare participant discovered", vendor)
 		r, err := dds.NewReader(tp, dds.Reliable(), dds.TransientLocal(), dds.KeepAll())
 		require.NoError(t, err)
 		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
