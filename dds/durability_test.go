@@ -311,11 +311,12 @@ func TestPersistentTakeOver(t *testing.T) {
 // TestWaitForHistoricalData: across 20 % loss, a late-joining TRANSIENT_LOCAL reader's
 // WaitForHistoricalData, called right after the reader's creation (its participant has
 // discovered the writers), returns once both writers of the other participant are
-// matched and their history (a TRANSIENT_LOCAL
-// writer's 300 samples and what the durability service keeps of a deleted TRANSIENT
-// writer) is all in its cache: a take that does not wait finds every sample. A reader whose cache refuses the history (RESOURCE_LIMITS) waits until its
-// context ends, and returns once what it took made room for the rest; a VOLATILE
-// reader returns at once.
+// matched and their history (a TRANSIENT_LOCAL writer's 300 samples and what the
+// durability service keeps of a deleted TRANSIENT writer) is all in its cache: a take
+// that does not wait finds every sample. A reader of the writers' own participant waits
+// the same way. A reader whose cache refuses the history (RESOURCE_LIMITS) waits until
+// its context ends, and returns once what it took made room for the rest; one deleted
+// while it waits returns ErrAlreadyDeleted; a VOLATILE reader returns at once.
 func TestWaitForHistoricalData(t *testing.T) {
 	add := impairedNet(t, memnet.Impairments{Loss: 0.2})
 	pa, pb := add(), add()
@@ -385,6 +386,12 @@ func TestWaitForHistoricalData(t *testing.T) {
 	require.Equal(t, int32(2), st.CurrentCount, "both writers matched when the wait returns")
 	require.Equal(t, n+3, takeNow(r), "the whole history is in the cache when the wait returns")
 	require.NoError(t, r.WaitForHistoricalData(ctx), "and stays so")
+
+	// A reader of the writers' own participant (same-process delivery): the same.
+	local, err := NewReader(ta, WithQos(*rq))
+	require.NoError(t, err)
+	require.NoError(t, local.WaitForHistoricalData(ctx))
+	require.Equal(t, n+3, takeNow(local), "a local late joiner")
 
 	// A cache with room for 10 samples refuses the rest of the history.
 	rq.ResourceLimits.MaxSamples = 10

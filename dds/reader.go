@@ -1242,16 +1242,17 @@ func (r *DataReader[T]) RequestedDeadlineMissedStatus() (listener.RequestedDeadl
 
 // WaitForHistoricalData waits until the reader has received the historical data
 // of the writers it matches (wait_for_historical_data, DDS 1.4 §2.2.2.5.2.13). It
-// first waits for the writers the participants discovered so far announced (their
-// SEDP publications all received and matched), then, from each reliable writer
-// matched, for every change it held for the reader when it first announced its
-// history (the last sequence number of its first HEARTBEAT after the match),
-// delivered to the reader's cache or known lost; a best-effort writer sends its
-// history at once and is not waited for. A participant not yet discovered cannot be
-// waited for: right after the participant is created, wait for the peers expected
-// first (DiscoveredParticipants, SubscriptionMatchedStatus). A VOLATILE reader gets
-// no historical data and returns at once. When ctx ends first, the error is ctx's,
-// wrapped.
+// first waits for the writers whose announcements the participant knows of (the SEDP
+// publications the discovered participants have announced so far, received and
+// matched), then, from each reliable writer matched, for every change it held for
+// the reader when it first announced its history (the last sequence number of its
+// first HEARTBEAT after the match), delivered to the reader's cache or known lost; a
+// best-effort writer sends its history at once and is not waited for. A writer whose
+// announcement has not reached the participant cannot be waited for: right after the
+// participant's creation, or a peer's, wait for the writers expected first
+// (DiscoveredPublications, SubscriptionMatchedStatus). A VOLATILE reader gets no
+// historical data and returns at once; a reader deleted while it waits returns
+// ErrAlreadyDeleted. When ctx ends first, the error is ctx's, wrapped.
 //
 // Cyclone DDS and Fast DDS 2.9 return at once (they do not implement the wait).
 func (r *DataReader[T]) WaitForHistoricalData(ctx context.Context) error {

@@ -290,8 +290,9 @@ type Reader struct {
 	// gone says the engine deleted the reader: same-process writers hand
 	// it nothing more (local.go).
 	gone bool
-	// syncCh is closed, and cleared, when a writer's historical data is all in
-	// or a writer is removed (HistorySynced); nil when nobody waits.
+	// syncCh is closed, and cleared, when the reader makes progress with a
+	// writer or a writer is removed (HistorySynced, CaughtUp); nil when nobody
+	// waits.
 	syncCh chan struct{}
 }
 
@@ -450,7 +451,7 @@ func (r *Reader) checkSynced(p *writerProxy) {
 	r.wakeSync()
 }
 
-// wakeSync wakes the HistorySynced waiters.
+// wakeSync wakes the HistorySynced and CaughtUp waiters.
 func (r *Reader) wakeSync() {
 	if r.syncCh != nil {
 		close(r.syncCh)
