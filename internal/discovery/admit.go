@@ -98,12 +98,7 @@ func (p *Participant) forgetLocked(rp *remoteParticipant, fns []func()) []func()
 		fns = p.endpointEventLocked(fns, re.data, false)
 	}
 	p.disconnectBuiltins(rp)
-	pd := rp.data
-	for _, fn := range p.onPart {
-		fns = append(fns, func() { fn(pd, false) })
-	}
-	fns = p.participantEventLocked(fns, pd, false)
-	return fns
+	return p.participantEventLocked(fns, rp.data, false)
 }
 
 // endpointRoomLocked reports whether rp may announce a new endpoint (re

@@ -76,9 +76,12 @@ func mapValues[K comparable, V any](m map[K]V) []V {
 	return out
 }
 
-// participantEventLocked appends the calls of the built-in listeners for the
-// participant d to fns. The caller holds p.mu.
+// participantEventLocked appends to fns the calls for the participant d of the
+// OnParticipant functions, then of the built-in listeners. The caller holds p.mu.
 func (p *Participant) participantEventLocked(fns []func(), d ParticipantData, alive bool) []func() {
+	for _, fn := range p.onPart {
+		fns = append(fns, func() { fn(d, alive) })
+	}
 	for _, l := range p.builtin {
 		if fn := l.Participant; fn != nil {
 			fns = append(fns, func() { fn(d, alive) })
@@ -106,12 +109,7 @@ func (p *Participant) participantChangedLocked(rp *remoteParticipant, payload []
 		return
 	}
 	rp.raw = slices.Clone(payload)
-	pd := rp.data
-	fns := make([]func(), 0, len(p.onPart)+len(p.builtin))
-	for _, fn := range p.onPart {
-		fns = append(fns, func() { fn(pd, true) })
-	}
-	p.disp.post(p.participantEventLocked(fns, pd, true)...)
+	p.disp.post(p.participantEventLocked(nil, rp.data, true)...)
 }
 
 // IgnoreParticipant ignores the remote participant prefix (ignore_participant): it is

@@ -312,13 +312,8 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 	} else {
 		rp.unmatched.Store(now.UnixNano()) // until it speaks: onTraffic
 	}
-	fns := make([]func(), 0, len(p.onPart))
-	for _, fn := range p.onPart {
-		fns = append(fns, func() { fn(pd, true) })
-	}
 	rp.raw = slices.Clone(d.SerializedPayload)
-	fns = p.participantEventLocked(fns, pd, true)
-	p.disp.post(fns...) // under p.mu: events reach listeners in order
+	p.disp.post(p.participantEventLocked(nil, pd, true)...) // under p.mu: events reach listeners in order
 	p.mu.Unlock()
 	p.logParticipant(&pd)
 	p.lease.Schedule(now.Add(pd.LeaseDuration))

@@ -125,7 +125,7 @@ func (r *Reader) takeLocal(w wire.GUID, c *Change, acked wire.SequenceNumber, ke
 		// change its filter rejects): a GAP, not a loss.
 		if p.next <= acked {
 			r.advanceTo(p, acked+1, false)
-			r.checkSynced(p)
+			r.wakeSync()
 		}
 		switch {
 		case p.next > c.SN:

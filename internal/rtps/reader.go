@@ -251,13 +251,9 @@ type writerProxy struct {
 	// nackedAt is when the last ACKNACK that asked for something went.
 	nackedAt time.Time
 	// hist is the last SN of the first HEARTBEAT of the writer after the match
-	// (histKnown): the end of the history it had for the reader. synced says
-	// the reader has every change up to it, or was told it cannot have them (a
-	// GAP), or that the writer is best-effort and sends no HEARTBEAT: the
-	// writer's historical data is in (HistorySynced).
+	// (histKnown): the end of the history it had for the reader (HistorySynced).
 	hist      wire.SequenceNumber
 	histKnown bool
-	synced    bool
 }
 
 // Reader is the stateful RTPS reader (RTPS 2.5 §8.4.10), best-effort or
@@ -335,7 +331,6 @@ func (r *Reader) AddWriter(w WriterProxyInfo, now time.Time) {
 	}
 	p := &writerProxy{info: w, dest: destination(w.Unicast, w.Multicast), next: 1}
 	p.reliable = w.Reliable && r.cfg.Reliable
-	p.synced = !p.reliable
 	r.writers[w.GUID] = p
 	r.list = append(r.list, p)
 	if p.reliable {
@@ -405,20 +400,10 @@ func (r *Reader) RemoveWriter(g wire.GUID) {
 // each reliable writer, every change up to the last one its first HEARTBEAT after
 // the match announced, delivered or known lost; best-effort writers send no
 // HEARTBEAT and are not waited for. When it has not, the channel returned is closed
-// the next time that may have changed (a writer's history all in, a writer
-// removed); the caller checks again then.
+// at the next progress with a writer, or a writer's removal; the caller checks again
+// then.
 func (r *Reader) HistorySynced() (bool, <-chan struct{}) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, p := range r.list {
-		if !p.synced {
-			if r.syncCh == nil {
-				r.syncCh = make(chan struct{})
-			}
-			return false, r.syncCh
-		}
-	}
-	return true, nil
+	return r.allWriters(func(p *writerProxy) bool { return p.histKnown && p.next > p.hist })
 }
 
 // CaughtUp reports whether the reader has, from every reliable writer it matched,
@@ -429,10 +414,16 @@ func (r *Reader) HistorySynced() (bool, <-chan struct{}) {
 // knows: discovery's SEDP readers, matched long before, use it. When it has not, the
 // channel returned is closed at the next progress; the caller checks again then.
 func (r *Reader) CaughtUp() (bool, <-chan struct{}) {
+	return r.allWriters(func(p *writerProxy) bool { return p.histKnown && p.next > p.maxSeen })
+}
+
+// allWriters reports whether done holds for every reliable writer matched, and when
+// not, returns the channel wakeSync closes.
+func (r *Reader) allWriters(done func(*writerProxy) bool) (bool, <-chan struct{}) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, p := range r.list {
-		if p.reliable && (!p.histKnown || p.next <= p.maxSeen) {
+		if p.reliable && !done(p) {
 			if r.syncCh == nil {
 				r.syncCh = make(chan struct{})
 			}
@@ -442,16 +433,8 @@ func (r *Reader) CaughtUp() (bool, <-chan struct{}) {
 	return true, nil
 }
 
-// checkSynced marks p synced once the reader has passed the end of its history, and
-// wakes the HistorySynced and CaughtUp waiters.
-func (r *Reader) checkSynced(p *writerProxy) {
-	if !p.synced && p.histKnown && p.next > p.hist {
-		p.synced = true
-	}
-	r.wakeSync()
-}
-
-// wakeSync wakes the HistorySynced and CaughtUp waiters.
+// wakeSync wakes the HistorySynced and CaughtUp waiters, at any progress with a
+// writer; nothing when none waits.
 func (r *Reader) wakeSync() {
 	if r.syncCh != nil {
 		close(r.syncCh)
@@ -612,9 +595,7 @@ func (r *Reader) receive(p *writerProxy, sn wire.SequenceNumber, m *sampleMeta, 
 		p.refused = false
 		p.next++
 		r.drain(p)
-		if !p.synced || r.syncCh != nil {
-			r.checkSynced(p)
-		}
+		r.wakeSync()
 		return
 	case sn >= p.next+wire.SequenceNumber(r.cfg.Window):
 		r.stats.OutOfWindow++
@@ -869,7 +850,7 @@ func (r *Reader) HandleGap(src wire.GuidPrefix, g *wire.Gap, now time.Time) {
 	}
 	r.drain(p)
 	r.reportLost(p)
-	r.checkSynced(p)
+	r.wakeSync()
 }
 
 // reportLost passes the losses of p that no delivered change carried, with
@@ -912,7 +893,7 @@ func (r *Reader) HandleHeartbeat(src wire.GuidPrefix, h *wire.Heartbeat, now tim
 		r.advanceTo(p, h.FirstSN, started)
 		r.reportLost(p)
 	}
-	r.checkSynced(p)
+	r.wakeSync()
 	for _, ra := range p.frags {
 		if ra.sn <= h.LastSN {
 			ra.adv = ra.total // every fragment of a change announced exists
