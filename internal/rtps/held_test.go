@@ -66,3 +66,57 @@ func (r *Reader) accounted() int {
 	}
 	return n
 }
+
+// TestWindowGrows: a writer that sends thousands of changes past a lost one (Fast
+// DDS sends its whole history at once) has them all kept, in a window that grows
+// from minWindow by doubling as far as they reach, and delivered in order once the
+// lost one comes; changes past Window are dropped, and a window that MaxHeldBytes
+// has no room for does not grow.
+func TestWindowGrows(t *testing.T) {
+	var got []wire.SequenceNumber
+	r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true}, func(s *Sample) bool {
+		got = append(got, s.SN)
+		return true
+	}, &discard{})
+	now := time.Unix(0, 0)
+	r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	p := r.writers[remoteWriter]
+	data := func(sn wire.SequenceNumber) {
+		x := wire.Data{DataFlag: true, WriterID: remoteWriter.Entity, WriterSN: sn, SerializedPayload: make([]byte, 32)}
+		r.HandleData(remotePrefix, &x, wire.TimeInvalid, now)
+	}
+	const burst = 3000
+	for sn := wire.SequenceNumber(2); sn <= burst; sn++ {
+		data(sn)
+		want := minWindow
+		for want < int(sn) {
+			want *= 2
+		}
+		require.Len(t, p.slots, want, "the window after SN %d", sn)
+		require.Equal(t, r.accounted(), r.heldBytes)
+	}
+	require.Zero(t, r.Stats().OutOfWindow)
+	require.Zero(t, r.Stats().BufferFull)
+	data(1)
+	require.Len(t, got, burst)
+	for i, sn := range got {
+		require.Equal(t, wire.SequenceNumber(i+1), sn)
+	}
+	require.Equal(t, r.accounted(), r.heldBytes)
+	// Past the largest window, dropped.
+	data(burst + 2 + DefaultWindow)
+	require.Equal(t, uint64(1), r.Stats().OutOfWindow)
+
+	// No room under MaxHeldBytes for a larger window: the change is dropped, the
+	// window stays as it was.
+	small := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true, MaxHeldBytes: 100 * windowCost}, nil, &discard{})
+	small.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	for sn := wire.SequenceNumber(2); sn <= 200; sn++ {
+		x := wire.Data{DataFlag: true, WriterID: remoteWriter.Entity, WriterSN: sn, SerializedPayload: make([]byte, 8)}
+		small.HandleData(remotePrefix, &x, wire.TimeInvalid, now)
+		require.LessOrEqual(t, small.heldBytes, 100*windowCost)
+	}
+	require.Len(t, small.writers[remoteWriter].slots, minWindow)
+	require.Positive(t, small.Stats().BufferFull)
+	require.Equal(t, small.accounted(), small.heldBytes)
+}

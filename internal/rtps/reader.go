@@ -47,7 +47,9 @@ type ReaderConfig struct {
 	MaxReassemblies int
 	// Window is the number of sequence numbers past the next expected one
 	// that a reliable reader buffers per writer (out-of-order changes
-	// further ahead are dropped, and asked for again later); 0 means 512.
+	// further ahead are dropped, and asked for again later); 0 means
+	// DefaultWindow. The buffer starts small and doubles as far as the
+	// changes that arrive ahead of a missing one need, up to Window.
 	Window int
 	// MaxBufferedBytes bounds the payload buffered out of order per writer;
 	// 0 means 32 MiB.
@@ -92,7 +94,7 @@ func (c *ReaderConfig) setDefaults() {
 		c.MaxReassemblies = 64
 	}
 	if c.Window <= 0 {
-		c.Window = 512
+		c.Window = DefaultWindow
 	}
 	if c.MaxBufferedBytes <= 0 {
 		c.MaxBufferedBytes = 32 << 20
@@ -625,18 +627,63 @@ func (r *Reader) receive(p *writerProxy, sn wire.SequenceNumber, m *sampleMeta, 
 	r.heldBytes += len(payload)
 }
 
-// slot returns the window slot of sn, allocating the window on first use,
-// or nil when there is no room under MaxHeldBytes for the window.
+// DefaultWindow is ReaderConfig.Window's default: a writer may send that
+// many changes past one that is lost before the reader drops any. A
+// Fast DDS writer sends its whole history at full speed, without waiting
+// for acknowledgements: with 512, a burst of 2,000 samples at 10 % loss
+// had the reader drop two thirds of what arrived behind the first loss,
+// and the repairs of those then came in datagrams of up to 256 samples,
+// a dozen IP fragments each, that the loss rarely let through whole.
+const DefaultWindow = 8192
+
+// minWindow is the size of a writer's window when it is first needed.
+const minWindow = 64
+
+// slot returns the window slot of sn (p.next <= sn < p.next+Window),
+// allocating or growing the window as needed, or nil when there is no room
+// under MaxHeldBytes for the window it needs.
 func (r *Reader) slot(p *writerProxy, sn wire.SequenceNumber) *slot {
-	if p.slots == nil {
-		cost := r.cfg.Window * windowCost
-		if r.heldBytes+cost > r.cfg.MaxHeldBytes {
-			return nil
-		}
-		p.slots = make([]slot, r.cfg.Window)
-		r.heldBytes += cost
+	if need := uint64(sn-p.next) + 1; need > uint64(len(p.slots)) && !r.growWindow(p, int(need)) {
+		return nil
 	}
 	return &p.slots[uint64(sn)%uint64(len(p.slots))]
+}
+
+// growWindow makes p's window hold at least need sequence numbers from
+// p.next on: the next power of two, at least minWindow and at most
+// Window. It reports false, changing nothing, when MaxHeldBytes has no room.
+// The slots in use move to their place in the larger ring, the idle buffers
+// of the others to its first free slots.
+func (r *Reader) growWindow(p *writerProxy, need int) bool {
+	size := max(minWindow, len(p.slots))
+	for size < need {
+		size *= 2
+	}
+	size = min(size, r.cfg.Window)
+	cost := (size - len(p.slots)) * windowCost
+	if size < need || r.heldBytes+cost > r.cfg.MaxHeldBytes {
+		return false
+	}
+	slots := make([]slot, size)
+	var idle [][]byte
+	for i := range p.slots {
+		s := &p.slots[i]
+		if s.state == slotEmpty {
+			if s.buf != nil {
+				idle = append(idle, s.buf)
+			}
+			continue
+		}
+		slots[uint64(s.sn)%uint64(size)] = *s
+	}
+	for i := 0; len(idle) > 0; i++ {
+		if slots[i].state == slotEmpty {
+			slots[i].buf, idle = idle[0], idle[1:]
+		}
+	}
+	p.slots = slots
+	r.heldBytes += cost
+	return true
 }
 
 // windowCost is what a window slot itself costs, counted in MaxHeldBytes.
