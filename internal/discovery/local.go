@@ -91,6 +91,11 @@ type localEndpoint struct {
 	r        *rtps.Reader
 	listener MatchListener
 	matched  map[wire.GUID]struct{}
+	// incompatible holds the remote endpoints whose QoS was found incompatible
+	// and still is (nil when none): OnIncompatible tells of each once, however
+	// often the pair is evaluated again (a re-announcement, type information
+	// arriving), as DDS counts each incompatible endpoint discovered once.
+	incompatible map[wire.GUID]struct{}
 	// readerFilter is EndpointConfig.ReaderFilter.
 	readerFilter func(*wire.ContentFilterProperty) rtps.ReaderFilter
 	closed       atomic.Bool // set under Participant.mu

@@ -557,3 +557,43 @@ func TestDirectedSPDPToNewcomer(t *testing.T) {
 		require.Equal(t, uint64(maxDirected-1), a.Stats().DirectedSPDP)
 	})
 }
+
+// TestIncompatibleCountedOnce: a writer that offers less than a reader requests is
+// one incompatible endpoint to each side, however often the pair is evaluated again
+// (type information arriving decides every pair again); a second such writer is a
+// second one.
+func TestIncompatibleCountedOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := memNet(t, memnet.Config{Seed: 7})
+		a, _ := memParticipant(t, n, "a", "10.0.0.1", nil)
+		b, _ := memParticipant(t, n, "b", "10.0.0.2", nil)
+		waitFor(t, 2*time.Second, func() bool { return len(a.Participants()) == 1 && len(b.Participants()) == 1 })
+		count := func(e *events) int {
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			return e.incompatible
+		}
+		bestEffort := qos.DefaultOffered()
+		bestEffort.Writer.Reliability.Kind = qos.BestEffort
+		wev, rev := newEvents(), newEvents()
+		_, err := b.NewReader(EndpointConfig{Topic: "t", Type: "T", Requested: reliableReader(), Listener: rev}, nil)
+		require.NoError(t, err)
+		_, err = a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: bestEffort, Listener: wev})
+		require.NoError(t, err)
+		waitFor(t, 2*time.Second, func() bool { return count(wev) == 1 && count(rev) == 1 })
+		for range 3 {
+			a.reevaluate()
+			b.reevaluate()
+		}
+		time.Sleep(time.Second)
+		require.Equal(t, 1, count(wev), "the writer's incompatible readers")
+		require.Equal(t, 1, count(rev), "the reader's incompatible writers")
+
+		_, err = a.NewWriter(EndpointConfig{Topic: "t", Type: "T", Offered: bestEffort})
+		require.NoError(t, err)
+		waitFor(t, 2*time.Second, func() bool { return count(rev) == 2 })
+		b.reevaluate()
+		time.Sleep(time.Second)
+		require.Equal(t, 2, count(rev))
+	})
+}

@@ -145,6 +145,7 @@ func (p *Participant) removeRemoteEndpoint(g wire.GUID) {
 // with it. The caller holds p.mu.
 func (p *Participant) unmatchAll(g wire.GUID) {
 	for _, l := range p.locals {
+		delete(l.incompatible, g)
 		if _, ok := l.matched[g]; ok {
 			p.logGone(&l.data, g)
 			p.disconnect(l, g, true)
@@ -208,8 +209,18 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 		local, remote := l.data.GUID, re.data
 		fns = append(fns, func() { tl.OnInconsistentType(local, &remote) })
 	}
-	if !res.Matched() && len(res.Incompatible) > 0 && l.listener != nil {
-		l.listener.OnIncompatible(l.data.GUID, &re.data, res.Incompatible)
+	if !res.Matched() && len(res.Incompatible) > 0 {
+		if _, told := l.incompatible[re.data.GUID]; !told {
+			if l.incompatible == nil {
+				l.incompatible = make(map[wire.GUID]struct{})
+			}
+			l.incompatible[re.data.GUID] = struct{}{}
+			if l.listener != nil {
+				l.listener.OnIncompatible(l.data.GUID, &re.data, res.Incompatible)
+			}
+		}
+	} else {
+		delete(l.incompatible, re.data.GUID)
 	}
 	return fns
 }

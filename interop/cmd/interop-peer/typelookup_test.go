@@ -23,6 +23,7 @@ const (
 	tlDomainDynamic        = 56
 	tlDomainAssignable     = 57
 	tlDomainNotAssignable  = 58
+	tlDomainIncompatible   = 59
 )
 
 // retypedSampleA is interop::SampleA with its text member of another type: not
@@ -204,4 +205,35 @@ func TestAssignabilityCyclone(t *testing.T) {
 		require.NoError(t, err)
 		require.Zero(t, st.TotalCount)
 	})
+}
+
+// TestIncompatibleAfterTypeLookupCyclone: a reliable ddsgo reader of interop::SampleA
+// with a member appended and the Cyclone DDS peer's best-effort writer of SampleA: the
+// type hashes differ, so ddsgo asks Cyclone DDS for its type and decides every pair again
+// when the reply comes; the one incompatible writer still counts once in
+// REQUESTED_INCOMPATIBLE_QOS.
+func TestIncompatibleAfterTypeLookupCyclone(t *testing.T) {
+	netns.Require(t)
+	p, err := dds.NewParticipant(tlDomainIncompatible)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, p.Close()) })
+	topic, err := dds.NewTopic[sampleA2](p, "ddsgo_interop", dds.Reliable())
+	require.NoError(t, err)
+	r, err := dds.NewReader(topic)
+	require.NoError(t, err)
+	bin := peerBinary(t, "cyclone")
+	_, err = startProcess(t, "cyclone", exec.Command(bin, "-role", "pub", "-domain", fmt.Sprint(tlDomainIncompatible),
+		"-best-effort", "-volatile", "-appendable", "-count", "1", "-wait-readers", "1", "-timeout", "10s"))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		st, err := r.RequestedIncompatibleQosStatus()
+		require.NoError(t, err)
+		return st.TotalCount > 0
+	}, 10*time.Second, 20*time.Millisecond)
+	// The type lookup's reply, and SEDP's re-announcements, decide the pair again
+	// meanwhile.
+	time.Sleep(2 * time.Second)
+	st, err := r.RequestedIncompatibleQosStatus()
+	require.NoError(t, err)
+	require.Equal(t, int32(1), st.TotalCount, "one incompatible writer: %+v", st)
 }
