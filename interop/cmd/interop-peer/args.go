@@ -62,6 +62,7 @@ type args struct {
 	sampleLost bool          // -sample-lost: the subscriber prints its SAMPLE_LOST total last
 	stats      time.Duration // -stats DUR: runtime figures every DUR (ddsgo peer only)
 	statsFile  string        // -stats-file PATH: where -stats writes, default stderr
+	counters   bool          // -counters: print the participant's Statistics last, on stderr
 }
 
 // setFlag is a boolean flag that stores value into *dst when given, so that a pair of
@@ -223,7 +224,7 @@ const usage = `usage: interop-peer -role pub|sub [-domain N] [-topic T] [-count 
   [-appendable] [-type NAME] [-wait-readers N] [-settle DUR] [-linger DUR]
   [-start-file PATH] [-ready-file PATH]
   [-quiet] [-max-message-size BYTES] [-idle DUR] [-sample-lost] [-stats DUR]
-  [-stats-file PATH] [-lifespan DUR] [-ownership-strength N]
+  [-stats-file PATH] [-counters] [-lifespan DUR] [-ownership-strength N]
   [-liveliness automatic|participant|topic] [-lease DUR]
   [-filter SQL [-filter-params a,b]] [-deadline DUR] [-partition A,B]
   [-time-filter DUR] [-durability volatile|transient-local|transient|persistent]
@@ -279,6 +280,7 @@ func parseArgs(argv []string, stderr io.Writer) (args, int, bool) {
 	fs.Var(setFlag{&a.sampleLost, true}, "sample-lost", "subscriber: print the SAMPLE_LOST total")
 	fs.Var(durFlag{&a.stats}, "stats", "print runtime figures every DUR")
 	fs.StringVar(&a.statsFile, "stats-file", "", "file for -stats lines")
+	fs.Var(setFlag{&a.counters, true}, "counters", "print the participant's counters at the end")
 	fs.Var(durFlag{&a.lifespan}, "lifespan", "writer LIFESPAN, 0 = infinite")
 	fs.Var(intFlag{&strength, math.MinInt32, math.MaxInt32}, "ownership-strength", "EXCLUSIVE ownership, the writer's strength")
 	fs.Var(livelinessFlag{&a.liveliness}, "liveliness", "LIVELINESS kind")

@@ -44,6 +44,12 @@ type jsonSample struct {
 	Seq    uint64    `json:"seq"`
 }
 
+// jsonCounters is the counters event line (-counters): the participant's Statistics.
+type jsonCounters struct {
+	Event string `json:"event"`
+	dds.Statistics
+}
+
 // jsonState is an instance state event line.
 type jsonState struct {
 	ID    int32  `json:"id"`
@@ -251,6 +257,9 @@ func runType[T any](pr *peer, typeName string, to func(*Sample) *T, from func(*T
 	}
 	pr.dp = p
 	defer func() {
+		if a.counters {
+			pr.event(jsonCounters{"counters", p.Statistics()})
+		}
 		if err := p.Close(); err != nil {
 			fmt.Fprintf(pr.stderr, "go peer: deleting the participant: %v\n", err)
 		}
