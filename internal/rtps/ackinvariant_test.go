@@ -141,6 +141,7 @@ func (c *ackChecker) Send(msg []byte, _ []wire.Locator) {
 				}
 				c.asked = append(c.asked, sn)
 			}
+		default:
 		}
 	}
 	require.NoError(t, rd.Err())
@@ -199,49 +200,62 @@ func runAckModel(t *testing.T, seed uint64) {
 	r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
 	loss, dup := rng.Float64()*0.4, rng.Float64()*0.1
 	total := wire.SequenceNumber(50 + rng.IntN(350))
-	step := func(loss, dup float64) {
+	for range 2000 {
 		now = now.Add(time.Millisecond)
-		switch x := rng.IntN(100); {
-		case x < 25 && m.written < total:
-			for range 1 + rng.IntN(20) { // a write, or a burst of them
-				if m.written == total {
-					break
-				}
-				m.written++
-				switch y := rng.IntN(100); {
-				case y < 10:
-					m.gapOnly[m.written] = true
-				case y < 25:
-					m.frags[m.written] = true
-				}
-				m.send(m.written, loss, dup)
-			}
-		case x < 30:
-			m.heartbeat(loss)
-		case x < 35: // the writer repairs what the last ACKNACK asked for
-			for _, sn := range rec.repairs() {
-				if sn <= m.written {
-					m.send(sn, loss, dup)
-				}
-			}
-		case x < 37 && m.first < m.written: // KEEP_LAST: the history drops its oldest
-			m.first += wire.SequenceNumber(1 + rng.IntN(3))
-			m.first = min(m.first, m.written)
-		case x < 39:
-			m.refusing = !m.refusing
-			if !m.refusing {
-				r.Retry(now)
-			}
-		default:
-			m.deliverOne(r, now)
-		}
+		m.step(r, rec, total, loss, dup, now)
 		r.Tick(now)
 	}
-	for range 2000 {
-		step(loss, dup)
+	m.heal(r, rec, total, now)
+	for sn := m.first; sn <= total; sn++ {
+		if !m.gapOnly[sn] {
+			require.Equal(t, 1, m.accepted[sn], "change %d (history %d..%d)", sn, m.first, total)
+		}
 	}
-	// The link heals and the reader accepts again: everything relevant that the
-	// writer still has arrives.
+}
+
+// step does one random thing of the exchange at now: a write or a burst of them, a
+// HEARTBEAT, the repairs the reader asked for, the history dropping its oldest, the
+// reader's callback starting or ceasing to refuse, or a submessage delivered.
+func (m *ackModel) step(r *Reader, rec *ackChecker, total wire.SequenceNumber, loss, dup float64, now time.Time) {
+	switch x := m.rng.IntN(100); {
+	case x < 25 && m.written < total:
+		for range 1 + m.rng.IntN(20) {
+			if m.written == total {
+				break
+			}
+			m.written++
+			switch y := m.rng.IntN(100); {
+			case y < 10:
+				m.gapOnly[m.written] = true
+			case y < 25:
+				m.frags[m.written] = true
+			}
+			m.send(m.written, loss, dup)
+		}
+	case x < 30:
+		m.heartbeat(loss)
+	case x < 35:
+		for _, sn := range rec.repairs() {
+			if sn <= m.written {
+				m.send(sn, loss, dup)
+			}
+		}
+	case x < 37 && m.first < m.written: // KEEP_LAST
+		m.first = min(m.first+wire.SequenceNumber(1+m.rng.IntN(3)), m.written)
+	case x < 39:
+		m.refusing = !m.refusing
+		if !m.refusing {
+			r.Retry(now)
+		}
+	default:
+		m.deliverOne(r, now)
+	}
+}
+
+// heal ends the exchange on a link that loses nothing, with a reader that accepts
+// again: the writer sends what it has not, and HEARTBEATs and repairs go on until
+// nothing is asked for.
+func (m *ackModel) heal(r *Reader, rec *ackChecker, total wire.SequenceNumber, now time.Time) {
 	if m.refusing {
 		m.refusing = false
 		r.Retry(now)
@@ -261,12 +275,7 @@ func runAckModel(t *testing.T, seed uint64) {
 			m.send(sn, 0, 0)
 		}
 		if len(m.inFlight) == 0 {
-			break
-		}
-	}
-	for sn := m.first; sn <= total; sn++ {
-		if !m.gapOnly[sn] {
-			require.Equal(t, 1, m.accepted[sn], "change %d (history %d..%d)", sn, m.first, total)
+			return
 		}
 	}
 }
