@@ -18,7 +18,7 @@ import (
 
 // DefaultQueueLen is the length of an Engine's receive queue when
 // EngineConfig.QueueLen is zero. Each queued datagram pins a
-// transport.BufferSize buffer.
+// transport.SmallBufferSize buffer, or a BufferSize one when larger.
 const DefaultQueueLen = 256
 
 // queueWait is how long a receive goroutine waits for room in a full
@@ -487,7 +487,7 @@ func (e *Engine) sendBatch(msgs [][]byte, to []wire.Locator, scratch []transport
 
 // sendLocal queues a copy of msg to the event loop.
 func (e *Engine) sendLocal(msg []byte) {
-	p := transport.GetPacket()
+	p := transport.GetPacketFor(len(msg))
 	p.Data = append(p.Buffer()[:0], msg...)
 	select {
 	case e.local <- p:
@@ -589,6 +589,9 @@ func (e *Engine) deliver(p *transport.Packet) bool {
 		return true
 	case transport.SocketOther, transport.SocketMetaMulticast, transport.SocketMetaUnicast:
 	}
+	// The queue holds up to QueueLen datagrams: in small buffers, when they fit, not
+	// 64 KiB each (a flood of forged SPDP announcements keeps it full).
+	p = p.Compact()
 	return e.q.PushWait(p, queueWait, e.done)
 }
 

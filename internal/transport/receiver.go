@@ -68,7 +68,8 @@ type Queue struct {
 }
 
 // NewQueue returns a Queue holding up to n packets (at least 1). Each
-// queued packet pins a BufferSize buffer, so n bounds that memory.
+// queued packet pins its buffer (BufferSize, or SmallBufferSize once compacted),
+// so n bounds that memory.
 func NewQueue(n int) *Queue { return &Queue{ch: make(chan *Packet, max(n, 1))} }
 
 // Push queues p and reports whether there was room. It is a [DeliverFunc].
