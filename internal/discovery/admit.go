@@ -84,9 +84,13 @@ func (p *Participant) unconfirmedLocked() int {
 // from the local ones and its built-in endpoints from ours. It returns fns
 // with the listener calls (OnUnmatch, OnParticipant) appended, for the
 // caller to post under p.mu. The caller holds p.mu.
+//
+// A participant whose listeners have not heard of it yet (its first event still
+// queued) goes unheard: its queued events are dropped and its going is not told.
 func (p *Participant) forgetLocked(rp *remoteParticipant, fns []func()) []func() {
 	prefix := rp.data.GUIDPrefix
 	rp.gone = true
+	withheld := rp.heard.CompareAndSwap(heardPending, heardWithheld)
 	delete(p.remotes, prefix)
 	p.leaseMu.Lock()
 	delete(p.leases, prefix)
@@ -95,9 +99,14 @@ func (p *Participant) forgetLocked(rp *remoteParticipant, fns []func()) []func()
 	for g, re := range rp.endpoints {
 		p.epBytes -= re.size
 		p.unmatchAll(g)
-		fns = p.endpointEventLocked(fns, re.data, false)
+		if !withheld {
+			fns = p.endpointEventLocked(fns, re.data, false)
+		}
 	}
 	p.disconnectBuiltins(rp)
+	if withheld {
+		return fns
+	}
 	return p.participantEventLocked(fns, rp.data, false)
 }
 

@@ -54,8 +54,12 @@ func (p *Participant) OnBuiltin(l BuiltinListener) {
 	var fns []func()
 	for _, rp := range append([]*remoteParticipant{p.self}, mapValues(p.remotes)...) {
 		if l.Participant != nil {
-			pd := rp.data
-			fns = append(fns, func() { l.Participant(pd, true) })
+			pd, rp := rp.data, rp
+			fns = append(fns, func() {
+				if rp.tell() {
+					l.Participant(pd, true)
+				}
+			})
 		}
 		if l.Endpoint == nil {
 			continue
@@ -90,6 +94,42 @@ func (p *Participant) participantEventLocked(fns []func(), d ParticipantData, al
 	return fns
 }
 
+// What the listeners know of a remote participant (remoteParticipant.heard).
+const (
+	heardPending int32 = iota
+	heardTold
+	heardWithheld
+)
+
+// remoteEventLocked appends to fns the calls for the remote participant rp alive,
+// with the data d: they run only if rp has not gone before the first of them ran
+// (forgetLocked then withholds its going). The caller holds p.mu.
+func (p *Participant) remoteEventLocked(fns []func(), rp *remoteParticipant, d ParticipantData) []func() {
+	fns = append(fns, func() { rp.tell() }) // told even with no listener yet: a later one gets the replay
+	first := len(fns)
+	fns = p.participantEventLocked(fns, d, true)
+	unlessWithheld(rp, fns[first:])
+	return fns
+}
+
+// unlessWithheld makes each of fns, calls about rp or its endpoints, do nothing
+// once rp went unheard.
+func unlessWithheld(rp *remoteParticipant, fns []func()) {
+	for i, fn := range fns {
+		fns[i] = func() {
+			if rp.heard.Load() != heardWithheld {
+				fn()
+			}
+		}
+	}
+}
+
+// tell reports whether the listeners may hear of rp alive, marking them told
+// when they had not been: false once rp went unheard (heardWithheld).
+func (rp *remoteParticipant) tell() bool {
+	return rp.heard.CompareAndSwap(heardPending, heardTold) || rp.heard.Load() == heardTold
+}
+
 // endpointEventLocked appends the calls of the built-in listeners for the endpoint d
 // to fns. The caller holds p.mu.
 func (p *Participant) endpointEventLocked(fns []func(), d EndpointData, alive bool) []func() {
@@ -109,7 +149,7 @@ func (p *Participant) participantChangedLocked(rp *remoteParticipant, payload []
 		return
 	}
 	rp.raw = slices.Clone(payload)
-	p.disp.post(p.participantEventLocked(nil, rp.data, true)...)
+	p.disp.post(p.remoteEventLocked(nil, rp, rp.data)...)
 }
 
 // IgnoreParticipant ignores the remote participant prefix (ignore_participant): it is

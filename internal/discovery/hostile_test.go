@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -765,4 +766,55 @@ func TestHostileNoAmplification(t *testing.T) {
 	forged := r.victim.Stats().Unconfirmed
 	t.Logf("a second later: %d datagrams in a second, %d forged participants in the table", later, forged)
 	require.Less(t, later, uint64(forged/2))
+}
+
+// TestHostileUnheardParticipants: forged participants that are evicted before the
+// participant's listeners have heard of them (the dispatcher is held up by a slow
+// listener, as a DCPS layer is under a flood) go unheard: their queued events do
+// nothing and their going is not told, so the listeners see far fewer than were
+// forged, and every participant they saw alive they see gone, or it is still in the
+// table.
+func TestHostileUnheardParticipants(t *testing.T) {
+	r := newHostileRig(t, 35, Limits{})
+	release := make(chan struct{})
+	var mu sync.Mutex
+	alive := map[wire.GuidPrefix]bool{}
+	alives := 0
+	r.victim.OnParticipant(func(d ParticipantData, up bool) {
+		<-release
+		mu.Lock()
+		defer mu.Unlock()
+		if up {
+			alives++
+			alive[d.GUIDPrefix] = true
+		} else {
+			delete(alive, d.GUIDPrefix)
+		}
+	})
+	rng := rand.New(rand.NewPCG(10, 35))
+	const forged = 2000
+	for i := range forged {
+		r.send(forgedSPDP(randomPrefix(rng), r.hole), r.meta)
+		if i%10 == 9 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	require.Eventually(t, func() bool {
+		return r.victim.Stats().ParticipantsEvicted >= forged-uint64(DefaultLimits().MaxUnconfirmedParticipants)
+	}, 10*time.Second, 10*time.Millisecond)
+	close(release)
+	drained := make(chan struct{})
+	r.victim.disp.post(func() { close(drained) }) // runs after everything queued before it
+	<-drained
+	known := map[wire.GuidPrefix]bool{}
+	for _, d := range r.victim.Participants() {
+		known[d.GUIDPrefix] = true
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for prefix := range alive {
+		require.True(t, known[prefix], "a participant heard of alive, gone from the table, not told gone")
+	}
+	t.Logf("%d forged, %d heard of alive, %d alive now", forged, alives, len(alive))
+	require.Less(t, alives, forged/2, "the evicted unheard participants were told")
 }

@@ -182,6 +182,13 @@ type remoteParticipant struct {
 	unmatched atomic.Int64
 	// gone is set, under Participant.mu, when it is removed.
 	gone bool
+	// heard is what the OnParticipant functions and built-in listeners know of
+	// it: heardPending until the dispatcher runs its first event, heardTold from
+	// then on, heardWithheld when it went before that. A participant that comes
+	// and goes before the listeners hear of it (unconfirmed ones evicted by a
+	// flood of forged announcements, thousands a second) then costs them
+	// nothing, and the dispatcher's queue holds no more than the table does.
+	heard atomic.Int32
 	// directed counts the directed SPDP announcements sent to it (the
 	// reply to its first one, follow-ups, answers to its repeats);
 	// followUps the follow-ups, the next one due at nextFollowUp;
@@ -315,7 +322,11 @@ func (p *Participant) OnParticipant(fn func(ParticipantData, bool)) {
 	fns := make([]func(), 0, len(p.remotes))
 	for _, rp := range p.remotes {
 		pd := rp.data
-		fns = append(fns, func() { fn(pd, true) })
+		fns = append(fns, func() {
+			if rp.tell() {
+				fn(pd, true)
+			}
+		})
 	}
 	// Posted under p.mu, like every participant event, so that fn sees
 	// them in the order they happened.

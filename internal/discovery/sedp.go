@@ -123,6 +123,7 @@ func (p *Participant) addRemoteEndpoint(ed EndpointData, size int) {
 		fns = p.evaluate(l, rp, re, fns)
 	}
 	fns = p.endpointEventLocked(fns, ed, true)
+	unlessWithheld(rp, fns)
 	p.mu.Unlock()
 	p.requestTypes(ed.GUID.Prefix, types)
 	p.disp.post(fns...)

@@ -313,7 +313,7 @@ func (p *Participant) onSPDP(src wire.GuidPrefix, vendor wire.VendorID, d *wire.
 		rp.unmatched.Store(now.UnixNano()) // until it speaks: onTraffic
 	}
 	rp.raw = slices.Clone(d.SerializedPayload)
-	p.disp.post(p.participantEventLocked(nil, pd, true)...) // under p.mu: events reach listeners in order
+	p.disp.post(p.remoteEventLocked(nil, rp, pd)...) // under p.mu: events reach listeners in order
 	p.mu.Unlock()
 	p.logParticipant(&pd)
 	p.lease.Schedule(now.Add(pd.LeaseDuration))
