@@ -183,17 +183,8 @@ func TestAssignabilityCyclone(t *testing.T) {
 		require.Zero(t, st.TotalCount)
 	})
 	t.Run("member_retyped", func(t *testing.T) {
-		p, err := dds.NewParticipant(tlDomainNotAssignable)
-		require.NoError(t, err)
-		t.Cleanup(func() { require.NoError(t, p.Close()) })
-		topic, err := dds.NewTopic[retypedSampleA](p, "ddsgo_interop", dds.Reliable())
-		require.NoError(t, err)
-		r, err := dds.NewReader(topic)
-		require.NoError(t, err)
-		bin := peerBinary(t, "cyclone")
-		pr, err := startProcess(t, "cyclone", exec.Command(bin, "-role", "pub", "-domain", fmt.Sprint(tlDomainNotAssignable),
-			"-reliable", "-volatile", "-appendable", "-count", "1", "-wait-readers", "1", "-timeout", "5s"))
-		require.NoError(t, err)
+		topic, r := reliableReader[retypedSampleA](t, tlDomainNotAssignable)
+		pr := cycloneWriterOfOne(t, tlDomainNotAssignable, "-reliable", "5s")
 		require.Eventually(t, func() bool {
 			st, err := topic.InconsistentTopicStatus()
 			require.NoError(t, err)
@@ -214,17 +205,8 @@ func TestAssignabilityCyclone(t *testing.T) {
 // REQUESTED_INCOMPATIBLE_QOS.
 func TestIncompatibleAfterTypeLookupCyclone(t *testing.T) {
 	netns.Require(t)
-	p, err := dds.NewParticipant(tlDomainIncompatible)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, p.Close()) })
-	topic, err := dds.NewTopic[sampleA2](p, "ddsgo_interop", dds.Reliable())
-	require.NoError(t, err)
-	r, err := dds.NewReader(topic)
-	require.NoError(t, err)
-	bin := peerBinary(t, "cyclone")
-	_, err = startProcess(t, "cyclone", exec.Command(bin, "-role", "pub", "-domain", fmt.Sprint(tlDomainIncompatible),
-		"-best-effort", "-volatile", "-appendable", "-count", "1", "-wait-readers", "1", "-timeout", "10s"))
-	require.NoError(t, err)
+	_, r := reliableReader[sampleA2](t, tlDomainIncompatible)
+	cycloneWriterOfOne(t, tlDomainIncompatible, "-best-effort", "10s")
 	require.Eventually(t, func() bool {
 		st, err := r.RequestedIncompatibleQosStatus()
 		require.NoError(t, err)
@@ -236,4 +218,29 @@ func TestIncompatibleAfterTypeLookupCyclone(t *testing.T) {
 	st, err := r.RequestedIncompatibleQosStatus()
 	require.NoError(t, err)
 	require.Equal(t, int32(1), st.TotalCount, "one incompatible writer: %+v", st)
+}
+
+// reliableReader makes a participant on domain (closed when the test ends) with a
+// reliable reader of T on the interop topic.
+func reliableReader[T any](t *testing.T, domain int) (*dds.Topic[T], *dds.DataReader[T]) {
+	t.Helper()
+	p, err := dds.NewParticipant(domain)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, p.Close()) })
+	topic, err := dds.NewTopic[T](p, "ddsgo_interop", dds.Reliable())
+	require.NoError(t, err)
+	r, err := dds.NewReader(topic)
+	require.NoError(t, err)
+	return topic, r
+}
+
+// cycloneWriterOfOne starts the Cyclone DDS peer as a writer of interop::SampleA with
+// reliability ("-reliable" or "-best-effort") that writes one sample once a reader
+// matched, and gives up after timeout.
+func cycloneWriterOfOne(t *testing.T, domain int, reliability, timeout string) *proc {
+	t.Helper()
+	pr, err := startProcess(t, "cyclone", exec.Command(peerBinary(t, "cyclone"), "-role", "pub", "-domain", fmt.Sprint(domain),
+		reliability, "-volatile", "-appendable", "-count", "1", "-wait-readers", "1", "-timeout", timeout))
+	require.NoError(t, err)
+	return pr
 }
