@@ -65,6 +65,7 @@ struct peer_args {
   double time_filter;  /* -time-filter DUR, seconds: the reader's TIME_BASED_FILTER minimum_separation */
   long coherent;       /* -coherent N: PRESENTATION coherent_access; the publisher writes sets of N samples */
   int access_scope;    /* -access-scope instance|topic|group: PRESENTATION access_scope (with -coherent) */
+  double heartbeat_period; /* -heartbeat-period DUR, seconds: a Fast DDS writer's HEARTBEAT period, 0 = the peer's 100 ms (Cyclone ignores it) */
 };
 
 /* The DURABILITY kinds of -durability, in the order of the DDS enum. */
@@ -158,7 +159,7 @@ static void peer_usage(const char *prog)
           "  [-start-file PATH] [-ready-file PATH] [-quiet] [-max-message-size BYTES] [-lifespan DUR]\n"
           "  [-ownership-strength N] [-filter SQL [-filter-params a,b]]\n"
           "  [-liveliness automatic|participant|topic]\n"
-          "  [-lease DUR] [-deadline DUR] [-partition A,B] [-time-filter DUR]\n"
+          "  [-lease DUR] [-heartbeat-period DUR] [-deadline DUR] [-partition A,B] [-time-filter DUR]\n"
           "  [-coherent N [-access-scope instance|topic|group]]\n"
           "  [-durability volatile|transient-local|transient|persistent]\n"
           "  [-latency-budget DUR]\n"
@@ -339,6 +340,8 @@ static int peer_parse_args(int argc, char **argv, struct peer_args *a)
         goto bad;
     } else if (strcmp(name, "lease") == 0) {
       if (peer_parse_duration(val, &a->lease)) goto bad;
+    } else if (strcmp(name, "heartbeat-period") == 0) {
+      if (peer_parse_duration(val, &a->heartbeat_period)) goto bad;
     } else if (strcmp(name, "coherent") == 0) {
       if (peer_parse_long(val, 1, 1000000, &a->coherent)) goto bad;
     } else if (strcmp(name, "access-scope") == 0) {

@@ -477,9 +477,10 @@ int main(int argc, char** argv)
         if (a.lifespan > 0) {
             q.lifespan().duration = to_duration(a.lifespan);
         }
-        // Heartbeat every 100 ms (default 3 s): a writer sends no HEARTBEAT
-        // right after DATA, and readers acknowledge only when asked.
-        q.reliable_writer_qos().times.heartbeatPeriod = Duration_t(0, 100000000);
+        // Heartbeat every 100 ms (default 3 s) unless -heartbeat-period: a writer
+        // sends no HEARTBEAT right after DATA, and readers acknowledge only when asked.
+        q.reliable_writer_qos().times.heartbeatPeriod =
+            a.heartbeat_period > 0 ? to_duration(a.heartbeat_period) : Duration_t(0, 100000000);
         if (a.exclusive) {
             q.ownership().kind = EXCLUSIVE_OWNERSHIP_QOS;
             // Fast DDS holds the strength in a uint32_t: the bits go on the wire as

@@ -303,27 +303,36 @@ func checkBestEffort(t *testing.T, a args, out string) {
 // datagrams of 45 and 26 IP packets, and at 10 % loss the receiving host's kernel
 // reassembled none of 332,590 fragments in a run (its 4 MiB of reassembly memory full of
 // incomplete datagrams): no reader can help there, Fast DDS's own gets nothing either.
-var lossDefaultsCases = []struct {
-	pub, sub string
-	payload  int
-	count    int
-	timeout  time.Duration
-}{
-	{"fastdds", "go", 24, 2000, 20 * time.Second},
-	{"go", "fastdds", 24, 2000, 20 * time.Second},
-	{"cyclone", "go", 24, 2000, 20 * time.Second},
-	{"go", "cyclone", 24, 2000, 20 * time.Second},
-	{"go", "fastdds", 100 << 10, 30, 30 * time.Second},
-	{"cyclone", "go", 100 << 10, 30, 30 * time.Second},
-	{"go", "cyclone", 100 << 10, 30, 30 * time.Second},
+//
+// The Fast DDS peer's writer sends a HEARTBEAT every 100 ms; "hb3s" runs it with Fast
+// DDS's default period, 3 s, which paces every repair (a reader asks only when a
+// HEARTBEAT asks it).
+var lossDefaultsCases = []lossDefaultsCase{
+	{"fastdds", "go", 24, 2000, 20 * time.Second, ""},
+	{"fastdds", "go", 24, 2000, 60 * time.Second, "3s"},
+	{"go", "fastdds", 24, 2000, 20 * time.Second, ""},
+	{"cyclone", "go", 24, 2000, 20 * time.Second, ""},
+	{"go", "cyclone", 24, 2000, 20 * time.Second, ""},
+	{"go", "fastdds", 100 << 10, 30, 30 * time.Second, ""},
+	{"cyclone", "go", 100 << 10, 30, 30 * time.Second, ""},
+	{"go", "cyclone", 100 << 10, 30, 30 * time.Second, ""},
+}
+
+type lossDefaultsCase struct {
+	pub, sub       string
+	payload, count int
+	timeout        time.Duration
+	hb             string // the Fast DDS writer's -heartbeat-period, "" for the peer's 100 ms
 }
 
 // lossDefaultsBaseline are the vendors among themselves, run with DDSGO_LOSS_BASELINE=1:
 // the yardstick of the ddsgo runs (docs/interop.md has the figures).
-var lossDefaultsBaseline = []struct {
-	pub, sub string
-	payload  int
-}{{"fastdds", "fastdds", 24}, {"cyclone", "cyclone", 24}, {"cyclone", "cyclone", 100 << 10}}
+var lossDefaultsBaseline = []lossDefaultsCase{
+	{"fastdds", "fastdds", 24, 2000, 30 * time.Second, ""},
+	{"fastdds", "fastdds", 24, 2000, 60 * time.Second, "3s"},
+	{"cyclone", "cyclone", 24, 2000, 30 * time.Second, ""},
+	{"cyclone", "cyclone", 100 << 10, 30, 30 * time.Second, ""},
+}
 
 // TestLossDefaults: across the lossy link, each vendor with its default transport (no
 // datagram bound: Fast DDS packs up to 64 KiB in a datagram, Cyclone DDS 14 KiB), as a
@@ -338,23 +347,9 @@ func TestLossDefaults(t *testing.T) {
 	if _, err := exec.LookPath("ip"); err != nil {
 		t.Skip("no ip command (iproute2)")
 	}
-	type run struct {
-		pub, sub       string
-		payload, count int
-		timeout        time.Duration
-	}
-	var runs []run
-	for _, c := range lossDefaultsCases {
-		runs = append(runs, run{c.pub, c.sub, c.payload, c.count, c.timeout})
-	}
+	runs := lossDefaultsCases
 	if os.Getenv("DDSGO_LOSS_BASELINE") == "1" {
-		for _, c := range lossDefaultsBaseline {
-			count := 2000
-			if c.payload > 1000 {
-				count = 30
-			}
-			runs = append(runs, run{c.pub, c.sub, c.payload, count, 30 * time.Second})
-		}
+		runs = append(append([]lossDefaultsCase(nil), runs...), lossDefaultsBaseline...)
 	}
 	seed := lossSeed(t)
 	n := 70
@@ -365,6 +360,9 @@ func TestLossDefaults(t *testing.T) {
 			size := "small"
 			if c.payload > 1000 {
 				size = "100KiB"
+			}
+			if c.hb != "" {
+				size += "_hb" + c.hb
 			}
 			t.Run(history+"/"+size+"/"+c.pub+"_to_"+c.sub, func(t *testing.T) {
 				pubCmd, subCmd := peerCmd(t, c.pub), peerCmd(t, c.sub)
@@ -380,6 +378,9 @@ func TestLossDefaults(t *testing.T) {
 				}
 				ps, ss := startSync(t)
 				pubArgs := append([]string{"-settle", "1s", "-linger", "2s"}, ps...)
+				if c.hb != "" {
+					pubArgs = append(pubArgs, "-heartbeat-period", c.hb)
+				}
 				subArgs := append([]string{"-linger", "0.5s"}, ss...)
 				if c.sub == "go" {
 					subArgs = append(subArgs, "-counters")
