@@ -113,7 +113,7 @@
 //
 // A Reader keeps a proxy per matched writer (RTPS §8.4.10.4). With a
 // reliable writer it delivers strictly in SN order and exactly once: changes
-// ahead of the next expected one wait in a window of Window SNs and at most
+// ahead of the next expected one wait in a window of up to Window SNs and at most
 // MaxBufferedBytes (beyond that they are dropped, counted, and asked for
 // again). A HEARTBEAT whose count is new updates the last SN known; its
 // firstSN skips (and counts lost) what the writer no longer has. Unless it
@@ -123,7 +123,11 @@
 // NACK_FRAGs for the samples partially received. An ACKNACK that asks for
 // something goes no sooner than NackInterval (5 ms) after the previous one
 // that did: the HEARTBEATs in between (Cyclone DDS piggy-backs one on every
-// datagram) get one merged answer. A GAP marks SNs irrelevant, which lets
+// datagram) get one merged answer. When what an ACKNACK asked for does not
+// come, the reader asks again on its own ReaskDelay (20 ms) later, the wait
+// doubling while nothing comes, three times at most while the writer is
+// silent, rather than wait for the writer's next HEARTBEAT (Fast DDS: every
+// 3 s). A GAP marks SNs irrelevant, which lets
 // delivery move on. Adding a reliable writer sends a
 // pre-emptive ACKNACK (base 1, empty set), as Cyclone DDS does. With a
 // best-effort writer (or a best-effort reader) a change is delivered when

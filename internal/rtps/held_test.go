@@ -120,3 +120,69 @@ func TestWindowGrows(t *testing.T) {
 	require.Positive(t, small.Stats().BufferFull)
 	require.Equal(t, small.accounted(), small.heldBytes)
 }
+
+// TestReaskOnItsOwn: a reader whose ACKNACK asked for changes that do not come asks
+// again on its own, ReaskDelay later, then after twice as long each time up to
+// maxReaskDelay, without waiting for the writer's next HEARTBEAT (Fast DDS's default
+// period is 3 s), but no more than maxReasks times while the writer says nothing;
+// progress brings the wait back to ReaskDelay, and once nothing known is missing it
+// asks no more.
+func TestReaskOnItsOwn(t *testing.T) {
+	var rec recorder
+	r := NewReader(ReaderConfig{GUID: localReaderID, Reliable: true}, nil, &rec)
+	now := time.Unix(1_700_000_000, 0)
+	r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
+	acks := func() (bases []wire.SequenceNumber) {
+		for _, m := range rec.msgs {
+			var rd wire.Reader
+			require.NoError(t, rd.Reset(m))
+			for rd.Next() {
+				if rd.Kind() == wire.KindAckNack {
+					var a wire.AckNack
+					require.NoError(t, rd.AckNack(&a))
+					bases = append(bases, a.ReaderSNState.Base)
+				}
+			}
+		}
+		rec.msgs = nil
+		return bases
+	}
+	acks()
+	hb := wire.Heartbeat{WriterID: remoteWriter.Entity, FirstSN: 1, LastSN: 3, Count: 1}
+	r.HandleHeartbeat(remotePrefix, &hb, now)
+	require.Len(t, acks(), 1)
+	wait := DefaultReaskDelay
+	for i := range 8 {
+		next := r.Deadline()
+		require.Equal(t, now.Add(wait), next, "the next ask on its own")
+		now = next
+		r.Tick(now)
+		require.Equal(t, []wire.SequenceNumber{1}, acks())
+		wait = min(2*wait, maxReaskDelay)
+		if i%maxReasks == maxReasks-1 {
+			// The writer has said nothing since: the reader waits for it.
+			require.True(t, r.Deadline().IsZero(), "ask %d", i)
+			hb.Count++
+			r.HandleHeartbeat(remotePrefix, &hb, now) // answered NackInterval after the last ask
+			now = r.Deadline()
+			r.Tick(now)
+			require.Len(t, acks(), 1)
+		}
+	}
+	require.Equal(t, maxReaskDelay, wait)
+	// Change 1 comes: the wait starts again from ReaskDelay.
+	d := wire.Data{WriterID: remoteWriter.Entity, WriterSN: 1, DataFlag: true, SerializedPayload: payload(1, 0)}
+	r.HandleData(remotePrefix, &d, wire.TimeInvalid, now)
+	now = r.Deadline()
+	r.Tick(now)
+	require.Equal(t, []wire.SequenceNumber{2}, acks())
+	require.Equal(t, now.Add(DefaultReaskDelay), r.Deadline())
+	// The rest comes: nothing more to ask.
+	for sn := wire.SequenceNumber(2); sn <= 3; sn++ {
+		d := wire.Data{WriterID: remoteWriter.Entity, WriterSN: sn, DataFlag: true, SerializedPayload: payload(uint64(sn), 0)}
+		r.HandleData(remotePrefix, &d, wire.TimeInvalid, now)
+	}
+	require.True(t, r.Deadline().IsZero())
+	r.Tick(now.Add(time.Hour))
+	require.Empty(t, acks())
+}

@@ -25,6 +25,14 @@ type ReaderConfig struct {
 	// HeartbeatResponseDelay delays the ACKNACK that answers a HEARTBEAT;
 	// 0 answers at once.
 	HeartbeatResponseDelay time.Duration
+	// ReaskDelay is how long a reader waits, after an ACKNACK that asked a
+	// writer for something, before it asks again on its own when what it
+	// asked for has not all come; each such ask doubles the wait, up to
+	// maxReaskDelay, and progress resets it; at most maxReasks in a row while
+	// the writer sends nothing. Without it, a lost repair waits for the
+	// writer's next HEARTBEAT: 3 s with Fast DDS's default period. 0 means
+	// DefaultReaskDelay; negative, never on its own.
+	ReaskDelay time.Duration
 	// NackInterval is the least time between two ACKNACKs to one writer
 	// that ask for something (changes or fragments): the answers to the
 	// HEARTBEATs that come in between are merged into one at its end. A
@@ -101,6 +109,9 @@ func (c *ReaderConfig) setDefaults() {
 	}
 	if c.NackInterval == 0 {
 		c.NackInterval = DefaultNackInterval
+	}
+	if c.ReaskDelay == 0 {
+		c.ReaskDelay = DefaultReaskDelay
 	}
 	if c.MaxHeldBytes <= 0 {
 		c.MaxHeldBytes = c.MaxReassemblyBytes + c.MaxBufferedBytes
@@ -252,6 +263,17 @@ type writerProxy struct {
 	lost uint64
 	// nackedAt is when the last ACKNACK that asked for something went.
 	nackedAt time.Time
+	// reaskAt is when the reader asks again on its own (zero: not due), and
+	// reaskWait the wait that set it (ReaskDelay, doubled at each ask on its
+	// own); askedNext is next as it was when it asked.
+	reaskAt   time.Time
+	reaskWait time.Duration
+	askedNext wire.SequenceNumber
+	// reasks counts the asks on its own since the last submessage of the
+	// writer: at most maxReasks, so that a writer that says nothing more (a
+	// forged one whose HEARTBEAT announced changes) draws a few, not one a
+	// second for ever.
+	reasks int
 	// hist is the last SN of the first HEARTBEAT of the writer after the match
 	// (histKnown): the end of the history it had for the reader (HistorySynced).
 	hist      wire.SequenceNumber
@@ -484,6 +506,7 @@ func (r *Reader) proxy(src wire.GuidPrefix, writer, reader wire.EntityID) *write
 		r.stats.WrongReader++
 		return nil
 	}
+	p.reasks = 0
 	return p
 }
 
@@ -785,6 +808,9 @@ func (r *Reader) drain(p *writerProxy) {
 		p.next++
 	}
 	r.dropFragsBelow(p)
+	if p.next > p.maxSeen {
+		p.reaskAt = time.Time{} // nothing known is missing: nothing to ask again
+	}
 }
 
 // release empties a slot, delivering its sample first with deliver, and
@@ -1030,6 +1056,9 @@ func (r *Reader) sendAck(p *writerProxy, now time.Time) {
 	p.ackAt = time.Time{}
 	if r.asks(p) {
 		p.nackedAt = now
+		r.armReask(p, now)
+	} else {
+		p.reaskAt, p.reaskWait = time.Time{}, 0
 	}
 	a := wire.AckNack{
 		Final:    true,
@@ -1058,6 +1087,36 @@ func (r *Reader) sendAck(p *writerProxy, now time.Time) {
 	r.mb.flush()
 }
 
+// DefaultReaskDelay is ReaderConfig.ReaskDelay's default: a few round trips
+// of a LAN and a writer's NACK response delay (Fast DDS: 5 ms).
+const DefaultReaskDelay = 20 * time.Millisecond
+
+// maxReaskDelay bounds the doubling of the wait between asks on a reader's own.
+const maxReaskDelay = time.Second
+
+// maxReasks bounds the asks on a reader's own in a row while the writer sends
+// nothing: 20, 40 and 80 ms after an ACKNACK, then the writer's next
+// HEARTBEAT or repair.
+const maxReasks = 3
+
+// armReask sets when the reader asks p again on its own after an ACKNACK that
+// asked for something: ReaskDelay after it, or twice the last wait when next has
+// not moved since the last ask; never after maxReasks in a row.
+func (r *Reader) armReask(p *writerProxy, now time.Time) {
+	if r.cfg.ReaskDelay < 0 || p.reasks >= maxReasks {
+		p.reaskAt = time.Time{}
+		return
+	}
+	if p.reaskWait == 0 || p.next != p.askedNext {
+		p.reaskWait = r.cfg.ReaskDelay
+	} else {
+		p.reaskWait = min(2*p.reaskWait, maxReaskDelay)
+	}
+	p.askedNext = p.next
+	p.reaskAt = now.Add(p.reaskWait)
+	r.schedule(p.reaskAt)
+}
+
 // Retry asks again, at once, every writer for the change the deliver
 // callback refused last (an ACKNACK whose bitmap starts with it), so that
 // delivery resumes when the writer resends it. Call it when the callback
@@ -1080,10 +1139,17 @@ func (r *Reader) Tick(now time.Time) time.Time {
 	defer r.mu.Unlock()
 	var next time.Time
 	for _, p := range r.list {
-		if !p.ackAt.IsZero() && !now.Before(p.ackAt) {
+		switch {
+		case !p.ackAt.IsZero() && !now.Before(p.ackAt):
 			r.sendAck(p, now)
+		case !p.reaskAt.IsZero() && !now.Before(p.reaskAt):
+			p.reaskAt = time.Time{}
+			if p.reasks < maxReasks && r.asks(p) {
+				p.reasks++
+				r.sendAck(p, now)
+			}
 		}
-		next = deadlineMin(next, p.ackAt)
+		next = deadlineMin(deadlineMin(next, p.ackAt), p.reaskAt)
 	}
 	r.reported = next
 	return next
@@ -1095,7 +1161,7 @@ func (r *Reader) Deadline() time.Time {
 	defer r.mu.Unlock()
 	var next time.Time
 	for _, p := range r.list {
-		next = deadlineMin(next, p.ackAt)
+		next = deadlineMin(deadlineMin(next, p.ackAt), p.reaskAt)
 	}
 	return next
 }
