@@ -133,18 +133,9 @@ func TestReaskOnItsOwn(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	r.AddWriter(WriterProxyInfo{GUID: remoteWriter, Reliable: true, Unicast: []wire.Locator{testLoc}}, now)
 	acks := func() (bases []wire.SequenceNumber) {
-		for _, m := range rec.msgs {
-			var rd wire.Reader
-			require.NoError(t, rd.Reset(m))
-			for rd.Next() {
-				if rd.Kind() == wire.KindAckNack {
-					var a wire.AckNack
-					require.NoError(t, rd.AckNack(&a))
-					bases = append(bases, a.ReaderSNState.Base)
-				}
-			}
+		for _, a := range rec.ackNacks(t) {
+			bases = append(bases, a.ReaderSNState.Base)
 		}
-		rec.msgs = nil
 		return bases
 	}
 	acks()
