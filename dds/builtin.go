@@ -57,12 +57,15 @@ type builtinFeed struct {
 
 	// mu guards what follows; it is taken with no other lock held, and the readers'
 	// caches are written under it.
-	mu            sync.Mutex
-	prefix        wire.GuidPrefix
-	now           func() time.Time
-	participants  map[InstanceHandle]ParticipantBuiltinTopicData
-	publications  map[InstanceHandle]EndpointBuiltinTopicData
-	subscriptions map[InstanceHandle]EndpointBuiltinTopicData
+	mu           sync.Mutex
+	prefix       wire.GuidPrefix
+	now          func() time.Time
+	participants map[InstanceHandle]ParticipantBuiltinTopicData
+	// publications and subscriptions hold discovery's own records, which it never
+	// modifies: the feed keeps no copy of each endpoint of the domain, and makes the
+	// samples only for the readers there are.
+	publications  map[InstanceHandle]*discovery.EndpointData
+	subscriptions map[InstanceHandle]*discovery.EndpointData
 	topics        map[InstanceHandle]*topicUse
 	ignoredTopics map[string]bool // topic names given to IgnoreTopic
 	partR         []*DataReader[ParticipantBuiltinTopicData]
@@ -87,8 +90,8 @@ func (b *builtinFeed) start(p *DomainParticipant, eng engine) {
 	b.mu.Lock()
 	b.prefix, b.now = p.prefix, p.now
 	b.participants = map[InstanceHandle]ParticipantBuiltinTopicData{}
-	b.publications = map[InstanceHandle]EndpointBuiltinTopicData{}
-	b.subscriptions = map[InstanceHandle]EndpointBuiltinTopicData{}
+	b.publications = map[InstanceHandle]*discovery.EndpointData{}
+	b.subscriptions = map[InstanceHandle]*discovery.EndpointData{}
 	if b.topics == nil {
 		b.topics = map[InstanceHandle]*topicUse{}
 	}
@@ -119,9 +122,8 @@ func (b *builtinFeed) onParticipant(d discovery.ParticipantData, alive bool) {
 
 // onEndpoint writes a writer or reader that appeared, changed or went, and the topic it
 // uses.
-func (b *builtinFeed) onEndpoint(d discovery.EndpointData, alive bool) {
-	v := endpointData(&d)
-	h := v.Key
+func (b *builtinFeed) onEndpoint(d *discovery.EndpointData, alive bool) {
+	h := status.GUIDHandle(guidBytes(d.GUID))
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	known, readers, id := b.subscriptions, &b.subR, wire.EntityIDSEDPSubscriptionsWriter
@@ -130,12 +132,17 @@ func (b *builtinFeed) onEndpoint(d discovery.EndpointData, alive bool) {
 	}
 	_, was := known[h]
 	if alive {
-		known[h] = v
+		known[h] = d
 	} else {
 		delete(known, h)
-		v = EndpointBuiltinTopicData{Key: h, ParticipantKey: v.ParticipantKey}
 	}
-	*readers = feed(b, *readers, id, h, v, alive)
+	if len(*readers) > 0 {
+		v := EndpointBuiltinTopicData{Key: h, ParticipantKey: status.GUIDHandle(guidBytes(d.ParticipantGUID))}
+		if alive {
+			v = endpointData(d)
+		}
+		*readers = feed(b, *readers, id, h, v, alive)
+	}
 	switch {
 	case alive && !was:
 		b.useTopicLocked(d.TopicName, d.TypeName, 1)
@@ -268,14 +275,17 @@ func (b *builtinFeed) attach(r any) error {
 	switch r := r.(type) {
 	case *DataReader[ParticipantBuiltinTopicData]:
 		b.partR = append(b.partR, r)
-		fill(b, r, wire.EntityIDSPDPWriter, b.participants)
+		for h, v := range b.participants {
+			b.insert(r.cache.Load(), wire.EntityIDSPDPWriter, h, v, true)
+		}
 	case *DataReader[EndpointBuiltinTopicData]:
+		rs, id, known := &b.subR, wire.EntityIDSEDPSubscriptionsWriter, b.subscriptions
 		if r.topic.name == builtinPublications {
-			b.pubR = append(b.pubR, r)
-			fill(b, r, wire.EntityIDSEDPPublicationsWriter, b.publications)
-		} else {
-			b.subR = append(b.subR, r)
-			fill(b, r, wire.EntityIDSEDPSubscriptionsWriter, b.subscriptions)
+			rs, id, known = &b.pubR, wire.EntityIDSEDPPublicationsWriter, b.publications
+		}
+		*rs = append(*rs, r)
+		for h, d := range known {
+			b.insert(r.cache.Load(), id, h, endpointData(d), true)
 		}
 	case *DataReader[TopicBuiltinTopicData]:
 		b.topicR = append(b.topicR, r)
@@ -286,13 +296,6 @@ func (b *builtinFeed) attach(r any) error {
 		return errorf(ErrBadParameter, "not a built-in topic's reader")
 	}
 	return nil
-}
-
-// fill writes the instances of m into r; the caller holds b.mu.
-func fill[T any](b *builtinFeed, r *DataReader[T], writer wire.EntityID, m map[InstanceHandle]T) {
-	for h, v := range m {
-		b.insert(r.cache.Load(), writer, h, v, true)
-	}
 }
 
 // enableBuiltin enables the reader r of a built-in topic: discovery, not a writer,

@@ -15,7 +15,7 @@ import (
 // events; either may be nil.
 type BuiltinListener struct {
 	Participant func(d ParticipantData, alive bool)
-	Endpoint    func(d EndpointData, alive bool)
+	Endpoint    func(d *EndpointData, alive bool)
 }
 
 // ignored holds what IgnoreParticipant, IgnoreEndpoint and IgnoreTopic named; it
@@ -132,7 +132,7 @@ func (rp *remoteParticipant) tell() bool {
 
 // endpointEventLocked appends the calls of the built-in listeners for the endpoint d
 // to fns. The caller holds p.mu.
-func (p *Participant) endpointEventLocked(fns []func(), d EndpointData, alive bool) []func() {
+func (p *Participant) endpointEventLocked(fns []func(), d *EndpointData, alive bool) []func() {
 	for _, l := range p.builtin {
 		if fn := l.Endpoint; fn != nil {
 			fns = append(fns, func() { fn(d, alive) })
@@ -204,7 +204,7 @@ func (p *Participant) dropIgnoredLocked() {
 	var fns []func()
 	for _, rp := range p.remotes {
 		for g, re := range rp.endpoints {
-			if p.ign.endpoint(&re.data) {
+			if p.ign.endpoint(re.data) {
 				fns = p.forgetEndpointLocked(rp, g, fns)
 			}
 		}

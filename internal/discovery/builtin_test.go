@@ -24,7 +24,7 @@ func (l *builtinLog) listener() BuiltinListener {
 	l.alive = map[wire.GUID]bool{}
 	return BuiltinListener{
 		Participant: func(d ParticipantData, alive bool) { l.add("P", d.GUID(), alive) },
-		Endpoint:    func(d EndpointData, alive bool) { l.add("E", d.GUID, alive) },
+		Endpoint:    func(d *EndpointData, alive bool) { l.add("E", d.GUID, alive) },
 	}
 }
 

@@ -228,9 +228,10 @@ func (p *Participant) newLocal(cfg EndpointConfig, kind byte,
 // remote and local, and adds it to our own endpoints. The caller holds p.mu.
 func (p *Participant) addLocal(l *localEndpoint) []func() {
 	p.locals[l.data.GUID] = l
-	self := &remoteEndpoint{data: l.data}
+	d := l.data // l.data changes with the QoS; what was reported does not
+	self := &remoteEndpoint{data: &d}
 	p.self.endpoints[l.data.GUID] = self
-	return p.endpointEventLocked(p.matchLocal(l, self), l.data, true)
+	return p.endpointEventLocked(p.matchLocal(l, self), self.data, true)
 }
 
 // matchLocal evaluates the local endpoint l, announced among our own
@@ -278,8 +279,9 @@ func (p *Participant) updateLocal(l *localEndpoint, set func(*EndpointData)) err
 	}
 	set(&l.data)
 	self := p.self.endpoints[l.data.GUID]
-	self.data = l.data
-	fns := p.endpointEventLocked(p.matchLocal(l, self), l.data, true)
+	d := l.data
+	self.data = &d
+	fns := p.endpointEventLocked(p.matchLocal(l, self), self.data, true)
 	p.announceLocal(l)
 	p.mu.Unlock()
 	p.disp.post(fns...)
@@ -343,7 +345,8 @@ func (p *Participant) closeLocal(l *localEndpoint) error {
 		p.disconnect(l, rg, false) // our own endpoint's listener is not told
 	}
 	p.unmatchAll(g)
-	fns := p.endpointEventLocked(nil, l.data, false)
+	d := l.data
+	fns := p.endpointEventLocked(nil, &d, false)
 	now := p.eng.Now()
 	w := p.subW
 	if l.data.IsWriter() {

@@ -199,8 +199,8 @@ type remoteParticipant struct {
 
 // remoteEndpoint is an endpoint discovered by SEDP (or a local one).
 type remoteEndpoint struct {
-	data EndpointData
-	size int // octets of the serialized SEDP data it came in
+	data *EndpointData // never modified: a new announcement brings a new one
+	size int           // octets of the serialized SEDP data it came in
 }
 
 // NewParticipant opens the sockets, starts the event loop and begins to
@@ -345,7 +345,7 @@ func (p *Participant) OnEndpoint(fn func(EndpointData)) {
 	for _, rp := range p.remotes {
 		for _, re := range rp.endpoints {
 			ed := re.data
-			fns = append(fns, func() { fn(ed) })
+			fns = append(fns, func() { fn(*ed) })
 		}
 	}
 	p.disp.post(fns...)
@@ -369,7 +369,7 @@ func (p *Participant) Endpoints() []EndpointData {
 	var out []EndpointData
 	for _, rp := range p.remotes {
 		for _, re := range rp.endpoints {
-			out = append(out, re.data)
+			out = append(out, *re.data)
 		}
 	}
 	return out

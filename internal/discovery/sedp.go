@@ -117,12 +117,12 @@ func (p *Participant) addRemoteEndpoint(ed EndpointData, size int) {
 		}
 	}
 	p.epBytes += size - re.size
-	re.data, re.size = ed, size
+	re.data, re.size = &ed, size
 	types := p.wantTypes(&ed) // before evaluate: the match waits for them
 	for _, l := range p.locals {
 		fns = p.evaluate(l, rp, re, fns)
 	}
-	fns = p.endpointEventLocked(fns, ed, true)
+	fns = p.endpointEventLocked(fns, re.data, true)
 	unlessWithheld(rp, fns)
 	p.mu.Unlock()
 	p.requestTypes(ed.GUID.Prefix, types)
@@ -163,13 +163,13 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 	}
 	var res MatchResult
 	if l.data.IsWriter() {
-		res = Match(&l.data, &re.data)
+		res = Match(&l.data, re.data)
 	} else {
-		res = Match(&re.data, &l.data)
+		res = Match(re.data, &l.data)
 	}
 	res = p.checkTypes(l, re, res)
 	_, was := l.matched[re.data.GUID]
-	p.logDecision(&l.data, &re.data, res, was)
+	p.logDecision(&l.data, re.data, res, was)
 	switch {
 	case res.Matched() && !was:
 		p.writerAnnounced(l, re)
@@ -184,14 +184,14 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 				GUID: re.data.GUID, Reliable: re.data.Requested.Reader.Reliability.Kind == qos.Reliable,
 				Volatile:         re.data.Requested.Reader.Durability.Kind == qos.Volatile,
 				ExpectsInlineQoS: re.data.ExpectsInlineQoS, Unicast: uni, Multicast: multi,
-				Filter: l.filterFor(&re.data),
+				Filter: l.filterFor(re.data),
 			})
 			if l.listener != nil {
-				l.listener.OnMatch(l.data.GUID, &re.data)
+				l.listener.OnMatch(l.data.GUID, re.data)
 			}
 		} else {
 			if l.listener != nil {
-				l.listener.OnMatch(l.data.GUID, &re.data)
+				l.listener.OnMatch(l.data.GUID, re.data)
 			}
 			p.eng.MatchWriter(l.r, rtps.WriterProxyInfo{
 				GUID: re.data.GUID, Reliable: re.data.Offered.Writer.Reliability.Kind == qos.Reliable,
@@ -201,14 +201,14 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 	case res.Matched():
 		p.writerAnnounced(l, re)
 		if l.w != nil {
-			l.w.SetReaderFilter(re.data.GUID, l.filterFor(&re.data)) // new parameters
+			l.w.SetReaderFilter(re.data.GUID, l.filterFor(re.data)) // new parameters
 		}
 	case was:
 		p.disconnect(l, re.data.GUID, true)
 	}
 	if tl, ok := l.listener.(TypeListener); ok && res.Reason == MismatchTypeAssignability {
 		local, remote := l.data.GUID, re.data
-		fns = append(fns, func() { tl.OnInconsistentType(local, &remote) })
+		fns = append(fns, func() { tl.OnInconsistentType(local, remote) })
 	}
 	if !res.Matched() && len(res.Incompatible) > 0 {
 		if _, told := l.incompatible[re.data.GUID]; !told {
@@ -217,7 +217,7 @@ func (p *Participant) evaluate(l *localEndpoint, rp *remoteParticipant, re *remo
 			}
 			l.incompatible[re.data.GUID] = struct{}{}
 			if l.listener != nil {
-				l.listener.OnIncompatible(l.data.GUID, &re.data, res.Incompatible)
+				l.listener.OnIncompatible(l.data.GUID, re.data, res.Incompatible)
 			}
 		}
 	} else {
@@ -233,7 +233,7 @@ func (p *Participant) writerAnnounced(l *localEndpoint, re *remoteEndpoint) {
 		return
 	}
 	if wl, ok := l.listener.(WriterInfoListener); ok {
-		wl.WriterAnnounced(l.data.GUID, &re.data)
+		wl.WriterAnnounced(l.data.GUID, re.data)
 	}
 }
 

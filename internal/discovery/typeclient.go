@@ -179,7 +179,7 @@ func (p *Participant) checkTypes(l *localEndpoint, re *remoteEndpoint, res Match
 	if !res.Matched() {
 		return res
 	}
-	w, r := &l.data, &re.data
+	w, r := &l.data, re.data
 	if !w.IsWriter() {
 		w, r = r, w
 	}
