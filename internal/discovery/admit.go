@@ -103,6 +103,7 @@ func (p *Participant) forgetLocked(rp *remoteParticipant, fns []func()) []func()
 			fns = p.endpointEventLocked(fns, re.data, false)
 		}
 	}
+	rp.endpoints = nil // rp may stay queued among the unconfirmed: it holds nothing
 	p.disconnectBuiltins(rp)
 	if withheld {
 		return fns

@@ -210,10 +210,15 @@ func randomBytes(rng *rand.Rand, n int) []byte {
 // forgedSPDP returns a valid SPDP announcement of a participant prefix that
 // says it lives at hole, with a lease of 100 s.
 func forgedSPDP(prefix wire.GuidPrefix, hole netip.AddrPort) []byte {
+	return forgedSPDPLease(prefix, hole, 100*time.Second)
+}
+
+// forgedSPDPLease is forgedSPDP with the lease given.
+func forgedSPDPLease(prefix wire.GuidPrefix, hole netip.AddrPort, lease time.Duration) []byte {
 	loc := wire.LocatorFromAddrPort(hole)
 	pd := ParticipantData{
 		GUIDPrefix: prefix, ProtocolVersion: wire.ProtocolVersion25, VendorID: wire.VendorCyclone,
-		LeaseDuration: 100 * time.Second, BuiltinEndpoints: builtinEndpoints,
+		LeaseDuration: lease, BuiltinEndpoints: builtinEndpoints,
 		MetatrafficUnicastLocators: []wire.Locator{loc}, DefaultUnicastLocators: []wire.Locator{loc},
 		Qos: qos.DefaultDomainParticipantQos(),
 	}
@@ -775,7 +780,7 @@ func TestHostileNoAmplification(t *testing.T) {
 // forged, and every participant they saw alive they see gone, or it is still in the
 // table.
 func TestHostileUnheardParticipants(t *testing.T) {
-	r := newHostileRig(t, 35, Limits{})
+	r := newHostileRig(t, 31, Limits{})
 	release := make(chan struct{})
 	var mu sync.Mutex
 	alive := map[wire.GuidPrefix]bool{}

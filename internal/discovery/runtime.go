@@ -480,6 +480,11 @@ func (p *Participant) checkLeases(now time.Time) time.Time {
 	for _, prefix := range expired {
 		p.removeParticipant(prefix, &p.ctr.leaseExpired, "lease")
 	}
+	if len(expired) > 0 { // the queue of the unconfirmed lets go of them
+		p.mu.Lock()
+		p.compactUnconfirmed()
+		p.mu.Unlock()
+	}
 	return next
 }
 

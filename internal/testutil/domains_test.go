@@ -51,6 +51,7 @@ var domainPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`[dD]omain\w*\s*=\s*(\d+)`),
 	regexp.MustCompile(`loopbackParticipant\(t, (\d+)\)`),
 	regexp.MustCompile(`newTPNet\(t, (\d+)\)`),
+	regexp.MustCompile(`newHostileRig\(t, (\d+),`),
 	regexp.MustCompile(`domainCycle\{first:\s*(\d+),\s*n:\s*(\d+)\}`),
 }
 
