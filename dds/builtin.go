@@ -7,10 +7,10 @@ import (
 
 	"github.com/ddsgo/ddsgo/dds/internal/rhc"
 	"github.com/ddsgo/ddsgo/dds/internal/status"
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // The built-in topics (DDS 1.4 §2.2.5) and the type names their topics have.

@@ -6,10 +6,10 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // Coherent sets (PRESENTATION coherent_access, DDS 1.4 §2.2.2.4.1.10, RTPS 2.5 §8.7.5).

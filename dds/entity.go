@@ -7,8 +7,8 @@ import (
 	"github.com/ddsgo/ddsgo/dds/internal/status"
 
 	"github.com/ddsgo/ddsgo/dds/internal/dispatch"
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/listener"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 	"github.com/ddsgo/ddsgo/waitset"
 )
 

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 	"github.com/stretchr/testify/require"
 )
 

@@ -1,10 +1,10 @@
 package dds
 
 import (
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/listener"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // inconsistentCounter is a topic that counts INCONSISTENT_TOPIC.

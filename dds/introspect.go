@@ -8,8 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // The introspection topic. With DDSGO_INTROSPECTION=1 in its environment (as Fast DDS's

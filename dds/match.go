@@ -5,11 +5,11 @@ import (
 
 	"github.com/ddsgo/ddsgo/dds/internal/status"
 
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // matchHooks is implemented by endpoints that do more on a match than count it.

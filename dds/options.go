@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/internal/transport"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
 	"github.com/ddsgo/ddsgo/rtps"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // Option is an optional argument of the functions that create entities: NewParticipant,

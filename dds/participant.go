@@ -15,11 +15,11 @@ import (
 	"github.com/ddsgo/ddsgo/dds/internal/status"
 
 	"github.com/ddsgo/ddsgo/dds/internal/dispatch"
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // Local entity kinds of the GUIDs of publishers, subscribers and topics, which RTPS

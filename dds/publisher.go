@@ -3,9 +3,9 @@ package dds
 import (
 	"context"
 
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // publisherDefaults is the default writer QoS of a publisher.

@@ -14,13 +14,13 @@ import (
 	"github.com/ddsgo/ddsgo/dds/internal/status"
 
 	"github.com/ddsgo/ddsgo/dds/internal/rhc"
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/internal/discovery"
 	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // DataReader reads samples of type T from a topic (DataReader of DDS 1.4 §2.2.2.5.3).

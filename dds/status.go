@@ -1,8 +1,8 @@
 package dds
 
 import (
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/listener"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // dispatch is the dispatcher's handler of e: it calls, for each kind posted, the

@@ -5,11 +5,11 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // Extensibility is a type's XTypes extensibility (XTypes 1.3 §7.2.2.4.4): Final,

@@ -12,12 +12,12 @@ import (
 
 	"github.com/ddsgo/ddsgo/dds/internal/status"
 
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/internal/rtps"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/qos"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // DataWriter writes samples of type T to a topic (DataWriter of DDS 1.4 §2.2.2.4.2).

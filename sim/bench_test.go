@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ddsgo/ddsgo/sim/ecm"
+	"github.com/ddsgo/ddsgo/ecm"
 )
 
 // worldMover moves every model of the world each step and marks the change, as a physics

@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/ros/builtin_interfaces"
 	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // clockTopic is the DDS topic of ROS 2's /clock.

@@ -8,12 +8,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/internal/netns"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/ros/builtin_interfaces"
 	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
 	"github.com/ddsgo/ddsgo/rtps"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // loopbackParticipant creates a participant that discovers its peers by unicast on

@@ -3,7 +3,7 @@ package sim
 import (
 	"math"
 
-	"github.com/ddsgo/ddsgo/sim/ecm"
+	"github.com/ddsgo/ddsgo/ecm"
 )
 
 // Standard components. Their registered names (see RegisterComponents) are the

@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // The message types of the tests of TriggeredPublisher on DDS: ROS 2 types, as rosidl

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ecm"
 	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // filterError is why CompileFilter refused a filter: a malformed one is

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
-	"github.com/ddsgo/ddsgo/sim/ecm"
+	"github.com/ddsgo/ddsgo/ecm"
 )
 
 // The world's own state streams, so that another process can follow the world in an ECM

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ddsgo/ddsgo/ecm"
 	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // resourcePathEnv names Gazebo's list of directories where models and worlds are

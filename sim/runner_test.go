@@ -12,7 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/ddsgo/ddsgo/sim/ecm"
+	"github.com/ddsgo/ddsgo/ecm"
 )
 
 // fakeClock is a Clock whose timers fire at once, moving the time forward to their

@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/ros/builtin_interfaces"
 	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
 	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
 	"github.com/ddsgo/ddsgo/ros/std_msgs"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // defaultServicePrefix is the node under which Gazebo's bridge serves

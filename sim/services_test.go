@@ -14,12 +14,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/ros/action_msgs"
 	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
 	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
 	"github.com/ddsgo/ddsgo/ros/std_msgs"
 	"github.com/ddsgo/ddsgo/ros/unique_identifier_msgs"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 const servicesWorld = `<sdf version="1.9"><world name="w">

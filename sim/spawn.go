@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ddsgo/ddsgo/ecm"
 	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // rosNamespace is a valid ROS 2 namespace: tokens of letters, digits and underscores,

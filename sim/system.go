@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/ddsgo/ddsgo/sim/ecm"
+	"github.com/ddsgo/ddsgo/ecm"
 )
 
 // UpdateInfo describes the simulation step that the systems are called for.

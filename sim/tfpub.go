@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
 	"github.com/ddsgo/ddsgo/ros/tf2_msgs"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // tfTopic is the DDS topic of ROS 2's /tf.

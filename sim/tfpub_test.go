@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/ros/tf2_msgs"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // A world with a TfPublisher publishes the pose of every model and link on /tf, each

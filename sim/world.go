@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ddsgo/ddsgo/sim/ecm"
+	"github.com/ddsgo/ddsgo/ecm"
 )
 
 // Registry maps plugin names to the factories of their systems. A <plugin> element is

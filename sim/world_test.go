@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/ddsgo/ddsgo/sim/ecm"
+	"github.com/ddsgo/ddsgo/ecm"
 )
 
 // moverSys moves its model along x by speed per step.

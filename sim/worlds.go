@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/ddsgo/ddsgo/ecm"
 	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // supportedChildren are the elements LoadWorld reads under each element it reads;

@@ -1,4 +1,4 @@
-// Package ecs compares sim/ecm with github.com/mlange-42/ark on the same workloads. It is
+// Package ecs compares ecm with github.com/mlange-42/ark on the same workloads. It is
 // a module of its own so that the library does not depend on ark. Run:
 //
 //	cd bench/ecs && go test -run '^$' -bench . -benchtime 3x

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ddsgo/ddsgo/sim/ecm"
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/mlange-42/ark/ecs"
 )
 

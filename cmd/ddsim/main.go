@@ -74,10 +74,10 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/qos"
 	"github.com/ddsgo/ddsgo/rtps"
 	"github.com/ddsgo/ddsgo/sim"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 //go:embed world.sdf

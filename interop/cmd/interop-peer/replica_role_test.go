@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/sim"
-	"github.com/ddsgo/ddsgo/sim/ecm"
 )
 
 // simRoleEnv makes the test binary run a world (world) or a replica of it (replica)

@@ -3,7 +3,7 @@ package ecm_test
 import (
 	"fmt"
 
-	"github.com/ddsgo/ddsgo/sim/ecm"
+	"github.com/ddsgo/ddsgo/ecm"
 )
 
 type Position struct{ X, Y float64 }

@@ -90,7 +90,7 @@ func TestRegister(t *testing.T) {
 	require.Panics(t, func() { Register(m, "pos", Codec[Vel]{}) })
 
 	vid := ID[Vel](m)
-	require.Equal(t, "github.com/ddsgo/ddsgo/sim/ecm.Vel", m.ComponentName(vid))
+	require.Equal(t, "github.com/ddsgo/ddsgo/ecm.Vel", m.ComponentName(vid))
 	require.Equal(t, 2, m.componentTypeCount())
 	_, ok = LookupID[Name](m)
 	require.False(t, ok)
