@@ -157,14 +157,22 @@ func TestQueryFilterMayCallTheReader(t *testing.T) {
 	for i := range 4 {
 		require.NoError(t, w.Write(bg, &point{ID: int32(i), X: float64(10 * i)}))
 	}
-	done := make(chan []point)
+	type took struct {
+		triggered bool
+		data      []point
+		err       error
+	}
+	done := make(chan took) // the test goroutine asserts: require stops only its own goroutine
 	go func() {
-		require.True(t, qc.TriggerValue())
-		data, _, err := r.Take(bg, WithCondition(qc), NoWait())
-		require.NoError(t, err)
-		done <- data
+		var res took
+		res.triggered = qc.TriggerValue()
+		res.data, _, res.err = r.Take(bg, WithCondition(qc), NoWait())
+		done <- res
 	}()
-	require.Equal(t, []point{{ID: 2, X: 20}, {ID: 3, X: 30}}, waitFor(t, done, "take with the query"))
+	res := waitFor(t, done, "take with the query")
+	require.True(t, res.triggered, "the query condition before the take")
+	require.NoError(t, res.err)
+	require.Equal(t, []point{{ID: 2, X: 20}, {ID: 3, X: 30}}, res.data)
 	require.Equal(t, 4, calls, "one call per sample")
 	require.False(t, qc.TriggerValue())
 	require.NoError(t, r.DeleteReadCondition(qc))

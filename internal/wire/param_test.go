@@ -422,18 +422,33 @@ func TestStringErrors(t *testing.T) {
 }
 
 func TestShortValues(t *testing.T) {
-	// Every parser rejects every truncation of a valid value without
-	// panicking and without reading beyond its input.
+	// Every parser rejects, with an error, every truncation of a valid value that
+	// cuts more than its padding, without panicking and without reading beyond its
+	// input.
 	for _, be := range []bool{false, true} {
 		for _, tc := range roundTripValues {
 			w := NewParamWriter(nil, be)
 			put(&w, tc.id, tc.v)
 			full := w.Bytes()[4:]
 			c, _ := codecFor(tc.id, VendorUnknown)
+			valid := len(full) - 3 // the shortest valid cut: only the padding to 4 octets goes
+			switch v := tc.v.(type) {
+			case []byte: // an opaque value: any length is one
+				valid = 0
+			case PropertyList: // the binary properties are optional
+				if v.HasBinary {
+					w3 := NewParamWriter(nil, be)
+					put(&w3, tc.id, PropertyList{Properties: v.Properties})
+					valid = len(w3.Bytes()[4:]) - 3
+				}
+			}
 			for i := range full {
 				cut := bytes.Clone(full[:i])
 				w2 := NewParamWriter(nil, be)
-				_, _ = c(&w2, tc.id, cut[:i:i], be)
+				_, err := c(&w2, tc.id, cut[:i:i], be)
+				if i < valid {
+					require.Error(t, err, "%v cut to %d of %d octets", tc.id, i, len(full))
+				}
 			}
 		}
 	}

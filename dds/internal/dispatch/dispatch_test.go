@@ -42,19 +42,32 @@ func TestCoalesceAndOrder(t *testing.T) {
 	require.Equal(t, []uint32{1, 6, 1 << 8}, got)
 }
 
+// Close called by a handler returns (it cannot wait for itself), the dispatcher's
+// goroutine ends after that handler, and what is posted after Close never runs.
 func TestCloseFromHandler(t *testing.T) {
 	d := New()
 	var s Slot
+	var calls atomic.Int32
 	done := make(chan struct{})
 	s.Handle = func(uint32) {
+		calls.Add(1)
 		d.Close()
 		close(done)
 	}
 	d.Post(&s, 1)
-	<-done
-	<-d.done
-	d.Post(&s, 1) // no effect after close
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close from the handler did not return")
+	}
+	select {
+	case <-d.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the dispatcher goroutine did not end after Close")
+	}
+	d.Post(&s, 1)
 	d.Sync()
+	require.Equal(t, int32(1), calls.Load(), "a handler ran after Close")
 }
 
 // Close from another goroutine waits for the handler that is running.
