@@ -489,7 +489,7 @@ func TestHostileForgedEndpoints(t *testing.T) {
 // hostile input (forged participants, random bytes, garbage submessages,
 // replayed DATA) at 10 000 datagrams/s: the p99 of the round trips through
 // the pair stays within 3x of the quiet one (the larger of those measured
-// before and after the flood), issue 10's bound; the best of three attempts
+// before and after the flood); the best of three attempts
 // counts, as the load of a shared machine alone moves the tail of round
 // trips of tens of microseconds. Measured on the 2-vCPU machine, where the
 // flood process, the victim, the peer and this test share two CPUs: flood

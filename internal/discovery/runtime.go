@@ -295,8 +295,8 @@ func NewParticipant(cfg Config) (*Participant, error) {
 	// onSPDP is registered is lost; Fast DDS does not answer our next
 	// announcements of the initial burst (it knows us), its pre-emptive
 	// ACKNACKs reach a participant we do not know, and nothing moves until
-	// its periodic announcement 3 s later (issue 10: TimeToMatch, 2.5 s
-	// under load).
+	// its periodic announcement 3 s later (TimeToMatch: 2.5 s under
+	// load).
 	p.announce.Schedule(eng.Now())
 	p.wlp.Schedule(eng.Now())
 	return p, nil

@@ -95,7 +95,7 @@ func (p *Participant) sendToAllUnlock(msg []byte) {
 // to it, so that it knows us before our SEDP traffic reaches it. Fast DDS
 // sends its first announcement before its receivers are registered, and
 // drops that reply; our next periodic announcement comes seconds later
-// (issue 10: a 2.8 s stall). So a newcomer gets the directed announcement
+// (a 2.8 s stall was measured). So a newcomer gets the directed announcement
 // again, until it shows that it knows us (an ACKNACK from its SEDP
 // readers) and at most maxDirected times in all:
 //

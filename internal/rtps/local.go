@@ -7,7 +7,7 @@ import (
 	"github.com/ddsgo/ddsgo/internal/wire"
 )
 
-// Same-process delivery (issue 13): a writer whose matched reader lives in
+// Same-process delivery: a writer whose matched reader lives in
 // this process (the same engine or another engine of the process) hands
 // each change to that reader in Write, the way the receive path does after
 // parsing a DATA (Reader.receive: the same window, the same deliver

@@ -33,8 +33,7 @@ const DefaultPollWindow = 100 * time.Microsecond
 // What remains is an exchange between two participants faster than one
 // datagram per window each way (10 kHz for DefaultPollWindow), a
 // request/reply at full rate above all: there each side keeps a processor
-// busy, for round trips about half as long (docs/benchmarks.md, seventeenth
-// session).
+// busy, for round trips about half as long (docs/benchmarks.md).
 //
 // The zero Poll never polls. Its methods may be called concurrently.
 type Poll struct {

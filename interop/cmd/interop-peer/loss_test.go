@@ -18,8 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// lossLink is what the lossy link between the two hosts does: the figures of issue 10
-// (netem 10 % loss, 5 % reorder, 1 % duplication, 2 ms delay), applied to every IP
+// lossLink is what the lossy link between the two hosts does (netem 10 % loss, 5 % reorder, 1 % duplication, 2 ms delay), applied to every IP
 // packet in both directions (ARP crosses unimpaired).
 var lossLink = netem.Config{Loss: 0.10, Reorder: 0.05, Duplicate: 0.01, Delay: 2 * time.Millisecond, Exempt: netem.IsARP}
 

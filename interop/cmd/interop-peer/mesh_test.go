@@ -18,8 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// meshRuns is how many times TestMesh runs each mix. Issue 10 asks for 20 (recorded in
-// docs/interop.md); CI runs few.
+// meshRuns is how many times TestMesh runs each mix: 20 for the figures of
+// docs/interop.md; CI runs few.
 var meshRuns = flag.Int("mesh.runs", 2, "runs of each TestMesh mix")
 
 // meshDomains counts the runs of TestMesh: they run one after the other, each on a domain
@@ -31,7 +31,7 @@ var meshDomains = domainCycle{first: 160, n: 10}
 // one domain: every writer must match every reader, every reader receive every sample of
 // every writer, and every process exit 0. Fast DDS 2.9.1 (Debian) aborted in its
 // statistics code in about 9 of 10 such runs while ddsgo announced a default multicast
-// locator shared by all its participants (issue 10; docs/interop.md).
+// locator shared by all its participants (docs/interop.md).
 func TestMesh(t *testing.T) {
 	forEachVendor(t, func(t *testing.T, vendor, bin string) {
 		for i := range *meshRuns {
