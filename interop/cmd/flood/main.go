@@ -9,9 +9,15 @@
 //
 // The forged participants say they live at 127.0.0.1:9 (discard): nothing answers
 // what the victim sends them. With -endpoints K, each participant's SPDP
-// announcement is followed by K SEDP DATA(w) of its writers, on topic "forged".
+// announcement is followed by K SEDP DATA(w) of its writers, on topic "forged", the
+// last with a HEARTBEAT of the SEDP writer.
 // Every -to address gets everything the group gets (a victim's unicast
 // metatraffic port, for one that does not listen to the group).
+//
+// The forged participants claim a vendor id that no vendor has (forgedVendor): Cyclone
+// DDS takes no DATA from a reliable writer of its own vendor before that writer's first
+// HEARTBEAT, so a flood that claimed to be Cyclone DDS would confirm no endpoint in a
+// Cyclone DDS victim and measure nothing there.
 package main
 
 import (
@@ -28,6 +34,10 @@ import (
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/qos"
 )
+
+// forgedVendor is a vendor id the OMG has not assigned: every stack treats its data
+// as a stranger's.
+var forgedVendor = wire.VendorID{0x01, 0x7e}
 
 type addrs []netip.AddrPort
 
@@ -72,13 +82,14 @@ func main() {
 		for j := range prefixes[i] {
 			prefixes[i][j] = byte(rng.Uint32())
 		}
-		prefixes[i][0], prefixes[i][1] = 0x01, 0x10
+		prefixes[i][0], prefixes[i][1] = forgedVendor[0], forgedVendor[1]
 	}
-	// One participant's datagrams: its SPDP announcement, then its writers.
-	msgs := func(prefix wire.GuidPrefix) [][]byte {
-		hdr := wire.Header{Version: wire.ProtocolVersion25, Vendor: wire.VendorCyclone, Prefix: prefix}.Append(nil)
+	// One participant's datagrams in a round: its SPDP announcement, then its writers
+	// and their HEARTBEAT.
+	msgs := func(prefix wire.GuidPrefix, round int) [][]byte {
+		hdr := wire.Header{Version: wire.ProtocolVersion25, Vendor: forgedVendor, Prefix: prefix}.Append(nil)
 		pd := discovery.ParticipantData{
-			GUIDPrefix: prefix, ProtocolVersion: wire.ProtocolVersion25, VendorID: wire.VendorCyclone,
+			GUIDPrefix: prefix, ProtocolVersion: wire.ProtocolVersion25, VendorID: forgedVendor,
 			LeaseDuration: *lease, BuiltinEndpoints: wire.BuiltinParticipantAnnouncer | wire.BuiltinParticipantDetector |
 				wire.BuiltinPublicationsAnnouncer | wire.BuiltinPublicationsDetector |
 				wire.BuiltinSubscriptionsAnnouncer | wire.BuiltinSubscriptionsDetector,
@@ -96,6 +107,10 @@ func main() {
 			w := wire.Data{DataFlag: true, ReaderID: wire.EntityIDSEDPPublicationsReader, WriterID: wire.EntityIDSEDPPublicationsWriter, WriterSN: wire.SequenceNumber(k), SerializedPayload: ed.Append(nil)}
 			out = append(out, w.Append(append([]byte(nil), hdr...)))
 		}
+		if *eps > 0 { // the writers' range, after the last of them: what a reader that waits for it needs
+			hb := wire.Heartbeat{ReaderID: wire.EntityIDSEDPPublicationsReader, WriterID: wire.EntityIDSEDPPublicationsWriter, FirstSN: 1, LastSN: wire.SequenceNumber(*eps), Count: wire.Count(round + 1)}
+			out[len(out)-1] = hb.Append(out[len(out)-1])
+		}
 		return out
 	}
 
@@ -105,7 +120,7 @@ func main() {
 	next := start
 	sent, errs := 0, 0
 	for i := 0; time.Since(start) < *dur; i++ {
-		for _, m := range msgs(prefixes[i%len(prefixes)]) {
+		for _, m := range msgs(prefixes[i%len(prefixes)], i/len(prefixes)) {
 			for _, d := range dests {
 				if _, err := conn.WriteToUDPAddrPort(m, d); err != nil {
 					errs++ // ENOBUFS under load: counted, not fatal
