@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/internal/errs"
+	"github.com/ddsgo/ddsgo/internal/qoswire"
 )
 
 // The byte-level helpers the policy table writes its wire encodings with: CDR
@@ -93,7 +94,7 @@ type decoder struct {
 	be  bool
 	off int
 	id  PolicyID
-	lim WireLimits
+	lim qoswire.Limits
 	err error
 }
 
@@ -212,10 +213,10 @@ func (d *decoder) count(minElem, limit int, what string) int {
 	return int(n)
 }
 
-// limit fails with a *LimitError when n exceeds limit (0: no limit).
+// limit fails with a *qoswire.LimitError when n exceeds limit (0: no limit).
 func (d *decoder) limit(n, limit int, what string) {
 	if limit > 0 && n > limit && d.err == nil {
-		d.err = &LimitError{Policy: d.id, What: what, Got: n, Max: limit}
+		d.err = &qoswire.LimitError{Policy: d.id.String(), What: what, Got: n, Max: limit}
 	}
 }
 

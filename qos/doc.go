@@ -16,10 +16,10 @@
 // whether a policy is RxO and whether it is changeable.
 //
 // Each policy is declared once, in one row of the package's policy table: id, name,
-// RTPS parameter id (PolicyID.PID), the RxO and Changeable columns, wire encoding and
-// decoding, validity, RxO rule and printed form. Validate, CheckChange, Clone,
-// FromTopic, Compatible, Explain and the discovery codec (AppendPolicies, DecodePolicy)
-// all go through it.
+// RTPS parameter id, the RxO and Changeable columns, wire encoding and decoding,
+// validity, RxO rule and printed form. Validate, CheckChange, Clone, FromTopic,
+// Compatible, Explain and the discovery codec (which the engine reaches through
+// internal/qoswire: no program needs it) all go through it.
 //
 // # Entity QoS
 //

@@ -94,10 +94,10 @@ func (id PolicyID) isRxO() bool { return id.known() && policies[id].rxo }
 // "Changeable" column of DDS 1.4 §2.2.3).
 func (id PolicyID) changeable() bool { return id.known() && policies[id].changeable }
 
-// PID returns the RTPS parameter id of the policy in discovery data (RTPS 2.5 Table
+// pid returns the RTPS parameter id of the policy in discovery data (RTPS 2.5 Table
 // 9.12, DDS-XTypes 1.3 Table 34), or 0 for the policies that are not sent there
 // (ENTITY_FACTORY, WRITER_DATA_LIFECYCLE, READER_DATA_LIFECYCLE) and unknown ids.
-func (id PolicyID) PID() uint16 {
+func (id PolicyID) pid() uint16 {
 	if !id.known() {
 		return 0
 	}

@@ -1,56 +1,50 @@
 package qos
 
-import (
-	"strconv"
+import "github.com/ddsgo/ddsgo/internal/qoswire"
 
-	"github.com/ddsgo/ddsgo/internal/errs"
-)
-
-// The discovery codec of the policies (RTPS 2.5 §9.6.3.2): what SPDP and SEDP carry of a
-// writer's, reader's or topic's QoS, one parameter per policy, each value encoded and
-// decoded by its row of the policy table. The ParameterList around the values (headers,
-// padding, sentinel) is the caller's. Most programs need none of this.
-
-// WireLimits bounds what DecodePolicy accepts from a peer; a zero field means no bound.
-type WireLimits struct {
-	// MaxCount bounds the element count of PARTITION and DATA_REPRESENTATION.
-	MaxCount int
-	// MaxStringLen bounds the length of a partition name.
-	MaxStringLen int
-	// MaxDataLen bounds USER_DATA, TOPIC_DATA and GROUP_DATA.
-	MaxDataLen int
+// The discovery codec of the policies (RTPS 2.5 §9.6.3.2), each value encoded and
+// decoded by its row of the policy table, is registered with internal/qoswire: only the
+// engine uses it.
+func init() {
+	qoswire.Register(qoswire.Codec{
+		Append: func(q any, be bool, put func(uint16, []byte)) {
+			switch q := q.(type) {
+			case *DomainParticipantQos:
+				appendAnnounced(q, be, put)
+			case *Offered:
+				appendAnnounced(q, be, put)
+			case *Requested:
+				appendAnnounced(q, be, put)
+			case *TopicQos:
+				appendAnnounced(q, be, put)
+			}
+		},
+		Decode: func(q any, pid uint16, value []byte, be bool, lim qoswire.Limits) (bool, error) {
+			switch q := q.(type) {
+			case *DomainParticipantQos:
+				return decodeAnnounced(q, pid, value, be, lim)
+			case *Offered:
+				return decodeAnnounced(q, pid, value, be, lim)
+			case *Requested:
+				return decodeAnnounced(q, pid, value, be, lim)
+			case *TopicQos:
+				return decodeAnnounced(q, pid, value, be, lim)
+			}
+			return false, nil
+		},
+		PID: func(id uint32) uint16 { return PolicyID(id).pid() },
+	})
 }
 
-// LimitError is the error DecodePolicy returns for a value beyond its WireLimits: the
-// policy, what is bounded ("string count", "length"), the size met and the bound. It
-// unwraps to dds.ErrOutOfResources.
-type LimitError struct {
-	Policy   PolicyID
-	What     string
-	Got, Max int
-}
-
-func (e *LimitError) Error() string {
-	return errs.ErrOutOfResources.Error() + ": " + e.Policy.String() + ": " + e.What + " " +
-		strconv.Itoa(e.Got) + " above the limit " + strconv.Itoa(e.Max)
-}
-
-// Unwrap returns errs.ErrOutOfResources.
-func (e *LimitError) Unwrap() error { return errs.ErrOutOfResources }
-
-// Announced is the QoS discovery announces of an entity: a participant's
+// announced is the QoS discovery announces of an entity: a participant's
 // (*DomainParticipantQos: USER_DATA), a writer's (*Offered), a reader's (*Requested) or
 // a topic's (*TopicQos).
-type Announced interface {
+type announced interface {
 	*DomainParticipantQos | *Offered | *Requested | *TopicQos
 }
 
-// AppendPolicies calls put with the parameter id and value (in the byte order selected
-// by be, without padding) of every policy of q that discovery sends: all that have a
-// parameter id, but for PARTITION, DATA_REPRESENTATION and the octet sequences when
-// empty (Cyclone DDS treats an empty representation list as absent). value is valid
-// during the call only.
-func AppendPolicies[Q Announced](q Q, be bool, put func(pid uint16, value []byte)) {
+// appendAnnounced is qoswire.Append for q.
+func appendAnnounced[Q announced](q Q, be bool, put func(pid uint16, value []byte)) {
 	switch q := any(q).(type) {
 	case *DomainParticipantQos:
 		appendPolicies(participantPolicies, q, be, put)
@@ -76,12 +70,8 @@ func appendPolicies[Q any](s *policySet[Q], q *Q, be bool, put func(uint16, []by
 	}
 }
 
-// DecodePolicy decodes the parameter pid with value (in the byte order selected by be)
-// into q when it is one of q's policies, and reports whether it was. A policy that q
-// does not hold (a TIME_BASED_FILTER sent with a writer) is not decoded: false. The
-// error is a *PolicyError wrapping dds.ErrBadParameter for a malformed value or a
-// *LimitError for one beyond lim; q is then unchanged.
-func DecodePolicy[Q Announced](q Q, pid uint16, value []byte, be bool, lim WireLimits) (bool, error) {
+// decodeAnnounced is qoswire.Decode for q.
+func decodeAnnounced[Q announced](q Q, pid uint16, value []byte, be bool, lim qoswire.Limits) (bool, error) {
 	switch q := any(q).(type) {
 	case *DomainParticipantQos:
 		return decodePolicy(participantPolicies, q, pid, value, be, lim)
@@ -95,7 +85,7 @@ func DecodePolicy[Q Announced](q Q, pid uint16, value []byte, be bool, lim WireL
 	return false, nil
 }
 
-func decodePolicy[Q any](s *policySet[Q], q *Q, pid uint16, value []byte, be bool, lim WireLimits) (bool, error) {
+func decodePolicy[Q any](s *policySet[Q], q *Q, pid uint16, value []byte, be bool, lim qoswire.Limits) (bool, error) {
 	id, ok := byPID(pid)
 	if !ok || s.byID[id] == nil {
 		return false, nil

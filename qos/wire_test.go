@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ddsgo/ddsgo/internal/errs"
+	"github.com/ddsgo/ddsgo/internal/qoswire"
 )
 
 // nonDefault sets every policy a writer, a reader and a topic announce to a
@@ -48,18 +49,18 @@ var nonDefault = []struct {
 	}, nil},
 }
 
-// roundTrip encodes q with AppendPolicies and decodes it into fresh, which
+// roundTrip encodes q with appendAnnounced and decodes it into fresh, which
 // starts from the defaults.
-func roundTrip[Q Announced](t *testing.T, q, fresh Q, be bool) {
+func roundTrip[Q announced](t *testing.T, q, fresh Q, be bool) {
 	t.Helper()
 	type param struct {
 		pid uint16
 		v   []byte
 	}
 	var ps []param
-	AppendPolicies(q, be, func(pid uint16, v []byte) { ps = append(ps, param{pid, append([]byte(nil), v...)}) })
+	appendAnnounced(q, be, func(pid uint16, v []byte) { ps = append(ps, param{pid, append([]byte(nil), v...)}) })
 	for _, p := range ps {
-		ok, err := DecodePolicy(fresh, p.pid, p.v, be, WireLimits{})
+		ok, err := decodeAnnounced(fresh, p.pid, p.v, be, qoswire.Limits{})
 		require.True(t, ok, "pid %#04x", p.pid)
 		require.NoError(t, err)
 	}
@@ -98,14 +99,14 @@ func TestWireRoundTrip(t *testing.T) {
 	}
 	// Every policy with a parameter id is covered; the local ones have none.
 	for id := PolicyID(1); id < NumPolicyIDs; id++ {
-		require.Equal(t, id.PID() != 0, covered[id], id)
+		require.Equal(t, id.pid() != 0, covered[id], id)
 	}
 }
 
 func TestWireBytes(t *testing.T) {
 	value := func(q *Offered, be bool, pid uint16) []byte {
 		var out []byte
-		AppendPolicies(q, be, func(p uint16, v []byte) {
+		appendAnnounced(q, be, func(p uint16, v []byte) {
 			if p == pid {
 				out = append([]byte(nil), v...)
 			}
@@ -117,35 +118,35 @@ func TestWireBytes(t *testing.T) {
 	o.Publisher.Presentation = Presentation{AccessScope: TopicScope, CoherentAccess: true}
 	o.Publisher.Partition.Name = []string{"a", "bcdef"}
 	// RELIABLE is 2 on the wire; 100 ms is 0x1999999a 2^-32 s, rounded.
-	require.Equal(t, []byte{0, 0, 0, 2, 0, 0, 0, 0, 0x19, 0x99, 0x99, 0x9a}, value(&o, true, ReliabilityPolicyID.PID()))
-	require.Equal(t, []byte{0, 0, 0, 1, 1, 0}, value(&o, true, PresentationPolicyID.PID()))
+	require.Equal(t, []byte{0, 0, 0, 2, 0, 0, 0, 0, 0x19, 0x99, 0x99, 0x9a}, value(&o, true, ReliabilityPolicyID.pid()))
+	require.Equal(t, []byte{0, 0, 0, 1, 1, 0}, value(&o, true, PresentationPolicyID.pid()))
 	require.Equal(t, []byte{
 		2, 0, 0, 0,
 		2, 0, 0, 0, 'a', 0, 0, 0,
 		6, 0, 0, 0, 'b', 'c', 'd', 'e', 'f', 0,
-	}, value(&o, false, PartitionPolicyID.PID()))
-	require.Equal(t, []byte{0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0xff}, value(&o, false, DeadlinePolicyID.PID()), "DURATION_INFINITE")
+	}, value(&o, false, PartitionPolicyID.pid()))
+	require.Equal(t, []byte{0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0xff}, value(&o, false, DeadlinePolicyID.pid()), "DURATION_INFINITE")
 	o.Publisher.Partition.Name = nil
-	require.Nil(t, value(&o, false, PartitionPolicyID.PID()), "an empty partition is not sent")
+	require.Nil(t, value(&o, false, PartitionPolicyID.pid()), "an empty partition is not sent")
 }
 
 func TestWireDecodeLenient(t *testing.T) {
 	// A kind-only RELIABILITY (old implementations) and a TYPE_CONSISTENCY cut
 	// after the first flag (Fast DDS sends 8 octets) are accepted.
 	o := DefaultOffered()
-	ok, err := DecodePolicy(&o, ReliabilityPolicyID.PID(), []byte{1, 0, 0, 0}, false, WireLimits{})
+	ok, err := decodeAnnounced(&o, ReliabilityPolicyID.pid(), []byte{1, 0, 0, 0}, false, qoswire.Limits{})
 	require.True(t, ok)
 	require.NoError(t, err)
 	require.Equal(t, Reliability{Kind: BestEffort}, o.Writer.Reliability)
 	r := DefaultRequested()
-	_, err = DecodePolicy(&r, TypeConsistencyEnforcementPolicyID.PID(), []byte{1, 0, 1}, false, WireLimits{})
+	_, err = decodeAnnounced(&r, TypeConsistencyEnforcementPolicyID.pid(), []byte{1, 0, 1}, false, qoswire.Limits{})
 	require.NoError(t, err)
 	require.Equal(t, TypeConsistencyEnforcement{Kind: AllowTypeCoercion, IgnoreSequenceBounds: true}, r.Reader.TypeConsistencyEnforcement)
 	// A policy of the other kind of endpoint is not decoded.
-	ok, err = DecodePolicy(&o, TimeBasedFilterPolicyID.PID(), []byte{1, 0, 0, 0, 0, 0, 0, 0}, false, WireLimits{})
+	ok, err = decodeAnnounced(&o, TimeBasedFilterPolicyID.pid(), []byte{1, 0, 0, 0, 0, 0, 0, 0}, false, qoswire.Limits{})
 	require.False(t, ok)
 	require.NoError(t, err)
-	ok, _ = DecodePolicy(&o, 0x0005, []byte{1, 0, 0, 0}, false, WireLimits{})
+	ok, _ = decodeAnnounced(&o, 0x0005, []byte{1, 0, 0, 0}, false, qoswire.Limits{})
 	require.False(t, ok, "TOPIC_NAME is no policy")
 }
 
@@ -153,24 +154,24 @@ func TestWireDecodeErrors(t *testing.T) {
 	for name, tc := range map[string]struct {
 		id   PolicyID
 		v    []byte
-		lim  WireLimits
+		lim  qoswire.Limits
 		code error
 	}{
-		"reliability kind 0":      {ReliabilityPolicyID, []byte{0, 0, 0, 0}, WireLimits{}, errs.ErrBadParameter},
-		"reliability kind 3":      {ReliabilityPolicyID, []byte{3, 0, 0, 0}, WireLimits{}, errs.ErrBadParameter},
-		"durability kind 4":       {DurabilityPolicyID, []byte{4, 0, 0, 0}, WireLimits{}, errs.ErrBadParameter},
-		"negative duration":       {DeadlinePolicyID, []byte{0xfb, 0xff, 0xff, 0xff, 0, 0, 0, 0}, WireLimits{}, errs.ErrBadParameter},
-		"short history":           {HistoryPolicyID, []byte{1, 0, 0, 0}, WireLimits{}, errs.ErrBadParameter},
-		"partition count":         {PartitionPolicyID, []byte{9, 0, 0, 0}, WireLimits{}, errs.ErrBadParameter},
-		"partition without NUL":   {PartitionPolicyID, []byte{1, 0, 0, 0, 1, 0, 0, 0, 'a'}, WireLimits{}, errs.ErrBadParameter},
-		"partitions over limit":   {PartitionPolicyID, []byte{2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0}, WireLimits{MaxCount: 1}, errs.ErrOutOfResources},
-		"partition name too long": {PartitionPolicyID, []byte{1, 0, 0, 0, 3, 0, 0, 0, 'a', 'b', 0}, WireLimits{MaxStringLen: 1}, errs.ErrOutOfResources},
-		"group data too long":     {GroupDataPolicyID, []byte{2, 0, 0, 0, 1, 2}, WireLimits{MaxDataLen: 1}, errs.ErrOutOfResources},
-		"type consistency kind":   {TypeConsistencyEnforcementPolicyID, []byte{2, 0}, WireLimits{}, errs.ErrBadParameter},
+		"reliability kind 0":      {ReliabilityPolicyID, []byte{0, 0, 0, 0}, qoswire.Limits{}, errs.ErrBadParameter},
+		"reliability kind 3":      {ReliabilityPolicyID, []byte{3, 0, 0, 0}, qoswire.Limits{}, errs.ErrBadParameter},
+		"durability kind 4":       {DurabilityPolicyID, []byte{4, 0, 0, 0}, qoswire.Limits{}, errs.ErrBadParameter},
+		"negative duration":       {DeadlinePolicyID, []byte{0xfb, 0xff, 0xff, 0xff, 0, 0, 0, 0}, qoswire.Limits{}, errs.ErrBadParameter},
+		"short history":           {HistoryPolicyID, []byte{1, 0, 0, 0}, qoswire.Limits{}, errs.ErrBadParameter},
+		"partition count":         {PartitionPolicyID, []byte{9, 0, 0, 0}, qoswire.Limits{}, errs.ErrBadParameter},
+		"partition without NUL":   {PartitionPolicyID, []byte{1, 0, 0, 0, 1, 0, 0, 0, 'a'}, qoswire.Limits{}, errs.ErrBadParameter},
+		"partitions over limit":   {PartitionPolicyID, []byte{2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0}, qoswire.Limits{MaxCount: 1}, errs.ErrOutOfResources},
+		"partition name too long": {PartitionPolicyID, []byte{1, 0, 0, 0, 3, 0, 0, 0, 'a', 'b', 0}, qoswire.Limits{MaxStringLen: 1}, errs.ErrOutOfResources},
+		"group data too long":     {GroupDataPolicyID, []byte{2, 0, 0, 0, 1, 2}, qoswire.Limits{MaxDataLen: 1}, errs.ErrOutOfResources},
+		"type consistency kind":   {TypeConsistencyEnforcementPolicyID, []byte{2, 0}, qoswire.Limits{}, errs.ErrBadParameter},
 	} {
 		o, r := DefaultOffered(), DefaultRequested()
-		okW, errW := DecodePolicy(&o, tc.id.PID(), tc.v, false, tc.lim)
-		okR, errR := DecodePolicy(&r, tc.id.PID(), tc.v, false, tc.lim)
+		okW, errW := decodeAnnounced(&o, tc.id.pid(), tc.v, false, tc.lim)
+		okR, errR := decodeAnnounced(&r, tc.id.pid(), tc.v, false, tc.lim)
 		require.True(t, okW || okR, name)
 		err := errW
 		if !okW {
@@ -178,12 +179,12 @@ func TestWireDecodeErrors(t *testing.T) {
 		}
 		require.ErrorIs(t, err, tc.code, name)
 		var pe *PolicyError
-		var le *LimitError
+		var le *qoswire.LimitError
 		switch {
 		case errors.As(err, &pe):
 			require.Equal(t, tc.id, pe.Policy, name)
 		case errors.As(err, &le):
-			require.Equal(t, tc.id, le.Policy, name)
+			require.Equal(t, tc.id.String(), le.Policy, name)
 			require.Positive(t, le.Max, name)
 			require.Greater(t, le.Got, le.Max, name)
 		default:
@@ -197,16 +198,16 @@ func TestWireDecodeErrors(t *testing.T) {
 // encodes to something that decodes to the same.
 func FuzzDecodePolicy(f *testing.F) {
 	for id := PolicyID(1); id < NumPolicyIDs; id++ {
-		f.Add(id.PID(), []byte{1, 0, 0, 0, 2, 0, 0, 0, 'a', 0, 0, 0}, false)
+		f.Add(id.pid(), []byte{1, 0, 0, 0, 2, 0, 0, 0, 'a', 0, 0, 0}, false)
 	}
 	f.Fuzz(func(t *testing.T, pid uint16, v []byte, be bool) {
 		o, r := DefaultOffered(), DefaultRequested()
-		if ok, err := DecodePolicy(&o, pid, v, be, WireLimits{}); ok && err == nil {
+		if ok, err := decodeAnnounced(&o, pid, v, be, qoswire.Limits{}); ok && err == nil {
 			back := DefaultOffered()
 			roundTrip(t, &o, &back, be)
 			require.Equal(t, o, back)
 		}
-		if ok, err := DecodePolicy(&r, pid, v, be, WireLimits{}); ok && err == nil {
+		if ok, err := decodeAnnounced(&r, pid, v, be, qoswire.Limits{}); ok && err == nil {
 			back := DefaultRequested()
 			roundTrip(t, &r, &back, be)
 			require.Equal(t, r, back)

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/ddsgo/ddsgo/internal/pcapng"
+	"github.com/ddsgo/ddsgo/internal/qoswire"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/qos"
 )
@@ -236,7 +237,7 @@ func (ep *endpoint) param(p wire.Parameter, be bool) {
 		ep.typ, _, _ = wire.ParseString(p.Value, be)
 	case wire.PIDReliability, wire.PIDDurability:
 		o := qos.DefaultOffered()
-		if ok, err := qos.DecodePolicy(&o, uint16(p.ID), p.Value, be, qos.WireLimits{}); !ok || err != nil {
+		if ok, err := qoswire.Decode(&o, uint16(p.ID), p.Value, be, qoswire.Limits{}); !ok || err != nil {
 			return
 		}
 		if p.ID == wire.PIDReliability {

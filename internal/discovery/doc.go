@@ -26,7 +26,7 @@
 // peer sends it.
 //
 // Which policies are sent and how each is encoded is declared once, in the
-// qos package's policy table (qos.AppendPolicies, qos.DecodePolicy); this
+// qos package's policy table (internal/qoswire reaches it); this
 // package only frames them as parameters. A policy absent from the wire has
 // the DDS default for the kind of endpoint (qos.DefaultOffered,
 // qos.DefaultRequested): a remote writer that says nothing is RELIABLE, a

@@ -88,7 +88,7 @@ func KeyHash(g wire.GUID) wire.KeyHash {
 
 // Append appends e as a complete SEDP serialized payload (PL_CDR_LE, always
 // little-endian): the GUIDs, a KEY_HASH with the endpoint GUID as Fast DDS
-// writes it, names, the QoS (the policies qos.AppendPolicies sends), the
+// writes it, names, the QoS (the policies qoswire.Append sends), the
 // locators and the optional parameters that are set.
 func (e *EndpointData) Append(b []byte) []byte {
 	b, _ = e.appendList(b)

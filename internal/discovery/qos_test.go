@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ddsgo/ddsgo/internal/qoswire"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/qos"
 )
@@ -27,7 +28,7 @@ func TestPolicyPIDs(t *testing.T) {
 		qos.DurabilityServicePolicyID: wire.PIDDurabilityService, qos.DataRepresentationPolicyID: wire.PIDDataRepresentation,
 		qos.TypeConsistencyEnforcementPolicyID: wire.PIDTypeConsistencyEnforcement,
 	} {
-		require.Equal(t, uint16(pid), id.PID(), id)
+		require.Equal(t, uint16(pid), qoswire.PID(uint32(id)), id)
 	}
 }
 
@@ -79,7 +80,7 @@ func TestSEDPPolicyRoundTrip(t *testing.T) {
 	for id := qos.PolicyID(1); id < qos.NumPolicyIDs; id++ {
 		_, w := writer[id]
 		_, r := reader[id]
-		require.Equal(t, id.PID() != 0, w || r, "%s: every policy sent is covered", id)
+		require.Equal(t, qoswire.PID(uint32(id)) != 0, w || r, "%s: every policy sent is covered", id)
 	}
 	requireQosRoundTrip(t, writer, testWriter, qos.DefaultOffered,
 		func(e *EndpointData) *qos.Offered { return &e.Offered })

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ddsgo/ddsgo/internal/qoswire"
 	"github.com/ddsgo/ddsgo/internal/tshark"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/qos"
@@ -444,7 +445,7 @@ func TestDurationJustBelowInfinite(t *testing.T) {
 func decodeDeadline(t *testing.T, v []byte) time.Duration {
 	t.Helper()
 	o := qos.DefaultOffered()
-	ok, err := qos.DecodePolicy(&o, uint16(wire.PIDDeadline), v, false, qos.WireLimits{})
+	ok, err := qoswire.Decode(&o, uint16(wire.PIDDeadline), v, false, qoswire.Limits{})
 	require.True(t, ok)
 	require.NoError(t, err)
 	return o.Writer.Deadline.Period

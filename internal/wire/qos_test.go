@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ddsgo/ddsgo/internal/qoswire"
 	"github.com/ddsgo/ddsgo/qos"
 )
 
@@ -13,8 +14,8 @@ import (
 
 // putPolicies writes the policies of q that discovery sends, or only those of
 // ids when some are given.
-func putPolicies[Q qos.Announced](w *ParamWriter, q Q, ids ...ParameterID) {
-	qos.AppendPolicies(q, w.BigEndian(), func(pid uint16, v []byte) {
+func putPolicies[Q any](w *ParamWriter, q Q, ids ...ParameterID) {
+	qoswire.Append(q, w.BigEndian(), func(pid uint16, v []byte) {
 		if len(ids) == 0 || slicesContains(ids, ParameterID(pid)) {
 			w.PutRaw(ParameterID(pid), v)
 		}
@@ -39,8 +40,8 @@ type endpointPolicies struct {
 
 func decodePolicy(p Parameter) (e endpointPolicies, isQos bool, err error) {
 	e = endpointPolicies{qos.DefaultOffered(), qos.DefaultRequested()}
-	okW, errW := qos.DecodePolicy(&e.o, uint16(p.ID), p.Value, p.BigEndian, qos.WireLimits{})
-	okR, errR := qos.DecodePolicy(&e.r, uint16(p.ID), p.Value, p.BigEndian, qos.WireLimits{})
+	okW, errW := qoswire.Decode(&e.o, uint16(p.ID), p.Value, p.BigEndian, qoswire.Limits{})
+	okR, errR := qoswire.Decode(&e.r, uint16(p.ID), p.Value, p.BigEndian, qoswire.Limits{})
 	if errW != nil {
 		return e, true, errW
 	}
@@ -59,9 +60,9 @@ func requirePolicyRoundTrip(t *testing.T, p Parameter, e endpointPolicies) {
 	back := endpointPolicies{qos.DefaultOffered(), qos.DefaultRequested()}
 	r := NewParameterReader(w.Bytes(), p.BigEndian, VendorUnknown)
 	for q, ok := r.Next(); ok; q, ok = r.Next() {
-		_, err := qos.DecodePolicy(&back.o, uint16(q.ID), q.Value, q.BigEndian, qos.WireLimits{})
+		_, err := qoswire.Decode(&back.o, uint16(q.ID), q.Value, q.BigEndian, qoswire.Limits{})
 		require.NoError(t, err)
-		_, err = qos.DecodePolicy(&back.r, uint16(q.ID), q.Value, q.BigEndian, qos.WireLimits{})
+		_, err = qoswire.Decode(&back.r, uint16(q.ID), q.Value, q.BigEndian, qoswire.Limits{})
 		require.NoError(t, err)
 	}
 	require.NoError(t, r.Err())
