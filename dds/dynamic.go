@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/internal/discovery"
+	"github.com/ddsgo/ddsgo/internal/errs"
 	"github.com/ddsgo/ddsgo/internal/wire"
 	"github.com/ddsgo/ddsgo/internal/xtypes"
 	"github.com/ddsgo/ddsgo/qos"
@@ -37,8 +38,11 @@ type DynamicSample struct {
 	typ   *DynamicType
 }
 
-// UnmarshalCDR keeps the serialized sample (cdr.Unmarshaler).
-func (s *DynamicSample) UnmarshalCDR(d *cdr.Decoder) {
+// The codec keeps a DynamicSample's serialized data as it came.
+func init() { cdr.RegisterUnmarshal(keepPayload) }
+
+// keepPayload keeps the serialized sample in s.
+func keepPayload(d *cdr.Decoder, s *DynamicSample) {
 	id := d.Encapsulation()
 	s.Payload = append(s.Payload[:0], byte(id>>8), byte(id), 0, 0)
 	s.Payload = append(s.Payload, d.Octets(d.Remaining())...)
@@ -238,7 +242,7 @@ func (p *DomainParticipant) LookupType(ctx context.Context, w EndpointBuiltinTop
 		}
 		select {
 		case <-ctx.Done():
-			return nil, wrapErr(ErrTimeout, ctx.Err(), "type "+ed.TypeName+" not resolved")
+			return nil, errs.Context(ctx.Err(), "type "+ed.TypeName+" not resolved")
 		case now := <-tick.C:
 			if !cache.Pending() && now.Sub(asked) > xtypes.RetryAfter { // given up: once more
 				asked = now

@@ -102,7 +102,8 @@ func TestCodecReplacement(t *testing.T) {
 	e := Create1(m, Temp{C: 2})
 	calls := 0
 	c := tempCodec
-	c.Encode = func(enc *cdr.Encoder, v *Temp) { calls++; enc.Float64(v.C) }
+	marshal := c.Marshal
+	c.Marshal = func(v *Temp) ([]byte, error) { calls++; return marshal(v) }
 	Register(m, "temp", c)
 	st, err := m.State(nil, nil)
 	require.NoError(t, err)

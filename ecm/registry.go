@@ -16,19 +16,51 @@ type ComponentID uint16
 // MaxComponentTypes is the number of component types one Manager can register.
 const MaxComponentTypes = 256
 
-// Codec serializes one component type for the state of package ecm. Encode appends v to
-// the encoder; Decode reads a value into v, reporting problems through the decoder's
-// sticky error (cdr.Decoder.SetErr) so that malformed input never panics. A zero Codec
-// (both functions nil) selects the default reflection codec when T is a plain type (see
-// the package documentation); otherwise the type is left out of serialized state.
+// Codec serializes one component type for the state of package ecm. A zero Codec (both
+// Marshal and Unmarshal nil) selects the default codec when T is a plain type (see the
+// package documentation); otherwise the type is left out of serialized state unless
+// the Codec gives both functions.
+//
+// Marshal returns the encoding of v, in any form (encoding/binary, JSON, protobuf...);
+// the state carries it as a sequence of octets. Unmarshal sets v from such an encoding,
+// and returns an error for malformed input: it must never panic, since states come
+// from the network. An error of either fails the State or ApplyState call.
 //
 // Equal, when set, reports whether two values are equal; it decides whether
 // SetComponentData changed anything and how EntitiesByComponents matches. When nil,
 // values are compared with reflect.DeepEqual.
 type Codec[T any] struct {
-	Encode func(enc *cdr.Encoder, v *T)
-	Decode func(dec *cdr.Decoder, v *T)
-	Equal  func(a, b *T) bool
+	Marshal   func(v *T) ([]byte, error)
+	Unmarshal func(b []byte, v *T) error
+	Equal     func(a, b *T) bool
+}
+
+// encoders returns the functions that write and read a value of T in a state: c's, or
+// the default codec's; ok is false when T has neither.
+func (c Codec[T]) encoders() (enc func(*cdr.Encoder, *T), dec func(*cdr.Decoder, *T), ok bool) {
+	if c.Marshal == nil || c.Unmarshal == nil {
+		if c.Marshal != nil || c.Unmarshal != nil {
+			return nil, nil, false // half a codec serializes nothing
+		}
+		return defaultCodec[T]()
+	}
+	enc = func(e *cdr.Encoder, v *T) {
+		b, err := c.Marshal(v)
+		if err != nil {
+			e.SetErr(fmt.Errorf("ecm: Marshal of %v: %w", reflect.TypeFor[T](), err))
+		}
+		e.OctetSeq(b)
+	}
+	dec = func(d *cdr.Decoder, v *T) {
+		b := d.OctetSeq(nil)
+		if d.Err() != nil {
+			return
+		}
+		if err := c.Unmarshal(b, v); err != nil {
+			d.SetErr(fmt.Errorf("ecm: Unmarshal of %v: %w", reflect.TypeFor[T](), err))
+		}
+	}
+	return enc, dec, true
 }
 
 // typeInfo is the type-erased registration of one component type.
@@ -126,7 +158,7 @@ func Register[T any](m *Manager, name string, codec Codec[T]) ComponentID {
 		if m.reg.types[id].name != name {
 			panic(fmt.Sprintf("ecm: type %v registered as %q, not %q", rt, m.reg.types[id].name, name))
 		}
-		if codec.Encode != nil || codec.Decode != nil || codec.Equal != nil {
+		if codec.Marshal != nil || codec.Unmarshal != nil || codec.Equal != nil {
 			t := &m.reg.types[id]
 			t.serializable, t.newColumn, t.check = columnFactory(codec)
 			m.updateCodec(id)
@@ -189,12 +221,8 @@ func (m *Manager) componentTypeCount() int { return len(m.reg.types) }
 // constructor of columns bound to the codec, and a function that decodes and drops a
 // value.
 func columnFactory[T any](codec Codec[T]) (bool, func() column, func(*cdr.Decoder)) {
-	ops := &colOps[T]{enc: codec.Encode, dec: codec.Decode, eq: codec.Equal}
-	if ops.enc == nil && ops.dec == nil {
-		if enc, dec, ok := defaultCodec[T](); ok {
-			ops.enc, ops.dec = enc, dec
-		}
-	}
+	ops := &colOps[T]{eq: codec.Equal}
+	ops.enc, ops.dec, _ = codec.encoders()
 	if ops.eq == nil {
 		ops.eq = func(a, b *T) bool { return reflect.DeepEqual(*a, *b) }
 	}

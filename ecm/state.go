@@ -367,7 +367,7 @@ func (r *stateReader) run(b []byte, apply bool) error {
 		}
 	}
 	if err := d.Err(); err != nil {
-		return stateErr("%v", err)
+		return stateErr("%w", err)
 	}
 	if d.Remaining() != 0 {
 		return stateErr("%d bytes after the end", d.Remaining())
@@ -383,7 +383,7 @@ func (r *stateReader) run(b []byte, apply bool) error {
 func (r *stateReader) header(b []byte) error {
 	d := &r.dec
 	if err := d.Reset(b); err != nil {
-		return stateErr("%v", err)
+		return stateErr("%w", err)
 	}
 	if d.Encapsulation() != cdr.CDRLE && d.Encapsulation() != cdr.CDRBE {
 		return stateErr("encapsulation %v", d.Encapsulation())

@@ -1,11 +1,13 @@
 package ecm
 
 import (
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/stretchr/testify/require"
 )
 
@@ -23,9 +25,17 @@ type Blob struct {
 type Temp struct{ C float64 }
 
 var tempCodec = Codec[Temp]{
-	Encode: func(e *cdr.Encoder, v *Temp) { e.Float64(v.C) },
-	Decode: func(d *cdr.Decoder, v *Temp) { v.C = d.Float64() },
-	Equal:  func(a, b *Temp) bool { return a.C == b.C },
+	Marshal: func(v *Temp) ([]byte, error) {
+		return binary.LittleEndian.AppendUint64(nil, math.Float64bits(v.C)), nil
+	},
+	Unmarshal: func(b []byte, v *Temp) error {
+		if len(b) != 8 {
+			return fmt.Errorf("temp: %d octets, want 8", len(b))
+		}
+		v.C = math.Float64frombits(binary.LittleEndian.Uint64(b))
+		return nil
+	},
+	Equal: func(a, b *Temp) bool { return a.C == b.C },
 }
 
 func newStateTest() *Manager {
@@ -285,4 +295,40 @@ func TestChangedStateAllocs(t *testing.T) {
 		b, _ = m.AppendChangedState(b[:0])
 		m.EndStep()
 	}))
+}
+
+// A Codec's errors fail State and SetState, and a state its Unmarshal refuses changes
+// nothing.
+func TestCodecErrors(t *testing.T) {
+	bad := errors.New("refused")
+	src := New()
+	Register(src, "test.Temp", tempCodec)
+	Create1(src, Temp{C: 1})
+	st, err := src.State(nil, nil)
+	require.NoError(t, err)
+
+	refusing := tempCodec
+	refusing.Unmarshal = func([]byte, *Temp) error { return bad }
+	dst := New()
+	Register(dst, "test.Temp", refusing)
+	require.ErrorIs(t, dst.SetState(st), bad)
+	require.Zero(t, dst.EntityCount(), "a refused state changed the manager")
+
+	failing := tempCodec
+	failing.Marshal = func(*Temp) ([]byte, error) { return nil, bad }
+	Register(src, "test.Temp", failing)
+	_, err = src.State(nil, nil)
+	require.ErrorIs(t, err, bad)
+
+	half := Codec[Temp]{Marshal: tempCodec.Marshal} // no Unmarshal: not serializable
+	h := New()
+	Register(h, "test.Temp", half)
+	Create1(h, Temp{C: 1})
+	st, err = h.State(nil, nil)
+	require.NoError(t, err)
+	back := New()
+	Register(back, "test.Temp", tempCodec)
+	require.NoError(t, back.SetState(st))
+	_, v := First[Temp](back)
+	require.Nil(t, v, "a type with half a codec went into the state")
 }

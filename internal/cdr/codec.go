@@ -22,6 +22,17 @@ type Unmarshaler interface {
 	UnmarshalCDR(d *Decoder)
 }
 
+// unmarshalers holds the functions RegisterUnmarshal gave, by the reflect.Type of T.
+var unmarshalers sync.Map
+
+// RegisterUnmarshal makes fn the decoder of the body of every value of the type T, in
+// the codecs made after the call: a reflection-free path as Unmarshaler is, for a type
+// of another package that should not show an UnmarshalCDR method in its API. Register
+// it when the package that owns T is initialized.
+func RegisterUnmarshal[T any](fn func(d *Decoder, v *T)) {
+	unmarshalers.Store(reflect.TypeFor[T](), fn)
+}
+
 // KeyHash is the 16-byte instance key hash of RTPS 2.5 §9.6.4.8 and XTypes 1.3 §7.6.8.
 type KeyHash [16]byte
 
@@ -30,10 +41,11 @@ type KeyHash [16]byte
 // concurrent use.
 type Codec[T any] struct {
 	t       *typ
-	marshal bool      // *T implements Marshaler
-	unmarsh bool      // *T implements Unmarshaler
-	keyMax  int       // largest serialized key in bytes, -1 when unbounded: MD5 when -1 or > 16
-	keyFlat []keyLeaf // the key as primitives at fixed offsets, when it is only that and fits 16 bytes
+	marshal bool                   // *T implements Marshaler
+	unmarsh bool                   // *T implements Unmarshaler
+	decode  func(d *Decoder, v *T) // RegisterUnmarshal's, or nil
+	keyMax  int                    // largest serialized key in bytes, -1 when unbounded: MD5 when -1 or > 16
+	keyFlat []keyLeaf              // the key as primitives at fixed offsets, when it is only that and fits 16 bytes
 }
 
 // NewCodec compiles the codec of T, a struct (or union) type. Members are T's exported
@@ -51,6 +63,9 @@ func NewCodec[T any]() (*Codec[T], error) {
 	c := &Codec[T]{t: t}
 	_, c.marshal = any((*T)(nil)).(Marshaler)
 	_, c.unmarsh = any((*T)(nil)).(Unmarshaler)
+	if fn, ok := unmarshalers.Load(rt); ok {
+		c.decode = fn.(func(*Decoder, *T))
+	}
 	c.keyMax = -1
 	if t.kind == kStruct && len(t.keys) > 0 {
 		c.keyMax = t.maxKeySize(0, 0)
@@ -93,11 +108,14 @@ func (c *Codec[T]) Encode(e *Encoder, v *T) {
 
 // Decode reads v's body from d, reusing v's slices where their capacity allows.
 func (c *Codec[T]) Decode(d *Decoder, v *T) {
-	if c.unmarsh {
+	switch {
+	case c.decode != nil:
+		c.decode(d, v)
+	case c.unmarsh:
 		any(v).(Unmarshaler).UnmarshalCDR(d)
-		return
+	default:
+		c.t.dec(d, unsafe.Pointer(v))
 	}
-	c.t.dec(d, unsafe.Pointer(v))
 }
 
 // Marshal appends to buf a complete serialized payload of v: encapsulation header id,
@@ -123,7 +141,7 @@ func (c *Codec[T]) Marshal(buf []byte, id EncapsulationID, v *T) ([]byte, error)
 
 // Unmarshal decodes the serialized payload b (with its encapsulation header) into v.
 func (c *Codec[T]) Unmarshal(b []byte, v *T) error {
-	if !c.unmarsh { // as in Marshal
+	if !c.unmarsh && c.decode == nil { // as in Marshal
 		var d Decoder
 		if err := d.Reset(b); err != nil {
 			return err
