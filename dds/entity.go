@@ -105,6 +105,10 @@ type entity struct {
 	status statusBlock
 	cond   StatusCondition
 	slot   dispatch.Slot
+	// changed is notified with the StatusCondition, at every change of a status but
+	// DATA_AVAILABLE and DATA_ON_READERS, and when the entity is deleted: what the
+	// library's own waits for a status (a match) wait on.
+	changed signal
 }
 
 // statusBlock keeps the communication statuses of an entity. changes is the
@@ -214,6 +218,7 @@ func (e *entity) listens(k listener.StatusKind) bool {
 // setting the change, outside every lock but the caller's own.
 func (e *entity) raised(k listener.StatusKind) {
 	waitset.Notify(&e.cond)
+	e.changed.notify()
 	if e.listens(k) && e.enabled.Load() {
 		e.p.disp.Post(&e.slot, uint32(k))
 	}

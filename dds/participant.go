@@ -80,6 +80,8 @@ type DomainParticipant struct {
 	live *livelinessMonitor // the leases of its writers and its readers' writers
 	dur  *durabilityService // TRANSIENT and PERSISTENT data (durability.go)
 	bt   builtinFeed        // the built-in topics (builtin.go)
+	// topicMade is notified when a topic is made: FindTopic waits on it.
+	topicMade signal
 	// introStop ends the publication of the introspection topic (introspect.go); nil
 	// when it is off.
 	introStop chan struct{}
@@ -317,6 +319,7 @@ func (p *DomainParticipant) remove(o entityObject, recursive bool) error {
 	for i := len(objs) - 1; i >= 0; i-- {
 		objs[i].teardown()
 		waitset.Notify(&objs[i].core().cond)
+		objs[i].core().changed.notify()
 	}
 	return nil
 }
@@ -387,6 +390,7 @@ func (p *DomainParticipant) Close() error {
 	p.teardown()
 	p.opMu.Unlock()
 	waitset.Notify(&p.cond)
+	p.changed.notify()
 	p.disp.Close()
 	p.factory.forget(p)
 	return err
@@ -670,16 +674,19 @@ func (p *DomainParticipant) FindTopic(ctx context.Context, name string) (TopicDe
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
 	for {
+		made, gone := p.topicMade.wait(), p.changed.wait()
 		if t := p.lookupTopic(name); t != nil {
 			return t, nil
 		}
 		select {
 		case <-ctx.Done():
 			return nil, errs.Context(ctx.Err(), "finding topic "+name)
-		case <-tick.C:
+		case <-made:
+		case <-gone: // deleted, perhaps
+			if err := p.check(); err != nil {
+				return nil, err
+			}
 		}
 	}
 }

@@ -169,16 +169,20 @@ func (q *Requester[Req, Rep]) route(ctx context.Context) {
 // WaitForService waits until a replier of the service is matched both ways: it reads the
 // requests and writes replies this requester reads.
 func (q *Requester[Req, Rep]) WaitForService(ctx context.Context) error {
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	for !q.ready() {
+	for {
+		wc, rc := q.w.changed.wait(), q.r.changed.wait()
+		if q.ready() {
+			return nil
+		}
 		select {
 		case <-ctx.Done():
 			return errs.Context(ctx.Err(), "waiting for a replier of service "+q.svc.service)
-		case <-tick.C:
+		case <-wc:
+		case <-rc:
+		case <-q.svc.done:
+			return ErrAlreadyDeleted
 		}
 	}
-	return nil
 }
 
 func (q *Requester[Req, Rep]) ready() bool {
@@ -195,6 +199,11 @@ func (q *Requester[Req, Rep]) ready() bool {
 // ErrPreconditionNotMet too; when ctx ends first, with ctx's error.
 func (q *Requester[Req, Rep]) Call(ctx context.Context, req *Req) (Rep, error) {
 	var zero Rep
+	select {
+	case <-q.svc.done:
+		return zero, ErrAlreadyDeleted
+	default:
+	}
 	if !q.ready() {
 		return zero, errorf(ErrPreconditionNotMet, "no replier of service %s", q.svc.service)
 	}
@@ -219,18 +228,23 @@ func (q *Requester[Req, Rep]) Call(ctx context.Context, req *Req) (Rep, error) {
 		delete(q.pending, id)
 		q.mu.Unlock()
 	}()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
 	for {
+		wc, rc := q.w.changed.wait(), q.r.changed.wait()
+		select {
+		case v := <-ch: // came before the replier went
+			return v, nil
+		default:
+		}
+		if !q.ready() {
+			return zero, errorf(ErrPreconditionNotMet, "the replier of service %s went away", q.svc.service)
+		}
 		select {
 		case v := <-ch:
 			return v, nil
 		case <-ctx.Done():
 			return zero, errs.Context(ctx.Err(), "calling "+q.svc.service)
-		case <-tick.C:
-			if !q.ready() {
-				return zero, errorf(ErrPreconditionNotMet, "the replier of service %s went away", q.svc.service)
-			}
+		case <-wc: // a match changed: look again
+		case <-rc:
 		case <-q.svc.done:
 			return zero, ErrAlreadyDeleted
 		}
@@ -352,9 +366,8 @@ func (s *Replier[Req, Rep]) awaitReader(ctx context.Context, w InstanceHandle) (
 	client := svcClient{participant: status.GUIDHandle(guidBytes(wire.GUID{Prefix: g.Prefix, Entity: wire.EntityIDParticipant}))}
 	ctx, cancel := context.WithTimeout(ctx, replyReaderWait)
 	defer cancel()
-	tick := time.NewTicker(time.Millisecond)
-	defer tick.Stop()
 	for {
+		wc, rc := s.w.changed.wait(), s.r.changed.wait()
 		if client.id == "" {
 			if d, err := s.r.MatchedPublicationData(w); err == nil {
 				client.id, _ = userDataValue(d.Offered.Writer.UserData.Value, "clientid")
@@ -366,7 +379,8 @@ func (s *Replier[Req, Rep]) awaitReader(ctx context.Context, w InstanceHandle) (
 		select {
 		case <-ctx.Done():
 			return client, false
-		case <-tick.C:
+		case <-wc: // the reply writer matched or unmatched a reader
+		case <-rc: // the request reader's matches changed: the client id may be known
 		}
 	}
 }
@@ -441,15 +455,13 @@ func (s *Replier[Req, Rep]) keepLate(ctx context.Context, l lateReply[Rep]) {
 // resendLate writes each late reply again once its client's reader matches, dropping
 // those kept too long, until none is left or ctx ends.
 func (s *Replier[Req, Rep]) resendLate(ctx context.Context) {
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
+	expire := time.NewTimer(replyReaderWait)
+	defer expire.Stop()
 	for {
-		select {
-		case <-ctx.Done():
-		case <-tick.C:
-		}
+		wc := s.w.changed.wait() // before the look: a match meanwhile is not missed
 		s.lateMu.Lock()
 		now, rest := time.Now(), s.late[:0]
+		var first time.Time // when the first reply kept expires
 		for _, l := range s.late {
 			switch {
 			case ctx.Err() != nil || now.After(l.until):
@@ -457,6 +469,9 @@ func (s *Replier[Req, Rep]) resendLate(ctx context.Context) {
 				_ = s.w.Write(ctx, &l.rep, l.opts...)
 			default:
 				rest = append(rest, l)
+				if first.IsZero() || l.until.Before(first) {
+					first = l.until
+				}
 			}
 		}
 		clear(s.late[len(rest):])
@@ -467,6 +482,12 @@ func (s *Replier[Req, Rep]) resendLate(ctx context.Context) {
 			return
 		}
 		s.lateMu.Unlock()
+		expire.Reset(first.Sub(now) + time.Millisecond)
+		select {
+		case <-ctx.Done():
+		case <-wc: // the reply writer matched a reader: whose?
+		case <-expire.C:
+		}
 	}
 }
 

@@ -327,3 +327,43 @@ func TestServiceIDs(t *testing.T) {
 	defer func() { require.NoError(t, q.Close()) }()
 	require.Empty(t, q.w.Qos().UserData.Value)
 }
+
+// After Close, a Requester's Call and WaitForService end at once with
+// ErrAlreadyDeleted; a WaitForService blocked when Close comes ends too. And
+// WaitForService wakes when the replier comes, without polling (memnet: no loss).
+func TestRequesterClosedAndWoken(t *testing.T) {
+	client, server := memPair(t, 42)
+	q, err := NewRequester[addRequest, addReply](client, "calc")
+	require.NoError(t, err)
+	woke := make(chan error, 1)
+	go func() { woke <- q.WaitForService(bg) }()
+	s, err := NewReplier(server, "calc", add)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, s.Close()) }()
+	select {
+	case err := <-woke:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("WaitForService did not wake when the replier matched")
+	}
+	rep, err := q.Call(bg, &addRequest{2, 3})
+	require.NoError(t, err)
+	require.Equal(t, addReply{5}, rep)
+
+	other, err := NewRequester[addRequest, addReply](client, "nobody")
+	require.NoError(t, err)
+	blocked := make(chan error, 1)
+	go func() { blocked <- other.WaitForService(bg) }()
+	require.NoError(t, other.Close())
+	select {
+	case err := <-blocked:
+		require.ErrorIs(t, err, ErrAlreadyDeleted)
+	case <-time.After(10 * time.Second):
+		t.Fatal("WaitForService did not end at Close")
+	}
+
+	require.NoError(t, q.Close())
+	_, err = q.Call(bg, &addRequest{1, 2})
+	require.ErrorIs(t, err, ErrAlreadyDeleted)
+	require.ErrorIs(t, q.WaitForService(bg), ErrAlreadyDeleted)
+}

@@ -123,6 +123,7 @@ func NewTopic[T any](p *DomainParticipant, name string, opts ...Option) (*Topic[
 	if err != nil {
 		return nil, err
 	}
+	p.topicMade.notify()
 	return t, nil
 }
 

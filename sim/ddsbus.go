@@ -7,14 +7,15 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/ros/builtin_interfaces"
 	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
 	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
 	"github.com/ddsgo/ddsgo/ros/std_msgs"
 	"github.com/ddsgo/ddsgo/ros/tf2_msgs"
+	"github.com/ddsgo/ddsgo/waitset"
 )
 
 // DDSBus is a Bus over DDS with ROS 2's conventions, so that systems such as
@@ -55,10 +56,11 @@ type busType struct {
 }
 
 type busPub struct {
-	write   func(Msg) error
-	matched func() (int32, error)           // the readers the writer matches
-	acked   func(ctx context.Context) error // waits for the readers' acknowledgments
-	close   func() error
+	write       func(Msg) error
+	matched     func() (int32, error)           // the readers the writer matches
+	waitMatched func(ctx context.Context) error // waits until the writer matches a reader
+	acked       func(ctx context.Context) error // waits for the readers' acknowledgments
+	close       func() error
 }
 
 type busSub struct {
@@ -118,7 +120,8 @@ func AddBusType[T any](b *DDSBus) error {
 			s, err := pt.w.PublicationMatchedStatus()
 			return s.CurrentCount, err
 		}
-		return busPub{close: pt.Close, matched: matched, acked: pt.w.WaitForAcknowledgments, write: func(m Msg) error {
+		waitMatched := func(ctx context.Context) error { return waitMatch(ctx, pt.w.StatusCondition(), matched) }
+		return busPub{close: pt.Close, matched: matched, waitMatched: waitMatched, acked: pt.w.WaitForAcknowledgments, write: func(m Msg) error {
 			var v T
 			if err := fromMsg(reflect.ValueOf(&v).Elem(), m, ""); err != nil {
 				return fmt.Errorf("sim: %s: %w", rosName, badMsg{err})
@@ -316,16 +319,30 @@ func (b *DDSBus) WaitMatched(ctx context.Context, topic, typ string) error {
 	if err != nil {
 		return err
 	}
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
+	err = pub.waitMatched(ctx)
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("sim: no reader of %s on %s: %w", typ, topic, ctx.Err())
+	}
+	return err
+}
+
+// waitMatch waits on the writer's StatusCondition, watching PUBLICATION_MATCHED, until
+// matched (which reads the status, clearing its change) counts a reader.
+func waitMatch(ctx context.Context, c *dds.StatusCondition, matched func() (int32, error)) error {
+	if err := c.SetEnabledStatuses(listener.StatusMask(listener.PublicationMatched)); err != nil {
+		return err
+	}
+	ws := waitset.New()
+	if err := ws.AttachCondition(c); err != nil {
+		return err
+	}
+	defer func() { _ = ws.DetachCondition(c) }()
 	for {
-		if n, err := pub.matched(); err != nil || n > 0 {
+		if n, err := matched(); err != nil || n > 0 {
 			return err
 		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("sim: no reader of %s on %s: %w", typ, topic, ctx.Err())
-		case <-tick.C:
+		if _, err := ws.Wait(ctx); err != nil {
+			return err
 		}
 	}
 }
