@@ -51,8 +51,9 @@
 // receive goroutines, and on a machine where the peer process shares the CPUs (two
 // processes on a 2-CPU machine), an idle second P makes the Go scheduler wake and spin
 // threads on every hand-off, which take the CPU from the peer: round trips measured here
-// are 1.4-2.4x longer and 64 KiB throughput a third lower with GOMAXPROCS=2
-// (docs/benchmarks.md). Applications in the same situation can do the same.
+// are about 1.2x longer at 16 B with GOMAXPROCS=2, and a hand-off alone 3-4x slower
+// (docs/benchmarks.md, "Round trips" and "The busy poll"). Applications in the same
+// situation can do the same.
 //
 // # Round trip
 //
