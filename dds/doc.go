@@ -42,8 +42,8 @@
 // NoWait) and the statuses with their get_*_status operations.
 //
 // Every entity of a participant, local or discovered, is an entity of the participant's
-// entity-component manager (package ecm, see DomainParticipant.Entities):
-// containment is the parent graph, and QoS, listener, enabled flag, handle and match
+// entity-component manager (package ecm; the introspection topic publishes it, see
+// dds/introspect.go): containment is the parent graph, and QoS, listener, enabled flag, handle and match
 // lists are components. Close is a recursive removal from it. The hot paths, writing
 // and taking, hold direct references and never query it.
 //

@@ -18,7 +18,7 @@ func TestEntityGraph(t *testing.T) {
 
 	// Containment is the ECM parent graph.
 	wh := w.InstanceHandle()
-	p.Entities(func(m ecm.Reader) {
+	p.entities(func(m ecm.Reader) {
 		require.Equal(t, []ecm.Entity{topic.ent, pub.ent, sub.ent}, m.Children(p.ent))
 		require.Equal(t, []ecm.Entity{w.ent}, m.Children(pub.ent))
 		require.Equal(t, []ecm.Entity{r.ent}, m.Children(sub.ent))
@@ -76,7 +76,7 @@ func TestEntityGraph(t *testing.T) {
 	_, err = r.CreateReadCondition(States{})
 	require.ErrorIs(t, err, ErrAlreadyDeleted)
 	require.NoError(t, p.DeleteContainedEntities())
-	p.Entities(func(m ecm.Reader) {
+	p.entities(func(m ecm.Reader) {
 		require.Empty(t, m.Children(p.ent))
 	})
 	require.ErrorIs(t, w.Write(bg, &point{}), ErrAlreadyDeleted)

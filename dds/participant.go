@@ -825,11 +825,13 @@ func (p *DomainParticipant) DiscoveredParticipantData(h InstanceHandle) (Partici
 	return d.Data, nil
 }
 
-// Entities calls fn with a read-only view of the participant's entity-component
+// entities calls fn with a read-only view of the participant's entity-component
 // manager, under the participant's lock: fn must not call the participant. Every entity
 // of the participant is an ECM entity, with containment as the parent graph; the
-// discovered participants are roots with their matched endpoints as children.
-func (p *DomainParticipant) Entities(fn func(r ecm.Reader)) {
+// discovered participants are roots with their matched endpoints as children. (Not
+// exported: it would run user code under the lock, on component types a user cannot
+// name; the introspection topic is the public view.)
+func (p *DomainParticipant) entities(fn func(r ecm.Reader)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	fn(p.m.Reader())
