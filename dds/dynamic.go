@@ -5,7 +5,6 @@ import (
 	"context"
 	"reflect"
 	"sync"
-	"time"
 
 	"github.com/ddsgo/ddsgo/internal/cdr"
 	"github.com/ddsgo/ddsgo/internal/discovery"
@@ -232,9 +231,8 @@ func (p *DomainParticipant) LookupType(ctx context.Context, w EndpointBuiltinTop
 	}
 	cache := tr.Types()
 	tr.ResolveTypes(&ed)
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for asked := time.Now(); ; {
+	for {
+		changed := cache.Changed() // before the look: a reply meanwhile is not missed
 		if top, ok := resolvedAll(cache, &info.Complete); ok {
 			t := &DynamicType{id: info.Complete.Type.ID, name: top.Name, typeName: ed.TypeName, resolve: cache.Resolve}
 			t.ext, t.keyed, t.keyFits = extensibility(top.Ext), xtypes.Keyed(t.id, t.resolve), xtypes.KeyFits(t.id, t.resolve)
@@ -243,9 +241,8 @@ func (p *DomainParticipant) LookupType(ctx context.Context, w EndpointBuiltinTop
 		select {
 		case <-ctx.Done():
 			return nil, errs.Context(ctx.Err(), "type "+ed.TypeName+" not resolved")
-		case now := <-tick.C:
-			if !cache.Pending() && now.Sub(asked) > xtypes.RetryAfter { // given up: once more
-				asked = now
+		case <-changed:
+			if !cache.Pending() { // given up (after its retries): once more
 				tr.ResolveTypes(&ed)
 			}
 		}

@@ -140,6 +140,29 @@ type Cache struct {
 	bytes  int
 	wanted map[[HashLen]byte]*want
 	failed map[[HashLen]byte]bool
+	// changed is closed, and forgotten, when types are stored or given up: what
+	// Changed hands out, made only when someone waits.
+	changed chan struct{}
+}
+
+// Changed returns a channel closed at the next change of the cache: types stored
+// (AddReply) or given up (Retry). Take it before looking at the cache, so that a change
+// between the look and the wait is not missed.
+func (c *Cache) Changed() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.changed == nil {
+		c.changed = make(chan struct{})
+	}
+	return c.changed
+}
+
+// changedLocked wakes the waiters of Changed; the caller holds c.mu.
+func (c *Cache) changedLocked() {
+	if c.changed != nil {
+		close(c.changed)
+		c.changed = nil
+	}
 }
 
 // Want returns the hashed types of info (the complete ones when it has them, with their
@@ -194,6 +217,7 @@ func (c *Cache) Retry(now time.Time) map[[12]byte][]TypeID {
 				clear(c.failed)
 			}
 			c.failed[h] = true
+			c.changedLocked()
 			continue
 		}
 		w.attempts++
@@ -237,6 +261,9 @@ func (c *Cache) AddReply(reply []byte) int {
 		c.types[o.ID.Hash] = t
 		c.bytes += len(o.Bytes)
 		n++
+	}
+	if n > 0 {
+		c.changedLocked()
 	}
 	return n
 }
