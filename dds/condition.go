@@ -12,7 +12,7 @@ import (
 // ReadCondition is a condition on the samples of a reader (ReadCondition of DDS 1.4
 // §2.2.2.5.8): it is triggered while the reader has samples in its states, and, for a
 // QueryCondition, whose value the filter accepts. Attach it to a waitset.WaitSet and
-// read with DataReader.ReadWithCondition.
+// read or take with the WithCondition option (read_w_condition, take_w_condition).
 type ReadCondition[T any] struct {
 	waitset.Trigger
 	r       *DataReader[T]

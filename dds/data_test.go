@@ -1,6 +1,7 @@
 package dds
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -381,4 +382,28 @@ func mustMarshal[T any](t *testing.T, v T) []byte {
 	b, err := c.Marshal(nil, cdr.CDRLE, &v)
 	require.NoError(t, err)
 	return b
+}
+
+// MaxSamples takes a positive count or LengthUnlimited (-1); 0 and other negative counts
+// are bad parameters, not "all".
+func TestMaxSamplesBadCounts(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	w, r := endpoints[point](t, p, "points", nil, reliableReader())
+	for i := range 3 {
+		require.NoError(t, w.Write(bg, &point{ID: int32(i)}))
+	}
+	require.Eventually(t, func() bool {
+		data, _, err := r.Read(bg, NoWait(), MaxSamples(int(qos.LengthUnlimited)))
+		return err == nil && len(data) == 3
+	}, 5*time.Second, time.Millisecond)
+	for _, n := range []int{0, -2, -100} {
+		_, _, err := r.Read(bg, NoWait(), MaxSamples(n))
+		require.ErrorIs(t, err, ErrBadParameter, "MaxSamples(%d)", n)
+		require.ErrorContains(t, err, fmt.Sprintf("MaxSamples(%d)", n))
+		_, _, err = r.Take(bg, NoWait(), MaxSamples(n))
+		require.ErrorIs(t, err, ErrBadParameter, "MaxSamples(%d)", n)
+	}
+	data, _, err := r.Take(bg, NoWait(), MaxSamples(2))
+	require.NoError(t, err)
+	require.Len(t, data, 2)
 }

@@ -828,7 +828,9 @@ func (r *DataReader[T]) accessed() {
 type ReadOption func(readArgs) readArgs
 
 type readArgs struct {
-	max      int
+	max      int  // 0: all
+	maxBad   bool // MaxSamples was given a count that is none
+	maxGiven int
 	states   States
 	h        InstanceHandle
 	instance bool // only instance h
@@ -837,8 +839,15 @@ type readArgs struct {
 	noWait   bool
 }
 
-// MaxSamples bounds the number of samples Read and Take return (all by default).
-func MaxSamples(n int) ReadOption { return func(a readArgs) readArgs { a.max = n; return a } }
+// MaxSamples bounds the number of samples Read and Take return (all by default); n is
+// positive, or qos.LengthUnlimited (-1), the spec's LENGTH_UNLIMITED: all. Any other n
+// makes the read or take fail with ErrBadParameter.
+func MaxSamples(n int) ReadOption {
+	return func(a readArgs) readArgs {
+		a.max, a.maxBad, a.maxGiven = max(n, 0), n == 0 || n < int(qos.LengthUnlimited), n
+		return a
+	}
+}
 
 // InStates selects the samples in the states st (every state by default).
 func InStates(st States) ReadOption {
@@ -918,6 +927,9 @@ func (r *DataReader[T]) Samples(ctx context.Context, opts ...ReadOption) iter.Se
 func (r *DataReader[T]) args(op accessOp, opts []ReadOption, a *readArgs) (accessOp, *rhc.Selector[T], error) {
 	for _, o := range opts {
 		*a = o(*a)
+	}
+	if a.maxBad {
+		return op, nil, errorf(ErrBadParameter, "reader of %s: MaxSamples(%d): neither a positive count nor LengthUnlimited (-1)", r.topic.name, a.maxGiven)
 	}
 	var sel *rhc.Selector[T]
 	if a.cond != nil {

@@ -43,6 +43,9 @@ func serviceTopics(service string, s *settings) (string, string) {
 // RELIABLE VOLATILE as ROS 2's services, but KEEP_ALL where ROS 2 keeps the last 10, so
 // that a burst of calls loses none (history is not a policy peers compare).
 func serviceEndpoints[W, R any](p *DomainParticipant, service string, opts []Option, replier bool) (*Topic[W], *Topic[R], *DataWriter[W], *DataReader[R], error) {
+	if strings.Trim(service, "/") == "" {
+		return nil, nil, nil, nil, errorf(ErrBadParameter, "service name %q: empty", service)
+	}
 	s := &settings{what: "service"}
 	if err := s.apply(opts); err != nil {
 		return nil, nil, nil, nil, err

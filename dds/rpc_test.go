@@ -367,3 +367,14 @@ func TestRequesterClosedAndWoken(t *testing.T) {
 	require.ErrorIs(t, err, ErrAlreadyDeleted)
 	require.ErrorIs(t, q.WaitForService(bg), ErrAlreadyDeleted)
 }
+
+// An empty service name is a bad parameter, for a requester and a replier alike.
+func TestEmptyServiceName(t *testing.T) {
+	client, server := memPair(t, 42)
+	for _, name := range []string{"", "/", "//"} {
+		_, err := NewRequester[addRequest, addReply](client, name, ROSNames())
+		require.ErrorIs(t, err, ErrBadParameter, "%q", name)
+		_, err = NewReplier(server, name, add)
+		require.ErrorIs(t, err, ErrBadParameter, "%q", name)
+	}
+}
