@@ -421,7 +421,7 @@ func builtinTopic[T any](p *DomainParticipant, name, typeName string) (*Topic[T]
 	}); err != nil {
 		return nil, err
 	}
-	p.topicMade.notify()
+	p.topicMade.Notify()
 	return t, p.enable(t)
 }
 

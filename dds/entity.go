@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddsgo/ddsgo/dds/internal/dispatch"
 	"github.com/ddsgo/ddsgo/ecm"
+	"github.com/ddsgo/ddsgo/internal/wake"
 	"github.com/ddsgo/ddsgo/listener"
 	"github.com/ddsgo/ddsgo/waitset"
 )
@@ -108,7 +109,7 @@ type entity struct {
 	// changed is notified with the StatusCondition, at every change of a status but
 	// DATA_AVAILABLE and DATA_ON_READERS, and when the entity is deleted: what the
 	// library's own waits for a status (a match) wait on.
-	changed signal
+	changed wake.Signal
 }
 
 // statusBlock keeps the communication statuses of an entity. changes is the
@@ -218,7 +219,7 @@ func (e *entity) listens(k listener.StatusKind) bool {
 // setting the change, outside every lock but the caller's own.
 func (e *entity) raised(k listener.StatusKind) {
 	waitset.Notify(&e.cond)
-	e.changed.notify()
+	e.changed.Notify()
 	if e.listens(k) && e.enabled.Load() {
 		e.p.disp.Post(&e.slot, uint32(k))
 	}

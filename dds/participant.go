@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/internal/errs"
+	"github.com/ddsgo/ddsgo/internal/wake"
 	"github.com/ddsgo/ddsgo/waitset"
 
 	"github.com/ddsgo/ddsgo/dds/internal/status"
@@ -81,7 +82,7 @@ type DomainParticipant struct {
 	dur  *durabilityService // TRANSIENT and PERSISTENT data (durability.go)
 	bt   builtinFeed        // the built-in topics (builtin.go)
 	// topicMade is notified when a topic is made: FindTopic waits on it.
-	topicMade signal
+	topicMade wake.Signal
 	// introStop ends the publication of the introspection topic (introspect.go); nil
 	// when it is off.
 	introStop chan struct{}
@@ -319,7 +320,7 @@ func (p *DomainParticipant) remove(o entityObject, recursive bool) error {
 	for i := len(objs) - 1; i >= 0; i-- {
 		objs[i].teardown()
 		waitset.Notify(&objs[i].core().cond)
-		objs[i].core().changed.notify()
+		objs[i].core().changed.Notify()
 	}
 	return nil
 }
@@ -390,7 +391,7 @@ func (p *DomainParticipant) Close() error {
 	p.teardown()
 	p.opMu.Unlock()
 	waitset.Notify(&p.cond)
-	p.changed.notify()
+	p.changed.Notify()
 	p.disp.Close()
 	p.factory.forget(p)
 	return err
@@ -675,7 +676,7 @@ func (p *DomainParticipant) FindTopic(ctx context.Context, name string) (TopicDe
 		return nil, err
 	}
 	for {
-		made, gone := p.topicMade.wait(), p.changed.wait()
+		made, gone := p.topicMade.Wait(), p.changed.Wait()
 		if t := p.lookupTopic(name); t != nil {
 			return t, nil
 		}

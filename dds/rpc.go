@@ -173,7 +173,7 @@ func (q *Requester[Req, Rep]) route(ctx context.Context) {
 // requests and writes replies this requester reads.
 func (q *Requester[Req, Rep]) WaitForService(ctx context.Context) error {
 	for {
-		wc, rc := q.w.changed.wait(), q.r.changed.wait()
+		wc, rc := q.w.changed.Wait(), q.r.changed.Wait()
 		if q.ready() {
 			return nil
 		}
@@ -232,7 +232,7 @@ func (q *Requester[Req, Rep]) Call(ctx context.Context, req *Req) (Rep, error) {
 		q.mu.Unlock()
 	}()
 	for {
-		wc, rc := q.w.changed.wait(), q.r.changed.wait()
+		wc, rc := q.w.changed.Wait(), q.r.changed.Wait()
 		select {
 		case v := <-ch: // came before the replier went
 			return v, nil
@@ -370,7 +370,7 @@ func (s *Replier[Req, Rep]) awaitReader(ctx context.Context, w InstanceHandle) (
 	ctx, cancel := context.WithTimeout(ctx, replyReaderWait)
 	defer cancel()
 	for {
-		wc, rc := s.w.changed.wait(), s.r.changed.wait()
+		wc, rc := s.w.changed.Wait(), s.r.changed.Wait()
 		if client.id == "" {
 			if d, err := s.r.MatchedPublicationData(w); err == nil {
 				client.id, _ = userDataValue(d.Offered.Writer.UserData.Value, "clientid")
@@ -461,7 +461,7 @@ func (s *Replier[Req, Rep]) resendLate(ctx context.Context) {
 	expire := time.NewTimer(replyReaderWait)
 	defer expire.Stop()
 	for {
-		wc := s.w.changed.wait() // before the look: a match meanwhile is not missed
+		wc := s.w.changed.Wait() // before the look: a match meanwhile is not missed
 		s.lateMu.Lock()
 		now, rest := time.Now(), s.late[:0]
 		var first time.Time // when the first reply kept expires

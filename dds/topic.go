@@ -123,7 +123,7 @@ func NewTopic[T any](p *DomainParticipant, name string, opts ...Option) (*Topic[
 	if err != nil {
 		return nil, err
 	}
-	p.topicMade.notify()
+	p.topicMade.Notify()
 	return t, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/internal/cdr"
+	"github.com/ddsgo/ddsgo/internal/wake"
 )
 
 // The client side of the TypeLookup service (DDS-XTypes 1.3 §7.6.3.3): getTypes requests
@@ -140,30 +141,14 @@ type Cache struct {
 	bytes  int
 	wanted map[[HashLen]byte]*want
 	failed map[[HashLen]byte]bool
-	// changed is closed, and forgotten, when types are stored or given up: what
-	// Changed hands out, made only when someone waits.
-	changed chan struct{}
+	// changed is notified when types are stored or given up (Changed).
+	changed wake.Signal
 }
 
 // Changed returns a channel closed at the next change of the cache: types stored
 // (AddReply) or given up (Retry). Take it before looking at the cache, so that a change
 // between the look and the wait is not missed.
-func (c *Cache) Changed() <-chan struct{} {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.changed == nil {
-		c.changed = make(chan struct{})
-	}
-	return c.changed
-}
-
-// changedLocked wakes the waiters of Changed; the caller holds c.mu.
-func (c *Cache) changedLocked() {
-	if c.changed != nil {
-		close(c.changed)
-		c.changed = nil
-	}
-}
+func (c *Cache) Changed() <-chan struct{} { return c.changed.Wait() }
 
 // Want returns the hashed types of info (the complete ones when it has them, with their
 // dependencies) that neither the cache nor Local has and that are not asked for
@@ -217,7 +202,7 @@ func (c *Cache) Retry(now time.Time) map[[12]byte][]TypeID {
 				clear(c.failed)
 			}
 			c.failed[h] = true
-			c.changedLocked()
+			c.changed.Notify()
 			continue
 		}
 		w.attempts++
@@ -263,7 +248,7 @@ func (c *Cache) AddReply(reply []byte) int {
 		n++
 	}
 	if n > 0 {
-		c.changedLocked()
+		c.changed.Notify()
 	}
 	return n
 }
