@@ -21,6 +21,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+func TestMain(m *testing.M) { testutil.Main(m) }
+
 // runCmd runs ddsping with args and returns its exit status and output.
 func runCmd(t *testing.T, ctx context.Context, args ...string) (int, string, string) {
 	t.Helper()

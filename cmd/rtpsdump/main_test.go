@@ -10,7 +10,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ddsgo/ddsgo/internal/golden"
+	"github.com/ddsgo/ddsgo/internal/testutil"
 )
+
+func TestMain(m *testing.M) { testutil.Main(m) }
 
 // The embedded capture decodes without a single error and shows both vendors' participants
 // and the endpoints they announced.

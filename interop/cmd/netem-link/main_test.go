@@ -9,8 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ddsgo/ddsgo/internal/testutil"
 	"github.com/stretchr/testify/require"
 )
+
+func TestMain(m *testing.M) { testutil.Main(m) }
 
 func TestParse(t *testing.T) {
 	o, err := parse(strings.Fields("-a 1 -b 2 -loss 0.2 -delay 5ms -seed 9"), io.Discard)

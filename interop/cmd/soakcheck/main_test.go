@@ -4,8 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ddsgo/ddsgo/internal/testutil"
 	"github.com/stretchr/testify/require"
 )
+
+func TestMain(m *testing.M) { testutil.Main(m) }
 
 // series returns n lines one second apart (and the closing line) whose figures f
 // computes from the line's index.

@@ -1,0 +1,9 @@
+package xtypes
+
+import (
+	"testing"
+
+	"github.com/ddsgo/ddsgo/internal/testutil"
+)
+
+func TestMain(m *testing.M) { testutil.Main(m) }
