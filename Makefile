@@ -2,6 +2,9 @@
 GO      ?= go
 GOBIN   := $(shell $(GO) env GOPATH)/bin
 NETNS   := scripts/netns.sh
+# Each package's test binary in a network namespace of its own (inside NETNS's): packages
+# test in parallel without seeing each other's participants, whatever domains they use.
+OWNNET  := -exec '$(CURDIR)/scripts/netns.sh --own'
 FUZZTIME ?= 100000x
 # Without -trimpath the build cache keys every package of the module by its directory, so
 # each clean clone (CI's) compiled the whole module again for each of its nine builds and
@@ -50,9 +53,10 @@ portability:
 		if [ -f bench/ecs/go.mod ]; then (cd bench/ecs && GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./...); fi; \
 	done
 
-# Every test runs inside a private network namespace: socket tests reach only loopback there.
+# Every test runs inside a private network namespace, one per package: socket tests reach
+# only loopback there.
 unit:
-	$(NETNS) $(GO) test -race -shuffle=on -count=1 -timeout 20m ./...
+	$(NETNS) $(GO) test $(OWNNET) -race -shuffle=on -count=1 -timeout 20m ./...
 
 # Each fuzz target briefly, from its committed corpus.
 fuzz:
@@ -60,8 +64,8 @@ fuzz:
 
 # Every benchmark once, so none rots.
 bench-smoke:
-	$(NETNS) $(GO) test -run '^$$' -bench . -benchtime 1x ./... >/dev/null
+	$(NETNS) $(GO) test $(OWNNET) -run '^$$' -bench . -benchtime 1x ./... >/dev/null
 	@if [ -f bench/ecs/go.mod ]; then cd bench/ecs && $(GO) test -run '^$$' -bench . -benchtime 1x ./... >/dev/null; fi
 
 bench:
-	$(NETNS) $(GO) test -run '^$$' -bench . -benchmem ./...
+	$(NETNS) $(GO) test $(OWNNET) -run '^$$' -bench . -benchmem ./...
