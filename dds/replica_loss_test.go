@@ -14,6 +14,7 @@ import (
 	"github.com/ddsgo/ddsgo/internal/transport/memnet"
 	"github.com/ddsgo/ddsgo/rtps"
 	"github.com/ddsgo/ddsgo/sim"
+	"github.com/ddsgo/ddsgo/sim/simdds"
 )
 
 // churn moves every model each step (marking the change), creates a model every 5th
@@ -65,11 +66,11 @@ func TestReplicaUnderLoss(t *testing.T) {
 	r, err := sim.NewRunner(m, sim.Config{})
 	require.NoError(t, err)
 	require.NoError(t, r.AddSystem(&churn{}, sim.SystemConfig{Name: "churn"}))
-	pub, err := sim.NewStatePublisher(world)
+	pub, err := simdds.NewStatePublisher(world)
 	require.NoError(t, err)
 	defer func() { require.NoError(t, pub.Close()) }()
 	require.NoError(t, r.AddSystem(pub, sim.SystemConfig{Name: "state"}))
-	rep, err := sim.NewReplica(node, nil)
+	rep, err := simdds.NewReplica(node, nil)
 	require.NoError(t, err)
 	defer func() { require.NoError(t, rep.Close()) }()
 

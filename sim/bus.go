@@ -15,7 +15,7 @@ type Message struct {
 }
 
 // Bus is a publish-subscribe transport by topic name, used by systems such as
-// TriggeredPublisher. MemBus is an in-process Bus, DDSBus one over DDS.
+// TriggeredPublisher. MemBus is an in-process Bus, simdds.Bus one over DDS.
 type Bus interface {
 	// Publish delivers m to the subscribers of topic.
 	Publish(topic string, m Message) error

@@ -52,13 +52,13 @@ type Bounds struct {
 	Points []Vector3
 }
 
-// description is the free-form description of an entity (simulation_interfaces
+// Description is the free-form description of an entity (simulation_interfaces
 // EntityInfo), registered as "sim.Description".
-type description string
+type Description string
 
-// frame marks a named frame of the world (SDF <frame>), a named pose of the
+// Frame marks a named frame of the world (SDF <frame>), a named pose of the
 // simulation services; registered as "sim.Frame".
-type frame struct{}
+type Frame struct{}
 
 // World marks the world entity.
 type World struct{}
@@ -86,8 +86,8 @@ func RegisterComponents(m *ecm.Manager) {
 	reg[Model](m, "sim.Model")
 	reg[Link](m, "sim.Link")
 	reg[Static](m, "sim.Static")
-	reg[description](m, "sim.Description")
-	reg[frame](m, "sim.Frame")
+	reg[Description](m, "sim.Description")
+	reg[Frame](m, "sim.Frame")
 }
 
 func reg[T any](m *ecm.Manager, name string) {

@@ -75,24 +75,28 @@
 //
 // # Services
 //
-// NewServices serves ROS 2 simulation_interfaces for a Runner's world over a DDS
-// participant, under the names Gazebo's bridge uses (/gzserver/get_entities...,
-// another prefix if asked): the simulation state (STOPPED is paused at iteration 0,
-// as Gazebo tells it), stepping, whole resets and de-spawning, entity queries with EntityFilters,
-// entity state (poses), info and bounds, deletion, and spawning SDF models from a
-// resource string, named poses (the world's <frame> elements), loading (an SDF
-// string) and unloading worlds, the current world,
-// and the SimulateSteps action (ROS 2's
-// action protocol, with feedback after each step). GetSimulatorFeatures lists exactly
-// these. The handlers change the
-// Manager only between steps, and every reply carries a result code set on purpose.
+// Services are ROS 2 simulation_interfaces for a Runner's world as Go methods, one per
+// service, each taking the service's request and giving its reply: the simulation state
+// (STOPPED is paused at iteration 0, as Gazebo tells it), stepping, whole resets and
+// de-spawning, entity queries with EntityFilters, entity state (poses), info and bounds,
+// deletion, and spawning SDF models from a resource string or a uri, named poses (the
+// world's <frame> elements), loading (an SDF string) and unloading worlds, the current
+// world, and SimulateSteps (the work of the action of that name). GetSimulatorFeatures
+// lists exactly these. The methods change the Manager only between steps, and every
+// reply carries a result code set on purpose.
 //
 // # TriggeredPublisher
 //
 // TriggeredPublisher is Gazebo's system of that name over a Bus (MemBus in process,
-// DDSBus over DDS with ROS 2's names and types): when a message on its input topic
+// simdds.Bus over DDS with ROS 2's names and types): when a message on its input topic
 // matches its criteria it publishes its output messages and calls its services, at
 // once or after a delay in simulation time. Messages are Msg trees written in a subset
-// of the protobuf text format; a DDSBus converts them to and from the Go topic types
-// registered with it (AddBusType, AddBusService).
+// of the protobuf text format; a TypedBus such as simdds.Bus converts them to and from
+// the Go topic types registered with it.
+//
+// # The world's DDS face
+//
+// This package imports no DDS: package simdds publishes the world (/clock, /tf, its
+// state streams), mirrors it in another process (Replica), serves the Services over
+// DDS and carries a TriggeredPublisher's messages (simdds.Bus).
 package sim

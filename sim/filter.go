@@ -6,13 +6,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/ecm"
+	"github.com/ddsgo/ddsgo/internal/errs"
 	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
 )
 
 // filterError is why CompileFilter refused a filter: a malformed one is
-// dds.ErrBadParameter, a bounds type it does not know dds.ErrUnsupported (what the
+// errs.ErrBadParameter, a bounds type it does not know errs.ErrUnsupported (what the
 // services answer with simulation_interfaces RESULT_FEATURE_UNSUPPORTED).
 type filterError struct {
 	unsupported bool
@@ -24,9 +24,9 @@ func (e *filterError) Error() string { return "sim: " + e.msg }
 // Unwrap returns the DDS return code of the error.
 func (e *filterError) Unwrap() error {
 	if e.unsupported {
-		return dds.ErrUnsupported
+		return errs.ErrUnsupported
 	}
-	return dds.ErrBadParameter
+	return errs.ErrBadParameter
 }
 
 func invalid(msg string) error { return &filterError{msg: msg} }
@@ -62,8 +62,8 @@ type Filter struct {
 //     TYPE_EMPTY means no filtering. See Filter for entities without Bounds.
 //
 // A malformed filter (bad regular expression, unknown category or tags mode, malformed
-// bounds) is an error wrapping dds.ErrBadParameter; a bounds type it does not know, one
-// wrapping dds.ErrUnsupported.
+// bounds) is an error wrapping errs.ErrBadParameter; a bounds type it does not know, one
+// wrapping errs.ErrUnsupported.
 func CompileFilter(f si.EntityFilters) (*Filter, error) {
 	c := &Filter{}
 	if f.Filter != "" {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/ecm"
+	"github.com/ddsgo/ddsgo/internal/errs"
 	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
 	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
 )
@@ -153,20 +153,20 @@ func TestBadFilters(t *testing.T) {
 		code error
 		msg  string
 	}{
-		{"unbalanced", flt{Name: "robot("}, dds.ErrBadParameter, "name filter: error parsing regexp: missing closing )"},
-		{"escape from anchors", flt{Name: "a)|(b"}, dds.ErrBadParameter, "name filter"},
-		{"perl class", flt{Name: `\d+`}, dds.ErrBadParameter, "name filter"},
-		{"perl flags", flt{Name: "(?i)robot"}, dds.ErrBadParameter, "name filter"},
-		{"category", flt{Categories: []Category{3}}, dds.ErrBadParameter, "unknown category 3"},
-		{"tags mode", flt{Tags: []string{"x"}, Mode: 2}, dds.ErrBadParameter, "tags filter mode"},
-		{"bounds type", flt{Bounds: Bounds{Type: 9}}, dds.ErrUnsupported, "unsupported type 9"},
-		{"sphere points", flt{Bounds: Bounds{Type: si.Bounds_TYPE_SPHERE, Points: []Vector3{{}}}}, dds.ErrBadParameter, "sphere needs 2 points"},
-		{"sphere radius", flt{Bounds: sphere(0, 0, 0, -1)}, dds.ErrBadParameter, "negative sphere radius"},
-		{"box points", flt{Bounds: Bounds{Type: si.Bounds_TYPE_BOX, Points: []Vector3{{}, {}, {}}}}, dds.ErrBadParameter, "box needs 2 points"},
-		{"hull points", flt{Bounds: Bounds{Type: si.Bounds_TYPE_CONVEX_HULL, Points: []Vector3{{}, {X: 1}}}}, dds.ErrBadParameter, "at least 3 points"},
-		{"hull collinear", flt{Bounds: Bounds{Type: si.Bounds_TYPE_CONVEX_HULL, Points: []Vector3{{}, {X: 1}, {X: 2}}}}, dds.ErrBadParameter, "collinear"},
-		{"nan", flt{Bounds: sphere(math.NaN(), 0, 0, 1)}, dds.ErrBadParameter, "non-finite"},
-		{"empty with points", flt{Bounds: Bounds{Points: []Vector3{{}}}}, dds.ErrBadParameter, "empty bounds with points"},
+		{"unbalanced", flt{Name: "robot("}, errs.ErrBadParameter, "name filter: error parsing regexp: missing closing )"},
+		{"escape from anchors", flt{Name: "a)|(b"}, errs.ErrBadParameter, "name filter"},
+		{"perl class", flt{Name: `\d+`}, errs.ErrBadParameter, "name filter"},
+		{"perl flags", flt{Name: "(?i)robot"}, errs.ErrBadParameter, "name filter"},
+		{"category", flt{Categories: []Category{3}}, errs.ErrBadParameter, "unknown category 3"},
+		{"tags mode", flt{Tags: []string{"x"}, Mode: 2}, errs.ErrBadParameter, "tags filter mode"},
+		{"bounds type", flt{Bounds: Bounds{Type: 9}}, errs.ErrUnsupported, "unsupported type 9"},
+		{"sphere points", flt{Bounds: Bounds{Type: si.Bounds_TYPE_SPHERE, Points: []Vector3{{}}}}, errs.ErrBadParameter, "sphere needs 2 points"},
+		{"sphere radius", flt{Bounds: sphere(0, 0, 0, -1)}, errs.ErrBadParameter, "negative sphere radius"},
+		{"box points", flt{Bounds: Bounds{Type: si.Bounds_TYPE_BOX, Points: []Vector3{{}, {}, {}}}}, errs.ErrBadParameter, "box needs 2 points"},
+		{"hull points", flt{Bounds: Bounds{Type: si.Bounds_TYPE_CONVEX_HULL, Points: []Vector3{{}, {X: 1}}}}, errs.ErrBadParameter, "at least 3 points"},
+		{"hull collinear", flt{Bounds: Bounds{Type: si.Bounds_TYPE_CONVEX_HULL, Points: []Vector3{{}, {X: 1}, {X: 2}}}}, errs.ErrBadParameter, "collinear"},
+		{"nan", flt{Bounds: sphere(math.NaN(), 0, 0, 1)}, errs.ErrBadParameter, "non-finite"},
+		{"empty with points", flt{Bounds: Bounds{Points: []Vector3{{}}}}, errs.ErrBadParameter, "empty bounds with points"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -218,10 +218,10 @@ func sourcesNote(bad []string) string {
 	return "cannot read " + strings.Join(bad, ", ")
 }
 
-// getSpawnables lists the models of the resource path and of the request's sources
+// GetSpawnables lists the models of the resource path and of the request's sources
 // (directories); sources that cannot be read are named in the message, and do not make
 // the call fail (GetSpawnables.srv).
-func (s *Services) getSpawnables(_ context.Context, q *si.GetSpawnablesRequest) (rep si.GetSpawnablesResponse) {
+func (s *Services) GetSpawnables(_ context.Context, q *si.GetSpawnablesRequest) (rep si.GetSpawnablesResponse) {
 	files, bad := scanResources(append(s.resourceDirs(), q.Sources...))
 	for _, f := range files {
 		if f.model != "" {
@@ -235,10 +235,10 @@ func (s *Services) getSpawnables(_ context.Context, q *si.GetSpawnablesRequest) 
 	return rep
 }
 
-// getAvailableWorlds lists the worlds of the resource path (the default sources) and of
+// GetAvailableWorlds lists the worlds of the resource path (the default sources) and of
 // the request's additional sources. Worlds have no tags in SDF: a tags filter is
 // unsupported.
-func (s *Services) getAvailableWorlds(_ context.Context, q *si.GetAvailableWorldsRequest) (rep si.GetAvailableWorldsResponse) {
+func (s *Services) GetAvailableWorlds(_ context.Context, q *si.GetAvailableWorldsRequest) (rep si.GetAvailableWorldsResponse) {
 	if len(q.Filter.Tags) > 0 {
 		rep.Result = failed(si.Result_RESULT_FEATURE_UNSUPPORTED, "SDF worlds have no tags to filter by")
 		return rep
@@ -265,12 +265,12 @@ func (s *Services) getAvailableWorlds(_ context.Context, q *si.GetAvailableWorld
 	return rep
 }
 
-// getNamedPoseBounds answers for the named poses of GetNamedPoses (the world's <frame>
+// GetNamedPoseBounds answers for the named poses of GetNamedPoses (the world's <frame>
 // elements): an SDF frame is a pose without extent, so it has no bounds to give.
-func (s *Services) getNamedPoseBounds(_ context.Context, q *si.GetNamedPoseBoundsRequest) (rep si.GetNamedPoseBoundsResponse) {
+func (s *Services) GetNamedPoseBounds(_ context.Context, q *si.GetNamedPoseBoundsRequest) (rep si.GetNamedPoseBoundsResponse) {
 	found := false
 	s.r.do(func(m *ecm.Manager) {
-		ecm.EachRO2(m, func(_ ecm.Entity, n Name, _ frame) bool {
+		ecm.EachRO2(m, func(_ ecm.Entity, n Name, _ Frame) bool {
 			found = found || string(n) == q.Name
 			return !found
 		})

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/ros/builtin_interfaces"
 	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
@@ -17,30 +16,25 @@ import (
 	"github.com/ddsgo/ddsgo/ros/std_msgs"
 )
 
-// defaultServicePrefix is the node under which Gazebo's bridge serves
-// simulation_interfaces (gazebosim/ros_gz: ros_gz_sim gzserver).
-const defaultServicePrefix = "/gzserver"
-
 // stepWait bounds how long a service waits for the runner to take a step that applies
 // its request (a reset, a removal).
 const stepWait = 5 * time.Second
 
-// Services serves the services of ROS 2 simulation_interfaces (2.1.0) for the world of
-// a Runner over DDS, with ROS 2 naming and types, under the names Gazebo's bridge uses:
-// PREFIX/get_simulator_features, get_simulation_state, set_simulation_state,
-// step_simulation, reset_simulation, get_entities, get_entities_states,
-// get_entity_state, set_entity_state, get_entity_info, set_entity_info,
-// get_entity_bounds, delete_entity, spawn_entity, spawn_entities, get_named_poses
-// (the <frame> elements of the world), get_named_pose_bounds, get_spawnables,
-// get_available_worlds (the resource path: NewServices), get_current_world,
-// load_world and unload_world, and the action PREFIX/simulate_steps (ROS 2's action protocol:
-// send_goal, get_result and cancel_goal services, feedback after each step, goal
-// statuses). Services that are not served are not listed by get_simulator_features;
-// every reply carries a result code set on purpose.
+// Services are the services of ROS 2 simulation_interfaces (2.1.0) for the world of a
+// Runner, as Go methods, one per service, each taking the service's request and giving
+// its reply: GetSimulatorFeatures, GetSimulationState, SetSimulationState,
+// StepSimulation, ResetSimulation, GetEntities, GetEntitiesStates, GetEntityState,
+// SetEntityState, GetEntityInfo, SetEntityInfo, GetEntityBounds, DeleteEntity,
+// SpawnEntity, SpawnEntities, GetNamedPoses (the <frame> elements of the world),
+// GetNamedPoseBounds, GetSpawnables, GetAvailableWorlds (the resource path:
+// NewServices), GetCurrentWorld, LoadWorld and UnloadWorld, and SimulateSteps, the
+// work of the SimulateSteps action. simdds.NewServices serves them over DDS as
+// Gazebo's bridge does. Features that are not supported are not listed by
+// GetSimulatorFeatures; every reply carries a result code set on purpose.
 //
 // The entities of the services are the models whose parent is the world (or that
 // have no parent), named by their Name, as in Gazebo; without a World entity the
-// state is NO_WORLD. Requests are applied between steps (the handlers never touch
+// state is NO_WORLD. Requests are applied between steps (the methods never touch
 // the Manager while a step runs); a reset, a stop and a removal take effect in the
 // runner's next step, which the reply waits for. Poses are in the world frame;
 // velocities and accelerations are not simulated, so they read as zero and setting
@@ -48,13 +42,10 @@ const stepWait = 5 * time.Second
 //
 // Bad input changes nothing and gets the code of its .srv, or else
 // RESULT_OPERATION_FAILED with a message (a malformed filter or category);
-// RESULT_FEATURE_UNSUPPORTED means an option this simulator does not have.
+// RESULT_FEATURE_UNSUPPORTED means an option this simulator does not have. The
+// methods are safe for concurrent use.
 type Services struct {
-	p      *dds.DomainParticipant
-	r      *Runner
-	prefix string
-	reps   []interface{ Close() error }
-	action *stepsAction
+	r *Runner
 
 	mu       sync.Mutex // serializes the simulation state changes
 	leftStop bool       // paused out of STATE_STOPPED, still at iteration 0
@@ -62,60 +53,17 @@ type Services struct {
 	spawned   []spawnedEntity  // used between steps only (in Runner.do)
 	current   si.WorldResource // the world LoadWorld loaded; guarded by mu
 	resources []string         // the resource path after $GZ_SIM_RESOURCE_PATH
-
-	closeOnce sync.Once
-	closeErr  error
 }
 
-// NewServices serves the simulation_interfaces services of r's world in p, each
-// under prefix ("" means "/gzserver", Gazebo's node) followed by its name.
+// NewServices returns the simulation_interfaces services of r's world.
 // resourcePath are the directories in which uri resources are looked up (model://NAME as
 // NAME/model.sdf or NAME.sdf, and relative paths) and which GetSpawnables and
 // GetAvailableWorlds list, after those of $GZ_SIM_RESOURCE_PATH, as in Gazebo.
-func NewServices(p *dds.DomainParticipant, r *Runner, prefix string, resourcePath ...string) (*Services, error) {
-	if p == nil || r == nil {
-		return nil, errors.New("sim: nil participant or runner")
+func NewServices(r *Runner, resourcePath ...string) (*Services, error) {
+	if r == nil {
+		return nil, errors.New("sim: nil runner")
 	}
-	if prefix == "" {
-		prefix = defaultServicePrefix
-	}
-	s := &Services{p: p, r: r, prefix: prefix, resources: slices.Clone(resourcePath)}
-	for _, add := range []func() error{
-		func() error { return serve(s, "get_simulator_features", s.getFeatures) },
-		func() error { return serve(s, "get_simulation_state", s.getSimulationState) },
-		func() error { return serve(s, "set_simulation_state", s.setSimulationState) },
-		func() error { return serve(s, "step_simulation", s.stepSimulation) },
-		func() error { return serve(s, "reset_simulation", s.resetSimulation) },
-		func() error { return serve(s, "get_entities", s.getEntities) },
-		func() error { return serve(s, "get_entities_states", s.getEntitiesStates) },
-		func() error { return serve(s, "get_entity_state", s.getEntityState) },
-		func() error { return serve(s, "set_entity_state", s.setEntityState) },
-		func() error { return serve(s, "get_entity_info", s.getEntityInfo) },
-		func() error { return serve(s, "set_entity_info", s.setEntityInfo) },
-		func() error { return serve(s, "get_entity_bounds", s.getEntityBounds) },
-		func() error { return serve(s, "delete_entity", s.deleteEntity) },
-		func() error { return serve(s, "spawn_entity", s.spawnEntity) },
-		func() error { return serve(s, "spawn_entities", s.spawnEntities) },
-		func() error { return serve(s, "get_current_world", s.getCurrentWorld) },
-		func() error { return serve(s, "load_world", s.loadWorld) },
-		func() error { return serve(s, "get_named_poses", s.getNamedPoses) },
-		func() error { return serve(s, "get_named_pose_bounds", s.getNamedPoseBounds) },
-		func() error { return serve(s, "get_spawnables", s.getSpawnables) },
-		func() error { return serve(s, "get_available_worlds", s.getAvailableWorlds) },
-		func() error { return serve(s, "unload_world", s.unloadWorld) },
-		func() (err error) {
-			if s.action, err = newStepsAction(s, prefix+"/simulate_steps"); err != nil {
-				return err
-			}
-			return s.action.serve("simulate_steps")
-		},
-	} {
-		if err := add(); err != nil {
-			_ = s.Close()
-			return nil, err
-		}
-	}
-	return s, nil
+	return &Services{r: r, resources: slices.Clone(resourcePath)}, nil
 }
 
 // spawnedEntity is an entity spawned by the services, for ResetSimulation's
@@ -127,31 +75,13 @@ type spawnedEntity struct {
 	resets uint64
 }
 
-// serve adds a replier of the service PREFIX/name whose replies are h's.
-func serve[Req, Rep any](s *Services, name string, h func(context.Context, *Req) Rep) error {
-	rp, err := dds.NewReplier(s.p, s.prefix+"/"+name, func(ctx context.Context, q *Req) (Rep, error) {
-		return h(ctx, q), nil
-	}, dds.ROSNames())
-	if err != nil {
-		return err
-	}
-	s.reps = append(s.reps, rp)
-	return nil
-}
+// WorldFrame is the name of the world's frame: the frame of the poses of the
+// entities whose parent is the world, in the services and in /tf.
+const WorldFrame = "world"
 
-// Close stops serving and deletes the repliers. It waits for the handlers running.
-func (s *Services) Close() error {
-	s.closeOnce.Do(func() {
-		errs := make([]error, 0, len(s.reps)+1)
-		for _, rp := range s.reps {
-			errs = append(errs, rp.Close())
-		}
-		if s.action != nil { // after its repliers: no goal comes any more
-			errs = append(errs, s.action.close())
-		}
-		s.closeErr = errors.Join(errs...)
-	})
-	return s.closeErr
+// rosTime converts a simulation time (from the start) to builtin_interfaces/Time.
+func rosTime(d time.Duration) builtin_interfaces.Time {
+	return builtin_interfaces.Time{Sec: int32(d / time.Second), Nanosec: uint32(d % time.Second)}
 }
 
 // features are what the services support, truthfully: spawning and loading take SDF
@@ -189,7 +119,8 @@ var features = []uint8{
 	si.SimulatorFeatures_AVAILABLE_WORLDS,
 }
 
-func (s *Services) getFeatures(context.Context, *si.GetSimulatorFeaturesRequest) si.GetSimulatorFeaturesResponse {
+// GetSimulatorFeatures answers get_simulator_features: what the services support.
+func (s *Services) GetSimulatorFeatures(context.Context, *si.GetSimulatorFeaturesRequest) si.GetSimulatorFeaturesResponse {
 	fs := make([]uint16, len(features))
 	for i, f := range features {
 		fs[i] = uint16(f)
@@ -243,13 +174,16 @@ func (s *Services) simState() uint8 {
 	return si.SimulationState_STATE_PAUSED
 }
 
-func (s *Services) getSimulationState(context.Context, *si.GetSimulationStateRequest) si.GetSimulationStateResponse {
+// GetSimulationState answers get_simulation_state.
+func (s *Services) GetSimulationState(context.Context, *si.GetSimulationStateRequest) si.GetSimulationStateResponse {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return si.GetSimulationStateResponse{State: si.SimulationState{State: s.simState()}, Result: resultOK()}
 }
 
-func (s *Services) setSimulationState(ctx context.Context, q *si.SetSimulationStateRequest) si.SetSimulationStateResponse {
+// SetSimulationState answers set_simulation_state: it moves the simulation to the
+// requested state, as the transitions of SimulationState.msg allow.
+func (s *Services) SetSimulationState(ctx context.Context, q *si.SetSimulationStateRequest) si.SetSimulationStateResponse {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return si.SetSimulationStateResponse{Result: s.transition(ctx, s.simState(), q.State.State)}
@@ -313,7 +247,9 @@ func (s *Services) reset(ctx context.Context) error {
 // maxSteps bounds a StepSimulation: more is a negative count sent as unsigned.
 const maxSteps = math.MaxInt64
 
-func (s *Services) stepSimulation(ctx context.Context, q *si.StepSimulationRequest) si.StepSimulationResponse {
+// StepSimulation answers step_simulation: it takes the requested steps of a paused
+// simulation and replies when they are taken.
+func (s *Services) StepSimulation(ctx context.Context, q *si.StepSimulationRequest) si.StepSimulationResponse {
 	switch {
 	case q.Steps == 0:
 		return si.StepSimulationResponse{Result: failed(si.Result_RESULT_OPERATION_FAILED, "steps must be at least 1")}
@@ -333,7 +269,57 @@ func (s *Services) stepSimulation(ctx context.Context, q *si.StepSimulationReque
 	return si.StepSimulationResponse{Result: resultOK()}
 }
 
-func (s *Services) resetSimulation(ctx context.Context, q *si.ResetSimulationRequest) si.ResetSimulationResponse {
+// SimulateSteps does the work of the SimulateSteps action: it takes steps unpaused
+// steps of a paused simulation and calls feedback (if not nil) with the number of steps
+// completed after each, on the calling goroutine; it returns when the steps are taken,
+// with RESULT_OK, or when they cannot be: zero steps, more than the largest int64, a
+// simulation that is not paused, stepping interrupted (a pause or a reset from
+// elsewhere), each a RESULT_OPERATION_FAILED that says why. When ctx ends first the
+// simulation pauses (the remaining steps are dropped) and SimulateSteps returns the
+// steps completed and ctx's error.
+func (s *Services) SimulateSteps(ctx context.Context, steps uint64, feedback func(completed uint64)) (uint64, si.Result, error) {
+	switch {
+	case steps == 0:
+		return 0, failed(si.Result_RESULT_OPERATION_FAILED, "steps must be at least 1"), nil
+	case steps > maxSteps:
+		return 0, failed(si.Result_RESULT_OPERATION_FAILED, "steps is negative as a signed number"), nil
+	}
+	r := s.r
+	s.mu.Lock()
+	start := r.Info().Iterations
+	ok := r.Step(steps)
+	s.mu.Unlock()
+	if !ok {
+		return 0, failed(si.Result_RESULT_OPERATION_FAILED, "the simulation is not paused"), nil
+	}
+	var done uint64
+	for done < steps {
+		var stepping bool
+		err := r.waitUntil(ctx, func() bool {
+			n := min(r.last.Iterations-start, steps)
+			stepping = r.stepping
+			return n != done || !stepping
+		})
+		if err != nil {
+			r.SetPaused(true)
+			return done, failed(si.Result_RESULT_OPERATION_FAILED, "interrupted after "+itoa(int(done))+" of "+itoa(int(steps))+" steps"), err
+		}
+		r.mu.Lock()
+		done = min(r.last.Iterations-start, steps)
+		r.mu.Unlock()
+		if feedback != nil {
+			feedback(done)
+		}
+		if !stepping && done < steps {
+			return done, failed(si.Result_RESULT_OPERATION_FAILED, "stepping was interrupted after "+itoa(int(done))+" steps"), nil
+		}
+	}
+	return done, resultOK(), nil
+}
+
+// ResetSimulation answers reset_simulation: it resets time, state or the spawned
+// entities, as the request's scope says, in the runner's next step.
+func (s *Services) ResetSimulation(ctx context.Context, q *si.ResetSimulationRequest) si.ResetSimulationResponse {
 	const (
 		timeScope    = si.ResetSimulationRequest_SCOPE_TIME
 		stateScope   = si.ResetSimulationRequest_SCOPE_STATE
@@ -429,8 +415,8 @@ func worldOf(m *ecm.Manager) ecm.Entity {
 	return w
 }
 
-// getCurrentWorld gives the world's name, and its resource if LoadWorld loaded it.
-func (s *Services) getCurrentWorld(context.Context, *si.GetCurrentWorldRequest) (rep si.GetCurrentWorldResponse) {
+// GetCurrentWorld gives the world's name, and its resource if LoadWorld loaded it.
+func (s *Services) GetCurrentWorld(context.Context, *si.GetCurrentWorldRequest) (rep si.GetCurrentWorldResponse) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.r.do(func(m *ecm.Manager) {
@@ -449,21 +435,21 @@ func (s *Services) getCurrentWorld(context.Context, *si.GetCurrentWorldRequest) 
 	return rep
 }
 
-// getNamedPoses gives the frames of the world (SDF <frame>) that pass the tags
+// GetNamedPoses gives the frames of the world (SDF <frame>) that pass the tags
 // filter, with their world poses.
-func (s *Services) getNamedPoses(_ context.Context, q *si.GetNamedPosesRequest) (rep si.GetNamedPosesResponse) {
+func (s *Services) GetNamedPoses(_ context.Context, q *si.GetNamedPosesRequest) (rep si.GetNamedPosesResponse) {
 	if q.Tags.FilterMode > si.TagsFilter_FILTER_MODE_ALL {
 		rep.Result = failed(si.Result_RESULT_OPERATION_FAILED, "unknown tags filter mode "+itoa(int(q.Tags.FilterMode)))
 		return rep
 	}
 	f := q.Tags
 	s.r.do(func(m *ecm.Manager) {
-		ecm.EachRO2(m, func(e ecm.Entity, n Name, _ frame) bool {
+		ecm.EachRO2(m, func(e ecm.Entity, n Name, _ Frame) bool {
 			tags, _ := ecm.ComponentData[Tags](m, e)
 			if len(f.Tags) > 0 && !tagsMatch(f, tags) {
 				return true
 			}
-			desc, _ := ecm.ComponentData[description](m, e)
+			desc, _ := ecm.ComponentData[Description](m, e)
 			st := entityState(m, e, builtin_interfaces.Time{})
 			rep.Poses = append(rep.Poses, si.NamedPose{
 				Name: string(n), Description: string(desc), Tags: slices.Clone([]string(tags)), Pose: st.Pose,
@@ -532,14 +518,17 @@ func filterEntities(m *ecm.Manager, f si.EntityFilters) ([]ecm.Entity, []string,
 	return es, names, resultOK()
 }
 
-func (s *Services) getEntities(_ context.Context, q *si.GetEntitiesRequest) (rep si.GetEntitiesResponse) {
+// GetEntities answers get_entities: the names of the entities that pass the filters.
+func (s *Services) GetEntities(_ context.Context, q *si.GetEntitiesRequest) (rep si.GetEntitiesResponse) {
 	s.r.do(func(m *ecm.Manager) {
 		_, rep.Entities, rep.Result = filterEntities(m, q.Filters)
 	})
 	return rep
 }
 
-func (s *Services) getEntitiesStates(_ context.Context, q *si.GetEntitiesStatesRequest) (rep si.GetEntitiesStatesResponse) {
+// GetEntitiesStates answers get_entities_states: the entities that pass the filters
+// and their states.
+func (s *Services) GetEntitiesStates(_ context.Context, q *si.GetEntitiesStatesRequest) (rep si.GetEntitiesStatesResponse) {
 	s.r.do(func(m *ecm.Manager) {
 		var es []ecm.Entity
 		es, rep.Entities, rep.Result = filterEntities(m, q.Filters)
@@ -556,7 +545,7 @@ func entityState(m *ecm.Manager, e ecm.Entity, stamp builtin_interfaces.Time) si
 	p, _ := WorldPose(m, e)
 	q := p.Orientation.normalized()
 	return si.EntityState{
-		Header: std_msgs.Header{Stamp: stamp, FrameID: worldFrame},
+		Header: std_msgs.Header{Stamp: stamp, FrameID: WorldFrame},
 		Pose: geometry_msgs.Pose{
 			Position:    geometry_msgs.Point{X: p.Position.X, Y: p.Position.Y, Z: p.Position.Z},
 			Orientation: geometry_msgs.Quaternion{X: q.X, Y: q.Y, Z: q.Z, W: q.W},
@@ -564,14 +553,18 @@ func entityState(m *ecm.Manager, e ecm.Entity, stamp builtin_interfaces.Time) si
 	}
 }
 
-func (s *Services) getEntityState(_ context.Context, q *si.GetEntityStateRequest) (rep si.GetEntityStateResponse) {
+// GetEntityState answers get_entity_state: an entity's pose in the world frame
+// (velocities and accelerations read as zero: they are not simulated).
+func (s *Services) GetEntityState(_ context.Context, q *si.GetEntityStateRequest) (rep si.GetEntityStateResponse) {
 	rep.Result = s.onEntity(q.Entity, func(m *ecm.Manager, e ecm.Entity) {
 		rep.State = entityState(m, e, rosTime(s.r.Info().SimTime))
 	})
 	return rep
 }
 
-func (s *Services) setEntityState(_ context.Context, q *si.SetEntityStateRequest) (rep si.SetEntityStateResponse) {
+// SetEntityState answers set_entity_state: it sets the pose of a non-static entity,
+// in the world frame or a named one.
+func (s *Services) SetEntityState(_ context.Context, q *si.SetEntityStateRequest) (rep si.SetEntityStateResponse) {
 	var pose Pose
 	if q.SetPose {
 		var res si.Result
@@ -626,7 +619,7 @@ func poseFrom(p geometry_msgs.Pose, code uint8) (Pose, si.Result) {
 // knownFrame reports whether a header's frame is the world ("" or "world") or an
 // entity of the services.
 func knownFrame(m *ecm.Manager, frame string) bool {
-	if frame == "" || frame == worldFrame {
+	if frame == "" || frame == WorldFrame {
 		return true
 	}
 	_, ok := topNamed(m, frame)
@@ -635,7 +628,7 @@ func knownFrame(m *ecm.Manager, frame string) bool {
 
 // framePose returns the world pose of a known frame.
 func framePose(m *ecm.Manager, frame string) Pose {
-	if e, ok := topNamed(m, frame); ok && frame != "" && frame != worldFrame {
+	if e, ok := topNamed(m, frame); ok && frame != "" && frame != WorldFrame {
 		p, _ := WorldPose(m, e)
 		return p
 	}
@@ -658,11 +651,12 @@ func (p Pose) inverse() Pose {
 	return Pose{Position: c.rotate(p.Position).scale(-1), Orientation: c}
 }
 
-func (s *Services) getEntityInfo(_ context.Context, q *si.GetEntityInfoRequest) (rep si.GetEntityInfoResponse) {
+// GetEntityInfo answers get_entity_info: an entity's category, description and tags.
+func (s *Services) GetEntityInfo(_ context.Context, q *si.GetEntityInfoRequest) (rep si.GetEntityInfoResponse) {
 	rep.Result = s.onEntity(q.Entity, func(m *ecm.Manager, e ecm.Entity) {
 		cat, _ := ecm.ComponentData[Category](m, e)
 		tags, _ := ecm.ComponentData[Tags](m, e)
-		desc, _ := ecm.ComponentData[description](m, e)
+		desc, _ := ecm.ComponentData[Description](m, e)
 		rep.Info = si.EntityInfo{
 			Category:    si.EntityCategory{Category: uint8(cat)},
 			Description: string(desc),
@@ -672,7 +666,9 @@ func (s *Services) getEntityInfo(_ context.Context, q *si.GetEntityInfoRequest) 
 	return rep
 }
 
-func (s *Services) setEntityInfo(_ context.Context, q *si.SetEntityInfoRequest) (rep si.SetEntityInfoResponse) {
+// SetEntityInfo answers set_entity_info: it sets an entity's category, description
+// and tags.
+func (s *Services) SetEntityInfo(_ context.Context, q *si.SetEntityInfoRequest) (rep si.SetEntityInfoResponse) {
 	cat := Category(q.Info.Category.Category)
 	switch cat {
 	case CategoryObject, CategoryRobot, CategoryHuman, CategoryDynamicObject, CategoryStaticObject:
@@ -682,7 +678,7 @@ func (s *Services) setEntityInfo(_ context.Context, q *si.SetEntityInfoRequest) 
 	rep.Result = s.onEntity(q.Entity, func(m *ecm.Manager, e ecm.Entity) {
 		set(m, e, cat)
 		set(m, e, Tags(slices.Clone(q.Info.Tags)))
-		set(m, e, description(q.Info.Description))
+		set(m, e, Description(q.Info.Description))
 	})
 	return rep
 }
@@ -694,9 +690,9 @@ func set[T any](m *ecm.Manager, e ecm.Entity, v T) {
 	}
 }
 
-// getEntityBounds returns the Bounds of the entity, as they are in its frame; an
+// GetEntityBounds returns the Bounds of the entity, as they are in its frame; an
 // entity without Bounds is unbounded (TYPE_EMPTY).
-func (s *Services) getEntityBounds(_ context.Context, q *si.GetEntityBoundsRequest) (rep si.GetEntityBoundsResponse) {
+func (s *Services) GetEntityBounds(_ context.Context, q *si.GetEntityBoundsRequest) (rep si.GetEntityBoundsResponse) {
 	rep.Result = s.onEntity(q.Entity, func(m *ecm.Manager, e ecm.Entity) {
 		b, _ := ecm.ComponentData[Bounds](m, e)
 		rep.Bounds.Type = b.Type
@@ -707,10 +703,10 @@ func (s *Services) getEntityBounds(_ context.Context, q *si.GetEntityBoundsReque
 	return rep
 }
 
-// deleteEntity removes the entity and its descendants: they are gone for the services
+// DeleteEntity removes the entity and its descendants: they are gone for the services
 // at once and from the Manager after the runner's next step, which the reply waits
 // for (at most stepWait; the removal is certain either way).
-func (s *Services) deleteEntity(ctx context.Context, q *si.DeleteEntityRequest) si.DeleteEntityResponse {
+func (s *Services) DeleteEntity(ctx context.Context, q *si.DeleteEntityRequest) si.DeleteEntityResponse {
 	var found bool
 	var after uint64
 	s.r.do(func(m *ecm.Manager) {

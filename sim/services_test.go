@@ -6,20 +6,17 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/ecm"
-	"github.com/ddsgo/ddsgo/ros/action_msgs"
 	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
 	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
 	"github.com/ddsgo/ddsgo/ros/std_msgs"
-	"github.com/ddsgo/ddsgo/ros/unique_identifier_msgs"
 )
 
 const servicesWorld = `<sdf version="1.9"><world name="w">
@@ -30,19 +27,14 @@ const servicesWorld = `<sdf version="1.9"><world name="w">
   <frame name="gate"/>
 </world></sdf>`
 
-// svcFixture is a running world served over one participant and a client participant
-// that calls it the way a ROS 2 node does (rq/gzserver/NAMERequest, ROS 2 type names).
+// svcFixture is a running world and its services, called as the DDS face calls them.
 type svcFixture struct {
-	t      *testing.T
-	r      *Runner
-	s      *Services
-	prefix string
-	client *dds.DomainParticipant
-	mu     sync.Mutex
-	reqs   map[string]any
+	t *testing.T
+	r *Runner
+	s *Services
 }
 
-func newSvcFixture(t *testing.T, prefix string, resourcePath ...string) *svcFixture {
+func newSvcFixture(t *testing.T, resourcePath ...string) *svcFixture {
 	t.Helper()
 	r, err := NewRunner(ecm.New(), Config{Paused: true, PausedPeriod: time.Millisecond})
 	require.NoError(t, err)
@@ -55,57 +47,59 @@ func newSvcFixture(t *testing.T, prefix string, resourcePath ...string) *svcFixt
 	box1, _ := topNamed(m, "box1")
 	ecm.CreateComponent(m, box1, Tags{"red"})
 	ecm.CreateComponent(m, box1, Bounds{Type: si.Bounds_TYPE_BOX, Points: []Vector3{{-0.5, -0.5, -0.5}, {0.5, 0.5, 0.5}}})
-	ecm.EachRO2(m, func(e ecm.Entity, n Name, _ frame) bool {
+	ecm.EachRO2(m, func(e ecm.Entity, n Name, _ Frame) bool {
 		if n == "dock" {
 			defer ecm.CreateComponent(m, e, Tags{"spawn"})
 		}
 		return true
 	})
-	return serveRunner(t, r, prefix, resourcePath...)
+	return serveRunner(t, r, resourcePath...)
 }
 
-// serveRunner serves the services of r and runs it until the test ends.
-func serveRunner(t *testing.T, r *Runner, prefix string, resourcePath ...string) *svcFixture {
+// serveRunner makes the services of r and runs it until the test ends.
+func serveRunner(t *testing.T, r *Runner, resourcePath ...string) *svcFixture {
 	t.Helper()
-	world, client := loopbackParticipant(t, 64), loopbackParticipant(t, 64)
-	s, err := NewServices(world, r, prefix, resourcePath...)
+	s, err := NewServices(r, resourcePath...)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- r.Run(ctx, 0) }()
+	// Clients come once the world runs: its first step has taken the initial state.
+	require.NoError(t, r.waitUntil(ctx, func() bool { return r.steps >= 1 }))
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil { // nil: quit
 			require.ErrorIs(t, err, context.Canceled)
 		}
-		require.NoError(t, s.Close())
-		require.NoError(t, s.Close(), "Close is idempotent")
 	})
-	if prefix == "" {
-		prefix = "/gzserver"
-	}
-	return &svcFixture{t: t, r: r, s: s, prefix: prefix, client: client, reqs: map[string]any{}}
+	return &svcFixture{t: t, r: r, s: s}
 }
 
-// call calls the service PREFIX/name with req from the client participant.
+// handlers are the services' methods by service name.
+func (f *svcFixture) handlers() map[string]any {
+	s := f.s
+	return map[string]any{
+		"get_simulator_features": s.GetSimulatorFeatures, "get_simulation_state": s.GetSimulationState,
+		"set_simulation_state": s.SetSimulationState, "step_simulation": s.StepSimulation,
+		"reset_simulation": s.ResetSimulation, "get_entities": s.GetEntities,
+		"get_entities_states": s.GetEntitiesStates, "get_entity_state": s.GetEntityState,
+		"set_entity_state": s.SetEntityState, "get_entity_info": s.GetEntityInfo,
+		"set_entity_info": s.SetEntityInfo, "get_entity_bounds": s.GetEntityBounds,
+		"delete_entity": s.DeleteEntity, "spawn_entity": s.SpawnEntity, "spawn_entities": s.SpawnEntities,
+		"get_current_world": s.GetCurrentWorld, "load_world": s.LoadWorld, "get_named_poses": s.GetNamedPoses,
+		"get_named_pose_bounds": s.GetNamedPoseBounds, "get_spawnables": s.GetSpawnables,
+		"get_available_worlds": s.GetAvailableWorlds, "unload_world": s.UnloadWorld,
+	}
+}
+
+// call calls the service name with req.
 func call[Req, Rep any](f *svcFixture, name string, req Req) Rep {
 	f.t.Helper()
-	f.mu.Lock()
-	q, ok := f.reqs[name].(*dds.Requester[Req, Rep])
-	if !ok {
-		var err error
-		q, err = dds.NewRequester[Req, Rep](f.client, f.prefix+"/"+name, dds.ROSNames())
-		require.NoError(f.t, err)
-		f.reqs[name] = q
-		f.t.Cleanup(func() { require.NoError(f.t, q.Close()) })
-	}
-	f.mu.Unlock()
+	h, ok := f.handlers()[name].(func(context.Context, *Req) Rep)
+	require.True(f.t, ok, "service %s of these types", name)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	require.NoError(f.t, q.WaitForService(ctx))
-	rep, err := q.Call(ctx, &req)
-	require.NoError(f.t, err)
-	return rep
+	return h(ctx, &req)
 }
 
 func requireResult(t *testing.T, want uint8, got si.Result, why ...string) {
@@ -135,14 +129,8 @@ func names(f *svcFixture, filters si.EntityFilters) []string {
 	return rep.Entities
 }
 
-// The services answer under another prefix (rq/sim/world/get_simulation_stateRequest).
-func TestServicesPrefix(t *testing.T) {
-	f := newSvcFixture(t, "/sim/world")
-	require.Equal(t, si.SimulationState_STATE_STOPPED, simState(f))
-}
-
 func TestServicesFeatures(t *testing.T) {
-	f := newSvcFixture(t, "")
+	f := newSvcFixture(t)
 	rep := call[si.GetSimulatorFeaturesRequest, si.GetSimulatorFeaturesResponse](f, "get_simulator_features", si.GetSimulatorFeaturesRequest{})
 	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_ENTITY_STATE_GETTING))
 	require.Contains(t, rep.Features.Features, uint16(si.SimulatorFeatures_STEP_SIMULATION_MULTIPLE))
@@ -160,7 +148,7 @@ func TestServicesFeatures(t *testing.T) {
 }
 
 func TestServicesEntities(t *testing.T) {
-	f := newSvcFixture(t, "")
+	f := newSvcFixture(t)
 	require.Equal(t, []string{"box1", "box2", "robot"}, names(f, si.EntityFilters{}), "top-level models only")
 	require.Equal(t, []string{"box1", "box2"}, names(f, si.EntityFilters{Filter: "box[0-9]"}))
 	require.Empty(t, names(f, si.EntityFilters{Filter: "box"}), "the whole name must match")
@@ -201,7 +189,7 @@ func TestServicesEntities(t *testing.T) {
 }
 
 func TestServicesEntityState(t *testing.T) {
-	f := newSvcFixture(t, "")
+	f := newSvcFixture(t)
 	get := func(name string) si.GetEntityStateResponse {
 		return call[si.GetEntityStateRequest, si.GetEntityStateResponse](f, "get_entity_state", si.GetEntityStateRequest{Entity: name})
 	}
@@ -250,7 +238,7 @@ func poseSlice(p geometry_msgs.Pose) []float64 {
 }
 
 func TestServicesEntityInfoBoundsDelete(t *testing.T) {
-	f := newSvcFixture(t, "")
+	f := newSvcFixture(t)
 	info := func(name string) si.GetEntityInfoResponse {
 		return call[si.GetEntityInfoRequest, si.GetEntityInfoResponse](f, "get_entity_info", si.GetEntityInfoRequest{Entity: name})
 	}
@@ -305,7 +293,7 @@ func simState(f *svcFixture) uint8 {
 // Every transition of SimulationState.msg among STOPPED, PAUSED and PLAYING, the
 // same-state calls, and the states that cannot be set.
 func TestServicesSimulationState(t *testing.T) {
-	f := newSvcFixture(t, "")
+	f := newSvcFixture(t)
 	set := func(state uint8) si.Result {
 		return call[si.SetSimulationStateRequest, si.SetSimulationStateResponse](f, "set_simulation_state",
 			si.SetSimulationStateRequest{State: si.SimulationState{State: state}}).Result
@@ -349,7 +337,7 @@ func TestServicesSimulationState(t *testing.T) {
 
 // QUITTING ends the runner's Run, for good: the state stays QUITTING.
 func TestServicesQuit(t *testing.T) {
-	f := newSvcFixture(t, "")
+	f := newSvcFixture(t)
 	set := func(state uint8) si.Result {
 		return call[si.SetSimulationStateRequest, si.SetSimulationStateResponse](f, "set_simulation_state",
 			si.SetSimulationStateRequest{State: si.SimulationState{State: state}}).Result
@@ -363,7 +351,7 @@ func TestServicesQuit(t *testing.T) {
 }
 
 func TestServicesStepAndReset(t *testing.T) {
-	f := newSvcFixture(t, "")
+	f := newSvcFixture(t)
 	step := func(n uint64) si.Result {
 		return call[si.StepSimulationRequest, si.StepSimulationResponse](f, "step_simulation", si.StepSimulationRequest{Steps: n}).Result
 	}
@@ -439,7 +427,7 @@ const crate = `<sdf version="1.9"><model name="crate"><pose>9 9 9 0 0 0</pose>
   <link name="lid"><pose>0 0 1 0 0 0</pose></link></model></sdf>`
 
 func TestServicesSpawn(t *testing.T) {
-	f := newSvcFixture(t, "")
+	f := newSvcFixture(t)
 	spawn := func(q si.SpawnEntityRequest) si.SpawnEntityResponse {
 		return call[si.SpawnEntityRequest, si.SpawnEntityResponse](f, "spawn_entity", q)
 	}
@@ -520,7 +508,7 @@ func TestServicesSpawn(t *testing.T) {
 func TestServicesNoWorld(t *testing.T) {
 	r, err := NewRunner(ecm.New(), Config{Paused: true, PausedPeriod: time.Millisecond})
 	require.NoError(t, err)
-	f := serveRunner(t, r, "")
+	f := serveRunner(t, r)
 	require.Equal(t, si.SimulationState_STATE_NO_WORLD, simState(f))
 	for _, to := range []uint8{si.SimulationState_STATE_PLAYING, si.SimulationState_STATE_PAUSED, si.SimulationState_STATE_STOPPED} {
 		requireResult(t, si.SetSimulationStateResponse_INCORRECT_TRANSITION, call[si.SetSimulationStateRequest, si.SetSimulationStateResponse](f, "set_simulation_state",
@@ -532,7 +520,7 @@ func TestServicesNoWorld(t *testing.T) {
 }
 
 func TestServicesCurrentWorld(t *testing.T) {
-	f := newSvcFixture(t, "")
+	f := newSvcFixture(t)
 	rep := call[si.GetCurrentWorldRequest, si.GetCurrentWorldResponse](f, "get_current_world", si.GetCurrentWorldRequest{})
 	requireResult(t, si.Result_RESULT_OK, rep.Result)
 	require.Equal(t, "w", rep.World.Name)
@@ -540,90 +528,48 @@ func TestServicesCurrentWorld(t *testing.T) {
 
 // The SimulateSteps action, as an rclcpp action client uses it: send_goal, feedback
 // after the steps, get_result, cancel_goal and the status topic.
+// SimulateSteps takes its steps with feedback after each, refuses what the action
+// aborts, and pauses when its context ends.
 func TestServicesSimulateSteps(t *testing.T) {
-	f := newSvcFixture(t, "")
-	const action = "simulate_steps/_action/"
-	send := func(id byte, steps uint64) si.SimulateStepsSendGoalResponse {
-		return call[si.SimulateStepsSendGoalRequest, si.SimulateStepsSendGoalResponse](f, action+"send_goal",
-			si.SimulateStepsSendGoalRequest{GoalID: goalID(id), Goal: si.SimulateStepsGoal{Steps: steps}})
-	}
-	result := func(id byte) si.SimulateStepsGetResultResponse {
-		return call[si.SimulateStepsGetResultRequest, si.SimulateStepsGetResultResponse](f, action+"get_result",
-			si.SimulateStepsGetResultRequest{GoalID: goalID(id)})
-	}
-	cancelGoal := func(id byte) action_msgs.CancelGoalResponse {
-		return call[action_msgs.CancelGoalRequest, action_msgs.CancelGoalResponse](f, action+"cancel_goal",
-			action_msgs.CancelGoalRequest{GoalInfo: action_msgs.GoalInfo{GoalID: goalID(id)}})
-	}
-	// Both ways: feedback is volatile.
-	fb, ctx := matchedReader[si.SimulateStepsFeedbackMessage](t, f.client, "rt/gzserver/"+action+"feedback",
-		f.s.action.fbW, dds.Reliable(), dds.KeepAll())
-
-	require.True(t, send(1, 5).Accepted)
-	rep := result(1)
-	require.Equal(t, action_msgs.GoalStatus_STATUS_SUCCEEDED, rep.Status)
-	requireResult(t, si.Result_RESULT_OK, rep.Result.Result)
+	f := newSvcFixture(t)
+	ctx := context.Background()
+	var fb []uint64
+	done, res, err := f.s.SimulateSteps(ctx, 5, func(n uint64) { fb = append(fb, n) })
+	require.NoError(t, err)
+	requireResult(t, si.Result_RESULT_OK, res)
+	require.Equal(t, uint64(5), done)
 	require.Equal(t, uint64(5), f.r.Info().Iterations)
-	for msg := range fb.Samples(ctx) {
-		require.Equal(t, goalID(1), msg.GoalID)
-		require.Equal(t, uint64(5), msg.Feedback.CompletedSteps+msg.Feedback.RemainingSteps)
-		if msg.Feedback.RemainingSteps == 0 {
-			break
-		}
+	require.NotEmpty(t, fb)
+	require.True(t, slices.IsSorted(fb), "feedback in order: %v", fb)
+	require.Equal(t, uint64(5), fb[len(fb)-1], "feedback up to the last step")
+
+	for _, bad := range []uint64{0, 1<<64 - 1} {
+		done, res, err = f.s.SimulateSteps(ctx, bad, nil)
+		require.NoError(t, err)
+		require.Zero(t, done)
+		requireResult(t, si.Result_RESULT_OPERATION_FAILED, res, strconv.FormatUint(bad, 10))
 	}
-	require.NoError(t, ctx.Err(), "feedback up to the last step")
+	require.Equal(t, uint64(5), f.r.Info().Iterations, "refused counts take no step")
 
-	require.False(t, send(1, 5).Accepted, "a goal id is used once")
-	require.True(t, send(2, 0).Accepted)
-	rep = result(2)
-	require.Equal(t, action_msgs.GoalStatus_STATUS_ABORTED, rep.Status)
-	requireResult(t, si.Result_RESULT_OPERATION_FAILED, rep.Result.Result)
-	require.True(t, send(3, 1<<64-1).Accepted)
-	requireResult(t, si.Result_RESULT_OPERATION_FAILED, result(3).Result.Result, "a negative count")
-	require.Equal(t, uint64(5), f.r.Info().Iterations, "aborted goals take no step")
-	rep = result(99)
-	require.Equal(t, action_msgs.GoalStatus_STATUS_UNKNOWN, rep.Status)
-	requireResult(t, si.Result_RESULT_NOT_FOUND, rep.Result.Result)
-
-	require.Equal(t, action_msgs.CancelGoalResponse_ERROR_UNKNOWN_GOAL_ID, cancelGoal(99).ReturnCode)
-	require.Equal(t, action_msgs.CancelGoalResponse_ERROR_GOAL_TERMINATED, cancelGoal(1).ReturnCode)
-	require.True(t, send(4, 1<<40).Accepted, "steps for hours")
-	c := cancelGoal(4)
-	require.Equal(t, action_msgs.CancelGoalResponse_ERROR_NONE, c.ReturnCode)
-	require.Len(t, c.GoalsCanceling, 1)
-	rep = result(4)
-	require.Equal(t, action_msgs.GoalStatus_STATUS_CANCELED, rep.Status)
-	requireResult(t, si.Result_RESULT_OPERATION_FAILED, rep.Result.Result)
+	cctx, cancel := context.WithCancel(ctx)
+	_, res, err = f.s.SimulateSteps(cctx, 1<<40, func(n uint64) {
+		if n >= 2 {
+			cancel()
+		}
+	})
+	require.ErrorIs(t, err, context.Canceled)
+	requireResult(t, si.Result_RESULT_OPERATION_FAILED, res)
 	require.Equal(t, si.SimulationState_STATE_PAUSED, simState(f), "canceled: paused again")
-
-	stT, err := dds.NewTopic[action_msgs.GoalStatusArray](f.client, "rt/gzserver/"+action+"status")
-	require.NoError(t, err)
-	st, err := dds.NewReader(stT, dds.Reliable(), dds.TransientLocal(), dds.KeepLast(1))
-	require.NoError(t, err)
-	for msg := range st.Samples(ctx) {
-		require.Len(t, msg.StatusList, 4, "the statuses of the accepted goals, late joiners too")
-		want := []int8{action_msgs.GoalStatus_STATUS_SUCCEEDED, action_msgs.GoalStatus_STATUS_ABORTED, action_msgs.GoalStatus_STATUS_ABORTED, action_msgs.GoalStatus_STATUS_CANCELED}
-		for i, s := range msg.StatusList {
-			require.Equal(t, want[i], s.Status)
-		}
-		break
-	}
-	require.NoError(t, ctx.Err())
 
 	requireResult(t, si.Result_RESULT_OK, call[si.SetSimulationStateRequest, si.SetSimulationStateResponse](f, "set_simulation_state",
 		si.SetSimulationStateRequest{State: si.SimulationState{State: si.SimulationState_STATE_PLAYING}}).Result)
-	require.True(t, send(5, 3).Accepted)
-	rep = result(5)
-	require.Equal(t, action_msgs.GoalStatus_STATUS_ABORTED, rep.Status)
-	requireResult(t, si.Result_RESULT_OPERATION_FAILED, rep.Result.Result, "not paused")
-}
-
-func goalID(b byte) unique_identifier_msgs.UUID {
-	return unique_identifier_msgs.UUID{UUID: [16]uint8{15: b}}
+	_, res, err = f.s.SimulateSteps(ctx, 3, nil)
+	require.NoError(t, err)
+	requireResult(t, si.Result_RESULT_OPERATION_FAILED, res, "not paused")
 }
 
 func TestServicesLoadUnloadWorld(t *testing.T) {
-	f := newSvcFixture(t, "")
+	f := newSvcFixture(t)
 	load := func(res si.Resource, strict bool) si.LoadWorldResponse {
 		return call[si.LoadWorldRequest, si.LoadWorldResponse](f, "load_world", si.LoadWorldRequest{WorldResource: res, FailOnUnsupportedElement: strict})
 	}
@@ -683,7 +629,7 @@ func TestServicesLoadUnloadWorld(t *testing.T) {
 
 // The frames of the world are its named poses.
 func TestServicesNamedPoses(t *testing.T) {
-	f := newSvcFixture(t, "")
+	f := newSvcFixture(t)
 	get := func(tags si.TagsFilter) si.GetNamedPosesResponse {
 		return call[si.GetNamedPosesRequest, si.GetNamedPosesResponse](f, "get_named_poses", si.GetNamedPosesRequest{Tags: tags})
 	}
@@ -725,7 +671,7 @@ func resourceDir(t *testing.T) string {
 // path, SpawnEntity and LoadWorld read what they list.
 func TestServicesResources(t *testing.T) {
 	dir := resourceDir(t)
-	f := newSvcFixture(t, "", dir)
+	f := newSvcFixture(t, dir)
 	fileURI := func(name string) string { return "file://" + filepath.ToSlash(filepath.Join(dir, name)) }
 
 	sp := call[si.GetSpawnablesRequest, si.GetSpawnablesResponse](f, "get_spawnables", si.GetSpawnablesRequest{Sources: []string{filepath.Join(dir, "missing")}})
@@ -773,7 +719,7 @@ func sortedNames(f *svcFixture) []string {
 
 // An SDF frame is a point: GetNamedPoseBounds knows the named poses and has no bounds.
 func TestServicesNamedPoseBounds(t *testing.T) {
-	f := newSvcFixture(t, "")
+	f := newSvcFixture(t)
 	get := func(name string) si.GetNamedPoseBoundsResponse {
 		return call[si.GetNamedPoseBoundsRequest, si.GetNamedPoseBoundsResponse](f, "get_named_pose_bounds", si.GetNamedPoseBoundsRequest{Name: name})
 	}

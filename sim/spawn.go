@@ -14,16 +14,18 @@ import (
 // not starting with a digit, separated by single slashes, optionally absolute.
 var rosNamespace = regexp.MustCompile(`^/?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$`)
 
-func (s *Services) spawnEntity(_ context.Context, q *si.SpawnEntityRequest) si.SpawnEntityResponse {
+// SpawnEntity answers spawn_entity: it adds an SDF model, given as a string or by
+// uri, to the world.
+func (s *Services) SpawnEntity(_ context.Context, q *si.SpawnEntityRequest) si.SpawnEntityResponse {
 	req := si.SpawnEntity(*q) // the same fields
 	var res si.SpawnResult
 	s.r.do(func(m *ecm.Manager) { res = s.spawn(m, &req) })
 	return si.SpawnEntityResponse(res)
 }
 
-// spawnEntities spawns each entity independently, in order: a failed one changes
+// SpawnEntities spawns each entity independently, in order: a failed one changes
 // nothing, and the others are spawned.
-func (s *Services) spawnEntities(_ context.Context, q *si.SpawnEntitiesRequest) si.SpawnEntitiesResponse {
+func (s *Services) SpawnEntities(_ context.Context, q *si.SpawnEntitiesRequest) si.SpawnEntitiesResponse {
 	rep := si.SpawnEntitiesResponse{Result: resultOK(), Results: make([]si.SpawnResult, len(q.SpawnRequests))}
 	s.r.do(func(m *ecm.Manager) {
 		for i := range q.SpawnRequests {

@@ -34,7 +34,7 @@ const (
 //	                                                or service; timeout in ms)
 //	<delay_ms>100</delay_ms>                        (optional, in simulation time)
 //
-// Over a DDSBus the types are ROS 2 types registered with it (std_msgs/msg/Bool, ...),
+// Over a simdds.Bus the types are ROS 2 types registered with it (std_msgs/msg/Bool, ...),
 // the patterns and payloads are checked against them when the system is configured,
 // and a <service> calls a ROS 2 service whose types were registered with
 // AddBusService; a bus that calls no services (MemBus) refuses <service>.
@@ -90,17 +90,22 @@ type tpService struct {
 	timeout time.Duration
 }
 
-// serviceCaller is a Bus that calls services (DDSBus).
+// serviceCaller is a Bus that calls services (simdds.Bus).
 type serviceCaller interface {
 	Call(ctx context.Context, service string, req Message, repType string) (Message, error)
 }
 
-// typedBus is a Bus that knows its message types (DDSBus): it names them one way,
-// checks a message against its type, giving it every field, and makes the writer of a
-// topic before its first message.
-type typedBus interface {
-	check(typ string, m Msg) (string, Msg, error)
-	advertise(topic, typ string) (busPub, error)
+// TypedBus is a Bus that knows its message types, as simdds.Bus does. TriggeredPublisher
+// uses what it knows when it is configured: it refuses a type or a payload the bus does not
+// know, and makes its publishers before the first output, as Gazebo advertises them.
+type TypedBus interface {
+	Bus
+	// Check returns the name the bus knows typ by (one form of the names it accepts) and
+	// m as a message of that type, with every field of the type: a missing field is its
+	// zero value. An unknown type or a field the type lacks is an error.
+	Check(typ string, m Msg) (name string, full Msg, err error)
+	// Advertise makes the publisher of typ on topic, if it does not exist yet.
+	Advertise(topic, typ string) error
 }
 
 // maxPendingCalls bounds the matches whose service calls wait for the worker.
@@ -137,8 +142,8 @@ func (t *TriggeredPublisher) Configure(_ ecm.Entity, config *Element, _ *ecm.Man
 		if err != nil {
 			return tpError(oe, "bad output payload", err)
 		}
-		if tb, ok := t.bus.(typedBus); ok {
-			if _, err := tb.advertise(top, m.Type); err != nil {
+		if tb, ok := t.bus.(TypedBus); ok {
+			if err := tb.Advertise(top, m.Type); err != nil {
 				return tpError(oe, "output topic "+strconv.Quote(top), err)
 			}
 		}
@@ -191,8 +196,8 @@ func (t *TriggeredPublisher) configureInput(config *Element) (string, error) {
 	if !ok || topic == "" || t.inType == "" {
 		return "", tpError(in, "<input> needs type and topic", nil)
 	}
-	if tb, ok := t.bus.(typedBus); ok {
-		name, _, err := tb.check(t.inType, Msg{})
+	if tb, ok := t.bus.(TypedBus); ok {
+		name, _, err := tb.Check(t.inType, Msg{})
 		if err != nil {
 			return "", tpError(in, "input type", err)
 		}
@@ -215,8 +220,8 @@ func (t *TriggeredPublisher) message(typ, text string) (Message, error) {
 	if err != nil {
 		return Message{}, err
 	}
-	if tb, ok := t.bus.(typedBus); ok {
-		typ, data, err = tb.check(typ, data)
+	if tb, ok := t.bus.(TypedBus); ok {
+		typ, data, err = tb.Check(typ, data)
 	}
 	return Message{Type: typ, Data: data}, err
 }
@@ -224,7 +229,7 @@ func (t *TriggeredPublisher) message(typ, text string) (Message, error) {
 // parseService reads a <service> element.
 func (t *TriggeredPublisher) parseService(el *Element) (tpService, error) {
 	if _, ok := t.bus.(serviceCaller); !ok {
-		return tpService{}, tpError(el, "<service> needs a bus that calls services (DDSBus)", nil)
+		return tpService{}, tpError(el, "<service> needs a bus that calls services (simdds.Bus)", nil)
 	}
 	attr := func(name string) string { v, _ := el.Attr(name); return strings.TrimSpace(v) }
 	s := tpService{name: attr("name"), repType: attr("repType")}
@@ -240,8 +245,8 @@ func (t *TriggeredPublisher) parseService(el *Element) (tpService, error) {
 	if s.req, err = t.message(reqType, reqMsg); err != nil {
 		return s, tpError(el, "bad reqMsg", err)
 	}
-	if tb, ok := t.bus.(typedBus); ok {
-		if s.repType, _, err = tb.check(s.repType, Msg{}); err != nil {
+	if tb, ok := t.bus.(TypedBus); ok {
+		if s.repType, _, err = tb.Check(s.repType, Msg{}); err != nil {
 			return s, tpError(el, "bad repType", err)
 		}
 	}
@@ -284,7 +289,7 @@ func (t *TriggeredPublisher) parseMatcher(el *Element) (tpMatcher, error) {
 // field of a message. A field inside a repeated field keeps its value (it never
 // matches, as in Gazebo).
 func (t *TriggeredPublisher) fieldValue(field string, v any) (any, error) {
-	tb, ok := t.bus.(typedBus)
+	tb, ok := t.bus.(TypedBus)
 	if !ok {
 		return v, nil
 	}
@@ -293,7 +298,7 @@ func (t *TriggeredPublisher) fieldValue(field string, v any) (any, error) {
 	for i := len(path) - 1; i >= 0; i-- {
 		at = Msg{path[i]: at}
 	}
-	_, c, err := tb.check(t.inType, at.(Msg))
+	_, c, err := tb.Check(t.inType, at.(Msg))
 	if err != nil {
 		return nil, err
 	}

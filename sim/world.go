@@ -147,7 +147,7 @@ func (l *loader) buildWorld(el *Element) (ecm.Entity, error) {
 				return ecm.Null, err
 			}
 		case "frame":
-			if _, err := posed[frame](l, c, we, "frame", frames); err != nil {
+			if _, err := posed[Frame](l, c, we, "frame", frames); err != nil {
 				return ecm.Null, err
 			}
 		case "plugin":

@@ -65,11 +65,11 @@ func checkWorld(q *si.LoadWorldRequest) si.Result {
 	return resultOK()
 }
 
-// loadWorld unloads the current world, if any, then builds the new one and leaves
+// LoadWorld unloads the current world, if any, then builds the new one and leaves
 // the simulation STOPPED: paused, the new world as its initial state, time rewound.
 // Systems already added to the runner stay (a runner cannot drop them); the
 // <plugin> elements of the new world are skipped.
-func (s *Services) loadWorld(ctx context.Context, req *si.LoadWorldRequest) (rep si.LoadWorldResponse) {
+func (s *Services) LoadWorld(ctx context.Context, req *si.LoadWorldRequest) (rep si.LoadWorldResponse) {
 	doc, err := s.readResource(req.WorldResource)
 	if err != nil {
 		rep.Result = resourceResult(err, si.LoadWorldResponse_UNSUPPORTED_FORMAT, si.LoadWorldResponse_RESOURCE_PARSE_ERROR)
@@ -130,7 +130,9 @@ func (s *Services) unload(ctx context.Context) error {
 	return nil
 }
 
-func (s *Services) unloadWorld(ctx context.Context, _ *si.UnloadWorldRequest) si.UnloadWorldResponse {
+// UnloadWorld answers unload_world: it removes every entity and leaves the simulation
+// without a world.
+func (s *Services) UnloadWorld(ctx context.Context, _ *si.UnloadWorldRequest) si.UnloadWorldResponse {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var world bool

@@ -11,11 +11,11 @@
 //   - /tf (tf2_msgs/TFMessage): the pose of every model and link relative to its parent,
 //     -tf-rate times per second of simulation time;
 //   - ddsgo's world state streams (the full state, transient-local, and the changes of
-//     every step), which a sim.Replica in another process follows (-state=false: off);
+//     every step), which a simdds.Replica in another process follows (-state=false: off);
 //
 // and serves the services of ROS 2 simulation_interfaces and its SimulateSteps action
 // under NS/gzserver/... (get_entities, spawn_entity, set_simulation_state, ...: see
-// sim.Services), so that for example
+// simdds.Services), so that for example
 //
 //	ros2 service call /gzserver/get_entities simulation_interfaces/srv/GetEntities
 //
@@ -23,7 +23,7 @@
 // /robot1/gzserver/...); /clock and /tf stay global, as ROS 2 expects them.
 //
 // The world's <plugin> elements add their systems: TriggeredPublisher, Gazebo's, is
-// known and runs over DDS (sim.DDSBus) with the ROS 2 types of ddsgo's ros/ packages
+// known and runs over DDS (simdds.Bus) with the ROS 2 types of ddsgo's ros/ packages
 // (std_msgs Bool, Empty, Int32, Float64, String, Header; geometry_msgs Twist, Pose,
 // Point, Vector3, ...; builtin_interfaces; rosgraph_msgs; tf2_msgs), named the ROS 2
 // way: <input type="std_msgs/msg/Bool" topic="/start">; other plugins are skipped
@@ -78,6 +78,7 @@ import (
 	"github.com/ddsgo/ddsgo/qos"
 	"github.com/ddsgo/ddsgo/rtps"
 	"github.com/ddsgo/ddsgo/sim"
+	"github.com/ddsgo/ddsgo/sim/simdds"
 )
 
 //go:embed world.sdf
@@ -266,9 +267,9 @@ func worldSource(o *options) (src, file string, err error) {
 
 // newBus returns the DDS bus of the world's TriggeredPublishers, with the ROS 2 types
 // of ros/.
-func newBus(p *dds.DomainParticipant) (*sim.DDSBus, error) {
-	b := sim.NewDDSBus(p)
-	return b, sim.AddROSTypes(b)
+func newBus(p *dds.DomainParticipant) (*simdds.Bus, error) {
+	b := simdds.NewBus(p)
+	return b, simdds.AddROSTypes(b)
 }
 
 func loadWorld(o *options, src, file string, bus sim.Bus, logger *slog.Logger) (*sim.Runner, string, error) {
@@ -313,16 +314,16 @@ func serve(p *dds.DomainParticipant, r *sim.Runner, o *options) ([]io.Closer, er
 		closers = append(closers, s)
 		return r.AddSystem(s, sim.SystemConfig{})
 	}
-	err := add(sim.NewClockPublisher(p))
+	err := add(simdds.NewClockPublisher(p))
 	if err == nil && o.tfRate > 0 {
-		err = add(sim.NewTfPublisher(p, time.Duration(float64(time.Second)/o.tfRate)))
+		err = add(simdds.NewTfPublisher(p, time.Duration(float64(time.Second)/o.tfRate)))
 	}
 	if err == nil && o.state {
-		err = add(sim.NewStatePublisher(p))
+		err = add(simdds.NewStatePublisher(p))
 	}
 	if err == nil {
-		var s *sim.Services
-		if s, err = sim.NewServices(p, r, o.ns+"/gzserver", o.resourcePath()...); err == nil {
+		var s *simdds.Services
+		if s, err = simdds.NewServices(p, r, o.ns+"/gzserver", o.resourcePath()...); err == nil {
 			closers = append(closers, s)
 		}
 	}

@@ -20,7 +20,7 @@ import (
 	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
 	"github.com/ddsgo/ddsgo/ros/std_msgs"
 	"github.com/ddsgo/ddsgo/ros/tf2_msgs"
-	"github.com/ddsgo/ddsgo/sim"
+	"github.com/ddsgo/ddsgo/sim/simdds"
 )
 
 // testDomain is a domain of its own: the other packages' tests run beside these in the
@@ -143,7 +143,7 @@ func TestBuiltInWorld(t *testing.T) {
 	}
 	require.Equal(t, geometry_msgs.Twist{Linear: geometry_msgs.Vector3{X: 0.5}, Angular: geometry_msgs.Vector3{Z: 0.1}}, twist[0])
 
-	rep, err := sim.NewReplica(node, nil)
+	rep, err := simdds.NewReplica(node, nil)
 	require.NoError(t, err)
 	defer func() { require.NoError(t, rep.Close()) }()
 	wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -14,33 +14,34 @@ import (
 	"github.com/ddsgo/ddsgo/dds"
 	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
 	"github.com/ddsgo/ddsgo/sim"
+	"github.com/ddsgo/ddsgo/sim/simdds"
 )
 
 // callTypes are the service types call knows, by ROS 2 name: the services of
-// simulation_interfaces (what ddsim and sim.NewServices serve).
-var callTypes = map[string]func(*sim.DDSBus) error{
-	"simulation_interfaces/srv/DeleteEntity":         sim.AddBusService[si.DeleteEntityRequest, si.DeleteEntityResponse],
-	"simulation_interfaces/srv/GetAvailableWorlds":   sim.AddBusService[si.GetAvailableWorldsRequest, si.GetAvailableWorldsResponse],
-	"simulation_interfaces/srv/GetCurrentWorld":      sim.AddBusService[si.GetCurrentWorldRequest, si.GetCurrentWorldResponse],
-	"simulation_interfaces/srv/GetEntities":          sim.AddBusService[si.GetEntitiesRequest, si.GetEntitiesResponse],
-	"simulation_interfaces/srv/GetEntitiesStates":    sim.AddBusService[si.GetEntitiesStatesRequest, si.GetEntitiesStatesResponse],
-	"simulation_interfaces/srv/GetEntityBounds":      sim.AddBusService[si.GetEntityBoundsRequest, si.GetEntityBoundsResponse],
-	"simulation_interfaces/srv/GetEntityInfo":        sim.AddBusService[si.GetEntityInfoRequest, si.GetEntityInfoResponse],
-	"simulation_interfaces/srv/GetEntityState":       sim.AddBusService[si.GetEntityStateRequest, si.GetEntityStateResponse],
-	"simulation_interfaces/srv/GetNamedPoseBounds":   sim.AddBusService[si.GetNamedPoseBoundsRequest, si.GetNamedPoseBoundsResponse],
-	"simulation_interfaces/srv/GetNamedPoses":        sim.AddBusService[si.GetNamedPosesRequest, si.GetNamedPosesResponse],
-	"simulation_interfaces/srv/GetSimulationState":   sim.AddBusService[si.GetSimulationStateRequest, si.GetSimulationStateResponse],
-	"simulation_interfaces/srv/GetSimulatorFeatures": sim.AddBusService[si.GetSimulatorFeaturesRequest, si.GetSimulatorFeaturesResponse],
-	"simulation_interfaces/srv/GetSpawnables":        sim.AddBusService[si.GetSpawnablesRequest, si.GetSpawnablesResponse],
-	"simulation_interfaces/srv/LoadWorld":            sim.AddBusService[si.LoadWorldRequest, si.LoadWorldResponse],
-	"simulation_interfaces/srv/ResetSimulation":      sim.AddBusService[si.ResetSimulationRequest, si.ResetSimulationResponse],
-	"simulation_interfaces/srv/SetEntityInfo":        sim.AddBusService[si.SetEntityInfoRequest, si.SetEntityInfoResponse],
-	"simulation_interfaces/srv/SetEntityState":       sim.AddBusService[si.SetEntityStateRequest, si.SetEntityStateResponse],
-	"simulation_interfaces/srv/SetSimulationState":   sim.AddBusService[si.SetSimulationStateRequest, si.SetSimulationStateResponse],
-	"simulation_interfaces/srv/SpawnEntities":        sim.AddBusService[si.SpawnEntitiesRequest, si.SpawnEntitiesResponse],
-	"simulation_interfaces/srv/SpawnEntity":          sim.AddBusService[si.SpawnEntityRequest, si.SpawnEntityResponse],
-	"simulation_interfaces/srv/StepSimulation":       sim.AddBusService[si.StepSimulationRequest, si.StepSimulationResponse],
-	"simulation_interfaces/srv/UnloadWorld":          sim.AddBusService[si.UnloadWorldRequest, si.UnloadWorldResponse],
+// simulation_interfaces (what ddsim and simdds.NewServices serve).
+var callTypes = map[string]func(*simdds.Bus) error{
+	"simulation_interfaces/srv/DeleteEntity":         simdds.AddBusService[si.DeleteEntityRequest, si.DeleteEntityResponse],
+	"simulation_interfaces/srv/GetAvailableWorlds":   simdds.AddBusService[si.GetAvailableWorldsRequest, si.GetAvailableWorldsResponse],
+	"simulation_interfaces/srv/GetCurrentWorld":      simdds.AddBusService[si.GetCurrentWorldRequest, si.GetCurrentWorldResponse],
+	"simulation_interfaces/srv/GetEntities":          simdds.AddBusService[si.GetEntitiesRequest, si.GetEntitiesResponse],
+	"simulation_interfaces/srv/GetEntitiesStates":    simdds.AddBusService[si.GetEntitiesStatesRequest, si.GetEntitiesStatesResponse],
+	"simulation_interfaces/srv/GetEntityBounds":      simdds.AddBusService[si.GetEntityBoundsRequest, si.GetEntityBoundsResponse],
+	"simulation_interfaces/srv/GetEntityInfo":        simdds.AddBusService[si.GetEntityInfoRequest, si.GetEntityInfoResponse],
+	"simulation_interfaces/srv/GetEntityState":       simdds.AddBusService[si.GetEntityStateRequest, si.GetEntityStateResponse],
+	"simulation_interfaces/srv/GetNamedPoseBounds":   simdds.AddBusService[si.GetNamedPoseBoundsRequest, si.GetNamedPoseBoundsResponse],
+	"simulation_interfaces/srv/GetNamedPoses":        simdds.AddBusService[si.GetNamedPosesRequest, si.GetNamedPosesResponse],
+	"simulation_interfaces/srv/GetSimulationState":   simdds.AddBusService[si.GetSimulationStateRequest, si.GetSimulationStateResponse],
+	"simulation_interfaces/srv/GetSimulatorFeatures": simdds.AddBusService[si.GetSimulatorFeaturesRequest, si.GetSimulatorFeaturesResponse],
+	"simulation_interfaces/srv/GetSpawnables":        simdds.AddBusService[si.GetSpawnablesRequest, si.GetSpawnablesResponse],
+	"simulation_interfaces/srv/LoadWorld":            simdds.AddBusService[si.LoadWorldRequest, si.LoadWorldResponse],
+	"simulation_interfaces/srv/ResetSimulation":      simdds.AddBusService[si.ResetSimulationRequest, si.ResetSimulationResponse],
+	"simulation_interfaces/srv/SetEntityInfo":        simdds.AddBusService[si.SetEntityInfoRequest, si.SetEntityInfoResponse],
+	"simulation_interfaces/srv/SetEntityState":       simdds.AddBusService[si.SetEntityStateRequest, si.SetEntityStateResponse],
+	"simulation_interfaces/srv/SetSimulationState":   simdds.AddBusService[si.SetSimulationStateRequest, si.SetSimulationStateResponse],
+	"simulation_interfaces/srv/SpawnEntities":        simdds.AddBusService[si.SpawnEntitiesRequest, si.SpawnEntitiesResponse],
+	"simulation_interfaces/srv/SpawnEntity":          simdds.AddBusService[si.SpawnEntityRequest, si.SpawnEntityResponse],
+	"simulation_interfaces/srv/StepSimulation":       simdds.AddBusService[si.StepSimulationRequest, si.StepSimulationResponse],
+	"simulation_interfaces/srv/UnloadWorld":          simdds.AddBusService[si.UnloadWorldRequest, si.UnloadWorldResponse],
 }
 
 // serviceType returns the ROS 2 type of service: typ when given, else the
@@ -88,7 +89,7 @@ func setupCall(fs *flag.FlagSet, o *options) func(context.Context) error {
 			return fmt.Errorf("%w: request: %w", errUsage, err)
 		}
 		return onNode(o, "ddsping call", func(ctx context.Context, n *node) error {
-			bus := sim.NewDDSBus(n.p)
+			bus := simdds.NewBus(n.p)
 			defer func() { _ = bus.Close() }()
 			if err := callTypes[t](bus); err != nil {
 				return err

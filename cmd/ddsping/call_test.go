@@ -16,6 +16,7 @@ import (
 	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
 	"github.com/ddsgo/ddsgo/ros/std_msgs"
 	"github.com/ddsgo/ddsgo/sim"
+	"github.com/ddsgo/ddsgo/sim/simdds"
 )
 
 // call calls the simulation_interfaces services of a running world, as ddsim serves
@@ -31,7 +32,7 @@ func TestCall(t *testing.T) {
 	_, err = sim.LoadWorld(r, strings.NewReader(`<sdf version="1.9"><world name="w">
 	  <model name="robot"><pose>1 2 3 0 0 0</pose></model><model name="box"/></world></sdf>`), sim.LoadOptions{})
 	require.NoError(t, err)
-	s, err := sim.NewServices(p, r, "")
+	s, err := simdds.NewServices(p, r, "")
 	require.NoError(t, err)
 	defer func() { require.NoError(t, s.Close()) }()
 	ctx, cancel := context.WithCancel(context.Background())

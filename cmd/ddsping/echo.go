@@ -19,7 +19,7 @@ import (
 	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
 	"github.com/ddsgo/ddsgo/ros/std_msgs"
 	"github.com/ddsgo/ddsgo/ros/tf2_msgs"
-	"github.com/ddsgo/ddsgo/sim"
+	"github.com/ddsgo/ddsgo/sim/simdds"
 )
 
 // follower reads a topic with a Go type and hands each sample, as a JSON-able value, to
@@ -67,7 +67,7 @@ func entry[T interface{ DDSTypeName() string }]() (string, follower) {
 var echoTypes = func() map[string]follower {
 	m := map[string]follower{
 		typeName:           follow[sample](),
-		"sim::WorldEntity": follow[sim.WorldEntity](), // its name is the default, from the Go type
+		"sim::WorldEntity": follow[simdds.WorldEntity](), // its name is the default, from the Go type
 	}
 	for _, add := range []func() (string, follower){
 		entry[rosgraph_msgs.Clock], entry[tf2_msgs.TFMessage],

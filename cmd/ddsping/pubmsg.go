@@ -12,6 +12,7 @@ import (
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/qos"
 	"github.com/ddsgo/ddsgo/sim"
+	"github.com/ddsgo/ddsgo/sim/simdds"
 )
 
 // pubMsg is `pub TOPIC VALUE`: count messages of typ (a ROS 2 type name; empty: the type
@@ -84,9 +85,9 @@ func (m *pubMsg) run(ctx context.Context, o *options, n *node) error {
 			return m.runDynamic(ctx, wctx, o, n, ep, reader, data)
 		}
 	}
-	bus := sim.NewDDSBus(n.p)
+	bus := simdds.NewBus(n.p)
 	defer func() { _ = bus.Close() }()
-	if err := sim.AddROSTypes(bus); err != nil {
+	if err := simdds.AddROSTypes(bus); err != nil {
 		return err
 	}
 	if err := bus.WaitMatched(wctx, m.topic, m.typ); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/sim"
+	"github.com/ddsgo/ddsgo/sim/simdds"
 )
 
 // simRoleEnv makes the test binary run a world (world) or a replica of it (replica)
@@ -70,7 +71,7 @@ func runWorld(p *dds.DomainParticipant, w io.Writer) error {
 	if err := r.AddSystem(&mover{}, sim.SystemConfig{Name: "mover"}); err != nil {
 		return err
 	}
-	pub, err := sim.NewStatePublisher(p)
+	pub, err := simdds.NewStatePublisher(p)
 	if err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func runWorld(p *dds.DomainParticipant, w io.Writer) error {
 
 // runReplica follows the world to its last step, printing the state at every step.
 func runReplica(p *dds.DomainParticipant, w io.Writer) error {
-	rep, err := sim.NewReplica(p, nil)
+	rep, err := simdds.NewReplica(p, nil)
 	if err != nil {
 		return err
 	}

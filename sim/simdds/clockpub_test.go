@@ -1,4 +1,4 @@
-package sim
+package simdds
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/ddsgo/ddsgo/ros/builtin_interfaces"
 	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
 	"github.com/ddsgo/ddsgo/rtps"
+	"github.com/ddsgo/ddsgo/sim"
 )
 
 // loopbackParticipant creates a participant that discovers its peers by unicast on
@@ -64,14 +65,14 @@ func matchedReader[T any](t *testing.T, p *dds.DomainParticipant, name string, w
 // node with use_sim_time reads it; publishing allocates nothing.
 func TestClockPublisher(t *testing.T) {
 	world, node := loopbackParticipant(t, 61), loopbackParticipant(t, 61)
-	r, _ := newRunner(t, Config{})
+	r := newRunner(t, sim.Config{})
 	c, err := NewClockPublisher(world)
 	require.NoError(t, err)
 	defer func() { require.NoError(t, c.Close()) }()
-	require.NoError(t, r.AddSystem(c, SystemConfig{Name: "clock"}))
+	require.NoError(t, r.AddSystem(c, sim.SystemConfig{Name: "clock"}))
 
 	in, ctx := matchedReader[rosgraph_msgs.Clock](t, node, clockTopic, c.w, dds.BestEffort(), dds.KeepLast(1))
-	var info UpdateInfo
+	var info sim.UpdateInfo
 	for range 5 {
 		info, err = r.RunOnce()
 		require.NoError(t, err)

@@ -1,4 +1,4 @@
-package sim
+package simdds
 
 import (
 	"fmt"
@@ -8,9 +8,10 @@ import (
 	"unicode"
 
 	"github.com/ddsgo/ddsgo/dds"
+	"github.com/ddsgo/ddsgo/sim"
 )
 
-// The conversions between a Msg and a Go value of a topic type, used by DDSBus. Field
+// The conversions between a Msg and a Go value of a topic type, used by Bus. Field
 // names are matched as ROS 2 and protobuf write them (snake_case) against the Go names
 // ddsgen gives them (CamelCase): "child_frame_id" is ChildFrameID. Numbers are float64 in
 // a Msg; a repeated field is a []any, and a single value where a list is expected is a
@@ -70,7 +71,7 @@ func fromMsg(v reflect.Value, x any, path string) error {
 		reflect.Float32, reflect.Float64:
 		return numberFromMsg(v, x, path)
 	case reflect.Struct:
-		m, ok := x.(Msg)
+		m, ok := x.(sim.Msg)
 		if !ok {
 			return convError(path, x, v.Type())
 		}
@@ -116,7 +117,7 @@ func numberFromMsg(v reflect.Value, x any, path string) error {
 	return nil
 }
 
-func structFromMsg(v reflect.Value, m Msg, path string) error {
+func structFromMsg(v reflect.Value, m sim.Msg, path string) error {
 	t := v.Type()
 	for name, x := range m {
 		i := fieldIndex(t, name)
@@ -178,7 +179,7 @@ func toMsg(v reflect.Value) any {
 	case reflect.Float32, reflect.Float64:
 		return v.Float()
 	case reflect.Struct:
-		m := Msg{}
+		m := sim.Msg{}
 		for i := range v.NumField() {
 			if f := v.Type().Field(i); f.IsExported() {
 				if x := toMsg(v.Field(i)); x != nil {

@@ -1,4 +1,4 @@
-package sim
+package simdds
 
 import (
 	"context"
@@ -8,14 +8,15 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/ecm"
+	"github.com/ddsgo/ddsgo/sim"
 )
 
 // worldMover moves every model of the world each step and marks the change, as a physics
 // system would.
 type worldMover struct{ pose ecm.ComponentID }
 
-func (w *worldMover) Update(_ UpdateInfo, m *ecm.Manager) {
-	ecm.Each2(m, func(e ecm.Entity, _ *Model, p *Pose) bool {
+func (w *worldMover) Update(_ sim.UpdateInfo, m *ecm.Manager) {
+	ecm.Each2(m, func(e ecm.Entity, _ *sim.Model, p *sim.Pose) bool {
 		p.Position.X += 0.001
 		m.SetChanged(e, w.pose, ecm.PeriodicChange)
 		return true
@@ -25,10 +26,10 @@ func (w *worldMover) Update(_ UpdateInfo, m *ecm.Manager) {
 // benchWorld returns a world of n models named m0, m1, ...
 func benchWorld(n int) *ecm.Manager {
 	m := ecm.New()
-	RegisterComponents(m)
-	w := ecm.Create2(m, World{}, Name("bench"))
+	sim.RegisterComponents(m)
+	w := ecm.Create2(m, sim.World{}, sim.Name("bench"))
 	for i := range n {
-		e := ecm.Create3(m, Model{}, Name(fmt.Sprintf("m%d", i)), Pose{Orientation: identityQuaternion})
+		e := ecm.Create3(m, sim.Model{}, sim.Name(fmt.Sprintf("m%d", i)), sim.Pose{Orientation: sim.Quaternion{W: 1}})
 		m.SetParentEntity(e, w)
 	}
 	return m
@@ -43,11 +44,11 @@ func BenchmarkStep(b *testing.B) {
 		for _, publish := range []bool{false, true} {
 			b.Run(fmt.Sprintf("models=%d/publish=%v", n, publish), func(b *testing.B) {
 				m := benchWorld(n)
-				r, err := NewRunner(m, Config{StepSize: 10 * time.Millisecond, Clock: newFakeClock()})
+				r, err := sim.NewRunner(m, sim.Config{StepSize: 10 * time.Millisecond, Clock: newFakeClock()})
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := r.AddSystem(&worldMover{pose: ecm.ID[Pose](m)}, SystemConfig{Name: "move"}); err != nil {
+				if err := r.AddSystem(&worldMover{pose: ecm.ID[sim.Pose](m)}, sim.SystemConfig{Name: "move"}); err != nil {
 					b.Fatal(err)
 				}
 				if publish {
@@ -64,8 +65,8 @@ func BenchmarkStep(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					for _, s := range []System{clock, tf, state} {
-						if err := r.AddSystem(s, SystemConfig{}); err != nil {
+					for _, s := range []sim.System{clock, tf, state} {
+						if err := r.AddSystem(s, sim.SystemConfig{}); err != nil {
 							b.Fatal(err)
 						}
 					}
@@ -99,7 +100,7 @@ func BenchmarkReplicaLag(b *testing.B) {
 		b.Run(fmt.Sprintf("models=%d", n), func(b *testing.B) {
 			m := benchWorld(n)
 			world, node := loopbackParticipant(b, 75), loopbackParticipant(b, 75)
-			r, pub := publishedRunner(b, m, world, &worldMover{pose: ecm.ID[Pose](m)})
+			r, pub := publishedRunner(b, m, world, &worldMover{pose: ecm.ID[sim.Pose](m)})
 			rep, err := NewReplica(node, nil)
 			if err != nil {
 				b.Fatal(err)

@@ -1,6 +1,6 @@
 //go:build race
 
-package sim
+package simdds
 
 // raceEnabled: the race detector makes sync.Pool drop items, so allocation counts are
 // not meaningful.

@@ -1,4 +1,4 @@
-package sim
+package simdds
 
 import (
 	"context"
@@ -15,10 +15,11 @@ import (
 	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
 	"github.com/ddsgo/ddsgo/ros/std_msgs"
 	"github.com/ddsgo/ddsgo/ros/tf2_msgs"
+	"github.com/ddsgo/ddsgo/sim"
 	"github.com/ddsgo/ddsgo/waitset"
 )
 
-// DDSBus is a Bus over DDS with ROS 2's conventions, so that systems such as
+// Bus is a Bus over DDS with ROS 2's conventions, so that systems such as
 // TriggeredPublisher talk to ROS 2 nodes and any other DDS application: the topic
 // "/a/b" is the DDS topic "rt/a/b" (ROS 2's naming), and a message type is a Go topic
 // type registered with AddBusType, named as ROS 2 names it ("std_msgs/msg/Bool") or by
@@ -32,7 +33,7 @@ import (
 //
 // Services registered with AddBusService are called as a ROS 2 client calls them
 // (dds.Requester with dds.ROSNames), by TriggeredPublisher's <service> outputs.
-type DDSBus struct {
+type Bus struct {
 	p *dds.DomainParticipant
 
 	mu       sync.Mutex
@@ -50,13 +51,13 @@ type busType struct {
 	// newPub creates a writer of T on the DDS topic.
 	newPub func(p *dds.DomainParticipant, topic string) (busPub, error)
 	// newSub creates a reader of T on the DDS topic and delivers its samples to fn.
-	newSub func(p *dds.DomainParticipant, topic string, fn func(Msg)) (*busSub, error)
+	newSub func(p *dds.DomainParticipant, topic string, fn func(sim.Msg)) (*busSub, error)
 	// canonical converts m to T and back: every field present, each of its Go kind.
-	canonical func(m Msg) (Msg, error)
+	canonical func(m sim.Msg) (sim.Msg, error)
 }
 
 type busPub struct {
-	write       func(Msg) error
+	write       func(sim.Msg) error
 	matched     func() (int32, error)           // the readers the writer matches
 	waitMatched func(ctx context.Context) error // waits until the writer matches a reader
 	acked       func(ctx context.Context) error // waits for the readers' acknowledgments
@@ -73,16 +74,16 @@ type busSrv struct {
 }
 
 type busCall struct {
-	call  func(ctx context.Context, req Msg) (Msg, error)
+	call  func(ctx context.Context, req sim.Msg) (sim.Msg, error)
 	close func() error
 }
 
 // busQos is ROS 2's default QoS profile.
 var busQos = []dds.Option{dds.Reliable(), dds.KeepLast(10)}
 
-// NewDDSBus returns a bus on p with no types registered. Close it before p.
-func NewDDSBus(p *dds.DomainParticipant) *DDSBus {
-	return &DDSBus{
+// NewBus returns a bus on p with no types registered. Close it before p.
+func NewBus(p *dds.DomainParticipant) *Bus {
+	return &Bus{
 		p: p, types: map[string]*busType{}, services: map[[2]string]*busSrv{},
 		pubs: map[[2]string]busPub{}, callers: map[[2]string]busCall{}, subs: map[*busSub]struct{}{},
 	}
@@ -105,7 +106,7 @@ func typeNames[T any]() (ddsName, rosName string, err error) {
 }
 
 // AddBusType registers the Go topic type T with b, under its ROS 2 and DDS type names.
-func AddBusType[T any](b *DDSBus) error {
+func AddBusType[T any](b *Bus) error {
 	ddsName, rosName, err := typeNames[T]()
 	if err != nil {
 		return err
@@ -121,7 +122,7 @@ func AddBusType[T any](b *DDSBus) error {
 			return s.CurrentCount, err
 		}
 		waitMatched := func(ctx context.Context) error { return waitMatch(ctx, pt.w.StatusCondition(), matched) }
-		return busPub{close: pt.Close, matched: matched, waitMatched: waitMatched, acked: pt.w.WaitForAcknowledgments, write: func(m Msg) error {
+		return busPub{close: pt.Close, matched: matched, waitMatched: waitMatched, acked: pt.w.WaitForAcknowledgments, write: func(m sim.Msg) error {
 			var v T
 			if err := fromMsg(reflect.ValueOf(&v).Elem(), m, ""); err != nil {
 				return fmt.Errorf("sim: %s: %w", rosName, badMsg{err})
@@ -129,7 +130,7 @@ func AddBusType[T any](b *DDSBus) error {
 			return pt.w.Write(context.Background(), &v) // KEEP_LAST never blocks
 		}}, nil
 	}
-	t.newSub = func(p *dds.DomainParticipant, topic string, fn func(Msg)) (*busSub, error) {
+	t.newSub = func(p *dds.DomainParticipant, topic string, fn func(sim.Msg)) (*busSub, error) {
 		st, err := newSubTopic[T](p, topic, busQos...)
 		if err != nil {
 			return nil, err
@@ -138,18 +139,18 @@ func AddBusType[T any](b *DDSBus) error {
 		go func() {
 			for v, info := range st.r.Samples(ctx) {
 				if info.ValidData && ctx.Err() == nil {
-					fn(toMsg(reflect.ValueOf(&v).Elem()).(Msg))
+					fn(toMsg(reflect.ValueOf(&v).Elem()).(sim.Msg))
 				}
 			}
 		}()
 		return &busSub{cancel: cancel, close: st.Close}, nil
 	}
-	t.canonical = func(m Msg) (Msg, error) {
+	t.canonical = func(m sim.Msg) (sim.Msg, error) {
 		var v T
 		if err := fromMsg(reflect.ValueOf(&v).Elem(), m, ""); err != nil {
 			return nil, fmt.Errorf("sim: %s: %w", rosName, badMsg{err})
 		}
-		return toMsg(reflect.ValueOf(&v).Elem()).(Msg), nil
+		return toMsg(reflect.ValueOf(&v).Elem()).(sim.Msg), nil
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -159,7 +160,7 @@ func AddBusType[T any](b *DDSBus) error {
 
 // AddBusService registers the request and reply types of a service with b (and each
 // as a message type), so that it can be called with them.
-func AddBusService[Req, Rep any](b *DDSBus) error {
+func AddBusService[Req, Rep any](b *Bus) error {
 	if err := errors.Join(AddBusType[Req](b), AddBusType[Rep](b)); err != nil {
 		return err
 	}
@@ -170,7 +171,7 @@ func AddBusService[Req, Rep any](b *DDSBus) error {
 		if err != nil {
 			return busCall{}, err
 		}
-		return busCall{close: q.Close, call: func(ctx context.Context, m Msg) (Msg, error) {
+		return busCall{close: q.Close, call: func(ctx context.Context, m sim.Msg) (sim.Msg, error) {
 			var r Req
 			if err := fromMsg(reflect.ValueOf(&r).Elem(), m, ""); err != nil {
 				return nil, fmt.Errorf("sim: %s: %w", req, badMsg{err})
@@ -182,7 +183,7 @@ func AddBusService[Req, Rep any](b *DDSBus) error {
 			if err != nil {
 				return nil, err
 			}
-			return toMsg(reflect.ValueOf(&rep).Elem()).(Msg), nil
+			return toMsg(reflect.ValueOf(&rep).Elem()).(sim.Msg), nil
 		}}, nil
 	}}
 	b.mu.Lock()
@@ -192,7 +193,7 @@ func AddBusService[Req, Rep any](b *DDSBus) error {
 }
 
 // lookup returns the registered type named name (either form).
-func (b *DDSBus) lookup(name string) (*busType, error) {
+func (b *Bus) lookup(name string) (*busType, error) {
 	if t, ok := b.types[name]; ok {
 		return t, nil
 	}
@@ -203,7 +204,7 @@ func (b *DDSBus) lookup(name string) (*busType, error) {
 func busTopic(topic string) string { return "rt/" + strings.TrimPrefix(topic, "/") }
 
 // Publish writes m, converted to its Go type, on topic.
-func (b *DDSBus) Publish(topic string, m Message) error {
+func (b *Bus) Publish(topic string, m sim.Message) error {
 	pub, err := b.advertise(topic, m.Type)
 	if err != nil {
 		return err
@@ -211,10 +212,17 @@ func (b *DDSBus) Publish(topic string, m Message) error {
 	return pub.write(m.Data)
 }
 
+// Advertise makes the writer of typ on topic if it does not exist yet, as Publish
+// would. It is sim.TypedBus's.
+func (b *Bus) Advertise(topic, typ string) error {
+	_, err := b.advertise(topic, typ)
+	return err
+}
+
 // advertise returns the writer of typ on topic, made on first use: TriggeredPublisher
 // makes its writers when it is configured, so that readers match them before the first
 // output, as Gazebo advertises its publishers.
-func (b *DDSBus) advertise(topic, typ string) (busPub, error) {
+func (b *Bus) advertise(topic, typ string) (busPub, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
@@ -237,7 +245,7 @@ func (b *DDSBus) advertise(topic, typ string) (busPub, error) {
 
 // Subscribe calls fn for every message of type typ on topic until cancel is called, on
 // a goroutine of the subscription, one message at a time.
-func (b *DDSBus) Subscribe(topic, typ string, fn func(Message)) (func(), error) {
+func (b *Bus) Subscribe(topic, typ string, fn func(sim.Message)) (func(), error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
@@ -247,7 +255,7 @@ func (b *DDSBus) Subscribe(topic, typ string, fn func(Message)) (func(), error) 
 	if err != nil {
 		return nil, err
 	}
-	s, err := t.newSub(b.p, busTopic(topic), func(m Msg) { fn(Message{Type: t.name, Data: m}) })
+	s, err := t.newSub(b.p, busTopic(topic), func(m sim.Msg) { fn(sim.Message{Type: t.name, Data: m}) })
 	if err != nil {
 		return nil, err
 	}
@@ -264,8 +272,9 @@ func (b *DDSBus) Subscribe(topic, typ string, fn func(Message)) (func(), error) 
 	}, nil
 }
 
-// check returns the registered name (ROS 2's form) of typ and m in its canonical form.
-func (b *DDSBus) check(typ string, m Msg) (string, Msg, error) {
+// Check returns the registered name (ROS 2's form) of typ and m in its canonical form:
+// every field of the type, a missing one zero. It is sim.TypedBus's.
+func (b *Bus) Check(typ string, m sim.Msg) (string, sim.Msg, error) {
 	b.mu.Lock()
 	t, err := b.lookup(typ)
 	b.mu.Unlock()
@@ -279,17 +288,17 @@ func (b *DDSBus) check(typ string, m Msg) (string, Msg, error) {
 // Call calls service with req, a message of a request type registered with
 // AddBusService, as a ROS 2 client does, and returns the reply, of type repType. It
 // waits for a server of the service within ctx.
-func (b *DDSBus) Call(ctx context.Context, service string, req Message, repType string) (Message, error) {
+func (b *Bus) Call(ctx context.Context, service string, req sim.Message, repType string) (sim.Message, error) {
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
-		return Message{}, dds.ErrAlreadyDeleted
+		return sim.Message{}, dds.ErrAlreadyDeleted
 	}
 	rq, errq := b.lookup(req.Type)
 	rp, errp := b.lookup(repType)
 	if err := errors.Join(errq, errp); err != nil {
 		b.mu.Unlock()
-		return Message{}, err
+		return sim.Message{}, err
 	}
 	key := [2]string{service, rq.name}
 	c, ok := b.callers[key]
@@ -297,24 +306,24 @@ func (b *DDSBus) Call(ctx context.Context, service string, req Message, repType 
 		s, known := b.services[[2]string{rq.name, rp.name}]
 		if !known {
 			b.mu.Unlock()
-			return Message{}, fmt.Errorf("sim: bus: no service types %s, %s (AddBusService): %w", rq.name, rp.name, dds.ErrBadParameter)
+			return sim.Message{}, fmt.Errorf("sim: bus: no service types %s, %s (AddBusService): %w", rq.name, rp.name, dds.ErrBadParameter)
 		}
 		var err error
 		if c, err = s.newCall(b.p, service); err != nil {
 			b.mu.Unlock()
-			return Message{}, err
+			return sim.Message{}, err
 		}
 		b.callers[key] = c
 	}
 	b.mu.Unlock()
 	rep, err := c.call(ctx, req.Data)
-	return Message{Type: rp.name, Data: rep}, err
+	return sim.Message{Type: rp.name, Data: rep}, err
 }
 
 // WaitMatched creates the writer of typ on topic, if the bus has none yet, and waits
 // until it matches at least one reader or ctx ends: a message published before a reader
 // matched is not kept for it (VOLATILE).
-func (b *DDSBus) WaitMatched(ctx context.Context, topic, typ string) error {
+func (b *Bus) WaitMatched(ctx context.Context, topic, typ string) error {
 	pub, err := b.advertise(topic, typ)
 	if err != nil {
 		return err
@@ -351,7 +360,7 @@ func waitMatch(ctx context.Context, c *dds.StatusCondition, matched func() (int3
 // topic has acknowledged what the bus published there, or ctx ends: a program that
 // publishes and exits calls it before Close, or its last messages may go with the
 // writer. A topic the bus has not published on is an error (ErrPreconditionNotMet).
-func (b *DDSBus) WaitForAcknowledgments(ctx context.Context, topic, typ string) error {
+func (b *Bus) WaitForAcknowledgments(ctx context.Context, topic, typ string) error {
 	b.mu.Lock()
 	t, err := b.lookup(typ)
 	var pub busPub
@@ -378,7 +387,7 @@ func (b *DDSBus) WaitForAcknowledgments(ctx context.Context, topic, typ string) 
 // Twist, Pose, PoseStamped, Point, Vector3, Quaternion, Accel, Transform and
 // TransformStamped, builtin_interfaces' Time and Duration, rosgraph_msgs' Clock and
 // tf2_msgs' TFMessage.
-func AddROSTypes(b *DDSBus) error {
+func AddROSTypes(b *Bus) error {
 	return errors.Join(
 		AddBusType[std_msgs.Bool](b), AddBusType[std_msgs.Empty](b),
 		AddBusType[std_msgs.Int32](b), AddBusType[std_msgs.Float64](b),
@@ -395,7 +404,7 @@ func AddROSTypes(b *DDSBus) error {
 
 // Close deletes the bus's writers, readers and requesters; their topics go with them.
 // It is idempotent.
-func (b *DDSBus) Close() error {
+func (b *Bus) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {

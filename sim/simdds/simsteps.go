@@ -1,8 +1,9 @@
-package sim
+package simdds
 
 import (
 	"context"
 	"errors"
+	"strconv"
 	"sync"
 	"time"
 
@@ -129,64 +130,33 @@ func (a *stepsAction) sendGoal(_ context.Context, q *si.SimulateStepsSendGoalReq
 	return si.SimulateStepsSendGoalResponse{Accepted: true, Stamp: stamp}
 }
 
-// run executes a goal: it asks the runner for the steps, publishes feedback after
-// each, and ends the goal.
+// run executes a goal: the services take the steps and it publishes feedback after
+// each, then ends the goal.
 func (a *stepsAction) run(ctx context.Context, g *stepsGoal) {
 	defer a.wg.Done()
 	defer g.cancel()
-	switch {
-	case g.steps == 0:
-		a.finish(g, action_msgs.GoalStatus_STATUS_ABORTED, failed(si.Result_RESULT_OPERATION_FAILED, "steps must be at least 1"))
-		return
-	case g.steps > maxSteps:
-		a.finish(g, action_msgs.GoalStatus_STATUS_ABORTED, failed(si.Result_RESULT_OPERATION_FAILED, "steps is negative as a signed number"))
-		return
-	}
-	r := a.s.r
-	a.s.mu.Lock()
-	start := r.Info().Iterations
-	ok := r.Step(g.steps)
-	a.s.mu.Unlock()
-	if !ok {
-		a.finish(g, action_msgs.GoalStatus_STATUS_ABORTED, failed(si.Result_RESULT_OPERATION_FAILED, "the simulation is not paused"))
-		return
-	}
 	a.setStatus(g, action_msgs.GoalStatus_STATUS_EXECUTING)
-	var done uint64
-	for done < g.steps {
-		var stepping bool
-		err := r.waitUntil(ctx, func() bool {
-			n := min(r.last.Iterations-start, g.steps)
-			stepping = r.stepping
-			return n != done || !stepping
-		})
-		if err != nil {
-			a.interrupted(g, done)
-			return
-		}
-		r.mu.Lock()
-		done = min(r.last.Iterations-start, g.steps)
-		r.mu.Unlock()
-		a.feedback(g, done)
-		if !stepping && done < g.steps {
-			a.finish(g, action_msgs.GoalStatus_STATUS_ABORTED, failed(si.Result_RESULT_OPERATION_FAILED,
-				"stepping was interrupted after "+itoa(int(done))+" steps"))
-			return
-		}
+	done, res, err := a.s.s.SimulateSteps(ctx, g.steps, func(done uint64) { a.feedback(g, done) })
+	switch {
+	case err != nil && a.ctx.Err() != nil:
+		a.finish(g, action_msgs.GoalStatus_STATUS_ABORTED, failed("the services closed "+a.progress(g, done)))
+	case err != nil:
+		a.finish(g, action_msgs.GoalStatus_STATUS_CANCELED, failed("canceled "+a.progress(g, done)))
+	case res.Result != si.Result_RESULT_OK:
+		a.finish(g, action_msgs.GoalStatus_STATUS_ABORTED, res)
+	default:
+		a.finish(g, action_msgs.GoalStatus_STATUS_SUCCEEDED, res)
 	}
-	a.finish(g, action_msgs.GoalStatus_STATUS_SUCCEEDED, resultOK())
 }
 
-// interrupted ends a goal that was canceled (its remaining steps are dropped: the
-// simulation pauses) or whose action is closing.
-func (a *stepsAction) interrupted(g *stepsGoal, done uint64) {
-	msg := "after " + itoa(int(done)) + " of " + itoa(int(g.steps)) + " steps"
-	if a.ctx.Err() != nil {
-		a.finish(g, action_msgs.GoalStatus_STATUS_ABORTED, failed(si.Result_RESULT_OPERATION_FAILED, "the services closed "+msg))
-		return
-	}
-	a.s.r.SetPaused(true)
-	a.finish(g, action_msgs.GoalStatus_STATUS_CANCELED, failed(si.Result_RESULT_OPERATION_FAILED, "canceled "+msg))
+// progress says how far a goal went.
+func (*stepsAction) progress(g *stepsGoal, done uint64) string {
+	return "after " + strconv.FormatUint(done, 10) + " of " + strconv.FormatUint(g.steps, 10) + " steps"
+}
+
+// failed is a RESULT_OPERATION_FAILED Result.
+func failed(msg string) si.Result {
+	return si.Result{Result: si.Result_RESULT_OPERATION_FAILED, ErrorMessage: msg}
 }
 
 func (a *stepsAction) feedback(g *stepsGoal, done uint64) {
@@ -254,7 +224,7 @@ func (a *stepsAction) getResult(ctx context.Context, q *si.SimulateStepsGetResul
 	if g == nil {
 		return si.SimulateStepsGetResultResponse{
 			Status: action_msgs.GoalStatus_STATUS_UNKNOWN,
-			Result: si.SimulateStepsResult{Result: failed(si.Result_RESULT_NOT_FOUND, "unknown goal")},
+			Result: si.SimulateStepsResult{Result: si.Result{Result: si.Result_RESULT_NOT_FOUND, ErrorMessage: "unknown goal"}},
 		}
 	}
 	select {
@@ -262,7 +232,7 @@ func (a *stepsAction) getResult(ctx context.Context, q *si.SimulateStepsGetResul
 	case <-ctx.Done():
 		return si.SimulateStepsGetResultResponse{
 			Status: action_msgs.GoalStatus_STATUS_UNKNOWN,
-			Result: si.SimulateStepsResult{Result: failed(si.Result_RESULT_OPERATION_FAILED, "the services closed")},
+			Result: si.SimulateStepsResult{Result: failed("the services closed")},
 		}
 	}
 	a.mu.Lock()

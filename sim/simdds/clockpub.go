@@ -1,4 +1,4 @@
-package sim
+package simdds
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/ros/builtin_interfaces"
 	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
+	"github.com/ddsgo/ddsgo/sim"
 )
 
 // clockTopic is the DDS topic of ROS 2's /clock.
@@ -33,7 +34,7 @@ func NewClockPublisher(p *dds.DomainParticipant) (*ClockPublisher, error) {
 
 // PostUpdate publishes info.SimTime; a paused step publishes it too, so that late
 // joiners learn the time.
-func (c *ClockPublisher) PostUpdate(info UpdateInfo, _ ecm.Reader) {
+func (c *ClockPublisher) PostUpdate(info sim.UpdateInfo, _ ecm.Reader) {
 	c.msg.Clock = rosTime(info.SimTime)
 	_ = c.w.Write(context.Background(), &c.msg) // KEEP_LAST never blocks
 }

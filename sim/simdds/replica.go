@@ -1,4 +1,4 @@
-package sim
+package simdds
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/ecm"
+	"github.com/ddsgo/ddsgo/sim"
 )
 
 // The world's own state streams, so that another process can follow the world in an ECM
@@ -43,16 +44,19 @@ type WorldEntity struct {
 	Kind string
 }
 
+// DDSTypeName is the type's name on the wire, which it had before the package moved.
+func (WorldEntity) DDSTypeName() string { return "sim::WorldEntity" }
+
 // entityKind returns the Kind of e.
 func entityKind(r ecm.Reader, e ecm.Entity) string {
 	switch {
-	case ecm.Has[World](r, e):
+	case ecm.Has[sim.World](r, e):
 		return "world"
-	case ecm.Has[Model](r, e):
+	case ecm.Has[sim.Model](r, e):
 		return "model"
-	case ecm.Has[Link](r, e):
+	case ecm.Has[sim.Link](r, e):
 		return "link"
-	case ecm.Has[frame](r, e):
+	case ecm.Has[sim.Frame](r, e):
 		return "frame"
 	}
 	return ""
@@ -154,7 +158,7 @@ func newStateTopics[E interface{ Close() error }](p *dds.DomainParticipant,
 
 // PostUpdate publishes the step's changes, and the whole state when the step created or
 // removed entities, a replica asked for it, or nothing was published yet.
-func (s *StatePublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
+func (s *StatePublisher) PostUpdate(info sim.UpdateInfo, r ecm.Reader) {
 	ctx := context.Background()
 	s.step++
 	s.msg.Step, s.msg.SimTime = s.step, info.SimTime
@@ -253,7 +257,7 @@ func NewReplica(p *dds.DomainParticipant, register func(*ecm.Manager)) (*Replica
 
 func (r *Replica) newManager() *ecm.Manager {
 	m := ecm.New()
-	RegisterComponents(m)
+	sim.RegisterComponents(m)
 	if r.register != nil {
 		r.register(m)
 	}

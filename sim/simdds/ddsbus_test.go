@@ -1,4 +1,4 @@
-package sim
+package simdds
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
+	"github.com/ddsgo/ddsgo/sim"
 )
 
 // The message types of the tests of TriggeredPublisher on DDS: ROS 2 types, as rosidl
@@ -45,19 +46,19 @@ func (labelsMsg) DDSTypeName() string   { return "test_msgs::msg::dds_::Labels_"
 func (echoRequest) DDSTypeName() string { return "test_msgs::srv::dds_::Echo_Request_" }
 func (echoReply) DDSTypeName() string   { return "test_msgs::srv::dds_::Echo_Response_" }
 
-// tpNet is a world participant with a DDSBus that knows the test types, and a node
+// tpNet is a world participant with a Bus that knows the test types, and a node
 // participant that plays the ROS 2 nodes around it.
 type tpNet struct {
 	t     *testing.T
 	world *dds.DomainParticipant
 	node  *dds.DomainParticipant
-	bus   *DDSBus
+	bus   *Bus
 }
 
 func newTPNet(t *testing.T, domain int) *tpNet {
 	t.Helper()
 	n := &tpNet{t: t, world: loopbackParticipant(t, domain), node: loopbackParticipant(t, domain)}
-	n.bus = NewDDSBus(n.world)
+	n.bus = NewBus(n.world)
 	t.Cleanup(func() {
 		require.NoError(t, n.bus.Close())
 		require.NoError(t, n.bus.Close(), "Close is idempotent")
@@ -76,7 +77,7 @@ func newTPNet(t *testing.T, domain int) *tpNet {
 }
 
 // plugin configures a TriggeredPublisher on the bus from the inside of a <plugin>.
-func (n *tpNet) plugin(inner string) *TriggeredPublisher {
+func (n *tpNet) plugin(inner string) *sim.TriggeredPublisher {
 	n.t.Helper()
 	tp, err := configure(n.t, n.bus, "<plugin>"+inner+"</plugin>")
 	require.NoError(n.t, err)
@@ -324,7 +325,7 @@ func TestDDSTriggeredPublisherServices(t *testing.T) {
 	write(t, input[emptyMsg](n, "/in_18"), make([]emptyMsg, 3)...)
 	waitFor(t, func() bool { return test.Load() == 10 && b0.Load() == 10 && b1.Load() == 10 }, func() string { return fmt.Sprintf("calls: %d %d %d", test.Load(), b0.Load(), b1.Load()) })
 	for _, c := range []struct {
-		tp         *TriggeredPublisher
+		tp         *sim.TriggeredPublisher
 		ok, failed uint64
 	}{{one, 10, 0}, {two, 20, 0}, {none, 0, 3}, {diff, 0, 3}} {
 		waitFor(t, func() bool { ok, failed := c.tp.Published(); return ok == c.ok && failed == c.failed }, func() string {
@@ -363,7 +364,7 @@ func TestDDSTriggeredPublisherConfigErrors(t *testing.T) {
 		require.ErrorContains(t, err, bad.msg, bad.xml)
 	}
 	require.ErrorIs(t, AddBusType[struct{ A int }](n.bus), dds.ErrBadParameter, "a bus type names itself")
-	require.ErrorContains(t, n.bus.Publish("/o", Message{Type: "nope"}), "not registered")
+	require.ErrorContains(t, n.bus.Publish("/o", sim.Message{Type: "nope"}), "not registered")
 }
 
 // The conversions keep every value of a message with nested, repeated and optional
@@ -379,20 +380,20 @@ func TestMsgConversion(t *testing.T) {
 	}
 	o16 := int16(-7)
 	v := outer{Header: inner{"base"}, Values: []float32{0.5, 2}, Fixed: [3]uint8{1, 2, 3}, Optional: &o16, Items: []inner{{"a"}, {"b"}}}
-	m := toMsg(refValue(&v)).(Msg)
-	require.Equal(t, Msg{
-		"header": Msg{"child_frame_id": "base"}, "values": []any{0.5, 2.0}, "fixed": []any{1.0, 2.0, 3.0},
-		"optional": -7.0, "items": []any{Msg{"child_frame_id": "a"}, Msg{"child_frame_id": "b"}},
+	m := toMsg(refValue(&v)).(sim.Msg)
+	require.Equal(t, sim.Msg{
+		"header": sim.Msg{"child_frame_id": "base"}, "values": []any{0.5, 2.0}, "fixed": []any{1.0, 2.0, 3.0},
+		"optional": -7.0, "items": []any{sim.Msg{"child_frame_id": "a"}, sim.Msg{"child_frame_id": "b"}},
 	}, m)
 	var back outer
 	require.NoError(t, fromMsg(refValue(&back), m, ""))
 	require.Equal(t, v, back)
-	require.NoError(t, fromMsg(refValue(&back), Msg{"values": 4.0, "header": Msg{"ChildFrameID": nil}}, ""))
+	require.NoError(t, fromMsg(refValue(&back), sim.Msg{"values": 4.0, "header": sim.Msg{"ChildFrameID": nil}}, ""))
 	require.Equal(t, []float32{4}, back.Values, "a single value where a list is expected is a list of one")
 	require.Empty(t, back.Header.ChildFrameID, "a nil value is zero")
-	err := fromMsg(refValue(&back), Msg{"fixed": []any{1.0, 2.0, 3.0, 4.0}}, "")
+	err := fromMsg(refValue(&back), sim.Msg{"fixed": []any{1.0, 2.0, 3.0, 4.0}}, "")
 	require.ErrorContains(t, err, "4 values for an array of 3")
-	err = fromMsg(refValue(&back), Msg{"items": []any{Msg{"child_frame_id": 1.0}}}, "")
+	err = fromMsg(refValue(&back), sim.Msg{"items": []any{sim.Msg{"child_frame_id": 1.0}}}, "")
 	require.ErrorContains(t, err, "items[0].child_frame_id")
 	for in, want := range map[string]string{"ChildFrameID": "child_frame_id", "X": "x", "SpawnRequests": "spawn_requests", "HTTPServer": "http_server", "Nanosec": "nanosec"} {
 		require.Equal(t, want, snakeCase(in))
@@ -406,37 +407,35 @@ func refValue[T any](p *T) reflect.Value { return reflect.ValueOf(p).Elem() }
 // delayed in simulation time.
 func TestDDSTriggeredPublisherDelay(t *testing.T) {
 	n := newTPNet(t, 71)
-	r, err := NewRunner(ecm.New(), Config{Clock: newFakeClock()})
+	r, err := sim.NewRunner(ecm.New(), sim.Config{Clock: newFakeClock()})
 	require.NoError(t, err)
-	reg := Registry{}
-	RegisterTriggeredPublisher(reg, n.bus)
-	var tp *TriggeredPublisher
-	mk := reg[triggeredPublisherName]
-	reg[triggeredPublisherName] = func() System { tp = mk().(*TriggeredPublisher); return tp }
-	_, err = LoadWorld(r, strings.NewReader(`<sdf version="1.9"><world name="w">
+	reg := sim.Registry{}
+	sim.RegisterTriggeredPublisher(reg, n.bus)
+	_, err = sim.LoadWorld(r, strings.NewReader(`<sdf version="1.9"><world name="w">
 	  <plugin name="gz::sim::systems::TriggeredPublisher" filename="gz-sim-triggered-publisher-system">
 	    <input type="std_msgs/msg/Bool" topic="/start"><match>data: true</match></input>
 	    <output type="geometry_msgs/msg/Pose" topic="/goal">position: {x: 2.5}</output>
 	    <delay_ms>20</delay_ms>
-	  </plugin></world></sdf>`), LoadOptions{Registry: reg})
+	  </plugin></world></sdf>`), sim.LoadOptions{Registry: reg})
 	require.NoError(t, err)
 	_, err = r.RunOnce() // adds the system
 	require.NoError(t, err)
 	out := output[geometry_msgs.Pose](n, "/goal", "geometry_msgs/msg/Pose")
 	write(t, input[boolMsg](n, "/start"), boolMsg{Data: true})
+	// The match is pending from when the input arrives, which the test cannot see: the
+	// output comes no sooner than 20 steps (of 1 ms) after the input was written.
+	var got []geometry_msgs.Pose
+	steps := 0
 	waitFor(t, func() bool {
-		tp.mu.Lock()
-		defer tp.mu.Unlock()
-		return len(tp.pending) == 1
-	}, func() string { return "the match is pending" })
-	for range 19 {
 		_, err := r.RunOnce()
 		require.NoError(t, err)
-	}
-	received(t, out, 0)
-	_, err = r.RunOnce()
-	require.NoError(t, err)
-	got := received(t, out, 1)
+		steps++
+		data, _, err := out.Take(context.Background(), dds.NoWait())
+		got = append(got, data...)
+		return err == nil && len(got) > 0
+	}, func() string { return fmt.Sprintf("no output after %d steps", steps) })
+	require.GreaterOrEqual(t, steps, 20, "delayed by 20 ms of simulation time")
+	require.Len(t, got, 1)
 	require.Equal(t, 2.5, got[0].Position.X)
 }
 
@@ -451,7 +450,7 @@ func TestDDSBusWaitForAcknowledgments(t *testing.T) {
 
 	out := output[boolMsg](n, "/acked", "std_msgs/msg/Bool")
 	for range 5 {
-		require.NoError(t, n.bus.Publish("/acked", Message{Type: "std_msgs/msg/Bool", Data: Msg{"data": true}}))
+		require.NoError(t, n.bus.Publish("/acked", sim.Message{Type: "std_msgs/msg/Bool", Data: sim.Msg{"data": true}}))
 	}
 	actx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

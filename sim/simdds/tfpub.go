@@ -1,4 +1,4 @@
-package sim
+package simdds
 
 import (
 	"context"
@@ -8,17 +8,15 @@ import (
 	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/ros/geometry_msgs"
 	"github.com/ddsgo/ddsgo/ros/tf2_msgs"
+	"github.com/ddsgo/ddsgo/sim"
 )
 
 // tfTopic is the DDS topic of ROS 2's /tf.
 const tfTopic = "rt/tf"
 
-// worldFrame is the frame of the poses of entities whose parent is the world.
-const worldFrame = "world"
-
 // TfPublisher is a system that publishes the pose of every model and link, relative to
 // its parent, on /tf (tf2_msgs/TFMessage) at most once per period of simulation time:
-// frame_id is the parent's scoped name (worldFrame for a model of the world),
+// frame_id is the parent's scoped name (sim.WorldFrame for a model of the world),
 // child_frame_id the entity's scoped name ("model::link", Gazebo's form). In steady
 // state it allocates nothing: the message and the frame names are kept between steps.
 type TfPublisher struct {
@@ -32,7 +30,7 @@ type TfPublisher struct {
 	// Has, which looks the type up each time (in a map when its cache slot is taken)
 	model, link, world ecm.ComponentID
 	stamp              geometry_msgs.TransformStamped
-	each               func(ecm.Entity, Name, Pose) bool
+	each               func(ecm.Entity, sim.Name, sim.Pose) bool
 }
 
 // NewTfPublisher creates the /tf topic and writer in p; period 0 publishes every step.
@@ -47,7 +45,7 @@ func NewTfPublisher(p *dds.DomainParticipant, period time.Duration) (*TfPublishe
 }
 
 // PostUpdate publishes the poses when a period has passed.
-func (c *TfPublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
+func (c *TfPublisher) PostUpdate(info sim.UpdateInfo, r ecm.Reader) {
 	if info.SimTime < c.next && info.Dt >= 0 {
 		return
 	}
@@ -56,7 +54,7 @@ func (c *TfPublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
 		c.names.reset() // entities were removed: forget their names
 	}
 	c.r = r
-	c.model, c.link, c.world = typeID[Model](r), typeID[Link](r), typeID[World](r)
+	c.model, c.link, c.world = typeID[sim.Model](r), typeID[sim.Link](r), typeID[sim.World](r)
 	c.stamp.Header.Stamp = rosTime(info.SimTime)
 	c.msg.Transforms = c.msg.Transforms[:0]
 	ecm.EachRO2(r, c.each)
@@ -64,19 +62,19 @@ func (c *TfPublisher) PostUpdate(info UpdateInfo, r ecm.Reader) {
 }
 
 // add appends the transform of e if it is a model or a link.
-func (c *TfPublisher) add(e ecm.Entity, _ Name, pose Pose) bool {
+func (c *TfPublisher) add(e ecm.Entity, _ sim.Name, pose sim.Pose) bool {
 	if !c.r.EntityHasComponentType(e, c.model) && !c.r.EntityHasComponentType(e, c.link) {
 		return true
 	}
 	parent := c.r.ParentEntity(e)
 	ts := c.stamp
-	ts.Header.FrameID = worldFrame
+	ts.Header.FrameID = sim.WorldFrame
 	if parent != ecm.Null && !c.r.EntityHasComponentType(parent, c.world) {
 		ts.Header.FrameID = c.scoped(parent)
 	}
 	ts.ChildFrameID = c.scoped(e)
 	q := pose.Orientation
-	if q == (Quaternion{}) {
+	if q == (sim.Quaternion{}) {
 		q.W = 1
 	}
 	ts.Transform = geometry_msgs.Transform{
@@ -105,9 +103,9 @@ func scopedName(r ecm.Reader, e ecm.Entity, cache *nameCache) string {
 	if s, ok := cache.get(e); ok {
 		return s
 	}
-	name, _ := ecm.ComponentData[Name](r, e)
+	name, _ := ecm.ComponentData[sim.Name](r, e)
 	s := string(name)
-	if p := r.ParentEntity(e); p != ecm.Null && !ecm.Has[World](r, p) {
+	if p := r.ParentEntity(e); p != ecm.Null && !ecm.Has[sim.World](r, p) {
 		s = scopedName(r, p, cache) + "::" + s
 	}
 	if cache != nil {

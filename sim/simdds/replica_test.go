@@ -1,4 +1,4 @@
-package sim
+package simdds
 
 import (
 	"bytes"
@@ -11,26 +11,27 @@ import (
 
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/ecm"
+	"github.com/ddsgo/ddsgo/sim"
 )
 
 // churner moves every model (marking the change, as systems must for it to be
 // published), creates a model every 5th step and removes the oldest every 7th.
 type churner struct{ n int }
 
-func (c *churner) Update(_ UpdateInfo, m *ecm.Manager) {
+func (c *churner) Update(_ sim.UpdateInfo, m *ecm.Manager) {
 	c.n++
-	pose := ecm.ID[Pose](m)
-	ecm.Each2(m, func(e ecm.Entity, _ *Model, p *Pose) bool {
+	pose := ecm.ID[sim.Pose](m)
+	ecm.Each2(m, func(e ecm.Entity, _ *sim.Model, p *sim.Pose) bool {
 		p.Position.X += 0.01
 		m.SetChanged(e, pose, ecm.PeriodicChange)
 		return true
 	})
 	if c.n%5 == 0 {
-		e := ecm.Create3(m, Model{}, Name("m"), Pose{Position: Vector3{Y: float64(c.n)}})
-		ecm.CreateComponent(m, e, Tags{"spawned"})
+		e := ecm.Create3(m, sim.Model{}, sim.Name("m"), sim.Pose{Position: sim.Vector3{Y: float64(c.n)}})
+		ecm.CreateComponent(m, e, sim.Tags{"spawned"})
 	}
 	if c.n%7 == 0 {
-		if e, _ := ecm.First[Model](m); e != ecm.Null {
+		if e, _ := ecm.First[sim.Model](m); e != ecm.Null {
 			m.RequestRemoveEntity(e, true)
 		}
 	}
@@ -42,10 +43,10 @@ func (c *churner) Update(_ UpdateInfo, m *ecm.Manager) {
 func TestReplica(t *testing.T) {
 	world, node := loopbackParticipant(t, 63), loopbackParticipant(t, 63)
 	m := ecm.New()
-	RegisterComponents(m)
-	w := ecm.Create2(m, World{}, Name("demo"))
+	sim.RegisterComponents(m)
+	w := ecm.Create2(m, sim.World{}, sim.Name("demo"))
 	for i := range 3 {
-		e := ecm.Create3(m, Model{}, Name("box"), Pose{Position: Vector3{Z: float64(i)}})
+		e := ecm.Create3(m, sim.Model{}, sim.Name("box"), sim.Pose{Position: sim.Vector3{Z: float64(i)}})
 		m.SetParentEntity(e, w)
 	}
 	r, pub := publishedRunner(t, m, world, &churner{})
@@ -81,9 +82,9 @@ func TestReplica(t *testing.T) {
 	require.NoError(t, rep.Close())
 	waitMatched(t, pub.changes.w, 0)
 	if !raceEnabled {
-		info := UpdateInfo{SimTime: time.Hour}
-		pose := ecm.ID[Pose](m)
-		e, _ := ecm.First[Model](m)
+		info := sim.UpdateInfo{SimTime: time.Hour}
+		pose := ecm.ID[sim.Pose](m)
+		e, _ := ecm.First[sim.Model](m)
 		m.EndStep()
 		require.Zero(t, testing.AllocsPerRun(100, func() {
 			m.SetChanged(e, pose, ecm.PeriodicChange)
@@ -95,15 +96,15 @@ func TestReplica(t *testing.T) {
 
 // publishedRunner returns a runner of m on a virtual clock with sys and a
 // StatePublisher on p, which is closed when the test ends.
-func publishedRunner(t testing.TB, m *ecm.Manager, p *dds.DomainParticipant, sys System) (*Runner, *StatePublisher) {
+func publishedRunner(t testing.TB, m *ecm.Manager, p *dds.DomainParticipant, sys sim.System) (*sim.Runner, *StatePublisher) {
 	t.Helper()
-	r, err := NewRunner(m, Config{Clock: newFakeClock()})
+	r, err := sim.NewRunner(m, sim.Config{Clock: newFakeClock()})
 	require.NoError(t, err)
-	require.NoError(t, r.AddSystem(sys, SystemConfig{Name: "world"}))
+	require.NoError(t, r.AddSystem(sys, sim.SystemConfig{Name: "world"}))
 	pub, err := NewStatePublisher(p)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, pub.Close()) })
-	require.NoError(t, r.AddSystem(pub, SystemConfig{Name: "state"}))
+	require.NoError(t, r.AddSystem(pub, sim.SystemConfig{Name: "state"}))
 	return r, pub
 }
 
@@ -135,9 +136,9 @@ func waitMatched(t testing.TB, w *dds.DataWriter[worldState], n int32) {
 // world's structure stays the same, so only a request brings a late replica a full state.
 type modelMover struct{}
 
-func (modelMover) Update(_ UpdateInfo, m *ecm.Manager) {
-	pose := ecm.ID[Pose](m)
-	ecm.Each2(m, func(e ecm.Entity, _ *Model, p *Pose) bool {
+func (modelMover) Update(_ sim.UpdateInfo, m *ecm.Manager) {
+	pose := ecm.ID[sim.Pose](m)
+	ecm.Each2(m, func(e ecm.Entity, _ *sim.Model, p *sim.Pose) bool {
 		p.Position.X += 0.01
 		m.SetChanged(e, pose, ecm.PeriodicChange)
 		return true
@@ -149,9 +150,9 @@ func (modelMover) Update(_ UpdateInfo, m *ecm.Manager) {
 func TestReplicaAsksForState(t *testing.T) {
 	world, node := loopbackParticipant(t, 65), loopbackParticipant(t, 65)
 	m := ecm.New()
-	RegisterComponents(m)
+	sim.RegisterComponents(m)
 	for i := range 3 {
-		ecm.Create3(m, Model{}, Name("box"), Pose{Position: Vector3{Z: float64(i)}})
+		ecm.Create3(m, sim.Model{}, sim.Name("box"), sim.Pose{Position: sim.Vector3{Z: float64(i)}})
 	}
 	r, pub := publishedRunner(t, m, world, modelMover{})
 	for range 30 {
@@ -197,11 +198,11 @@ func TestReplicaAsksForState(t *testing.T) {
 func TestWorldEntities(t *testing.T) {
 	world, node := loopbackParticipant(t, 72), loopbackParticipant(t, 72)
 	m := ecm.New()
-	RegisterComponents(m)
-	w := ecm.Create2(m, World{}, Name("demo"))
-	robot := ecm.Create3(m, Model{}, Name("robot"), Pose{})
+	sim.RegisterComponents(m)
+	w := ecm.Create2(m, sim.World{}, sim.Name("demo"))
+	robot := ecm.Create3(m, sim.Model{}, sim.Name("robot"), sim.Pose{})
 	m.SetParentEntity(robot, w)
-	arm := ecm.Create3(m, Link{}, Name("arm"), Pose{})
+	arm := ecm.Create3(m, sim.Link{}, sim.Name("arm"), sim.Pose{})
 	m.SetParentEntity(arm, robot)
 	r, _ := publishedRunner(t, m, world, &churner{})
 

@@ -1,4 +1,4 @@
-package sim
+package simdds
 
 import (
 	"cmp"
@@ -11,6 +11,7 @@ import (
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/ros/tf2_msgs"
+	"github.com/ddsgo/ddsgo/sim"
 )
 
 // A world with a TfPublisher publishes the pose of every model and link on /tf, each
@@ -18,22 +19,22 @@ import (
 func TestTfPublisher(t *testing.T) {
 	world, node := loopbackParticipant(t, 62), loopbackParticipant(t, 62)
 	m := ecm.New()
-	w := ecm.Create2(m, World{}, Name("demo"))
-	robot := ecm.Create3(m, Model{}, Name("robot"), Pose{Position: Vector3{1, 2, 0}})
-	base := ecm.Create3(m, Link{}, Name("base"), Pose{Position: Vector3{0.5, 0, 0.1}})
-	camera := ecm.Create3(m, Model{}, Name("camera"), Pose{Orientation: Quaternion{0, 0, 1, 0}})
-	lens := ecm.Create3(m, Link{}, Name("lens"), Pose{})
+	w := ecm.Create2(m, sim.World{}, sim.Name("demo"))
+	robot := ecm.Create3(m, sim.Model{}, sim.Name("robot"), sim.Pose{Position: sim.Vector3{X: 1, Y: 2}})
+	base := ecm.Create3(m, sim.Link{}, sim.Name("base"), sim.Pose{Position: sim.Vector3{X: 0.5, Z: 0.1}})
+	camera := ecm.Create3(m, sim.Model{}, sim.Name("camera"), sim.Pose{Orientation: sim.Quaternion{Z: 1}})
+	lens := ecm.Create3(m, sim.Link{}, sim.Name("lens"), sim.Pose{})
 	m.SetParentEntity(robot, w)
 	m.SetParentEntity(base, robot)
 	m.SetParentEntity(camera, robot)
 	m.SetParentEntity(lens, camera)
-	ecm.Create2(m, Name("sun"), Pose{}) // neither a model nor a link
-	r, err := NewRunner(m, Config{Clock: newFakeClock()})
+	ecm.Create2(m, sim.Name("sun"), sim.Pose{}) // neither a model nor a link
+	r, err := sim.NewRunner(m, sim.Config{Clock: newFakeClock()})
 	require.NoError(t, err)
 	c, err := NewTfPublisher(world, 10*r.StepSize())
 	require.NoError(t, err)
 	defer func() { require.NoError(t, c.Close()) }()
-	require.NoError(t, r.AddSystem(c, SystemConfig{Name: "tf"}))
+	require.NoError(t, r.AddSystem(c, sim.SystemConfig{Name: "tf"}))
 
 	in, ctx := matchedReader[tf2_msgs.TFMessage](t, node, tfTopic, c.w, dds.Reliable(), dds.KeepAll())
 	for range 25 { // sim time 1..25 steps: published at 1, 11, 21
@@ -73,7 +74,7 @@ func TestTfPublisher(t *testing.T) {
 		// publisher's part.
 		require.NoError(t, in.Close())
 		reader := m.Reader()
-		info := UpdateInfo{SimTime: time.Hour}
+		info := sim.UpdateInfo{SimTime: time.Hour}
 		require.Zero(t, testing.AllocsPerRun(100, func() {
 			info.SimTime += time.Second
 			c.PostUpdate(info, reader)
