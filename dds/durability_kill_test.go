@@ -211,7 +211,8 @@ func TestPersistentKillChild(t *testing.T) {
 }
 
 // childParticipant is the participant of a child process, on an in-memory network or,
-// with DDSGO_DURABLE_CHILD_UDP set, on real sockets in durableDomain.
+// with DDSGO_DURABLE_CHILD_UDP set, on real sockets in durableDomain. A child that is not
+// killed closes it (and the network) when its test ends, like any other test.
 func childParticipant(t *testing.T, dir string) *DomainParticipant {
 	t.Helper()
 	if os.Getenv(childUDPEnv) != "" {
@@ -219,13 +220,16 @@ func childParticipant(t *testing.T, dir string) *DomainParticipant {
 			Interfaces: []string{"127.0.0.1"}, Peers: []string{"127.0.0.1"}, DisableMulticast: true,
 		}))
 		require.NoError(t, err)
+		t.Cleanup(func() { require.NoError(t, p.Close()) })
 		return p
 	}
 	n, err := memnet.New(memnet.Config{Seed: 1})
 	require.NoError(t, err)
+	t.Cleanup(n.Close)
 	h, err := n.AddHost("child", netip.MustParseAddr("10.0.0.1"))
 	require.NoError(t, err)
 	p, err := NewParticipant(7, withNet(h), PersistenceDir(dir))
 	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	return p
 }
