@@ -50,8 +50,9 @@ type (
 	kindComp struct{ Kind entityKind }
 	// handleComp is the entity's handle (its GUID); HandleNil until enabled.
 	handleComp struct{ Handle InstanceHandle }
-	// enabledComp is the enabled flag.
-	enabledComp struct{ Enabled bool }
+	// enabledComp is the enabled flag: the entity's own atomic, so that the hot paths
+	// read it without the participant's lock and the ECM holds the one copy.
+	enabledComp struct{ Enabled *atomic.Bool }
 	// nameComp is a topic's name and type name, or an endpoint's topic's.
 	nameComp struct{ Topic, Type string }
 	// listenerComp is the listener and its mask.
@@ -91,17 +92,18 @@ type entityObject interface {
 
 // entity is the part of every local entity the package handles alike.
 type entity struct {
-	p      *DomainParticipant
-	parent *entity
-	ent    ecm.Entity
-	kind   entityKind
-	self   entityObject
+	p    *DomainParticipant
+	ent  ecm.Entity
+	kind entityKind
+	self entityObject
 
-	enabled atomic.Bool
+	enabled atomic.Bool // the value of the entity's enabledComp
 	deleted atomic.Bool
-	// lmask is the mask of the entity's listener, or 0 without a listener: what
-	// the hot paths check before posting to the dispatcher.
-	lmask atomic.Uint32
+	// reach is the statuses that a listener of the entity or of one containing it
+	// takes: what the hot paths check before posting to the dispatcher. It is derived
+	// from the listenerComps of the entity and its ancestors in the ECM, by
+	// deriveReachLocked only.
+	reach atomic.Uint32
 
 	status statusBlock
 	cond   StatusCondition
@@ -160,29 +162,65 @@ func (e *entity) core() *entity { return e }
 // init sets up e as a new entity of p under parent; the caller holds p.mu and adds the
 // kind's components after.
 func (e *entity) init(p *DomainParticipant, parent *entity, kind entityKind, self entityObject, l Listener, mask listener.StatusMask) {
-	e.p, e.parent, e.kind, e.self = p, parent, kind, self
+	e.p, e.kind, e.self = p, kind, self
 	e.cond.e = e
 	e.cond.enabled.Store(uint32(listener.MaskAll))
 	e.slot.Handle = e.dispatch
 	e.ent = p.m.CreateEntity()
 	ecm.CreateComponent(p.m, e.ent, kindComp{kind})
 	ecm.CreateComponent(p.m, e.ent, handleComp{})
-	ecm.CreateComponent(p.m, e.ent, enabledComp{})
+	ecm.CreateComponent(p.m, e.ent, enabledComp{&e.enabled})
 	ecm.CreateComponent(p.m, e.ent, objComp{self})
 	ecm.CreateComponent(p.m, e.ent, statusComp{&e.status})
-	e.setListenerLocked(l, mask)
 	if parent != nil {
 		p.m.SetParentEntity(e.ent, parent.ent)
 	}
+	e.setListenerLocked(l, mask)
 }
 
-// setListenerLocked stores the listener; the caller holds p.mu.
+// setListenerLocked stores the listener and derives the reach of the entity and of
+// those it contains; the caller holds p.mu.
 func (e *entity) setListenerLocked(l Listener, mask listener.StatusMask) {
 	ecm.SetComponentData(e.p.m, e.ent, listenerComp{Listener: l, Mask: mask})
-	if l == nil {
-		mask = 0
+	e.p.deriveReachLocked(e.ent)
+	for _, d := range e.p.m.Descendants(e.ent) { // in creation order: parents first
+		e.p.deriveReachLocked(d)
 	}
-	e.lmask.Store(uint32(mask))
+}
+
+// deriveReachLocked sets the reach of the local entity x from its listener and its
+// parent's reach; the caller holds p.mu.
+func (p *DomainParticipant) deriveReachLocked(x ecm.Entity) {
+	e := p.localLocked(x)
+	if e == nil {
+		return
+	}
+	var reach uint32
+	if lc, ok := ecm.Get[listenerComp](p.m, x); ok && lc.Listener != nil {
+		reach = uint32(lc.Mask)
+	}
+	if par := p.parentLocked(e); par != nil {
+		reach |= par.reach.Load()
+	}
+	e.reach.Store(reach)
+}
+
+// localLocked returns the local entity x, or nil for another (a remote one); the caller
+// holds p.mu.
+func (p *DomainParticipant) localLocked(x ecm.Entity) *entity {
+	if oc, ok := ecm.Get[objComp](p.m, x); ok && oc.obj != nil {
+		return oc.obj.core()
+	}
+	return nil
+}
+
+// parentLocked returns the local entity that contains e, nil for the participant; the
+// caller holds p.mu.
+func (p *DomainParticipant) parentLocked(e *entity) *entity {
+	if par := p.m.ParentEntity(e.ent); par != ecm.Null {
+		return p.localLocked(par)
+	}
+	return nil
 }
 
 // check returns ErrAlreadyDeleted for a deleted entity and ErrNotEnabled for a disabled
@@ -206,14 +244,7 @@ func (e *entity) alive() error {
 }
 
 // listens reports whether the listener of e or of an entity containing it handles k.
-func (e *entity) listens(k listener.StatusKind) bool {
-	for x := e; x != nil; x = x.parent {
-		if x.lmask.Load()&uint32(k) != 0 {
-			return true
-		}
-	}
-	return false
-}
+func (e *entity) listens(k listener.StatusKind) bool { return e.reach.Load()&uint32(k) != 0 }
 
 // raised notifies the StatusCondition and the listeners of a change of k. Call it after
 // setting the change, outside every lock but the caller's own.

@@ -117,8 +117,9 @@ func (p *DomainParticipant) graph(skip []ecm.Entity) participantGraph {
 			ph, _ := ecm.ComponentData[handleComp](p.m, par)
 			ge.Parent = ph.Handle
 		}
-		en, _ := ecm.ComponentData[enabledComp](p.m, e)
-		ge.Enabled = en.Enabled
+		if en, ok := ecm.ComponentData[enabledComp](p.m, e); ok {
+			ge.Enabled = en.Enabled.Load()
+		}
 		p.describe(e, k.Kind, &ge)
 		sc, _ := ecm.ComponentData[statusComp](p.m, e)
 		g.Entities = append(g.Entities, ge)

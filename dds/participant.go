@@ -204,15 +204,17 @@ func (p *DomainParticipant) enable(o entityObject) error {
 	if e.enabled.Load() {
 		return nil
 	}
-	if e.parent != nil && !e.parent.enabled.Load() {
+	p.mu.Lock()
+	parent := p.parentLocked(e)
+	p.mu.Unlock()
+	if parent != nil && !parent.enabled.Load() {
 		return errorf(ErrPreconditionNotMet, "the entity's factory is not enabled")
 	}
 	if err := o.enableSelf(); err != nil {
 		return err
 	}
 	p.mu.Lock()
-	ecm.SetComponentData(p.m, e.ent, enabledComp{true})
-	e.enabled.Store(true)
+	e.enabled.Store(true) // enabledComp's value
 	var children []entityObject
 	if p.autoenable(e) {
 		children = p.childrenLocked(e)
