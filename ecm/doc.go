@@ -91,7 +91,8 @@
 //
 // # Serialized state
 //
-// State returns the state of chosen entities and component types, ChangedState the
+// State returns the state of chosen entities and component types (an empty list, nil or
+// not, means all, as in Gazebo), ChangedState the
 // changes of the current step (new entities with all their components, removed entities,
 // and components added, modified or removed), and SetState applies either kind to a
 // Manager. The format is described in state.go; it is CDR (package internal/cdr), so the

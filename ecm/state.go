@@ -60,7 +60,7 @@ type stateWriter struct {
 }
 
 // begin writes the header and the type table of the given types (all serializable
-// types if nil) and reserves the entity count.
+// types if none) and reserves the entity count.
 func (w *stateWriter) begin(b []byte, kind uint8, types []ComponentID) {
 	m := w.m
 	for i := range w.index {
@@ -72,7 +72,7 @@ func (w *stateWriter) begin(b []byte, kind uint8, types []ComponentID) {
 			w.types = append(w.types, id)
 		}
 	}
-	if types == nil {
+	if len(types) == 0 {
 		for id := range ComponentID(len(m.reg.types)) {
 			add(id)
 		}
@@ -158,9 +158,10 @@ func putCount(b []byte, pos, n int) {
 	b[pos], b[pos+1], b[pos+2], b[pos+3] = byte(n), byte(n>>8), byte(n>>16), byte(n>>24)
 }
 
-// State returns the serialized state (see the format above) of the given entities (all
-// live entities if nil) with their components of the given types (all types if nil).
-// Component types without a codec are left out.
+// State returns the serialized state (see the format above) of the given entities with
+// their components of the given types. As in Gazebo's EntityComponentManager::State, an
+// empty list (nil or of length 0) means all: no entities means every live entity, no
+// types every type. Component types without a codec are left out.
 func (m *Manager) State(entities []Entity, types []ComponentID) ([]byte, error) {
 	return m.appendState(nil, iter{from: 1, mutable: true}, entities, types)
 }
@@ -173,15 +174,15 @@ func (m *Manager) AppendState(b []byte, entities []Entity, types []ComponentID) 
 func (m *Manager) appendState(b []byte, it iter, entities []Entity, types []ComponentID) ([]byte, error) {
 	w := &stateWriter{m: m}
 	w.begin(b, kindFull, types)
-	var sel []ComponentID
-	if types != nil {
+	var sel []ComponentID // nil: all of each entity's types
+	if len(types) > 0 {
 		sel = w.types
 	}
 	write := func(e Entity) {
 		w.entity(e, opUpsert)
 		w.components(e, sel, false)
 	}
-	if entities == nil {
+	if len(entities) == 0 {
 		m.runs(m.archs, it, func(a *archetype, lo, hi int) bool {
 			for i := lo; i < hi; i++ {
 				if e := a.entities[i]; e != Null {

@@ -332,3 +332,60 @@ func TestCodecErrors(t *testing.T) {
 	_, v := First[Temp](back)
 	require.Nil(t, v, "a type with half a codec went into the state")
 }
+
+// An empty entity or type list means all, nil or not, as in Gazebo's
+// EntityComponentManager::State (whose sets default to empty).
+func TestStateEmptyListsMeanAll(t *testing.T) {
+	m := newStateTest()
+	a := Create2(m, Pos{X: 1}, Vel{X: 2})
+	b := Create1(m, Temp{C: 3})
+	m.SetParentEntity(b, a)
+	all, err := m.State(nil, nil)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name     string
+		entities []Entity
+		types    []ComponentID
+	}{
+		{"nil entities, empty types", nil, []ComponentID{}},
+		{"empty entities, nil types", []Entity{}, nil},
+		{"empty entities, empty types", []Entity{}, []ComponentID{}},
+	} {
+		st, err := m.State(c.entities, c.types)
+		require.NoError(t, err, c.name)
+		require.Equal(t, all, st, c.name)
+		st, err = m.AppendState(nil, c.entities, c.types)
+		require.NoError(t, err, c.name)
+		require.Equal(t, all, st, c.name)
+		st, err = m.Reader().State(c.entities, c.types)
+		require.NoError(t, err, c.name)
+		require.Equal(t, all, st, c.name)
+	}
+
+	// Empty entities with some types: every entity, with those types only.
+	st, err := m.State([]Entity{}, []ComponentID{ID[Pos](m)})
+	require.NoError(t, err)
+	d := newStateTest()
+	require.NoError(t, d.SetState(st))
+	require.Equal(t, 2, d.EntityCount())
+	require.True(t, Has[Pos](d, a))
+	require.False(t, Has[Vel](d, a))
+	require.False(t, Has[Temp](d, b))
+	require.Equal(t, a, d.ParentEntity(b))
+
+	// Some entities with empty types: those entities, with all their types.
+	st, err = m.State([]Entity{a}, []ComponentID{})
+	require.NoError(t, err)
+	d = newStateTest()
+	require.NoError(t, d.SetState(st))
+	require.Equal(t, 1, d.EntityCount())
+	require.True(t, Has[Pos](d, a))
+	require.True(t, Has[Vel](d, a))
+
+	// A list of unknown entities is not empty: it selects none.
+	st, err = m.State([]Entity{999}, nil)
+	require.NoError(t, err)
+	d = newStateTest()
+	require.NoError(t, d.SetState(st))
+	require.Equal(t, 0, d.EntityCount())
+}
