@@ -20,8 +20,9 @@
 // new, removal requests are processed, removed components forgotten, change states
 // cleared). A system's priority is the integer in the <gz:system_priority> element
 // of its configuration, else its Priority method (Prioritizer), else 0; the
-// constants PhysicsPriority etc. are Gazebo's. Systems added during a step take part
-// from the next one.
+// constants PhysicsPriority etc. are Gazebo's. The gz: prefix is required, as in
+// Gazebo: a <system_priority> (or one with another prefix) is a *LineError, not
+// silently ignored. Systems added during a step take part from the next one.
 //
 // # Time
 //

@@ -159,8 +159,9 @@ func (r *Runner) StepSize() time.Duration { return r.stepSize }
 
 // AddSystem configures s (if it is a Configurer) and adds it; it takes part in the
 // steps from the next one. Its priority is the <gz:system_priority> of c.Element, or
-// s.Priority() for a Prioritizer, or DefaultPriority. An error from Configure, or a
-// malformed priority, keeps s out.
+// s.Priority() for a Prioritizer, or DefaultPriority. An error from Configure, a
+// malformed priority, or a priority element without the gz: prefix (such as
+// <system_priority>, which Gazebo would not read either) keeps s out.
 func (r *Runner) AddSystem(s System, c SystemConfig) error {
 	e, err := r.newEntry(s, c)
 	if err != nil {

@@ -159,6 +159,27 @@ func TestBadPriority(t *testing.T) {
 	require.Equal(t, 0, r.systemCount())
 }
 
+// Gazebo reads only <gz:system_priority>; an element that looks like a priority but
+// lacks the prefix is refused at its line rather than silently leaving priority 0.
+func TestUnprefixedPriority(t *testing.T) {
+	for _, name := range []string{"system_priority", "gz::system_priority", "ign:system_priority"} {
+		t.Run(name, func(t *testing.T) {
+			r, _ := newRunner(t, Config{})
+			el := &Element{Name: "plugin", Children: []*Element{
+				{Name: "speed", Text: "1", Line: 4},
+				{Name: name, Text: "-10", Line: 5},
+			}}
+			err := r.AddSystem(&recorder{}, SystemConfig{Name: "x", Element: el})
+			requireLineError(t, err, 5, "<"+name+"> is not read: the priority element is <gz:system_priority>")
+			require.Equal(t, 0, r.systemCount())
+		})
+	}
+	// Other elements ending in priority are the plugin's own.
+	r, _ := newRunner(t, Config{})
+	el := &Element{Name: "plugin", Children: []*Element{{Name: "my_system_priority", Text: "x", Line: 3}}}
+	require.NoError(t, r.AddSystem(&recorder{}, SystemConfig{Name: "x", Element: el}))
+}
+
 type failing struct{}
 
 func (failing) Configure(ecm.Entity, *Element, *ecm.Manager) error { return errors.New("boom") }

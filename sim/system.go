@@ -2,6 +2,7 @@ package sim
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ddsgo/ddsgo/ecm"
@@ -75,7 +76,8 @@ type PostUpdater interface {
 }
 
 // Prioritizer is implemented by systems with a default priority other than
-// DefaultPriority. A <gz:system_priority> element in the configuration overrides it.
+// DefaultPriority. A <gz:system_priority> element in the configuration overrides it
+// (the prefix is required, as in Gazebo; <system_priority> is a configuration error).
 type Prioritizer interface {
 	Priority() int32
 }
@@ -107,11 +109,21 @@ type SystemConfig struct {
 	Factory Factory
 }
 
-// priorityOf returns the priority of s configured by c.
+// priorityOf returns the priority of s configured by el. Gazebo reads only
+// <gz:system_priority> and passes any other element to the plugin, so a
+// <system_priority> without the prefix (or with another one, such as "ign:") would
+// silently leave the priority unset: it is an error instead.
 func priorityOf(s System, el *Element) (int32, error) {
 	p := DefaultPriority
 	if pr, ok := s.(Prioritizer); ok {
 		p = pr.Priority()
+	}
+	if el != nil {
+		for _, c := range el.Children {
+			if c.Name != priorityElement && (c.Name == "system_priority" || strings.HasSuffix(c.Name, ":system_priority")) {
+				return 0, &LineError{Line: c.Line, Msg: "<" + c.Name + "> is not read: the priority element is <" + priorityElement + ">"}
+			}
+		}
 	}
 	if c := el.Child(priorityElement); c != nil {
 		v, err := strconv.ParseInt(c.TrimmedText(), 10, 32)

@@ -159,6 +159,7 @@ func TestLoadWorldErrors(t *testing.T) {
 		{"unknown plugin", "<world name='w'>\n\n<plugin name='x' filename='libx.so'/></world>", 3, `unknown plugin "x" (filename "libx.so")`},
 		{"anonymous plugin", "<world name='w'>\n<plugin/></world>", 2, "<plugin> without name or filename"},
 		{"plugin priority", "<world name='w'><model name='a'>\n<plugin name='demo::Mover'>\n<speed>1</speed>\n<gz:system_priority>x</gz:system_priority>\n</plugin></model></world>", 4, "bad gz:system_priority"},
+		{"plugin priority unprefixed", "<world name='w'><model name='a'>\n<plugin name='demo::Mover'>\n<speed>1</speed>\n<system_priority>-10</system_priority>\n</plugin></model></world>", 4, "<system_priority> is not read: the priority element is <gz:system_priority>"},
 		{"plugin configure line", "<world name='w'><model name='a'>\n<plugin name='demo::Mover'>\n<speed>fast</speed>\n</plugin></model></world>", 3, "bad speed"},
 		{"plugin configure", "<world name='w'>\n<plugin filename='fails'/></world>", 2, `plugin "": boom`},
 		{"deep models", "<world name='w'>" + strings.Repeat("<model name='m'>", maxModelDepth+1) + strings.Repeat("</model>", maxModelDepth+1) + "</world>", 1, "models nested too deeply"},
