@@ -284,20 +284,24 @@ func FirstRO[T any](s Source) (Entity, T, bool) {
 	return first, val, first != Null
 }
 
-// SetChanged sets the change state of component type id of e. It does nothing if e lacks
-// the component.
-func (m *Manager) SetChanged(e Entity, id ComponentID, s ComponentState) {
+// SetChanged sets the change state of component type id of e and reports whether it
+// did: it returns false, and changes nothing, if e is not a live entity, lacks the
+// component or s is not one of NoChange, OneTimeChange and PeriodicChange. (Gazebo's
+// SetChanged returns nothing and ignores a missing component; the result says so, as
+// RemoveComponent's does.)
+func (m *Manager) SetChanged(e Entity, id ComponentID, s ComponentState) bool {
 	r := m.rec(e)
 	if r == nil || int(id) >= MaxComponentTypes || s > PeriodicChange {
-		return
+		return false
 	}
 	ci := m.archOf(r).colIdx[id]
 	if ci == 0 {
-		return
+		return false
 	}
 	st := &m.archOf(r).stamps[ci-1][r.row]
 	m.noteState(e, id, m.stampState(*st), s)
 	*st = m.epoch<<2 | uint32(s)
+	return true
 }
 
 // ComponentState returns the change state of component type id of e in this step;

@@ -65,8 +65,9 @@
 // RequestRemoveEntity(e, recursive) and RequestRemoveEntities mark entities for removal;
 // they stay live (and visible to EachRemoved) until the end of the step. Every component
 // has a change state in the current step: NoChange, OneTimeChange (creating a component
-// is one) or PeriodicChange, set by SetChanged and SetComponentData and read by
-// ComponentState, HasOneTimeComponentChanges and ComponentTypesWithPeriodicChanges.
+// is one) or PeriodicChange, set by SetChanged (false if there is no such component) and
+// SetComponentData and read by ComponentState, HasOneTimeComponentChanges and
+// ComponentTypesWithPeriodicChanges.
 //
 // Entities created in a step are "new" until its end (HasNewEntities, IsNewEntity,
 // EachNew1). The systems runner must call EndStep once at the end of every step, after PostUpdate
