@@ -8,7 +8,7 @@
 // CreateEntity makes an entity without components; Create1, Create2 and Create3 make an
 // entity with its components in one step (faster). SetEntityCreateOffset moves the ids
 // of future entities past an offset, so that they do not collide with ids created
-// elsewhere and applied with SetState. HasEntity and EntityCount describe the entities.
+// elsewhere and applied with SetState; an offset below the next id is an error. HasEntity and EntityCount describe the entities.
 //
 // # Components
 //

@@ -53,9 +53,12 @@ func TestEntities(t *testing.T) {
 	require.True(t, m.HasEntity(a))
 	require.Equal(t, 2, m.EntityCount())
 
-	m.SetEntityCreateOffset(100)
+	require.NoError(t, m.SetEntityCreateOffset(100))
 	require.Equal(t, Entity(100), m.CreateEntity())
-	m.SetEntityCreateOffset(50) // lower: ignored
+	// Lower than the next id (101): refused, ignored.
+	require.EqualError(t, m.SetEntityCreateOffset(50), "ecm: entity create offset 50 is below the next entity id 101: ids never decrease")
+	require.Error(t, m.SetEntityCreateOffset(0))
+	require.NoError(t, m.SetEntityCreateOffset(101), "the next id itself is no change")
 	require.Equal(t, Entity(101), m.CreateEntity())
 
 	m.RequestRemoveEntity(b, false)
@@ -66,7 +69,7 @@ func TestEntities(t *testing.T) {
 	require.Equal(t, Entity(102), m.CreateEntity(), "ids are never reused")
 
 	// Far ids (beyond the dense index) work too.
-	m.SetEntityCreateOffset(1 << 40)
+	require.NoError(t, m.SetEntityCreateOffset(1<<40))
 	far := Create1(m, Pos{X: 1})
 	require.Equal(t, Entity(1<<40), far)
 	p, ok := Get[Pos](m, far)
@@ -279,7 +282,7 @@ func TestAccessor(t *testing.T) {
 	p, ok = pos.Get(c)
 	require.True(t, ok)
 	require.Equal(t, 3.0, p.X)
-	m.SetEntityCreateOffset(1 << 40)
+	require.NoError(t, m.SetEntityCreateOffset(1<<40))
 	far := Create1(m, Pos{X: 4})
 	p, ok = pos.Get(far)
 	require.True(t, ok)

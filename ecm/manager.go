@@ -1,6 +1,7 @@
 package ecm
 
 import (
+	"fmt"
 	"sync"
 )
 
@@ -196,11 +197,15 @@ func (m *Manager) EntityCount() int { return m.count }
 
 // SetEntityCreateOffset makes entities created from now on get ids from offset on, so
 // that they do not collide with ids created elsewhere (and later applied with SetState).
-// Ids never decrease: an offset below the next id is ignored.
-func (m *Manager) SetEntityCreateOffset(offset uint64) {
-	if Entity(offset) > m.nextID {
-		m.nextID = Entity(offset)
+// Ids never decrease, so that they are never reused: an offset below the next id is
+// refused with an error that names both, and changes nothing. (Gazebo warns and
+// applies it anyway, "incorrect behavior should be expected".)
+func (m *Manager) SetEntityCreateOffset(offset uint64) error {
+	if Entity(offset) < m.nextID {
+		return fmt.Errorf("ecm: entity create offset %d is below the next entity id %d: ids never decrease", offset, m.nextID)
 	}
+	m.nextID = Entity(offset)
+	return nil
 }
 
 // locate returns the archetype and row of live entity e. It is small enough to inline

@@ -50,7 +50,7 @@ func TestHasNewEntitiesSparse(t *testing.T) {
 	Create1(m, Pos{})
 	m.EndStep()
 	require.False(t, m.HasNewEntities())
-	m.SetEntityCreateOffset(1 << 40)
+	require.NoError(t, m.SetEntityCreateOffset(1<<40))
 	e := m.CreateEntity()
 	require.True(t, m.HasNewEntities())
 	m.RequestRemoveEntity(e, false)
