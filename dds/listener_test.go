@@ -199,3 +199,53 @@ func TestSubscriberAccess(t *testing.T) {
 	require.NoError(t, w.Publisher().SetQos(pq))
 	require.Equal(t, []string{"a"}, w.ew.(*fakeWriter).data.Offered.Publisher.Partition.Name)
 }
+
+// The rules of a listener's mask: without one, the statuses the listener has functions
+// for; a status in the mask without a function goes on to the containing entity's
+// listener; a function the mask leaves out, or two masks, are bad parameters.
+func TestListenerMaskRules(t *testing.T) {
+	var rec recorder
+	p, err := NewParticipant(0, withEngine((&fakeNet{}).factory()))
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		require.NoError(t, p.DeleteContainedEntities())
+		require.NoError(t, p.Close())
+	})
+	topic, pub, sub := topicPubSub[point](t, p, "t", "test::Point")
+	require.NoError(t, sub.SetListener(SubscriberListener{
+		OnDataAvailable:       func(AnyDataReader) { rec.add("subscriber:data_available") },
+		OnSubscriptionMatched: func(AnyDataReader, listener.SubscriptionMatchedStatus) { rec.add("subscriber:subscription_matched") },
+	}))
+
+	// No mask: the reader's listener takes what it has a function for, the subscriber's
+	// the rest.
+	reader, err := NewReader(topic, WithSubscriber(sub), WithQos(*reliableReader()), WithListener(ReaderListener[point]{
+		OnDataAvailable: func(*DataReader[point]) { rec.add("reader:data_available") },
+	}))
+	require.NoError(t, err)
+	w, err := NewWriter(topic, WithPublisher(pub))
+	require.NoError(t, err)
+	p.disp.Sync()
+	require.Equal(t, []string{"subscriber:subscription_matched"}, rec.take())
+	require.NoError(t, w.Write(bg, &point{ID: 1}))
+	p.disp.Sync()
+	require.Equal(t, []string{"reader:data_available"}, rec.take())
+
+	// A bit without a function passes the status on.
+	require.NoError(t, reader.SetListener(ReaderListener[point]{
+		OnSampleLost: func(*DataReader[point], listener.SampleLostStatus) {},
+	}, listener.MaskAll))
+	require.NoError(t, w.Write(bg, &point{ID: 2}))
+	p.disp.Sync()
+	require.Equal(t, []string{"subscriber:data_available"}, rec.take())
+
+	// A function the mask leaves out would never be called.
+	rl := ReaderListener[point]{OnDataAvailable: func(*DataReader[point]) {}}
+	err = reader.SetListener(rl, listener.StatusMask(listener.SampleLost))
+	require.ErrorIs(t, err, ErrBadParameter)
+	require.ErrorContains(t, err, "DATA_AVAILABLE")
+	_, err = NewReader(topic, WithSubscriber(sub), WithListener(rl, listener.StatusMask(listener.SubscriptionMatched)))
+	require.ErrorIs(t, err, ErrBadParameter)
+	require.ErrorIs(t, reader.SetListener(rl, listener.MaskAll, listener.MaskAll), ErrBadParameter, "one mask")
+	require.NoError(t, reader.SetListener(rl, listener.MaskNone), "MaskNone mutes it")
+}

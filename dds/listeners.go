@@ -18,6 +18,39 @@ type Listener interface {
 	// call invokes the function for status k of entity self, reading the status from
 	// s; it reports false when the listener has no function for k's entity kind.
 	call(self entityObject, k listener.StatusKind, s *statusBlock) bool
+	// handles returns the statuses the listener has a function for.
+	handles() listener.StatusMask
+}
+
+// effectiveMask returns the mask a listener l set with masks takes statuses with: with
+// no mask, the statuses l has a function for, as Fast DDS's default mask (all) gives
+// them; with a mask, those of its statuses that l has a function for, so that a status
+// in the mask without a function goes on to the listener of the containing entity. A
+// function whose status a mask other than MaskNone (which mutes the listener) leaves
+// out would never be called: ErrBadParameter.
+func effectiveMask(l Listener, masks []listener.StatusMask) (listener.StatusMask, error) {
+	if len(masks) > 1 {
+		return 0, errorf(ErrBadParameter, "listener: one mask, not %d", len(masks))
+	}
+	if l == nil {
+		return 0, nil
+	}
+	has := l.handles()
+	if len(masks) == 0 {
+		return has, nil
+	}
+	if missing := has &^ masks[0]; missing != 0 && masks[0] != listener.MaskNone {
+		return 0, errorf(ErrBadParameter, "listener: it has functions for %v, which the mask %v leaves out: they would never be called", missing, masks[0])
+	}
+	return masks[0] & has, nil
+}
+
+// fnBit returns k's bit when its listener function is set.
+func fnBit(set bool, k listener.StatusKind) listener.StatusMask {
+	if !set {
+		return 0
+	}
+	return listener.StatusMask(k)
 }
 
 // ReaderListener is the listener of a DataReader[T] (DataReaderListener of DDS 1.4
@@ -41,6 +74,26 @@ func (l ReaderListener[T]) call(self entityObject, k listener.StatusKind, s *sta
 	readerCall(r, k, s, l.OnDataAvailable, l.OnSubscriptionMatched, l.OnRequestedDeadlineMissed,
 		l.OnRequestedIncompatibleQos, l.OnSampleLost, l.OnSampleRejected, l.OnLivelinessChanged)
 	return true
+}
+
+func (l ReaderListener[T]) handles() listener.StatusMask {
+	return readerHandles(l.OnDataAvailable, l.OnSubscriptionMatched, l.OnRequestedDeadlineMissed,
+		l.OnRequestedIncompatibleQos, l.OnSampleLost, l.OnSampleRejected, l.OnLivelinessChanged)
+}
+
+// readerHandles returns the reader statuses whose functions are set.
+func readerHandles[R any](data func(R),
+	matched func(R, listener.SubscriptionMatchedStatus),
+	deadline func(R, listener.RequestedDeadlineMissedStatus),
+	incompatible func(R, listener.RequestedIncompatibleQosStatus),
+	lost func(R, listener.SampleLostStatus),
+	rejected func(R, listener.SampleRejectedStatus),
+	liveliness func(R, listener.LivelinessChangedStatus),
+) listener.StatusMask {
+	return fnBit(data != nil, listener.DataAvailable) | fnBit(matched != nil, listener.SubscriptionMatched) |
+		fnBit(deadline != nil, listener.RequestedDeadlineMissed) | fnBit(incompatible != nil, listener.RequestedIncompatibleQos) |
+		fnBit(lost != nil, listener.SampleLost) | fnBit(rejected != nil, listener.SampleRejected) |
+		fnBit(liveliness != nil, listener.LivelinessChanged)
 }
 
 // readerCall calls the function of status k of a reader listener with reader r.
@@ -91,6 +144,20 @@ func (l WriterListener[T]) call(self entityObject, k listener.StatusKind, s *sta
 	return true
 }
 
+func (l WriterListener[T]) handles() listener.StatusMask {
+	return writerHandles(l.OnPublicationMatched, l.OnOfferedDeadlineMissed, l.OnOfferedIncompatibleQos, l.OnLivelinessLost)
+}
+
+// writerHandles returns the writer statuses whose functions are set.
+func writerHandles[W any](matched func(W, listener.PublicationMatchedStatus),
+	deadline func(W, listener.OfferedDeadlineMissedStatus),
+	incompatible func(W, listener.OfferedIncompatibleQosStatus),
+	lost func(W, listener.LivelinessLostStatus),
+) listener.StatusMask {
+	return fnBit(matched != nil, listener.PublicationMatched) | fnBit(deadline != nil, listener.OfferedDeadlineMissed) |
+		fnBit(incompatible != nil, listener.OfferedIncompatibleQos) | fnBit(lost != nil, listener.LivelinessLost)
+}
+
 // writerCall calls the function of status k of a writer listener with writer w.
 func writerCall[W any](w W, k listener.StatusKind, s *statusBlock,
 	matched func(W, listener.PublicationMatchedStatus),
@@ -125,6 +192,10 @@ func (l TopicListener[T]) call(self entityObject, k listener.StatusKind, s *stat
 	return true
 }
 
+func (l TopicListener[T]) handles() listener.StatusMask {
+	return fnBit(l.OnInconsistentTopic != nil, listener.InconsistentTopic)
+}
+
 // PublisherListener is the listener of a Publisher (PublisherListener of DDS 1.4
 // §2.2.4.4.3): it takes the statuses of the publisher's writers that their own listeners
 // do not.
@@ -142,6 +213,10 @@ func (l PublisherListener) call(self entityObject, k listener.StatusKind, s *sta
 	}
 	writerCall(w, k, s, l.OnPublicationMatched, l.OnOfferedDeadlineMissed, l.OnOfferedIncompatibleQos, l.OnLivelinessLost)
 	return true
+}
+
+func (l PublisherListener) handles() listener.StatusMask {
+	return writerHandles(l.OnPublicationMatched, l.OnOfferedDeadlineMissed, l.OnOfferedIncompatibleQos, l.OnLivelinessLost)
 }
 
 // SubscriberListener is the listener of a Subscriber (SubscriberListener of DDS 1.4
@@ -178,6 +253,12 @@ func (l SubscriberListener) call(self entityObject, k listener.StatusKind, s *st
 	return true
 }
 
+func (l SubscriberListener) handles() listener.StatusMask {
+	return fnBit(l.OnDataOnReaders != nil, listener.DataOnReaders) |
+		readerHandles(l.OnDataAvailable, l.OnSubscriptionMatched, l.OnRequestedDeadlineMissed,
+			l.OnRequestedIncompatibleQos, l.OnSampleLost, l.OnSampleRejected, l.OnLivelinessChanged)
+}
+
 // ParticipantListener is the listener of a DomainParticipant (DomainParticipantListener
 // of DDS 1.4 §2.2.4.4.6): it takes the statuses of every entity of the participant that
 // a lower listener does not.
@@ -195,6 +276,11 @@ func (l ParticipantListener) call(self entityObject, k listener.StatusKind, s *s
 		return true
 	}
 	return l.PublisherListener.call(self, k, s) || l.SubscriberListener.call(self, k, s)
+}
+
+func (l ParticipantListener) handles() listener.StatusMask {
+	return l.PublisherListener.handles() | l.SubscriberListener.handles() |
+		fnBit(l.OnInconsistentTopic != nil, listener.InconsistentTopic)
 }
 
 func callIf[E any](fn func(E), e E) {

@@ -151,10 +151,24 @@ func set[Q any](dst *Q, v Q) bool {
 // WithListener sets the listener of the entity being created and the statuses it
 // handles: a ReaderListener[T] for NewReader, a WriterListener[T] for NewWriter, a
 // TopicListener[T], SubscriberListener, PublisherListener or ParticipantListener for the
-// others. The listener of the lowest entity whose mask has a status is called for it.
-func WithListener(l Listener, mask listener.StatusMask) Option {
+// others. For each status, the listener of the lowest entity that handles it is called.
+//
+// A listener handles the statuses it has a function for: without a mask, all of them
+// (as Fast DDS's default mask, all, gives); with a mask, those in the mask. A status in
+// the mask whose function is nil goes on to the listener of the containing entity, as if
+// the bit were not set. listener.MaskNone mutes the listener: its statuses go to the
+// containing entities' listeners. A function whose status another mask leaves out would
+// never be called: ErrBadParameter, as is more than one mask.
+func WithListener(l Listener, mask ...listener.StatusMask) Option {
+	m, err := effectiveMask(l, mask)
 	return func(s *settings) {
-		s.listener, s.mask = l, mask
+		if err != nil {
+			if s.err == nil {
+				s.err = err
+			}
+			return
+		}
+		s.listener, s.mask = l, m
 	}
 }
 

@@ -441,9 +441,9 @@ func (p *DomainParticipant) Listener() ParticipantListener {
 	return l
 }
 
-// SetListener sets the participant's listener and the statuses it handles
-// (set_listener).
-func (p *DomainParticipant) SetListener(l ParticipantListener, mask listener.StatusMask) error {
+// SetListener sets the participant's listener and the statuses it handles (set_listener):
+// with no mask, those it has functions for; WithListener tells the rules.
+func (p *DomainParticipant) SetListener(l ParticipantListener, mask ...listener.StatusMask) error {
 	return p.setListener(l, mask)
 }
 
@@ -455,8 +455,12 @@ func (e *entity) listener() Listener {
 	return lc.Listener
 }
 
-func (e *entity) setListener(l Listener, mask listener.StatusMask) error {
+func (e *entity) setListener(l Listener, masks []listener.StatusMask) error {
 	if err := e.alive(); err != nil {
+		return err
+	}
+	mask, err := effectiveMask(l, masks)
+	if err != nil {
 		return err
 	}
 	e.p.mu.Lock()

@@ -66,9 +66,9 @@ func (pub *Publisher) Listener() PublisherListener {
 	return l
 }
 
-// SetListener sets the publisher's listener and the statuses it handles
-// (set_listener).
-func (pub *Publisher) SetListener(l PublisherListener, mask listener.StatusMask) error {
+// SetListener sets the publisher's listener and the statuses it handles (set_listener):
+// with no mask, those it has functions for; WithListener tells the rules.
+func (pub *Publisher) SetListener(l PublisherListener, mask ...listener.StatusMask) error {
 	return pub.setListener(l, mask)
 }
 

@@ -473,8 +473,9 @@ func (r *DataReader[T]) Listener() ReaderListener[T] {
 	return l
 }
 
-// SetListener sets the reader's listener and the statuses it handles (set_listener).
-func (r *DataReader[T]) SetListener(l ReaderListener[T], mask listener.StatusMask) error {
+// SetListener sets the reader's listener and the statuses it handles (set_listener):
+// with no mask, those it has functions for; WithListener tells the rules.
+func (r *DataReader[T]) SetListener(l ReaderListener[T], mask ...listener.StatusMask) error {
 	return r.setListener(l, mask)
 }
 

@@ -85,9 +85,9 @@ func (sub *Subscriber) Listener() SubscriberListener {
 	return l
 }
 
-// SetListener sets the subscriber's listener and the statuses it handles
-// (set_listener).
-func (sub *Subscriber) SetListener(l SubscriberListener, mask listener.StatusMask) error {
+// SetListener sets the subscriber's listener and the statuses it handles (set_listener):
+// with no mask, those it has functions for; WithListener tells the rules.
+func (sub *Subscriber) SetListener(l SubscriberListener, mask ...listener.StatusMask) error {
 	return sub.setListener(l, mask)
 }
 

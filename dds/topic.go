@@ -224,8 +224,9 @@ func (t *Topic[T]) Listener() TopicListener[T] {
 	return l
 }
 
-// SetListener sets the topic's listener and the statuses it handles (set_listener).
-func (t *Topic[T]) SetListener(l TopicListener[T], mask listener.StatusMask) error {
+// SetListener sets the topic's listener and the statuses it handles (set_listener):
+// with no mask, those it has functions for; WithListener tells the rules.
+func (t *Topic[T]) SetListener(l TopicListener[T], mask ...listener.StatusMask) error {
 	return t.setListener(l, mask)
 }
 

@@ -296,8 +296,9 @@ func (w *DataWriter[T]) Listener() WriterListener[T] {
 	return l
 }
 
-// SetListener sets the writer's listener and the statuses it handles (set_listener).
-func (w *DataWriter[T]) SetListener(l WriterListener[T], mask listener.StatusMask) error {
+// SetListener sets the writer's listener and the statuses it handles (set_listener):
+// with no mask, those it has functions for; WithListener tells the rules.
+func (w *DataWriter[T]) SetListener(l WriterListener[T], mask ...listener.StatusMask) error {
 	return w.setListener(l, mask)
 }
 
