@@ -407,3 +407,29 @@ func TestMaxSamplesBadCounts(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, data, 2)
 }
+
+// An instance the reader does not know is a bad parameter whether the reader has other
+// data or none; a known instance without samples is no data.
+func TestUnknownInstance(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	w, r := endpoints[point](t, p, "points", nil, reliableReader())
+	unknown := listenerHandle(99)
+	buf, infos := make([]point, 4), make([]SampleInfo, 4)
+	check := func(want error, why string) {
+		t.Helper()
+		_, _, err := r.Read(bg, Instance(unknown), NoWait())
+		require.ErrorIs(t, err, want, "Read: "+why)
+		_, err = r.ReadInto(bg, buf, infos, Instance(unknown), NoWait())
+		require.ErrorIs(t, err, want, "ReadInto: "+why)
+		_, _, err = r.Take(bg, Instance(unknown))
+		require.ErrorIs(t, err, want, "a blocking Take: "+why)
+	}
+	check(ErrBadParameter, "an empty reader")
+	require.NoError(t, w.Write(bg, &point{ID: 1}))
+	check(ErrBadParameter, "a reader with another instance")
+	known := r.LookupInstance(&point{ID: 1})
+	_, _, err := r.Take(bg, Instance(known), NoWait())
+	require.NoError(t, err)
+	_, _, err = r.Take(bg, Instance(known), NoWait())
+	require.ErrorIs(t, err, ErrNoData, "a known instance whose samples were taken")
+}

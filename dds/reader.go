@@ -997,6 +997,9 @@ func (r *DataReader[T]) collect(ctx context.Context, op accessOp, opts []ReadOpt
 		if a.max > 0 && a.max < n {
 			n = a.max
 		}
+		if n == 0 && a.instance {
+			n = 1 // an empty cache still tells an unknown instance (bad parameter) from no data
+		}
 		if n == 0 {
 			r.accessed()
 			return 0, ErrNoData
