@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -34,8 +35,8 @@ const (
 //	                                                or service; timeout in ms)
 //	<delay_ms>100</delay_ms>                        (optional, in simulation time)
 //
-// Over a simdds.Bus the types are ROS 2 types registered with it (std_msgs/msg/Bool, ...),
-// the patterns and payloads are checked against them when the system is configured,
+// Over a simdds.Bus the types are ROS 2 types registered with it (std_msgs/msg/Bool, ...)
+// or the Gazebo types ros_gz_bridge bridges to them (gz.msgs.Boolean, ...), the patterns and payloads are checked against them when the system is configured,
 // and a <service> calls a ROS 2 service whose types were registered with
 // AddBusService; a bus that calls no services (MemBus) refuses <service>.
 //
@@ -43,7 +44,8 @@ const (
 // <match> without field compares the whole message with its text (a message in the
 // text format of ParseMsg); with field="a.b" it compares that field with its text (a
 // value: a scalar, a [list] or a { message }), and a repeated field matches if it
-// contains the value.
+// contains the value. As in Gazebo, a bare value without field ("<match>1</match>") is
+// not a message: it is refused, with the fix ("data: 1") in the error.
 // Numbers compare within tol (default 1e-8); logic_type="negative" inverts a match.
 // Without <match>, every message of the input type matches.
 //
@@ -275,6 +277,9 @@ func (t *TriggeredPublisher) parseMatcher(el *Element) (tpMatcher, error) {
 		var msg Message
 		msg, err = t.message(t.inType, el.Text) // every field: a missing one is zero
 		m.want = msg.Data
+		if _, isValue := parseValue(el.Text); err != nil && isValue == nil {
+			err = bareValueError(el.TrimmedText(), err)
+		}
 	} else if m.want, err = parseValue(el.Text); err == nil {
 		m.want, err = t.fieldValue(m.field, m.want)
 	}
@@ -282,6 +287,17 @@ func (t *TriggeredPublisher) parseMatcher(el *Element) (tpMatcher, error) {
 		return m, tpError(el, "bad <match>", err)
 	}
 	return m, nil
+}
+
+// bareValueError is the error of a <match> without field whose text is one value, as
+// Gazebo's example <match logic_type="negative">1</match> for gz.msgs.Int32: Gazebo
+// parses it as a whole message (protobuf's TextFormat::ParseFromString), which a bare
+// value is not, and drops the matcher (a plugin left without matchers does nothing);
+// here it is a configuration error that says how to write it.
+func bareValueError(text string, err error) error {
+	return fmt.Errorf("%q is a value, not a message: a <match> without field is the whole message "+
+		"in protobuf text format, as Gazebo parses it; name the field (\"data: %s\") or match it "+
+		"with field=\"data\": %w", text, text, err)
 }
 
 // fieldValue gives the value v of a field matcher, on a typed bus, the form of the

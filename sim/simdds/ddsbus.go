@@ -24,6 +24,12 @@ import (
 // "/a/b" is the DDS topic "rt/a/b" (ROS 2's naming), and a message type is a Go topic
 // type registered with AddBusType, named as ROS 2 names it ("std_msgs/msg/Bool") or by
 // its DDS type name ("std_msgs::msg::dds_::Bool_"); messages arrive named the ROS 2 way.
+// A Gazebo message type is the ROS 2 type ros_gz_bridge bridges it to ("gz.msgs.Boolean"
+// is std_msgs/msg/Bool; the table is gzAliases, docs/sim.md; AddAlias adds others), with
+// the Gazebo type's field names where the two differ (gz.msgs.Clock's "sim" is Clock's
+// "clock", gz.msgs.Time's "nsec" is "nanosec"); its messages arrive under the Gazebo name
+// they were asked for. A Gazebo field without a ROS 2 counterpart (the header of
+// gz.msgs.Boolean, the name of gz.msgs.Pose) is refused, as any field the type lacks.
 // Writers and readers are RELIABLE, KEEP_LAST 10 (ROS 2's default profile), made on
 // first use of a topic.
 //
@@ -38,6 +44,7 @@ type Bus struct {
 
 	mu       sync.Mutex
 	types    map[string]*busType   // by ROS 2 and DDS type name
+	aliases  map[string]alias      // by other name: gzAliases, AddAlias
 	services map[[2]string]*busSrv // by the ROS 2 names of the request and reply types
 	pubs     map[[2]string]busPub  // by topic and ROS 2 type name
 	callers  map[[2]string]busCall // by service and ROS 2 request type name
@@ -52,7 +59,8 @@ type busType struct {
 	newPub func(p *dds.DomainParticipant, topic string) (busPub, error)
 	// newSub creates a reader of T on the DDS topic and delivers its samples to fn.
 	newSub func(p *dds.DomainParticipant, topic string, fn func(sim.Msg)) (*busSub, error)
-	// canonical converts m to T and back: every field present, each of its Go kind.
+	// canonical converts m to T and back: every field present, each of its Go kind. Its
+	// error is a badMsg.
 	canonical func(m sim.Msg) (sim.Msg, error)
 }
 
@@ -83,8 +91,13 @@ var busQos = []dds.Option{dds.Reliable(), dds.KeepLast(10)}
 
 // NewBus returns a bus on p with no types registered. Close it before p.
 func NewBus(p *dds.DomainParticipant) *Bus {
+	aliases := make(map[string]alias, len(gzAliases))
+	for name, a := range gzAliases {
+		a.inv = a.fields.inverse()
+		aliases[name] = a
+	}
 	return &Bus{
-		p: p, types: map[string]*busType{}, services: map[[2]string]*busSrv{},
+		p: p, types: map[string]*busType{}, aliases: aliases, services: map[[2]string]*busSrv{},
 		pubs: map[[2]string]busPub{}, callers: map[[2]string]busCall{}, subs: map[*busSub]struct{}{},
 	}
 }
@@ -148,7 +161,7 @@ func AddBusType[T any](b *Bus) error {
 	t.canonical = func(m sim.Msg) (sim.Msg, error) {
 		var v T
 		if err := fromMsg(reflect.ValueOf(&v).Elem(), m, ""); err != nil {
-			return nil, fmt.Errorf("sim: %s: %w", rosName, badMsg{err})
+			return nil, badMsg{err}
 		}
 		return toMsg(reflect.ValueOf(&v).Elem()).(sim.Msg), nil
 	}
@@ -192,70 +205,67 @@ func AddBusService[Req, Rep any](b *Bus) error {
 	return nil
 }
 
-// lookup returns the registered type named name (either form).
-func (b *Bus) lookup(name string) (*busType, error) {
-	if t, ok := b.types[name]; ok {
-		return t, nil
-	}
-	return nil, fmt.Errorf("sim: bus: type %q is not registered (AddBusType): %w", name, dds.ErrBadParameter)
-}
-
 // busTopic is the DDS topic of a bus topic, with ROS 2's naming.
 func busTopic(topic string) string { return "rt/" + strings.TrimPrefix(topic, "/") }
 
 // Publish writes m, converted to its Go type, on topic.
 func (b *Bus) Publish(topic string, m sim.Message) error {
-	pub, err := b.advertise(topic, m.Type)
+	pub, v, err := b.advertise(topic, m.Type)
 	if err != nil {
 		return err
 	}
-	return pub.write(m.Data)
+	data, err := v.toBus(m.Data)
+	if err != nil {
+		return err
+	}
+	return pub.write(data)
 }
 
 // Advertise makes the writer of typ on topic if it does not exist yet, as Publish
 // would. It is sim.TypedBus's.
 func (b *Bus) Advertise(topic, typ string) error {
-	_, err := b.advertise(topic, typ)
+	_, _, err := b.advertise(topic, typ)
 	return err
 }
 
 // advertise returns the writer of typ on topic, made on first use: TriggeredPublisher
 // makes its writers when it is configured, so that readers match them before the first
 // output, as Gazebo advertises its publishers.
-func (b *Bus) advertise(topic, typ string) (busPub, error) {
+func (b *Bus) advertise(topic, typ string) (busPub, busView, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
-		return busPub{}, dds.ErrAlreadyDeleted
+		return busPub{}, busView{}, dds.ErrAlreadyDeleted
 	}
-	t, err := b.lookup(typ)
+	v, err := b.lookup(typ)
 	if err != nil {
-		return busPub{}, err
+		return busPub{}, busView{}, err
 	}
-	key := [2]string{topic, t.name}
+	key := [2]string{topic, v.busType.name} // one writer for every name of the type
 	pub, ok := b.pubs[key]
 	if !ok {
-		if pub, err = t.newPub(b.p, busTopic(topic)); err != nil {
-			return busPub{}, err
+		if pub, err = v.newPub(b.p, busTopic(topic)); err != nil {
+			return busPub{}, busView{}, err
 		}
 		b.pubs[key] = pub
 	}
-	return pub, nil
+	return pub, v, nil
 }
 
 // Subscribe calls fn for every message of type typ on topic until cancel is called, on
-// a goroutine of the subscription, one message at a time.
+// a goroutine of the subscription, one message at a time. The messages are named typ
+// if it is an alias (a Gazebo name), else the ROS 2 way.
 func (b *Bus) Subscribe(topic, typ string, fn func(sim.Message)) (func(), error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
 		return nil, dds.ErrAlreadyDeleted
 	}
-	t, err := b.lookup(typ)
+	v, err := b.lookup(typ)
 	if err != nil {
 		return nil, err
 	}
-	s, err := t.newSub(b.p, busTopic(topic), func(m sim.Msg) { fn(sim.Message{Type: t.name, Data: m}) })
+	s, err := v.newSub(b.p, busTopic(topic), func(m sim.Msg) { fn(sim.Message{Type: v.name, Data: v.fromBus(m)}) })
 	if err != nil {
 		return nil, err
 	}
@@ -272,17 +282,24 @@ func (b *Bus) Subscribe(topic, typ string, fn func(sim.Message)) (func(), error)
 	}, nil
 }
 
-// Check returns the registered name (ROS 2's form) of typ and m in its canonical form:
-// every field of the type, a missing one zero. It is sim.TypedBus's.
+// Check returns the name messages of typ arrive with (ROS 2's form, or typ if it is an
+// alias) and m in its canonical form: every field of the type, a missing one zero, under
+// typ's field names. It is sim.TypedBus's.
 func (b *Bus) Check(typ string, m sim.Msg) (string, sim.Msg, error) {
 	b.mu.Lock()
-	t, err := b.lookup(typ)
+	v, err := b.lookup(typ)
 	b.mu.Unlock()
 	if err != nil {
 		return "", nil, err
 	}
-	c, err := t.canonical(m)
-	return t.name, c, err
+	if m, err = v.toBus(m); err != nil {
+		return "", nil, err
+	}
+	c, err := v.canonical(m)
+	if err != nil {
+		return "", nil, fmt.Errorf("sim: %s: %w", v.label, err)
+	}
+	return v.name, v.fromBus(c), nil
 }
 
 // Call calls service with req, a message of a request type registered with
@@ -300,13 +317,13 @@ func (b *Bus) Call(ctx context.Context, service string, req sim.Message, repType
 		b.mu.Unlock()
 		return sim.Message{}, err
 	}
-	key := [2]string{service, rq.name}
+	key := [2]string{service, rq.busType.name}
 	c, ok := b.callers[key]
 	if !ok {
-		s, known := b.services[[2]string{rq.name, rp.name}]
+		s, known := b.services[[2]string{rq.busType.name, rp.busType.name}]
 		if !known {
 			b.mu.Unlock()
-			return sim.Message{}, fmt.Errorf("sim: bus: no service types %s, %s (AddBusService): %w", rq.name, rp.name, dds.ErrBadParameter)
+			return sim.Message{}, fmt.Errorf("sim: bus: no service types %s, %s (AddBusService): %w", rq.label, rp.label, dds.ErrBadParameter)
 		}
 		var err error
 		if c, err = s.newCall(b.p, service); err != nil {
@@ -316,15 +333,22 @@ func (b *Bus) Call(ctx context.Context, service string, req sim.Message, repType
 		b.callers[key] = c
 	}
 	b.mu.Unlock()
-	rep, err := c.call(ctx, req.Data)
-	return sim.Message{Type: rp.name, Data: rep}, err
+	data, err := rq.toBus(req.Data)
+	if err != nil {
+		return sim.Message{}, err
+	}
+	rep, err := c.call(ctx, data)
+	if err != nil {
+		return sim.Message{Type: rp.name}, err
+	}
+	return sim.Message{Type: rp.name, Data: rp.fromBus(rep)}, nil
 }
 
 // WaitMatched creates the writer of typ on topic, if the bus has none yet, and waits
 // until it matches at least one reader or ctx ends: a message published before a reader
 // matched is not kept for it (VOLATILE).
 func (b *Bus) WaitMatched(ctx context.Context, topic, typ string) error {
-	pub, err := b.advertise(topic, typ)
+	pub, _, err := b.advertise(topic, typ)
 	if err != nil {
 		return err
 	}
@@ -362,11 +386,11 @@ func waitMatch(ctx context.Context, c *dds.StatusCondition, matched func() (int3
 // writer. A topic the bus has not published on is an error (ErrPreconditionNotMet).
 func (b *Bus) WaitForAcknowledgments(ctx context.Context, topic, typ string) error {
 	b.mu.Lock()
-	t, err := b.lookup(typ)
+	v, err := b.lookup(typ)
 	var pub busPub
 	ok := false
 	if err == nil {
-		pub, ok = b.pubs[[2]string{topic, t.name}]
+		pub, ok = b.pubs[[2]string{topic, v.busType.name}]
 	}
 	closed := b.closed
 	b.mu.Unlock()

@@ -109,7 +109,7 @@ func output[T any](n *tpNet, name, typ string) *dds.DataReader[T] {
 	require.NoError(n.t, err)
 	r, err := dds.NewReader(topic, dds.Reliable(), dds.KeepAll())
 	require.NoError(n.t, err)
-	pub, err := n.bus.advertise(name, typ)
+	pub, _, err := n.bus.advertise(name, typ)
 	require.NoError(n.t, err)
 	waitFor(n.t, func() bool {
 		s, err := r.SubscriptionMatchedStatus()
