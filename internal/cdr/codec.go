@@ -128,7 +128,10 @@ func (c *Codec[T]) Marshal(buf []byte, id EncapsulationID, v *T) ([]byte, error)
 		var e Encoder
 		e.Reset(buf, id)
 		c.t.enc(&e, unsafe.Pointer(v))
-		return e.Finish(), e.Err()
+		if err := e.Err(); err != nil {
+			return e.Finish(), c.t.nameBound(unsafe.Pointer(v), err)
+		}
+		return e.Finish(), nil
 	}
 	e := encoderPool.Get().(*Encoder)
 	e.Reset(buf, id)

@@ -248,6 +248,22 @@ func TestBounds(t *testing.T) {
 	c := MustCodec[nested]()
 	_, err := c.Marshal(nil, CDRLE, &nested{Names: []string{"a", "b", "c", "d"}})
 	require.ErrorIs(t, err, ErrBound)
+	require.ErrorContains(t, err, "member Names: ", "the error names the member")
+
+	type label struct {
+		Text string `dds:"bound=4"`
+	}
+	type deep struct {
+		ID     int32
+		Labels []label
+		Opt    *label
+	}
+	dc := MustCodec[deep]()
+	_, err = dc.Marshal(nil, CDR2LE, &deep{Labels: []label{{"ok"}, {"too long"}}})
+	require.ErrorIs(t, err, ErrBound)
+	require.ErrorContains(t, err, "member Labels[1].Text: ")
+	_, err = dc.Marshal(nil, CDR2LE, &deep{Opt: &label{"much too long"}})
+	require.ErrorContains(t, err, "member Opt.Text: ")
 
 	type long struct {
 		S []int32 `dds:"bound=1"`
