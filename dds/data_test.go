@@ -433,3 +433,25 @@ func TestUnknownInstance(t *testing.T) {
 	_, _, err = r.Take(bg, Instance(known), NoWait())
 	require.ErrorIs(t, err, ErrNoData, "a known instance whose samples were taken")
 }
+
+// A whole writer or reader QoS replaces the topic's, as an explicit QoS does in
+// create_datawriter; FromTopic keeps the topic's policies; options change them.
+func TestWithQosAndTopicQos(t *testing.T) {
+	p := testParticipant(t, nil, nil)
+	topic, err := NewTopic[point](p, "durable", TransientLocal(), KeepLast(10))
+	require.NoError(t, err)
+	whole := qos.DefaultDataWriterQos()
+	w, err := NewWriter(topic, WithQos(whole))
+	require.NoError(t, err)
+	require.Equal(t, qos.Volatile, w.Qos().Durability.Kind, "the whole QoS as given")
+	w, err = NewWriter(topic, WithQos(whole.FromTopic(topic.Qos())))
+	require.NoError(t, err)
+	require.Equal(t, qos.TransientLocal, w.Qos().Durability.Kind)
+	require.Equal(t, int32(10), w.Qos().History.Depth)
+	w, err = NewWriter(topic, Reliable())
+	require.NoError(t, err)
+	require.Equal(t, qos.TransientLocal, w.Qos().Durability.Kind, "options keep the topic's")
+	r, err := NewReader(topic, WithQos(qos.DefaultDataReaderQos().FromTopic(topic.Qos())))
+	require.NoError(t, err)
+	require.Equal(t, int32(10), r.Qos().History.Depth)
+}

@@ -25,25 +25,53 @@ var loopback = dds.WithRTPS(rtps.Config{Interfaces: []string{"127.0.0.1"}, Peers
 
 // Two participants: one writes "hello", the other receives it. The topic is reliable
 // and transient-local, so the reader gets the sample even if it matches the writer
-// after the write.
+// after the write. README.md shows the same code as a program.
 func Example() {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	alice, _ := dds.NewParticipant(0, loopback)
-	defer alice.Close()
-	bob, _ := dds.NewParticipant(0, loopback)
-	defer bob.Close()
-	out, _ := dds.NewTopic[Greeting](alice, "Greetings", dds.Reliable(), dds.TransientLocal())
-	in, _ := dds.NewTopic[Greeting](bob, "Greetings", dds.Reliable(), dds.TransientLocal())
-	w, _ := dds.NewWriter(out)
-	r, _ := dds.NewReader(in)
-	_ = w.Write(ctx, &Greeting{ID: 1, Text: "hello"})
-	for g := range r.Samples(ctx) {
-		fmt.Println(g.Text)
-		break
+	if err := hello(loopback); err != nil {
+		fmt.Println(err)
 	}
 	// Output:
 	// hello
+}
+
+// hello is README.md's program, with opts for its participants.
+func hello(opts ...dds.Option) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	alice, err := dds.NewParticipant(0, opts...)
+	if err != nil {
+		return err // for example: no usable interface, none is up with an IPv4 address
+	}
+	defer alice.Close()
+	bob, err := dds.NewParticipant(0, opts...)
+	if err != nil {
+		return err
+	}
+	defer bob.Close()
+	out, err := dds.NewTopic[Greeting](alice, "Greetings", dds.Reliable(), dds.TransientLocal())
+	if err != nil {
+		return err
+	}
+	in, err := dds.NewTopic[Greeting](bob, "Greetings", dds.Reliable(), dds.TransientLocal())
+	if err != nil {
+		return err
+	}
+	w, err := dds.NewWriter(out)
+	if err != nil {
+		return err
+	}
+	r, err := dds.NewReader(in)
+	if err != nil {
+		return err
+	}
+	if err := w.Write(ctx, &Greeting{ID: 1, Text: "hello"}); err != nil {
+		return err
+	}
+	for g := range r.Samples(ctx) {
+		fmt.Println(g.Text)
+		return nil
+	}
+	return ctx.Err() // nothing arrived in time
 }
 
 // A listener is a struct of typed functions: the reader passed in is the

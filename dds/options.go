@@ -104,6 +104,13 @@ func isReader(s *settings) bool      { return s.reader != nil }
 // WithQos sets the whole QoS of the entity being created: a qos.DataWriterQos for
 // NewWriter, a qos.DataReaderQos for NewReader, and so on. Options after it change it
 // further. A QoS of another entity kind is ErrBadParameter.
+//
+// A whole writer or reader QoS replaces everything before it, the QoS the topic was made
+// with included, as create_datawriter and create_datareader with an explicit QoS do (the
+// topic's QoS applies only to DATAWRITER_QOS_USE_TOPIC_QOS, or after
+// copy_from_topic_qos). To keep the topic's policies, start from them:
+// WithQos(q.FromTopic(topic.Qos())); or use the QoS options (Reliable, KeepLast, ...),
+// which change the topic's policies rather than replace them.
 func WithQos[Q qos.DomainParticipantQos | qos.PublisherQos | qos.SubscriberQos | qos.TopicQos | qos.DataWriterQos | qos.DataReaderQos](q Q) Option {
 	return func(s *settings) {
 		ok := false
