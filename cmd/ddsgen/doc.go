@@ -157,9 +157,10 @@
 // The tests compare, byte for byte, what ddsgo's codec writes for generated types, and
 // the key hashes it computes, with what Cyclone DDS computes for the same IDL and
 // values, and run the interop peers with types generated from interop/idl/Sample.idl.
-// Two differences remain, in the codec: in XCDR2 it writes a multi-dimensional array
+// One difference remains, in the codec: in XCDR2 it writes a multi-dimensional array
 // (long a[2][3]) with a DHEADER per inner dimension, where Cyclone DDS writes one array
 // (a one-dimensional long a[6] avoids it; final types in XCDR1, the default, are not
-// affected), and the key hash of a mutable type includes member headers that Cyclone
-// DDS leaves out.
+// affected). The key hash of a mutable type is computed, as Cyclone DDS and Fast DDS
+// compute it, from its key members without a DHEADER or member headers (XTypes 1.3
+// §7.6.8: the KeyHolder type is FINAL).
 package main

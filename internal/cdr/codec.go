@@ -224,6 +224,7 @@ func (c *Codec[T]) keyHashEncoded(v *T) KeyHash {
 	e := keyPool.Get().(*Encoder)
 	defer keyPool.Put(e)
 	e.ResetBody(e.buf[:0], true, true)
+	e.keyHolder = true
 	c.t.encStruct(e, unsafe.Pointer(v), true)
 	if c.keyMax >= 0 && c.keyMax <= 16 {
 		copy(h[:], e.buf)

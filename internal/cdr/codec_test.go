@@ -506,3 +506,22 @@ func TestDecodeKeyHash(t *testing.T) {
 	require.False(t, cs.KeyHashIsKey())
 	require.Error(t, cs.DecodeKeyHash(KeyHash{}, &sk{}))
 }
+
+type mutKey struct {
+	Name string `dds:"key"`
+	V    int32
+}
+
+func (mutKey) DDSExtensibility() Extensibility { return Mutable }
+
+// A mutable type's key hash is its key members' alone (XTypes 1.3 §7.6.8: the KeyHolder
+// is FINAL): the same as a final type's with those members.
+func TestMutableKeyHashWithoutHeaders(t *testing.T) {
+	type finalKey struct {
+		Name string `dds:"key"`
+		V    int32
+	}
+	got := MustCodec[mutKey]().KeyHash(&mutKey{Name: "ab", V: 7})
+	require.Equal(t, KeyHash(md5.Sum([]byte{0, 0, 0, 3, 'a', 'b', 0})), got)
+	require.Equal(t, MustCodec[finalKey]().KeyHash(&finalKey{Name: "ab"}), got)
+}

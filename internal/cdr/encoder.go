@@ -16,6 +16,9 @@ var zeros [8]byte
 type Encoder struct {
 	buf    []byte
 	origin int // alignment origin: offset of the first byte after the encapsulation header
+	// keyHolder: the key members are written for a key hash, as the KeyHolder type of
+	// XTypes 1.3 §7.6.8, whose extensibility is FINAL: no DHEADER or member headers.
+	keyHolder bool
 	stream
 }
 
@@ -26,13 +29,14 @@ func (e *Encoder) Reset(buf []byte, id EncapsulationID) {
 	buf = append(buf, byte(id>>8), byte(id), 0, 0)
 	e.buf = buf
 	e.origin = len(buf)
+	e.keyHolder = false
 	e.set(id)
 }
 
 // ResetBody starts a bare CDR stream (no encapsulation header) at buf[len(buf):] with the
 // given byte order and XCDR version. Alignment is relative to len(buf).
 func (e *Encoder) ResetBody(buf []byte, bigEndian, version2 bool) {
-	e.buf, e.origin = buf, len(buf)
+	e.buf, e.origin, e.keyHolder = buf, len(buf), false
 	e.stream = stream{be: bigEndian, v2: version2, id: Encapsulation(Final, version2, bigEndian)}
 }
 

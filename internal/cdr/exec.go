@@ -105,7 +105,7 @@ func (t *typ) encStruct(e *Encoder, p unsafe.Pointer, keyOnly bool) {
 	}
 	idx := t.members(keyOnly)
 	switch {
-	case t.ext == Mutable:
+	case t.ext == Mutable && !e.keyHolder:
 		pos := -1
 		if e.v2 {
 			pos = e.BeginDHeader()
