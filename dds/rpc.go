@@ -197,9 +197,10 @@ func (q *Requester[Req, Rep]) ready() bool {
 	return err == nil && rs.CurrentCount > 0
 }
 
-// Call sends req and returns the reply. Without a matched replier it fails at once with
-// ErrPreconditionNotMet; when the replier goes away before answering, with
-// ErrPreconditionNotMet too; when ctx ends first, with ctx's error.
+// Call sends req and returns the reply. It waits within ctx for a replier of the
+// service (as WaitForService), so a call made right after the service was created
+// reaches it; when the replier goes away before answering it fails with
+// ErrPreconditionNotMet; when ctx ends first, with ctx's error.
 func (q *Requester[Req, Rep]) Call(ctx context.Context, req *Req) (Rep, error) {
 	var zero Rep
 	select {
@@ -207,8 +208,8 @@ func (q *Requester[Req, Rep]) Call(ctx context.Context, req *Req) (Rep, error) {
 		return zero, ErrAlreadyDeleted
 	default:
 	}
-	if !q.ready() {
-		return zero, errorf(ErrPreconditionNotMet, "no replier of service %s", q.svc.service)
+	if err := q.WaitForService(ctx); err != nil {
+		return zero, err
 	}
 	ch := make(chan Rep, 1)
 	var id SampleIdentity

@@ -75,15 +75,19 @@ func TestRequestReply(t *testing.T) {
 	}
 }
 
-// A call without a replier fails at once; one whose replier does not answer ends with
-// its context; one whose replier goes away fails with ErrPreconditionNotMet.
+// A call without a replier waits for one within its context; one whose replier does
+// not answer ends with its context; one whose replier goes away fails with
+// ErrPreconditionNotMet.
 func TestRequestReplyFailures(t *testing.T) {
 	client, server := memPair(t, 42)
 	q, err := NewRequester[addRequest, addReply](client, "calc")
 	require.NoError(t, err)
 	defer func() { require.NoError(t, q.Close()) }()
-	_, err = q.Call(bg, &addRequest{1, 2})
-	require.ErrorIs(t, err, ErrPreconditionNotMet)
+	ctx, cancel := context.WithTimeout(bg, 50*time.Millisecond)
+	_, err = q.Call(ctx, &addRequest{1, 2})
+	cancel()
+	require.ErrorIs(t, err, context.DeadlineExceeded, "no replier within the context")
+	require.ErrorContains(t, err, "waiting for a replier of service calc")
 
 	block := make(chan struct{})
 	s, err := NewReplier(server, "calc", func(ctx context.Context, r *addRequest) (addReply, error) {
@@ -97,7 +101,7 @@ func TestRequestReplyFailures(t *testing.T) {
 		return addReply{r.A + r.B}, nil
 	})
 	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	ctx, cancel = context.WithTimeout(bg, 10*time.Second)
 	require.NoError(t, q.WaitForService(ctx))
 	cancel()
 
@@ -377,4 +381,22 @@ func TestEmptyServiceName(t *testing.T) {
 		_, err = NewReplier(server, name, add)
 		require.ErrorIs(t, err, ErrBadParameter, "%q", name)
 	}
+}
+
+// A call made right after the replier was created waits for it, without WaitForService.
+func TestCallWaitsForService(t *testing.T) {
+	client, server := memPair(t, 43)
+	q, err := NewRequester[addRequest, addReply](client, "sum")
+	require.NoError(t, err)
+	defer func() { require.NoError(t, q.Close()) }()
+	s, err := NewReplier(server, "sum", func(_ context.Context, r *addRequest) (addReply, error) {
+		return addReply{r.A + r.B}, nil
+	})
+	require.NoError(t, err)
+	defer func() { require.NoError(t, s.Close()) }()
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	rep, err := q.Call(ctx, &addRequest{2, 3})
+	require.NoError(t, err)
+	require.Equal(t, addReply{5}, rep)
 }
