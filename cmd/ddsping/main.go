@@ -33,7 +33,10 @@
 //
 // Every subcommand takes -domain N (0), -interface NAME and -peer HOST (repeatable),
 // -no-multicast, -busy-poll DURATION, -json, -v (log to stderr), -procs N and
-// -cpuprofile / -memprofile FILE.
+// -cpuprofile / -memprofile FILE. Its -h lists the subcommand's own flags with -domain
+// and -json first, and the eight that tune the network and the process (-interface,
+// -peer, -no-multicast, -busy-poll, -v, -procs, -cpuprofile, -memprofile) after them under
+// a heading of their own.
 //
 // # Busy poll
 //
@@ -239,6 +242,37 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.memProfile, "memprofile", "", "write an allocation profile to `file` at the end")
 }
 
+// tuningFlags are the common flags that tune the participant or the process rather
+// than say what to do: -h lists them after the others, under a heading of their own.
+var tuningFlags = map[string]bool{
+	"interface": true, "peer": true, "no-multicast": true, "busy-poll": true,
+	"v": true, "procs": true, "cpuprofile": true, "memprofile": true,
+}
+
+// printUsage prints the -h of cmd: its own flags with -domain and -json first, then the
+// tuning flags under their heading, then the exit statuses.
+func printUsage(w io.Writer, fs *flag.FlagSet, cmd *command) {
+	fmt.Fprintf(w, "usage: ddsping %s [flags] %s: %s\n", cmd.name, cmd.args, cmd.summary)
+	common := flag.NewFlagSet("", flag.ContinueOnError)
+	tuning := flag.NewFlagSet("", flag.ContinueOnError)
+	fs.VisitAll(func(f *flag.Flag) {
+		into := common
+		if tuningFlags[f.Name] {
+			into = tuning
+		}
+		into.Var(f.Value, f.Name, f.Usage)
+		into.Lookup(f.Name).DefValue = f.DefValue // not what a parse may have set
+	})
+	for _, s := range []*flag.FlagSet{common, tuning} {
+		s.SetOutput(w)
+	}
+	common.PrintDefaults()
+	fmt.Fprintln(w, "\ntuning flags (the network, the process, profiles):")
+	tuning.PrintDefaults()
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, exitHelp)
+}
+
 // command is a subcommand: its flags are registered on fs, then run runs it. args
 // names its arguments after the flags; "" means it takes none.
 type command struct {
@@ -307,11 +341,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fs := flag.NewFlagSet("ddsping "+cmd.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: ddsping %s [flags] %s: %s\n", cmd.name, cmd.args, cmd.summary)
-		fs.PrintDefaults()
-		fmt.Fprintln(stderr, exitHelp)
-	}
+	fs.Usage = func() { printUsage(stderr, fs, cmd) }
 	o := &options{out: stdout}
 	o.register(fs)
 	body := cmd.setup(fs, o)

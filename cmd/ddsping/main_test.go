@@ -68,6 +68,15 @@ func TestUsage(t *testing.T) {
 	require.Equal(t, exitOK, code)
 	require.Contains(t, stderr, "-size")
 	require.Contains(t, stderr, "exit status: 0 ok")
+	// The command's own flags and -domain come first, the tuning flags under their heading.
+	heading := strings.Index(stderr, "\ntuning flags")
+	require.Positive(t, heading, stderr)
+	for _, f := range []string{"-size", "-domain", "-json"} {
+		require.Less(t, strings.Index(stderr, "  "+f+" "), heading, f)
+	}
+	for _, f := range []string{"-interface", "-peer", "-no-multicast", "-busy-poll", "-v", "-procs", "-cpuprofile", "-memprofile"} {
+		require.Greater(t, strings.Index(stderr, "  "+f), heading, f)
+	}
 	code, stdout, _ = runCmd(t, context.Background(), "-version")
 	require.Equal(t, exitOK, code)
 	require.True(t, strings.HasPrefix(stdout, "ddsping "), stdout)
