@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +25,14 @@ func TestParseMsg(t *testing.T) {
 		{"v: []", Msg{"v": []any{}}},
 		{"s: 'single \\'q\\''", Msg{"s": "single 'q'"}},
 		{"p { q { r: False } }", Msg{"p": Msg{"q": Msg{"r": false}}}},
+		// The rest of protobuf's text format, as Gazebo's TextFormat::ParseFromString reads it.
+		{"position < x: 1 > orientation: < w: 1.0f >", Msg{"position": Msg{"x": 1.0}, "orientation": Msg{"w": 1.0}}},
+		{"a: 0x1F b: 017 c: -0x10 d: 1.5f e: 2F f: - 3 g: -inf h: 1e+2 i: .5 j: 00", Msg{
+			"a": 31.0, "b": 15.0, "c": -16.0, "d": 1.5, "e": 2.0, "f": -3.0, "g": math.Inf(-1), "h": 100.0, "i": 0.5, "j": 0.0,
+		}},
+		{`s: "a" 'b' "c"`, Msg{"s": "abc"}},
+		{`s: "\x41\101\u00e9\a\?\0\U0001F600"`, Msg{"s": "AA\u00e9\a?\x00\U0001F600"}},
+		{"l: [<a: 1>, {a: 2}]", Msg{"l": []any{Msg{"a": 1.0}, Msg{"a": 2.0}}}},
 	}
 	for _, tt := range tests {
 		got, err := ParseMsg(tt.text)
@@ -33,6 +42,8 @@ func TestParseMsg(t *testing.T) {
 	for _, bad := range []string{
 		"x", "x:", "x: {", "x: }", ": 1", "x: \"open", "x: [1 2]", "x: 'bad\\q'", "1: 2",
 		"x: @", "}", strings.Repeat("a {", maxMsgDepth+1),
+		"x: 09", "x: <a: 1", "x { a: 1 >", "x < a: 1 }", ">", "x: - y", "x: -", "x: +1", "x: 1_0",
+		`x: "\u12"`, `x: "\400"`, `x: "\x"`, `x: "a" "b`,
 	} {
 		_, err := ParseMsg(bad)
 		require.Error(t, err, bad)

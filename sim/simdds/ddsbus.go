@@ -54,7 +54,8 @@ type Bus struct {
 
 // busType is what the bus does with a registered Go type T.
 type busType struct {
-	name string // ROS 2's form
+	name   string       // ROS 2's form
+	goType reflect.Type // T
 	// newPub creates a writer of T on the DDS topic.
 	newPub func(p *dds.DomainParticipant, topic string) (busPub, error)
 	// newSub creates a reader of T on the DDS topic and delivers its samples to fn.
@@ -124,7 +125,7 @@ func AddBusType[T any](b *Bus) error {
 	if err != nil {
 		return err
 	}
-	t := &busType{name: rosName}
+	t := &busType{name: rosName, goType: reflect.TypeFor[T]()}
 	t.newPub = func(p *dds.DomainParticipant, topic string) (busPub, error) {
 		pt, err := newPubTopic[T](p, topic, busQos...)
 		if err != nil {

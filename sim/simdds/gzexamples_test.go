@@ -145,7 +145,7 @@ func TestGzFieldNamesOverDDS(t *testing.T) {
 	require.NoError(t, AddBusType[builtin_interfaces.Time](n.bus))
 	n.plugin(`<input type="gz.msgs.Clock" topic="/clock_in"><match field="sim.sec">5</match></input>
 	  <output type="gz.msgs.Time" topic="/time_out">sec: 1 nsec: 2</output>
-	  <output type="gz.msgs.Pose" topic="/pose_out">position {x: 1} orientation {w: 1}</output>`)
+	  <output type="gz.msgs.Pose" topic="/pose_out">position &lt;x: 0x1&gt; orientation: {w: 1.0f}</output>`)
 	got := make(chan sim.Message, 10)
 	cancel, err := n.bus.Subscribe("/clock_in", "gz_msgs.Clock", func(m sim.Message) { got <- m })
 	require.NoError(t, err)
@@ -193,6 +193,10 @@ func TestGzAliases(t *testing.T) {
 		{"gz.msgs.Header", sim.Msg{"stamp": sim.Msg{"nsec": 1.0}}, sim.Msg{"stamp": sim.Msg{"sec": 0.0, "nsec": 1.0}, "frame_id": ""}},
 		{"gz.msgs.Vector3d", sim.Msg{"z": 1.0}, sim.Msg{"x": 0.0, "y": 0.0, "z": 1.0}},
 		{"gz.msgs.Int32", sim.Msg{"data": -1.0}, sim.Msg{"data": -1.0}},
+		{"gz.msgs.Boolean", sim.Msg{"data": 1.0}, sim.Msg{"data": true}}, // protobuf's bools
+		{"gz.msgs.Boolean", sim.Msg{"data": "t"}, sim.Msg{"data": true}},
+		{"gz.msgs.Boolean", sim.Msg{"data": 0.0}, sim.Msg{"data": false}},
+		{"gz.msgs.Boolean", sim.Msg{"data": "f"}, sim.Msg{"data": false}},
 	} {
 		_, got, err := b.Check(c.typ, c.in)
 		require.NoError(t, err, c.typ)
@@ -209,6 +213,8 @@ func TestGzAliases(t *testing.T) {
 		{"gz.msgs.Boolean", sim.Msg{"header": sim.Msg{}}, "gz.msgs.Boolean (std_msgs/msg/Bool): header: no such field"},
 		{"gz.msgs.Pose", sim.Msg{"name": "box"}, "name: no such field"},
 		{"gz.msgs.Float", sim.Msg{}, `"gz.msgs.Float" is not registered`},
+		{"gz.msgs.Boolean", sim.Msg{"data": 2.0}, "is not a value of bool"},
+		{"std_msgs/msg/Bool", sim.Msg{"data": 1.0}, "is not a value of bool"}, // ROS 2's bools
 	} {
 		_, _, err := b.Check(c.typ, c.in)
 		require.ErrorContains(t, err, c.msg, c.typ)

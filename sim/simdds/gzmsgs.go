@@ -2,6 +2,7 @@ package simdds
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/ddsgo/ddsgo/dds"
@@ -157,13 +158,60 @@ func (b *Bus) lookup(name string) (busView, error) {
 	return busView{busType: t, name: name, label: name + " (" + t.name + ")", a: a}, nil
 }
 
-// toBus returns m, a message of the view, with the registered type's field names.
+// toBus returns m, a message of the view, with the registered type's field names. A
+// Gazebo name's message is protobuf's: its bool fields take the protobuf text format's
+// other forms of true and false too (1 and 0, t and f).
 func (v busView) toBus(m sim.Msg) (sim.Msg, error) {
+	if v.a.target == "" {
+		return m, nil
+	}
 	out, err := v.a.fields.rename(m, v.a.inv, "")
 	if err != nil {
 		return nil, fmt.Errorf("sim: %s: %w", v.label, err)
 	}
-	return out, nil
+	return protoBools(v.goType, out).(sim.Msg), nil
+}
+
+// protoBools returns x, a value for Go type t, with the numbers 1 and 0 and the
+// identifiers t and f where t has a bool as true and false, as protobuf's text format
+// reads them; anything else is left for the conversion to refuse.
+func protoBools(t reflect.Type, x any) any {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		switch x {
+		case 1.0, "t":
+			return true
+		case 0.0, "f":
+			return false
+		}
+	case reflect.Struct:
+		m, ok := x.(sim.Msg)
+		if !ok {
+			return x
+		}
+		out := make(sim.Msg, len(m))
+		for k, e := range m {
+			if i := fieldIndex(t, k); i >= 0 {
+				e = protoBools(t.Field(i).Type, e)
+			}
+			out[k] = e
+		}
+		return out
+	case reflect.Slice, reflect.Array:
+		if l, ok := x.([]any); ok {
+			out := make([]any, len(l))
+			for i, e := range l {
+				out[i] = protoBools(t.Elem(), e)
+			}
+			return out
+		}
+		return protoBools(t.Elem(), x) // a single value for a list of one
+	default:
+	}
+	return x
 }
 
 // fromBus returns m, a message of the registered type, with the view's field names.
