@@ -188,6 +188,8 @@ func TestTriggeredPublisherConfigErrors(t *testing.T) {
 		{"output attrs", "<plugin><input type='T' topic='/i'/>\n<output type='E'/></plugin>", 2, "<output> needs type and topic"},
 		{"payload", "<plugin><input type='T' topic='/i'/>\n<output type='E' topic='/o'>x</output></plugin>", 2, "bad output payload"},
 		{"match", "<plugin><input type='T' topic='/i'>\n<match>x: {</match></input><output type='E' topic='/o'/></plugin>", 2, "bad <match>"},
+		{"bare value", "<plugin><input type='gz.msgs.Int32' topic='/i'>\n<match logic_type='negative'>1</match></input><output type='gz.msgs.Empty' topic='/o'/></plugin>", 2,
+			`bad <match>: "1" is a value, not a message: a <match> without field is the whole message in protobuf text format`},
 		{"logic", "<plugin><input type='T' topic='/i'>\n<match logic_type='maybe'/></input><output type='E' topic='/o'/></plugin>", 2, "bad logic_type"},
 		{"tol", "<plugin><input type='T' topic='/i'>\n<match tol='-1'/></input><output type='E' topic='/o'/></plugin>", 2, "bad tol"},
 		{"delay", "<plugin><input type='T' topic='/i'/><output type='E' topic='/o'/>\n<delay_ms>soon</delay_ms></plugin>", 2, "bad <delay_ms>"},
