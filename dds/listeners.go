@@ -26,8 +26,8 @@ type Listener interface {
 // no mask, the statuses l has a function for, as Fast DDS's default mask (all) gives
 // them; with a mask, those of its statuses that l has a function for, so that a status
 // in the mask without a function goes on to the listener of the containing entity. A
-// function whose status a mask other than MaskNone (which mutes the listener) leaves
-// out would never be called: ErrBadParameter.
+// function whose status the mask leaves out is not called, as in the other stacks,
+// where a listener's mask selects among its operations.
 func effectiveMask(l Listener, masks []listener.StatusMask) (listener.StatusMask, error) {
 	if len(masks) > 1 {
 		return 0, errorf(ErrBadParameter, "listener: one mask, not %d", len(masks))
@@ -38,9 +38,6 @@ func effectiveMask(l Listener, masks []listener.StatusMask) (listener.StatusMask
 	has := l.handles()
 	if len(masks) == 0 {
 		return has, nil
-	}
-	if missing := has &^ masks[0]; missing != 0 && masks[0] != listener.MaskNone {
-		return 0, errorf(ErrBadParameter, "listener: it has functions for %v, which the mask %v leaves out: they would never be called", missing, masks[0])
 	}
 	return masks[0] & has, nil
 }

@@ -161,11 +161,12 @@ func set[Q any](dst *Q, v Q) bool {
 // others. For each status, the listener of the lowest entity that handles it is called.
 //
 // A listener handles the statuses it has a function for: without a mask, all of them
-// (as Fast DDS's default mask, all, gives); with a mask, those in the mask. A status in
+// (as Fast DDS's default mask, all, gives); with a mask, those of them in the mask, so
+// that a function the mask leaves out is not called (a mask selects among a listener's
+// functions, as among a Fast DDS or Cyclone DDS listener's operations), and a status in
 // the mask whose function is nil goes on to the listener of the containing entity, as if
-// the bit were not set. listener.MaskNone mutes the listener: its statuses go to the
-// containing entities' listeners. A function whose status another mask leaves out would
-// never be called: ErrBadParameter, as is more than one mask.
+// the bit were not set. listener.MaskNone mutes the listener. More than one mask is
+// ErrBadParameter.
 func WithListener(l Listener, mask ...listener.StatusMask) Option {
 	m, err := effectiveMask(l, mask)
 	return func(s *settings) {
