@@ -63,8 +63,8 @@ func (f fieldNames) inverse() fieldNames {
 	return inv
 }
 
-// rename returns m with the fields of f renamed, and inv (f by the new names): a field
-// that has a new name must not be given under it (gz.msgs.Clock has no field "clock").
+// rename returns m with its fields renamed by f, whose inverse is inv: a field given
+// under the new name of another is refused (gz.msgs.Clock has no field "clock").
 func (f fieldNames) rename(m sim.Msg, inv fieldNames, path string) (sim.Msg, error) {
 	if f == nil {
 		return m, nil
@@ -73,7 +73,7 @@ func (f fieldNames) rename(m sim.Msg, inv fieldNames, path string) (sim.Msg, err
 	for k, v := range m {
 		n, ok := f[k]
 		if !ok {
-			if _, renamed := inv[k]; renamed && inv[k].name != k {
+			if _, renamed := inv[k]; renamed {
 				return nil, badMsg{fmt.Errorf("%s%s: no such field", path, k)}
 			}
 			out[k] = v
