@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"path"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -19,29 +21,40 @@ import (
 
 // callTypes are the service types call knows, by ROS 2 name: the services of
 // simulation_interfaces (what ddsim and simdds.NewServices serve).
-var callTypes = map[string]func(*simdds.Bus) error{
-	"simulation_interfaces/srv/DeleteEntity":         simdds.AddBusService[si.DeleteEntityRequest, si.DeleteEntityResponse],
-	"simulation_interfaces/srv/GetAvailableWorlds":   simdds.AddBusService[si.GetAvailableWorldsRequest, si.GetAvailableWorldsResponse],
-	"simulation_interfaces/srv/GetCurrentWorld":      simdds.AddBusService[si.GetCurrentWorldRequest, si.GetCurrentWorldResponse],
-	"simulation_interfaces/srv/GetEntities":          simdds.AddBusService[si.GetEntitiesRequest, si.GetEntitiesResponse],
-	"simulation_interfaces/srv/GetEntitiesStates":    simdds.AddBusService[si.GetEntitiesStatesRequest, si.GetEntitiesStatesResponse],
-	"simulation_interfaces/srv/GetEntityBounds":      simdds.AddBusService[si.GetEntityBoundsRequest, si.GetEntityBoundsResponse],
-	"simulation_interfaces/srv/GetEntityInfo":        simdds.AddBusService[si.GetEntityInfoRequest, si.GetEntityInfoResponse],
-	"simulation_interfaces/srv/GetEntityState":       simdds.AddBusService[si.GetEntityStateRequest, si.GetEntityStateResponse],
-	"simulation_interfaces/srv/GetNamedPoseBounds":   simdds.AddBusService[si.GetNamedPoseBoundsRequest, si.GetNamedPoseBoundsResponse],
-	"simulation_interfaces/srv/GetNamedPoses":        simdds.AddBusService[si.GetNamedPosesRequest, si.GetNamedPosesResponse],
-	"simulation_interfaces/srv/GetSimulationState":   simdds.AddBusService[si.GetSimulationStateRequest, si.GetSimulationStateResponse],
-	"simulation_interfaces/srv/GetSimulatorFeatures": simdds.AddBusService[si.GetSimulatorFeaturesRequest, si.GetSimulatorFeaturesResponse],
-	"simulation_interfaces/srv/GetSpawnables":        simdds.AddBusService[si.GetSpawnablesRequest, si.GetSpawnablesResponse],
-	"simulation_interfaces/srv/LoadWorld":            simdds.AddBusService[si.LoadWorldRequest, si.LoadWorldResponse],
-	"simulation_interfaces/srv/ResetSimulation":      simdds.AddBusService[si.ResetSimulationRequest, si.ResetSimulationResponse],
-	"simulation_interfaces/srv/SetEntityInfo":        simdds.AddBusService[si.SetEntityInfoRequest, si.SetEntityInfoResponse],
-	"simulation_interfaces/srv/SetEntityState":       simdds.AddBusService[si.SetEntityStateRequest, si.SetEntityStateResponse],
-	"simulation_interfaces/srv/SetSimulationState":   simdds.AddBusService[si.SetSimulationStateRequest, si.SetSimulationStateResponse],
-	"simulation_interfaces/srv/SpawnEntities":        simdds.AddBusService[si.SpawnEntitiesRequest, si.SpawnEntitiesResponse],
-	"simulation_interfaces/srv/SpawnEntity":          simdds.AddBusService[si.SpawnEntityRequest, si.SpawnEntityResponse],
-	"simulation_interfaces/srv/StepSimulation":       simdds.AddBusService[si.StepSimulationRequest, si.StepSimulationResponse],
-	"simulation_interfaces/srv/UnloadWorld":          simdds.AddBusService[si.UnloadWorldRequest, si.UnloadWorldResponse],
+var callTypes = map[string]callType{
+	"simulation_interfaces/srv/DeleteEntity":         service[si.DeleteEntityRequest, si.DeleteEntityResponse](),
+	"simulation_interfaces/srv/GetAvailableWorlds":   service[si.GetAvailableWorldsRequest, si.GetAvailableWorldsResponse](),
+	"simulation_interfaces/srv/GetCurrentWorld":      service[si.GetCurrentWorldRequest, si.GetCurrentWorldResponse](),
+	"simulation_interfaces/srv/GetEntities":          service[si.GetEntitiesRequest, si.GetEntitiesResponse](),
+	"simulation_interfaces/srv/GetEntitiesStates":    service[si.GetEntitiesStatesRequest, si.GetEntitiesStatesResponse](),
+	"simulation_interfaces/srv/GetEntityBounds":      service[si.GetEntityBoundsRequest, si.GetEntityBoundsResponse](),
+	"simulation_interfaces/srv/GetEntityInfo":        service[si.GetEntityInfoRequest, si.GetEntityInfoResponse](),
+	"simulation_interfaces/srv/GetEntityState":       service[si.GetEntityStateRequest, si.GetEntityStateResponse](),
+	"simulation_interfaces/srv/GetNamedPoseBounds":   service[si.GetNamedPoseBoundsRequest, si.GetNamedPoseBoundsResponse](),
+	"simulation_interfaces/srv/GetNamedPoses":        service[si.GetNamedPosesRequest, si.GetNamedPosesResponse](),
+	"simulation_interfaces/srv/GetSimulationState":   service[si.GetSimulationStateRequest, si.GetSimulationStateResponse](),
+	"simulation_interfaces/srv/GetSimulatorFeatures": service[si.GetSimulatorFeaturesRequest, si.GetSimulatorFeaturesResponse](),
+	"simulation_interfaces/srv/GetSpawnables":        service[si.GetSpawnablesRequest, si.GetSpawnablesResponse](),
+	"simulation_interfaces/srv/LoadWorld":            service[si.LoadWorldRequest, si.LoadWorldResponse](),
+	"simulation_interfaces/srv/ResetSimulation":      service[si.ResetSimulationRequest, si.ResetSimulationResponse](),
+	"simulation_interfaces/srv/SetEntityInfo":        service[si.SetEntityInfoRequest, si.SetEntityInfoResponse](),
+	"simulation_interfaces/srv/SetEntityState":       service[si.SetEntityStateRequest, si.SetEntityStateResponse](),
+	"simulation_interfaces/srv/SetSimulationState":   service[si.SetSimulationStateRequest, si.SetSimulationStateResponse](),
+	"simulation_interfaces/srv/SpawnEntities":        service[si.SpawnEntitiesRequest, si.SpawnEntitiesResponse](),
+	"simulation_interfaces/srv/SpawnEntity":          service[si.SpawnEntityRequest, si.SpawnEntityResponse](),
+	"simulation_interfaces/srv/StepSimulation":       service[si.StepSimulationRequest, si.StepSimulationResponse](),
+	"simulation_interfaces/srv/UnloadWorld":          service[si.UnloadWorldRequest, si.UnloadWorldResponse](),
+}
+
+// callType is a service type call knows: what registers it with a bus, and its reply's
+// Go type.
+type callType struct {
+	add func(*simdds.Bus) error
+	rep reflect.Type
+}
+
+func service[Req, Rep any]() callType {
+	return callType{simdds.AddBusService[Req, Rep], reflect.TypeFor[Rep]()}
 }
 
 // serviceType returns the ROS 2 type of service: typ when given, else the
@@ -91,7 +104,7 @@ func setupCall(fs *flag.FlagSet, o *options) func(context.Context) error {
 		return onNode(o, "ddsping call", func(ctx context.Context, n *node) error {
 			bus := simdds.NewBus(n.p)
 			defer func() { _ = bus.Close() }()
-			if err := callTypes[t](bus); err != nil {
+			if err := callTypes[t].add(bus); err != nil {
 				return err
 			}
 			ctx, cancel := context.WithTimeout(ctx, *timeout)
@@ -107,21 +120,35 @@ func setupCall(fs *flag.FlagSet, o *options) func(context.Context) error {
 				}
 				return err
 			}
-			return printReply(o, service, t, time.Since(start), rep.Data)
+			return printReply(o, service, t, time.Since(start), msgOfType(callTypes[t].rep, rep.Data))
 		})(ctx)
 	}
 }
 
-// printReply prints the reply as JSON: one line with -json, indented after a summary
-// otherwise.
-func printReply(o *options, service, typ string, d time.Duration, rep sim.Msg) error {
+// printReply prints the reply as JSON, its members as echo prints a message's: one line
+// with -json, indented after a summary otherwise.
+func printReply(o *options, service, typ string, d time.Duration, rep any) error {
 	if o.json {
-		return json.NewEncoder(o.out).Encode(map[string]any{"service": service, "type": typ, "seconds": d.Seconds(), "reply": rep})
+		b, err := marshalMsg(object{
+			{Name: "service", Value: service},
+			{Name: "type", Value: typ},
+			{Name: "seconds", Value: d.Seconds()},
+			{Name: "reply", Value: rep},
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(o.out, "%s\n", b)
+		return nil
 	}
-	b, err := json.MarshalIndent(rep, "", "  ")
+	m, err := marshalMsg(rep)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(o.out, "call: %s (%s) answered in %v\n%s\n", service, typ, d.Round(time.Microsecond), b)
+	var b bytes.Buffer
+	if err := json.Indent(&b, m, "", "  "); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.out, "call: %s (%s) answered in %v\n%s\n", service, typ, d.Round(time.Microsecond), b.Bytes())
 	return nil
 }

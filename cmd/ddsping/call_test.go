@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +14,10 @@ import (
 	"github.com/ddsgo/ddsgo/dds"
 	"github.com/ddsgo/ddsgo/ecm"
 	"github.com/ddsgo/ddsgo/internal/netns"
+	"github.com/ddsgo/ddsgo/internal/xtypes"
 	"github.com/ddsgo/ddsgo/ros/builtin_interfaces"
 	"github.com/ddsgo/ddsgo/ros/rosgraph_msgs"
+	si "github.com/ddsgo/ddsgo/ros/simulation_interfaces"
 	"github.com/ddsgo/ddsgo/ros/std_msgs"
 	"github.com/ddsgo/ddsgo/sim"
 	"github.com/ddsgo/ddsgo/sim/simdds"
@@ -45,14 +49,21 @@ func TestCall(t *testing.T) {
 	var out struct {
 		Type  string
 		Reply struct {
-			Result   struct{ Result float64 }
+			Result   struct{ Result enumValue }
 			Entities []string
 		}
 	}
 	require.NoError(t, json.Unmarshal([]byte(stdout), &out), stdout)
 	require.Equal(t, "simulation_interfaces/srv/GetEntities", out.Type)
 	require.Equal(t, []string{"robot"}, out.Reply.Entities)
-	require.Equal(t, float64(1), out.Reply.Result.Result, "RESULT_OK")
+	require.Equal(t, enumValue{"RESULT_OK", 1}, out.Reply.Result.Result)
+	// One naming scheme: the .msg names (error_message, not ErrorMessage nor
+	// error_message_), in the .srv's order, result codes by name with their number.
+	require.Contains(t, stdout, `"reply":{"result":{"result":{"name":"RESULT_OK","value":1},"error_message":""},"entities":["robot"]}`)
+
+	code, stdout, stderr = runCmd(t, context.Background(), "call", "-domain", "47", "-json", "/gzserver/get_simulation_state")
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, stdout, `"state":{"state":{"name":"STATE_STOPPED","value":0}}`)
 
 	code, stdout, stderr = runCmd(t, context.Background(), "call", "-domain", "47", "/gzserver/get_entity_state", `entity: "robot"`)
 	require.Equal(t, exitOK, code, stderr)
@@ -188,7 +199,7 @@ func TestEchoAndHz(t *testing.T) {
 		dds.Reliable(), dds.TransientLocal(), dds.KeepLast(1))
 	code, stdout, stderr = runCmd(t, context.Background(), "echo", "-domain", "48", "-count", "1", "/once")
 	require.Equal(t, 0, code, stderr)
-	require.JSONEq(t, `{"Data":"kept"}`, strings.TrimSpace(stdout))
+	require.JSONEq(t, `{"data":"kept"}`, strings.TrimSpace(stdout))
 
 	// A type ddsping does not know, announced without TypeObjects: in hex.
 	publishFor(t, "mystery", func(int) mystery { return mystery{} })
@@ -236,4 +247,48 @@ func TestPubMessage(t *testing.T) {
 	require.Contains(t, stderr, "message types ddsping has")
 	code, _, _ = runCmd(t, context.Background(), "pub", "-domain", "48", "/chatter")
 	require.Equal(t, exitUsage, code)
+}
+
+// echo prints a message with one naming scheme: a ROS 2 type's members by their .msg
+// names (frame_id, not FrameID nor frame_id_) in declaration order, and a member its
+// message defines constants for by name with its number.
+func TestEchoNames(t *testing.T) {
+	netns.Require(t)
+	publishFor(t, "rt/header", func(int) std_msgs.Header {
+		return std_msgs.Header{Stamp: builtin_interfaces.Time{Sec: 1, Nanosec: 2}, FrameID: "map"}
+	})
+	code, stdout, stderr := runCmd(t, context.Background(), "echo", "-domain", "48", "-count", "1", "/header")
+	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, `{"stamp":{"sec":1,"nanosec":2},"frame_id":"map"}`, strings.TrimSpace(stdout))
+
+	publishFor(t, "rt/sim_state", func(int) si.SimulationState { return si.SimulationState{State: si.SimulationState_STATE_PLAYING} })
+	code, stdout, stderr = runCmd(t, context.Background(), "echo", "-domain", "48", "-count", "1", "/sim_state")
+	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, `{"state":{"name":"STATE_PLAYING","value":1}}`, strings.TrimSpace(stdout))
+}
+
+// plainPos is a plain Go type: no IDL names, so its members show by their Go names.
+type plainPos struct {
+	X, Y   float64
+	Mode   gadgetMode
+	Bytes  []byte
+	hidden int
+	Skip   int `dds:"-"`
+}
+
+// msgJSON, ddsping's JSON scheme: Go names where no IDL name is given, IDL enums by
+// name with the number, bytes as numbers, NaN as a string, ROS 2 names without their _.
+func TestMsgJSON(t *testing.T) {
+	b, err := marshalMsg(msgJSON(reflect.ValueOf(&plainPos{X: math.NaN(), Y: 2, Mode: 1, Bytes: []byte{1, 2}, hidden: 3})))
+	require.NoError(t, err)
+	require.Equal(t, `{"X":"NaN","Y":2,"Mode":{"name":"BUSY","value":1},"Bytes":[1,2]}`, string(b))
+	b, err = marshalMsg(msgJSON(reflect.ValueOf(gadget{ID: 7, Mode: 5})))
+	require.NoError(t, err)
+	require.Equal(t, `{"id":7,"label":"","pos":{"x":0,"y":0},"mode":{"name":"","value":5},"tags":[],"trail":[{"x":0,"y":0},{"x":0,"y":0}]}`, string(b))
+	b, err = marshalMsg(msgJSON(reflect.ValueOf(si.Bounds{Type: si.Bounds_TYPE_BOX})))
+	require.NoError(t, err)
+	require.Equal(t, `{"type":{"name":"TYPE_BOX","value":1},"points":[]}`, string(b))
+	b, err = marshalMsg(dynamicJSON("pkg::msg::dds_::T_", xtypes.Struct{{Name: "frame_id_", Value: []any{xtypes.Struct{{Name: "x_", Value: 1}}}}}))
+	require.NoError(t, err)
+	require.Equal(t, `{"frame_id":[{"x":1}]}`, string(b))
 }

@@ -44,7 +44,7 @@ func followDynamic(w dds.EndpointBuiltinTopicData, wait time.Duration) follower 
 			if !info.ValidData {
 				continue
 			}
-			fn(decodeDynamic(typ, &s), info.SerializedSize)
+			fn(dynamicJSON(typeName, decodeDynamic(typ, &s)), info.SerializedSize)
 		}
 		return nil
 	}

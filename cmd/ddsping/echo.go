@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -170,7 +171,7 @@ func setupEcho(fs *flag.FlagSet, o *options) func(context.Context) error {
 			}
 			got := 0
 			err = f(ctx, n.p, topic, w.TypeName, readerFor(w), func(v any, _ int) {
-				b, err := json.Marshal(v)
+				b, err := marshalMsg(printable(v))
 				if err != nil {
 					b = []byte(fmt.Sprintf("%q", err.Error()))
 				}
@@ -189,6 +190,15 @@ func setupEcho(fs *flag.FlagSet, o *options) func(context.Context) error {
 			return nil
 		})(ctx)
 	}
+}
+
+// printable returns what echo prints of a sample a follower handed on: a Go value (a
+// pointer to it) in ddsping's JSON scheme (msgjson.go); a dynamic one is already.
+func printable(v any) any {
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer {
+		return msgJSON(rv)
+	}
+	return v
 }
 
 // rate is what hz prints for one window: samples per second and the intervals; bw

@@ -127,7 +127,11 @@
 // The type comes from what the topic's writer announces: ddsping decodes the ROS 2
 // messages of the packages under ros/ (rosgraph_msgs/Clock, tf2_msgs/TFMessage,
 // geometry_msgs, std_msgs, ...), ddsgo's world entities and its own samples with their Go
-// types. Any other type is resolved from the XTypes TypeObjects the writer announces
+// types, printed as `ros2 topic echo` names the members: a ROS 2 type's by its .msg
+// names (frame_id), any other's by its IDL names, a plain Go type's by its Go names, in
+// declaration order, and an IDL enum or an integer member its message defines constants
+// for as {"name":"STATE_PLAYING","value":1} (call prints its replies the same way). Any
+// other type is resolved from the XTypes TypeObjects the writer announces
 // (asked for with the TypeLookup service, for at most -wait) and each sample is printed as
 // a JSON object with the type's member names in declaration order (enums by name, unions
 // as their discriminator and selected member); when the writer announced no type
