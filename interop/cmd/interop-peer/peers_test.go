@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ddsgo/ddsgo/internal/netns"
+	"github.com/ddsgo/ddsgo/internal/testutil"
 	"github.com/stretchr/testify/require"
 )
 
@@ -43,7 +44,7 @@ func TestMain(m *testing.M) {
 	if !set {
 		_ = flag.Set("test.parallel", "6")
 	}
-	os.Exit(m.Run())
+	testutil.Main(m)
 }
 
 // peerBinary returns the path of the peer program of the named implementation (cyclone,
