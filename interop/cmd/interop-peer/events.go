@@ -41,29 +41,23 @@ func policyName(id qos.PolicyID) string {
 
 // writerListener returns the listener of the publisher's writer and the statuses it
 // prints: liveliness lost with a finite -lease, offered deadline missed with a -deadline,
-// offered incompatible QoS always. It has functions for those statuses only: dds refuses
-// a function that the mask leaves out.
+// offered incompatible QoS always.
 func writerListener[T any](pr *peer) (dds.WriterListener[T], listener.StatusMask) {
 	mask := pr.a.statusEvents(listener.LivelinessLost) | listener.StatusMask(listener.OfferedIncompatibleQos)
 	if pr.a.deadline > 0 {
 		mask |= listener.StatusMask(listener.OfferedDeadlineMissed)
 	}
-	l := dds.WriterListener[T]{
+	return dds.WriterListener[T]{
+		OnLivelinessLost: func(_ *dds.DataWriter[T], s listener.LivelinessLostStatus) {
+			pr.event(jsonLivelinessLost{"liveliness_lost", s.TotalCount, s.TotalCountChange})
+		},
+		OnOfferedDeadlineMissed: func(_ *dds.DataWriter[T], s listener.OfferedDeadlineMissedStatus) {
+			pr.event(jsonDeadlineMissed{"offered_deadline_missed", s.TotalCount, s.TotalCountChange})
+		},
 		OnOfferedIncompatibleQos: func(_ *dds.DataWriter[T], s listener.OfferedIncompatibleQosStatus) {
 			pr.event(jsonIncompatibleQos{"offered_incompatible_qos", s.TotalCount, s.TotalCountChange, policyName(s.LastPolicyID)})
 		},
-	}
-	if mask.Has(listener.LivelinessLost) {
-		l.OnLivelinessLost = func(_ *dds.DataWriter[T], s listener.LivelinessLostStatus) {
-			pr.event(jsonLivelinessLost{"liveliness_lost", s.TotalCount, s.TotalCountChange})
-		}
-	}
-	if mask.Has(listener.OfferedDeadlineMissed) {
-		l.OnOfferedDeadlineMissed = func(_ *dds.DataWriter[T], s listener.OfferedDeadlineMissedStatus) {
-			pr.event(jsonDeadlineMissed{"offered_deadline_missed", s.TotalCount, s.TotalCountChange})
-		}
-	}
-	return l, mask
+	}, mask
 }
 
 // readerListener is writerListener's counterpart for the subscriber's reader.
@@ -72,22 +66,17 @@ func readerListener[T any](pr *peer) (dds.ReaderListener[T], listener.StatusMask
 	if pr.a.deadline > 0 {
 		mask |= listener.StatusMask(listener.RequestedDeadlineMissed)
 	}
-	l := dds.ReaderListener[T]{
+	return dds.ReaderListener[T]{
+		OnLivelinessChanged: func(_ *dds.DataReader[T], s listener.LivelinessChangedStatus) {
+			pr.event(jsonLivelinessChanged{"liveliness_changed", s.AliveCount, s.NotAliveCount, s.AliveCountChange, s.NotAliveCountChange})
+		},
+		OnRequestedDeadlineMissed: func(_ *dds.DataReader[T], s listener.RequestedDeadlineMissedStatus) {
+			pr.event(jsonDeadlineMissed{"requested_deadline_missed", s.TotalCount, s.TotalCountChange})
+		},
 		OnRequestedIncompatibleQos: func(_ *dds.DataReader[T], s listener.RequestedIncompatibleQosStatus) {
 			pr.event(jsonIncompatibleQos{"requested_incompatible_qos", s.TotalCount, s.TotalCountChange, policyName(s.LastPolicyID)})
 		},
-	}
-	if mask.Has(listener.LivelinessChanged) {
-		l.OnLivelinessChanged = func(_ *dds.DataReader[T], s listener.LivelinessChangedStatus) {
-			pr.event(jsonLivelinessChanged{"liveliness_changed", s.AliveCount, s.NotAliveCount, s.AliveCountChange, s.NotAliveCountChange})
-		}
-	}
-	if mask.Has(listener.RequestedDeadlineMissed) {
-		l.OnRequestedDeadlineMissed = func(_ *dds.DataReader[T], s listener.RequestedDeadlineMissedStatus) {
-			pr.event(jsonDeadlineMissed{"requested_deadline_missed", s.TotalCount, s.TotalCountChange})
-		}
-	}
-	return l, mask
+	}, mask
 }
 
 // setQosFlags sets the policies of -deadline (both roles) and -time-filter (readers;
