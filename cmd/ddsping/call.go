@@ -46,15 +46,15 @@ var callTypes = map[string]callType{
 	"simulation_interfaces/srv/UnloadWorld":          service[si.UnloadWorldRequest, si.UnloadWorldResponse](),
 }
 
-// callType is a service type call knows: what registers it with a bus, and its reply's
-// Go type.
+// callType is a service type call knows: what registers it with a bus, and its request's
+// and reply's Go types.
 type callType struct {
-	add func(*simdds.Bus) error
-	rep reflect.Type
+	add      func(*simdds.Bus) error
+	req, rep reflect.Type
 }
 
 func service[Req, Rep any]() callType {
-	return callType{simdds.AddBusService[Req, Rep], reflect.TypeFor[Rep]()}
+	return callType{simdds.AddBusService[Req, Rep], reflect.TypeFor[Req](), reflect.TypeFor[Rep]()}
 }
 
 // serviceType returns the ROS 2 type of service: typ when given, else the
@@ -101,6 +101,7 @@ func setupCall(fs *flag.FlagSet, o *options) func(context.Context) error {
 		if err != nil {
 			return fmt.Errorf("%w: request: %w", errUsage, err)
 		}
+		enumNumbers(callTypes[t].req, req)
 		return onNode(o, "ddsping call", func(ctx context.Context, n *node) error {
 			bus := simdds.NewBus(n.p)
 			defer func() { _ = bus.Close() }()

@@ -64,6 +64,14 @@ func TestCall(t *testing.T) {
 	code, stdout, stderr = runCmd(t, context.Background(), "call", "-domain", "47", "-json", "/gzserver/get_simulation_state")
 	require.Equal(t, exitOK, code, stderr)
 	require.Contains(t, stdout, `"state":{"state":{"name":"STATE_STOPPED","value":0}}`)
+	// The request takes the constants' names echo prints, as well as their numbers.
+	code, stdout, stderr = runCmd(t, context.Background(), "call", "-domain", "47", "-json",
+		"/gzserver/set_simulation_state", `state: {state: STATE_PAUSED}`)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, stdout, `"result":{"result":{"name":"RESULT_OK","value":1}`)
+	code, stdout, stderr = runCmd(t, context.Background(), "call", "-domain", "47", "-json", "/gzserver/get_simulation_state")
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, stdout, `"state":{"state":{"name":"STATE_PAUSED","value":2}}`)
 
 	code, stdout, stderr = runCmd(t, context.Background(), "call", "-domain", "47", "/gzserver/get_entity_state", `entity: "robot"`)
 	require.Equal(t, exitOK, code, stderr)

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ddsgo/ddsgo/internal/xtypes"
 	"github.com/ddsgo/ddsgo/sim"
 )
 
@@ -26,11 +25,38 @@ import (
 // data (DynamicDataJsonFormat::EPROSIMA) gives an enum. A value no enumerator has
 // prints as {"name": "", "value": 7}.
 
+// field is a member of a message as JSON.
+type field struct {
+	Name  string
+	Value any
+}
+
 // object is a message as JSON: its members in order.
-type object []xtypes.Field
+type object []field
 
 // MarshalJSON writes o as a JSON object, its members in order.
-func (o object) MarshalJSON() ([]byte, error) { return xtypes.Struct(o).MarshalJSON() }
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := marshalMsg(f.Name)
+		if err != nil {
+			return nil, err
+		}
+		v, err := marshalMsg(f.Value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
 
 // enumValue is an enumerated value as JSON.
 type enumValue struct {
@@ -123,6 +149,7 @@ func valueJSON(v reflect.Value, names map[int64]string) any {
 		return l
 	case reflect.Struct:
 		return structJSON(v)
+	default:
 	}
 	return v.Interface()
 }
@@ -136,7 +163,7 @@ func structJSON(v reflect.Value) object {
 		if skip {
 			continue
 		}
-		o = append(o, xtypes.Field{Name: name, Value: valueJSON(v.Field(i), rosEnums[ros+"."+name])})
+		o = append(o, field{Name: name, Value: valueJSON(v.Field(i), rosEnums[ros+"."+name])})
 	}
 	return o
 }
@@ -194,6 +221,7 @@ func setFromMsg(v reflect.Value, x any) {
 					setFromMsg(v.Field(i), e)
 				}
 			}
+		default:
 		}
 	}
 }
@@ -222,20 +250,32 @@ func dynamicJSON(typeName string, v any) any {
 
 func rosNames(v any) any {
 	switch x := v.(type) {
-	case xtypes.Struct:
-		o := make(object, len(x))
-		for i, f := range x {
-			o[i] = xtypes.Field{Name: strings.TrimSuffix(f.Name, "_"), Value: rosNames(f.Value)}
-		}
-		return o
 	case []any:
 		l := make([]any, len(x))
 		for i, e := range x {
 			l[i] = rosNames(e)
 		}
 		return l
+	case nil:
+		return nil
 	}
-	return v
+	// A decoded struct is dds.DynamicType.Decode's ordered list of {Name, Value}.
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice || rv.Type().Elem().Kind() != reflect.Struct {
+		return v
+	}
+	et := rv.Type().Elem()
+	n, okN := et.FieldByName("Name")
+	val, okV := et.FieldByName("Value")
+	if !okN || !okV || n.Type.Kind() != reflect.String || val.Type.Kind() != reflect.Interface {
+		return v
+	}
+	o := make(object, rv.Len())
+	for i := range o {
+		e := rv.Index(i)
+		o[i] = field{Name: strings.TrimSuffix(e.FieldByIndex(n.Index).String(), "_"), Value: rosNames(e.FieldByIndex(val.Index).Interface())}
+	}
+	return o
 }
 
 // marshalMsg is json.Marshal of a message value, with HTML left as it is.
@@ -247,4 +287,59 @@ func marshalMsg(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// enumNumbers replaces in m, a message of the Go type t, the enumerator names that the
+// text format gave as identifiers (state: STATE_PLAYING) by their values, where t's
+// member is an IDL enum or has ROS 2 constants: the names echo prints are accepted as
+// input. A name that is no enumerator of its member stays, for the bus to refuse.
+func enumNumbers(t reflect.Type, m sim.Msg) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	ros := rosStruct(t)
+	for k, x := range m {
+		i := goField(t, k)
+		if i < 0 {
+			continue
+		}
+		f := t.Field(i)
+		name, _ := memberName(f, ros != "")
+		m[k] = enumInput(f.Type, x, rosEnums[ros+"."+name])
+	}
+}
+
+// enumInput returns x, a value for a member of type ft, with enumerator names as their
+// values.
+func enumInput(ft reflect.Type, x any, names map[int64]string) any {
+	for ft.Kind() == reflect.Pointer {
+		ft = ft.Elem()
+	}
+	switch x := x.(type) {
+	case string:
+		if e, ok := reflect.Zero(ft).Interface().(enumerated); ok {
+			ns, vs := e.DDSEnumerators()
+			names = make(map[int64]string, len(ns))
+			for i, n := range ns {
+				names[int64(vs[i])] = n
+			}
+		}
+		for v, n := range names {
+			if n == x {
+				return float64(v)
+			}
+		}
+	case []any:
+		if ft.Kind() == reflect.Slice || ft.Kind() == reflect.Array {
+			for i, e := range x {
+				x[i] = enumInput(ft.Elem(), e, names)
+			}
+		}
+	case sim.Msg:
+		enumNumbers(ft, x)
+	}
+	return x
 }
