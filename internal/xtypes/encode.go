@@ -32,6 +32,9 @@ type dynEncoder struct {
 	e *cdr.Encoder
 	typeWalk
 	key bool // writing the key only (EncodeKey)
+	// holder: the key for a key hash, as the KeyHolder type of XTypes 1.3 §7.6.8, whose
+	// extensibility is FINAL: no DHEADER or member headers.
+	holder bool
 }
 
 func (x *dynEncoder) failf(path, format string, args ...any) {
@@ -322,9 +325,10 @@ func (x *dynEncoder) structure(t *Type, v any, path string, depth int) {
 		ms = keyMembers(ms)
 	}
 	dh := -1
-	// The key of an appendable struct goes without its DHEADER; a mutable one keeps
-	// its member headers (as the codec, and the peers, hash them).
-	if e.Version2() && (t.Ext == ExtMutable || t.Ext == ExtAppendable && !x.key) {
+	// The key of an appendable struct goes without its DHEADER; a mutable one keeps its
+	// framing, but for a key hash (holder), as the codec and the peers hash it.
+	mutable := t.Ext == ExtMutable && !x.holder
+	if e.Version2() && (mutable || t.Ext == ExtAppendable && !x.key) {
 		dh = e.BeginDHeader()
 	}
 	for i := range ms {
@@ -333,7 +337,7 @@ func (x *dynEncoder) structure(t *Type, v any, path string, depth int) {
 		present = present && mv != nil
 		mp := join(path, memberName(m))
 		switch {
-		case t.Ext == ExtMutable:
+		case mutable:
 			if m.Optional() && !present {
 				continue
 			}
@@ -355,7 +359,7 @@ func (x *dynEncoder) structure(t *Type, v any, path string, depth int) {
 			x.value(&m.Type, mv, mp, depth+1)
 		}
 	}
-	if t.Ext == ExtMutable {
+	if mutable {
 		e.EndMembers()
 	}
 	if dh >= 0 {
@@ -547,7 +551,12 @@ func KeyHash(top TypeID, v any, resolve Resolver) ([16]byte, error) {
 	}
 	var e cdr.Encoder
 	e.ResetBody(nil, true, true)
-	if err := EncodeKey(&e, top, v, resolve); err != nil {
+	x := dynEncoder{e: &e, typeWalk: typeWalk{resolve: resolve}, key: true, holder: true}
+	x.value(&top, v, "", 0)
+	if x.err != nil {
+		return h, x.err
+	}
+	if err := e.Err(); err != nil {
 		return h, err
 	}
 	b := e.Bytes()
