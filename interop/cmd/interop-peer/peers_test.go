@@ -289,10 +289,8 @@ var scenarios = []scenario{
 
 var (
 	domainMu sync.Mutex
-	// 100.. for the runs that want a domain of their own (fewer than 60). The packages'
-	// tests run in parallel in one namespace, so each keeps to its own domains: the map is
-	// internal/testutil/domains_test.go, and its TestDomainMap fails on a domain named
-	// outside its package's ranges.
+	// 100.. for the runs that want a domain of their own (fewer than 60): the tests of
+	// this package run in parallel in one network namespace.
 	nextDomain = 100
 	// lastOwnDomain is the last of them: the mesh cycle starts at 160.
 	lastOwnDomain = 159
