@@ -82,3 +82,19 @@ func TestPubValueDdsperfSub(t *testing.T) {
 	seen := regexp.MustCompile(`size 16 total [1-9]`)
 	require.Eventually(t, func() bool { return seen.MatchString(out.String()) }, 5*time.Second, 50*time.Millisecond, out.String())
 }
+
+// A plain Go type (no name= tags) announces no type information, so pub cannot write
+// it by the reader's type: the error says what would make the type known.
+func TestPubPlainGoType(t *testing.T) {
+	netns.Require(t)
+	p, err := dds.NewParticipant(181)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, p.Close()) }()
+	topic, err := dds.NewTopic[mystery](p, "plain_go")
+	require.NoError(t, err)
+	_, err = dds.NewReader(topic, dds.Reliable())
+	require.NoError(t, err)
+	code, _, stderr := runCmd(t, context.Background(), "pub", "-domain", "181", "-wait", "2s", "plain_go", `X: 1`)
+	require.Equal(t, exitFailed, code, stderr)
+	require.Contains(t, stderr, `every member has an IDL name, a dds:"name=..." tag`)
+}

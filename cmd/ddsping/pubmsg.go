@@ -150,7 +150,8 @@ func (m *pubMsg) runDynamic(ctx, wctx context.Context, o *options, n *node, ep d
 	typ, err := n.p.LookupType(wctx, ep)
 	switch {
 	case errors.Is(err, dds.ErrUnsupported):
-		return fmt.Errorf("%w: %s on %s: %w; ddsping cannot write a type it does not have unless an endpoint announces it (XTypes)",
+		return fmt.Errorf("%w: %s on %s: %w; ddsping cannot write a type it does not have unless an endpoint announces it (XTypes; "+
+			"a ddsgo endpoint announces its Go type only when every member has an IDL name, a dds:\"name=...\" tag as ddsgen writes)",
 			errFailed, ep.TypeName, ep.TopicName, err)
 	case err != nil:
 		return fmt.Errorf("%w: the type of %s: %w", errFailed, ep.TopicName, err)
