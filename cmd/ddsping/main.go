@@ -104,7 +104,10 @@
 // The request is written in the text format of Gazebo's plugin configurations:
 //
 //	ddsping call /gzserver/get_entities 'filters: {filter: "robot.*"}'
-//	ddsping call /gzserver/set_simulation_state 'state: {state: 1}'
+//	ddsping call /gzserver/set_simulation_state 'state: {state: STATE_PLAYING}'
+//
+// The request takes a constant's name (STATE_PLAYING) or its number (1) where the
+// reply prints {"name":"STATE_PLAYING","value":1}.
 //
 // # Why nothing arrives
 //
