@@ -56,10 +56,10 @@ func collect(root string) (map[string][]string, error) {
 }
 
 // skipped reports whether the directory base holds no public package: internal,
-// commands, interop peers, benchmarks, test data and hidden directories.
+// commands, interop peers, benchmarks, examples, test data and hidden directories.
 func skipped(base string) bool {
 	switch base {
-	case "internal", "testdata", "cmd", "interop", "bench":
+	case "internal", "testdata", "cmd", "interop", "bench", "examples":
 		return true
 	}
 	return strings.HasPrefix(base, ".")
