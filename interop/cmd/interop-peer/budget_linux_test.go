@@ -102,6 +102,7 @@ func countUserData(t *testing.T) *dataCounter {
 			})
 		}
 	}()
+	t.Cleanup(func() { c.stop() }) // also when the test fails before it stops the count
 	return c
 }
 
